@@ -1,0 +1,5 @@
+//! Chess databases and opening books over shakmaty.
+//!
+//! [`game`] holds the vocabulary every game format reads into and writes from.
+
+pub mod game;

@@ -1,0 +1,32 @@
+//! PGN: info, verify, and PGN → PGN conversion.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use tabiya_io::Format;
+
+use crate::args::*;
+use crate::report::CliError;
+
+const FORMAT: Format = Format::Pgn;
+
+#[derive(Debug, Default, clap::Args)]
+#[group(skip)]
+pub struct ConvertOptions {}
+
+pub fn info(path: &Path, args: &InfoArgs, _global: &Global) -> Result<ExitCode, CliError> {
+    super::basic_info(path, FORMAT, args)
+}
+
+pub fn verify(_path: &Path, _args: &VerifyArgs, _global: &Global) -> Result<ExitCode, CliError> {
+    Err(CliError::unsupported(format!("verifying {FORMAT}")))
+}
+
+pub fn convert(
+    _args: &ConvertArgs,
+    _global: &Global,
+    _from: Format,
+    _to: Format,
+) -> Option<Result<ExitCode, CliError>> {
+    None
+}

@@ -1,0 +1,30 @@
+//! SCID databases (.si3/.si4/.si5): info, verify, conversion to and from PGN.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use tabiya_io::Format;
+
+use crate::args::*;
+use crate::report::CliError;
+
+#[derive(Debug, Default, clap::Args)]
+#[group(skip)]
+pub struct ConvertOptions {}
+
+pub fn info(path: &Path, format: Format, args: &InfoArgs, _global: &Global) -> Result<ExitCode, CliError> {
+    super::basic_info(path, format, args)
+}
+
+pub fn verify(_path: &Path, format: Format, _args: &VerifyArgs, _global: &Global) -> Result<ExitCode, CliError> {
+    Err(CliError::unsupported(format!("verifying {format}")))
+}
+
+pub fn convert(
+    _args: &ConvertArgs,
+    _global: &Global,
+    _from: Format,
+    _to: Format,
+) -> Option<Result<ExitCode, CliError>> {
+    None
+}

@@ -1,0 +1,327 @@
+//! What commands print, the exit statuses of design.md, outputs and progress bars.
+
+use std::fmt;
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use tabiya_io::{AtomicFile, Format};
+
+/// A failed command, with the exit status design.md gives it.
+#[derive(Debug)]
+pub enum CliError {
+    /// 2: the command line asks for something that cannot be done.
+    Usage(String),
+    /// 3: an input could not be read or is invalid.
+    Input(String),
+    /// 4: an output could not be written.
+    Output(String),
+}
+
+impl CliError {
+    pub fn exit_code(&self) -> ExitCode {
+        ExitCode::from(match self {
+            CliError::Usage(_) => 2,
+            CliError::Input(_) => 3,
+            CliError::Output(_) => 4,
+        })
+    }
+
+    pub fn input(e: impl fmt::Display) -> CliError {
+        CliError::Input(e.to_string())
+    }
+
+    pub fn output(path: &Path, e: impl fmt::Display) -> CliError {
+        CliError::Output(format!("{}: {e}", path.display()))
+    }
+
+    pub fn unsupported(what: impl fmt::Display) -> CliError {
+        CliError::Usage(format!("{what} is not supported yet"))
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Usage(m) | CliError::Input(m) | CliError::Output(m) => f.write_str(m),
+        }
+    }
+}
+
+/// `tabiya info`: `{"path", "format", "version", "counts", "header"}`.
+#[derive(Debug, Serialize)]
+pub struct InfoReport {
+    pub path: PathBuf,
+    pub format: &'static str,
+    pub version: Value,
+    pub counts: Map<String, Value>,
+    pub header: Map<String, Value>,
+}
+
+impl InfoReport {
+    pub fn new(path: &Path, format: Format) -> InfoReport {
+        InfoReport {
+            path: path.to_path_buf(),
+            format: format.name(),
+            version: Value::Null,
+            counts: Map::new(),
+            header: Map::new(),
+        }
+    }
+
+    pub fn count(&mut self, name: &str, value: impl Into<Value>) -> &mut Self {
+        self.counts.insert(name.to_owned(), value.into());
+        self
+    }
+
+    pub fn header(&mut self, name: &str, value: impl Into<Value>) -> &mut Self {
+        self.header.insert(name.to_owned(), value.into());
+        self
+    }
+
+    pub fn print(&self, json: bool) -> io::Result<()> {
+        let mut out = io::stdout().lock();
+        if json {
+            return print_json(&mut out, self);
+        }
+        writeln!(out, "path: {}", self.path.display())?;
+        writeln!(out, "format: {}", self.format)?;
+        if !self.version.is_null() {
+            writeln!(out, "version: {}", plain(&self.version))?;
+        }
+        for (title, map) in [("counts", &self.counts), ("header", &self.header)] {
+            if !map.is_empty() {
+                writeln!(out, "{title}:")?;
+                for (k, v) in map {
+                    writeln!(out, "  {k}: {}", plain(v))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One finding of `tabiya verify`.
+#[derive(Debug, Serialize)]
+pub struct Problem {
+    pub severity: Severity,
+    /// `file@offset` or `record N`.
+    #[serde(rename = "where")]
+    pub location: String,
+    pub what: String,
+}
+
+/// `tabiya verify`: `{"path", "format", "ok", "checked", "problems"}`. `ok` is false when any
+/// problem is an error; the exit status is then 1.
+#[derive(Debug, Serialize)]
+pub struct VerifyReport {
+    pub path: PathBuf,
+    pub format: &'static str,
+    pub ok: bool,
+    pub checked: Map<String, Value>,
+    pub problems: Vec<Problem>,
+}
+
+impl VerifyReport {
+    pub fn new(path: &Path, format: Format) -> VerifyReport {
+        VerifyReport {
+            path: path.to_path_buf(),
+            format: format.name(),
+            ok: true,
+            checked: Map::new(),
+            problems: Vec::new(),
+        }
+    }
+
+    pub fn checked(&mut self, name: &str, value: impl Into<Value>) -> &mut Self {
+        self.checked.insert(name.to_owned(), value.into());
+        self
+    }
+
+    pub fn problem(&mut self, severity: Severity, location: impl fmt::Display, what: impl Into<String>) {
+        if severity == Severity::Error {
+            self.ok = false;
+        }
+        self.problems.push(Problem { severity, location: location.to_string(), what: what.into() });
+    }
+
+    pub fn print(&self, json: bool) -> io::Result<()> {
+        let mut out = io::stdout().lock();
+        if json {
+            return print_json(&mut out, self);
+        }
+        for p in &self.problems {
+            let sev = match p.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            writeln!(out, "{sev}: {}: {}", p.location, p.what)?;
+        }
+        let checked: Vec<String> = self.checked.iter().map(|(k, v)| format!("{k} {}", plain(v))).collect();
+        writeln!(
+            out,
+            "{}: {} ({}): {}",
+            self.path.display(),
+            self.format,
+            checked.join(", "),
+            if self.ok { "ok" } else { "PROBLEMS FOUND" }
+        )
+    }
+
+    pub fn exit_code(&self) -> ExitCode {
+        if self.ok { ExitCode::SUCCESS } else { ExitCode::from(1) }
+    }
+}
+
+/// One move of `tabiya probe`.
+#[derive(Debug, Serialize)]
+pub struct ProbeMove {
+    pub uci: String,
+    pub san: String,
+    pub weight: u64,
+    pub games: Option<u64>,
+    pub wins: Option<u64>,
+    pub draws: Option<u64>,
+    pub losses: Option<u64>,
+    pub annotation: Option<String>,
+    /// Format-specific raw fields.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// `tabiya probe`: `{"book", "format", "fen", "found", "position", "moves"}`; moves in the
+/// book's own order, statistics from the point of view of the side that plays the move.
+#[derive(Debug, Serialize)]
+pub struct ProbeReport {
+    pub book: PathBuf,
+    pub format: &'static str,
+    pub fen: String,
+    pub found: bool,
+    pub position: Map<String, Value>,
+    pub moves: Vec<ProbeMove>,
+    /// Warnings met during the look-up (e.g. hash collisions, illegal stored moves).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+impl ProbeReport {
+    pub fn print(&self, json: bool) -> io::Result<()> {
+        let mut out = io::stdout().lock();
+        if json {
+            return print_json(&mut out, self);
+        }
+        writeln!(out, "{}", self.fen)?;
+        if !self.found {
+            return writeln!(out, "not in the book");
+        }
+        for (k, v) in &self.position {
+            writeln!(out, "  {k}: {}", plain(v))?;
+        }
+        let total: u64 = self.moves.iter().map(|m| m.weight).sum();
+        for m in &self.moves {
+            let share = if total > 0 { 100.0 * m.weight as f64 / total as f64 } else { 0.0 };
+            write!(out, "{:<8} {:<6} weight {:>6} ({share:5.1}%)", m.san, m.uci, m.weight)?;
+            if let (Some(w), Some(d), Some(l)) = (m.wins, m.draws, m.losses) {
+                write!(out, "  +{w} ={d} -{l}")?;
+            }
+            if let Some(a) = &m.annotation {
+                write!(out, "  {a}")?;
+            }
+            writeln!(out)?;
+        }
+        for w in &self.warnings {
+            eprintln!("warning: {w}");
+        }
+        Ok(())
+    }
+}
+
+fn print_json(out: &mut impl Write, value: &impl Serialize) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, value)?;
+    writeln!(out)
+}
+
+fn plain(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Where a command writes: standard output for `-`, else a file written atomically.
+pub enum Output {
+    Stdout(io::BufWriter<io::Stdout>),
+    File(AtomicFile),
+}
+
+impl Output {
+    pub fn create(path: &Path) -> Result<Output, CliError> {
+        if path.as_os_str() == "-" {
+            return Ok(Output::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout())));
+        }
+        AtomicFile::create(path).map(Output::File).map_err(|e| CliError::output(path, e))
+    }
+
+    /// Flushes and, for a file, renames it into place.
+    pub fn finish(self, path: &Path) -> Result<(), CliError> {
+        match self {
+            Output::Stdout(mut w) => w.flush().map_err(|e| CliError::output(path, e)),
+            Output::File(f) => f.commit().map_err(|e| CliError::output(path, e)),
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Output::Stdout(w) => w.write(buf),
+            Output::File(f) => f.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Output::Stdout(w) => w.write_all(buf),
+            Output::File(f) => f.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Output::Stdout(w) => w.flush(),
+            Output::File(f) => f.flush(),
+        }
+    }
+}
+
+/// A progress bar on stderr, shown only on a terminal and never with `--quiet`.
+/// `len` is the total (bytes or records); 0 gives a spinner.
+pub fn progress(len: u64, quiet: bool, what: &str) -> ProgressBar {
+    if quiet || !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = if len == 0 { ProgressBar::new_spinner() } else { ProgressBar::new(len) };
+    let template = if len == 0 { "{spinner} {msg} {pos}" } else { "{msg} [{bar:40}] {percent}% {eta}" };
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message(what.to_owned());
+    bar
+}
+
+/// Prints a summary line on stderr unless `--quiet`.
+pub fn summary(quiet: bool, text: impl fmt::Display) {
+    if !quiet {
+        eprintln!("{text}");
+    }
+}

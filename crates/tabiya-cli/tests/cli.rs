@@ -1,0 +1,29 @@
+//! The command-line contract: exit statuses, format naming, JSON shapes.
+
+use std::process::Command;
+
+fn tabiya(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tabiya")).args(args).output().expect("tabiya runs")
+}
+
+#[test]
+fn info_names_a_format_without_a_reader_yet() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("problems.dia");
+    std::fs::write(&path, vec![b' '; 330 * 2]).unwrap();
+    let out = tabiya(&["info", "--json", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["format"], "tbase_diagrams");
+    assert_eq!(json["counts"]["bytes"], 660);
+}
+
+#[test]
+fn exit_statuses() {
+    // Usage error: clap's own status 2.
+    assert_eq!(tabiya(&["info"]).status.code(), Some(2));
+    // Unreadable input: 3, and the message names the file.
+    let out = tabiya(&["info", "/nonexistent/games.pgn"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/games.pgn"));
+}

@@ -1,0 +1,106 @@
+//! Writing files so that an interruption never leaves a half-written file in place.
+
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// A file written to a temporary name in the target's directory and renamed into place by
+/// [`AtomicFile::commit`]. Dropped without commit, the temporary file is removed and the
+/// target is untouched.
+#[derive(Debug)]
+pub struct AtomicFile {
+    target: PathBuf,
+    temp: PathBuf,
+    writer: Option<BufWriter<File>>,
+}
+
+impl AtomicFile {
+    pub fn create(target: impl AsRef<Path>) -> io::Result<AtomicFile> {
+        let target = target.as_ref().to_path_buf();
+        let name = target
+            .file_name()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "output path has no file name"))?;
+        let dir = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        // Same directory, so the rename cannot cross file systems.
+        for attempt in 0u32.. {
+            let mut temp_name = std::ffi::OsString::from(".");
+            temp_name.push(name);
+            temp_name.push(format!(".{}.{attempt}.tmp", std::process::id()));
+            let temp = dir.join(temp_name);
+            match File::options().write(true).create_new(true).open(&temp) {
+                Ok(file) => {
+                    return Ok(AtomicFile { target, temp, writer: Some(BufWriter::with_capacity(1 << 16, file)) });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        unreachable!("the loop returns")
+    }
+
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Flushes, syncs and renames the temporary file onto the target.
+    pub fn commit(mut self) -> io::Result<()> {
+        let writer = self.writer.take().expect("writer is present until commit");
+        let file = writer.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&self.temp, &self.target)
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.writer.as_mut().expect("writer is present until commit").write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.writer.as_mut().expect("writer is present until commit").write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.writer.as_mut().expect("writer is present until commit").flush()
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.writer.take().is_some() {
+            let _ = fs::remove_file(&self.temp);
+        }
+    }
+}
+
+/// Writes `bytes` to `path` atomically.
+pub fn write_atomic(path: impl AsRef<Path>, bytes: &[u8]) -> io::Result<()> {
+    let mut file = AtomicFile::create(path)?;
+    file.write_all(bytes)?;
+    file.commit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commit_replaces_and_drop_discards() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("book.bin");
+        write_atomic(&path, b"old").unwrap();
+        {
+            let mut f = AtomicFile::create(&path).unwrap();
+            f.write_all(b"half").unwrap();
+            // Dropped: an interrupted write.
+        }
+        assert_eq!(fs::read(&path).unwrap(), b"old");
+        write_atomic(&path, b"new").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"new");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file is left");
+    }
+}

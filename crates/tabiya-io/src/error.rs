@@ -1,0 +1,134 @@
+//! The error and warning types every format reports through.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Where in the input something was found: the file, the byte offset, the record number.
+/// Any of them may be unknown; `Display` prints what is known, e.g. `games.si4@0x1a2 (record 17)`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Location {
+    pub file: Option<PathBuf>,
+    pub offset: Option<u64>,
+    pub record: Option<u64>,
+}
+
+impl Location {
+    pub fn at(offset: u64) -> Location {
+        Location { offset: Some(offset), ..Location::default() }
+    }
+
+    pub fn record(record: u64) -> Location {
+        Location { record: Some(record), ..Location::default() }
+    }
+
+    /// Fills in the file if the location does not name one yet.
+    pub fn in_file(mut self, file: &Path) -> Location {
+        if self.file.is_none() {
+            self.file = Some(file.to_path_buf());
+        }
+        self
+    }
+
+    pub fn with_record(mut self, record: u64) -> Location {
+        self.record = Some(record);
+        self
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.file {
+            Some(file) => write!(f, "{}", file.display())?,
+            None => f.write_str("<input>")?,
+        }
+        if let Some(offset) = self.offset {
+            write!(f, "@{offset:#x}")?;
+        }
+        if let Some(record) = self.record {
+            write!(f, " (record {record})")?;
+        }
+        Ok(())
+    }
+}
+
+/// Input bytes that are not what the format allows at that place.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{location}: expected {expected}{}", found.as_ref().map(|f| format!(", found {f}")).unwrap_or_default())]
+pub struct DataError {
+    pub location: Location,
+    /// What the format requires here, e.g. "u32 game count" or "a multiple of 16 bytes".
+    pub expected: String,
+    /// What was there instead, when it helps.
+    pub found: Option<String>,
+}
+
+impl DataError {
+    pub fn new(location: Location, expected: impl Into<String>) -> DataError {
+        DataError { location, expected: expected.into(), found: None }
+    }
+
+    pub fn found(mut self, found: impl Into<String>) -> DataError {
+        self.found = Some(found.into());
+        self
+    }
+
+    pub fn in_file(mut self, file: &Path) -> DataError {
+        self.location = self.location.in_file(file);
+        self
+    }
+
+    pub fn with_record(mut self, record: u64) -> DataError {
+        self.location = self.location.with_record(record);
+        self
+    }
+}
+
+/// Reading a file failed: the operating system refused, or the bytes are invalid.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error(transparent)]
+    Data(#[from] DataError),
+}
+
+impl Error {
+    pub fn io(path: &Path, source: std::io::Error) -> Error {
+        Error::Io { path: path.to_path_buf(), source }
+    }
+}
+
+/// A deviation from the document that real files show; reading goes on.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Warning {
+    pub location: Location,
+    pub message: String,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.location, self.message)
+    }
+}
+
+/// Warnings collected while reading, in the order they were found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Warnings(pub Vec<Warning>);
+
+impl Warnings {
+    pub fn push(&mut self, location: Location, message: impl Into<String>) {
+        self.0.push(Warning { location, message: message.into() });
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Warning> {
+        self.0.iter()
+    }
+}

@@ -1,0 +1,1 @@
+//! Othello: the board, the FFO Wthor database and its interchange formats, and an exact endgame solver.

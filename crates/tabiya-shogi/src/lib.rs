@@ -1,0 +1,1 @@
+//! Tsume shogi: positions over shogi_core, the T-BASE database, notations and solution checks.
