@@ -2,5 +2,7 @@
 //!
 //! [`game`] holds the vocabulary every game format reads into and writes from.
 
+pub mod book;
 pub mod game;
 pub mod pgn;
+pub mod polyglot;
