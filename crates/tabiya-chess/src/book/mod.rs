@@ -154,3 +154,30 @@ impl Book {
         positions
     }
 }
+
+/// The position a probe asks for: a FEN, or moves (SAN or UCI, separated by spaces) played
+/// from the start. The error says which part is wrong.
+pub fn probe_position(fen: Option<&str>, moves: Option<&str>) -> Result<Chess, String> {
+    use shakmaty::fen::Fen;
+    use shakmaty::san::San;
+    use shakmaty::uci::UciMove;
+
+    if let Some(fen) = fen {
+        let parsed: Fen = fen.parse().map_err(|e| format!("FEN {fen:?}: {e}"))?;
+        return parsed.into_position(shakmaty::CastlingMode::Standard).map_err(|e| format!("FEN {fen:?}: {e}"));
+    }
+    let mut pos = Chess::default();
+    for text in moves.unwrap_or_default().split_whitespace() {
+        let by_san = text.parse::<San>().ok().and_then(|san| san.to_move(&pos).ok());
+        let by_uci = || text.parse::<UciMove>().ok().and_then(|uci| uci.to_move(&pos).ok());
+        let mv =
+            by_san.or_else(by_uci).ok_or_else(|| format!("{text:?} is not a legal move after {}", fen_of(&pos)))?;
+        pos.play_unchecked(mv);
+    }
+    Ok(pos)
+}
+
+/// FEN of a position, en-passant square only when the capture is legal (python-chess style).
+pub fn fen_of(pos: &Chess) -> String {
+    shakmaty::fen::Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}
