@@ -5,78 +5,66 @@ use super::Entry;
 /// What happens to a position both books hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum MergeRule {
-    /// `polyglot merge-book`: the first book's entries for the position are kept and the
-    /// second book's are dropped.
+    /// `polyglot merge-book` 2.0.4 (Debian's): the first book's moves in their order, each
+    /// with the weight of the same move in the second book added, then the second book's other
+    /// moves in their order; learn values of the first book. Polyglot adds in 16 bits and
+    /// wraps around on overflow; tabiya stops at 65,535 instead.
     #[default]
-    FirstWins,
-    /// Weights of the same move are added; if a position's largest sum does not fit in 16
-    /// bits, all its weights are halved (rounding up) until it does. Learn values of the
-    /// first book are kept.
     SumWeights,
+    /// `polyglot merge-book` 1.4: the first book's entries for the position are kept and the
+    /// second book's dropped.
+    FirstWins,
 }
 
 /// Merges two books sorted by key.
 pub fn merge(first: &[Entry], second: &[Entry], rule: MergeRule) -> Vec<Entry> {
-    match rule {
-        MergeRule::FirstWins => first_wins(first, second),
-        MergeRule::SumWeights => sum_weights(first, second),
-    }
-}
-
-/// merge-book's walk: the lower key goes first; on equal keys the second book's entry is
-/// skipped.
-fn first_wins(first: &[Entry], second: &[Entry]) -> Vec<Entry> {
     let mut out = Vec::with_capacity(first.len() + second.len());
     let (mut i, mut j) = (0, 0);
-    loop {
-        match (first.get(i), second.get(j)) {
-            (None, None) => break,
-            (Some(a), None) => {
-                out.push(*a);
-                i += 1;
-            }
-            (None, Some(b)) => {
-                out.push(*b);
-                j += 1;
-            }
-            (Some(a), Some(b)) => {
-                if a.key < b.key {
-                    out.push(*a);
-                    i += 1;
-                } else if a.key > b.key {
-                    out.push(*b);
-                    j += 1;
-                } else {
-                    j += 1;
+    while i < first.len() || j < second.len() {
+        let a = group(first, i);
+        let b = group(second, j);
+        match (a.first(), b.first()) {
+            (Some(x), Some(y)) if x.key == y.key => {
+                match rule {
+                    MergeRule::SumWeights => sum_position(a, b, &mut out),
+                    MergeRule::FirstWins => out.extend_from_slice(a),
                 }
+                i += a.len();
+                j += b.len();
+            }
+            (Some(x), Some(y)) if x.key > y.key => {
+                out.extend_from_slice(b);
+                j += b.len();
+            }
+            (Some(_), _) => {
+                out.extend_from_slice(a);
+                i += a.len();
+            }
+            (None, _) => {
+                out.extend_from_slice(b);
+                j += b.len();
             }
         }
     }
     out
 }
 
-fn sum_weights(first: &[Entry], second: &[Entry]) -> Vec<Entry> {
-    let mut all: Vec<(Entry, u32)> = first.iter().chain(second).map(|e| (*e, u32::from(e.weight))).collect();
-    // Stable: the first book's entry of a move comes first.
-    all.sort_by_key(|(e, _)| e.key);
-    let mut out = Vec::with_capacity(all.len());
-    let mut start = 0;
-    while start < all.len() {
-        let key = all[start].0.key;
-        let end = start + all[start..].partition_point(|(e, _)| e.key == key);
-        let mut moves: Vec<(Entry, u32)> = Vec::new();
-        for &(entry, weight) in &all[start..end] {
-            match moves.iter_mut().find(|(e, _)| e.raw_move == entry.raw_move) {
-                Some((_, sum)) => *sum += weight,
-                None => moves.push((entry, weight)),
-            }
+/// The entries from `start` that share its key.
+fn group(entries: &[Entry], start: usize) -> &[Entry] {
+    let rest = entries.get(start..).unwrap_or_default();
+    let len = rest.first().map_or(0, |head| rest.partition_point(|e| e.key == head.key));
+    &rest[..len]
+}
+
+fn sum_position(first: &[Entry], second: &[Entry], out: &mut Vec<Entry>) {
+    let mut used = vec![false; second.len()];
+    for entry in first {
+        let mut merged = *entry;
+        if let Some(k) = (0..second.len()).find(|&k| !used[k] && second[k].raw_move == entry.raw_move) {
+            used[k] = true;
+            merged.weight = merged.weight.saturating_add(second[k].weight);
         }
-        while moves.iter().any(|&(_, w)| w > u32::from(u16::MAX)) {
-            moves.iter_mut().for_each(|(_, w)| *w = w.div_ceil(2));
-        }
-        moves.sort_by_key(|m| std::cmp::Reverse(m.1));
-        out.extend(moves.into_iter().map(|(e, w)| Entry { weight: w as u16, ..e }));
-        start = end;
+        out.push(merged);
     }
-    out
+    out.extend(second.iter().zip(&used).filter(|(_, used)| !**used).map(|(e, _)| *e));
 }

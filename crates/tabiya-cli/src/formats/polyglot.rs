@@ -17,18 +17,18 @@ const FORMAT: Format = Format::Polyglot;
 
 #[derive(Debug, Default, Clone, Copy, clap::ValueEnum)]
 pub enum MergeChoice {
-    /// `polyglot merge-book`: a position in both books keeps the first book's moves.
+    /// `polyglot merge-book` 2.0.4: weights of the same move are added.
     #[default]
-    First,
-    /// Weights of the same move are added (halved to fit 16 bits).
     Sum,
+    /// `polyglot merge-book` 1.4: a position in both books keeps the first book's moves.
+    First,
 }
 
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
 pub struct ConvertOptions {
     /// Merging Polyglot books: what happens to a position several books hold.
-    #[arg(long, value_enum, default_value_t = MergeChoice::First)]
+    #[arg(long, value_enum, default_value_t = MergeChoice::Sum)]
     pub merge: MergeChoice,
 }
 
