@@ -3,9 +3,9 @@
 //! make-book` counts them).
 
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Color, EnPassantMode, Position};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
-use super::{Book, position_key};
+use super::{Book, KeyMap, MoveStats, PackedPosition, PositionRecord, position_key};
 use crate::game::{Game, GameResult};
 
 /// Which games and moves go into the book.
@@ -37,24 +37,108 @@ pub struct BuildSummary {
     pub moves_added: u64,
 }
 
-#[derive(Debug, Default)]
+const NONE: u32 = u32::MAX;
+
+/// A position while the book grows. Most positions of a book have one move, so the first is
+/// kept here, in the hash table, and the others in a list through `MoveSlot::next`: one
+/// cache miss per move counted instead of three.
+struct Growing {
+    first: MoveStats,
+    /// The second move, `NONE` if there is none yet.
+    more: u32,
+    /// The last move of the list, `NONE` if there is none yet.
+    last: u32,
+    /// Index into `BookBuilder::packed`.
+    packed: u32,
+}
+
+struct MoveSlot {
+    stats: MoveStats,
+    next: u32,
+}
+
+/// Accumulates games (or move statistics read from another book) into a [`Book`].
+#[derive(Default)]
 pub struct BookBuilder {
     options: BuildOptions,
-    book: Book,
+    index: KeyMap<Growing>,
+    packed: Vec<PackedPosition>,
+    moves: Vec<MoveSlot>,
     summary: BuildSummary,
 }
 
 impl BookBuilder {
     pub fn new(options: BuildOptions) -> BookBuilder {
-        BookBuilder { options, book: Book::default(), summary: BuildSummary::default() }
+        BookBuilder { options, ..BookBuilder::default() }
     }
 
     pub fn summary(&self) -> BuildSummary {
         self.summary
     }
 
+    /// Positions so far.
+    pub fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+
+    /// The book, positions sorted by key.
     pub fn finish(self) -> Book {
-        self.book
+        let BookBuilder { index, packed, moves, .. } = self;
+        let mut positions: Vec<(u64, Growing)> = index.into_iter().collect();
+        positions.sort_unstable_by_key(|(key, _)| *key);
+        let mut book = Book {
+            positions: Vec::with_capacity(positions.len()),
+            packed,
+            moves: Vec::with_capacity(positions.len() + moves.len()),
+        };
+        for (key, p) in positions {
+            let first_move = book.moves.len() as u32;
+            book.moves.push(p.first);
+            let mut slot = p.more;
+            while let Some(m) = moves.get(slot as usize) {
+                book.moves.push(m.stats);
+                slot = m.next;
+            }
+            let move_count = book.moves.len() as u32 - first_move;
+            book.positions.push(PositionRecord { key, packed: p.packed, first_move, move_count });
+        }
+        book
+    }
+
+    /// The statistics of `mv` in the position with `key`, added empty when new.
+    fn stats_mut(&mut self, key: u64, pos: &Chess, mv: shakmaty::Move) -> &mut MoveStats {
+        let packed = &mut self.packed;
+        let position = self.index.entry(key).or_insert_with(|| {
+            packed.push(PackedPosition::new(pos));
+            Growing { first: MoveStats::new(mv), more: NONE, last: NONE, packed: packed.len() as u32 - 1 }
+        });
+        if position.first.mv == mv {
+            return &mut position.first;
+        }
+        let mut slot = position.more;
+        while slot != NONE {
+            if self.moves[slot as usize].stats.mv == mv {
+                return &mut self.moves[slot as usize].stats;
+            }
+            slot = self.moves[slot as usize].next;
+        }
+        let new = self.moves.len() as u32;
+        self.moves.push(MoveSlot { stats: MoveStats::new(mv), next: NONE });
+        match position.last {
+            NONE => position.more = new,
+            last => self.moves[last as usize].next = new,
+        }
+        position.last = new;
+        &mut self.moves[new as usize].stats
+    }
+
+    /// Adds statistics of a move read from elsewhere (another book format).
+    pub fn add_stats(&mut self, pos: &Chess, stats: &MoveStats) {
+        self.stats_mut(position_key(pos), pos, stats.mv).add(stats);
     }
 
     fn below_min_elo(&self, game: &Game) -> bool {
@@ -89,7 +173,7 @@ impl BookBuilder {
         for node in game.moves.nodes.iter().take(self.options.max_ply as usize) {
             let Some(mv) = node.mv else { break };
             let mover = pos.turn();
-            let stats = self.book.position_mut(key, &pos).stats_mut(mv);
+            let stats = self.stats_mut(key, &pos, mv);
             stats.games += 1;
             match winner {
                 Some(Some(color)) if color == mover => stats.wins += 1,

@@ -18,20 +18,20 @@
 //! let book = builder.finish();
 //! let start = book.get(&shakmaty::Chess::default()).expect("the start position is in the book");
 //! assert_eq!(start.games(), 3);
+//! assert_eq!(start.position(), shakmaty::Chess::default());
 //! let e4 = &start.moves[0];
 //! assert_eq!((e4.games, e4.wins, e4.draws, e4.losses), (2, 1, 1, 0));
 //! # Ok::<(), tabiya_chess::pgn::PgnError>(())
 //! ```
 
 mod build;
-
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+mod packed;
 
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, EnPassantMode, Move, Position};
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 pub use build::{BookBuilder, BuildOptions, BuildSummary};
+pub use packed::PackedPosition;
 
 /// The Polyglot key of a position: shakmaty's `Zobrist64` uses Polyglot's Random64 table, and
 /// Polyglot counts an en-passant square only when a pawn of the side to move stands beside
@@ -55,16 +55,76 @@ impl MoveStats {
     pub fn new(mv: Move) -> MoveStats {
         MoveStats { mv, games: 0, wins: 0, draws: 0, losses: 0 }
     }
+
+    /// Adds another count of the same move.
+    pub fn add(&mut self, other: &MoveStats) {
+        self.games += other.games;
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+    }
 }
 
-/// A position of the book and its moves, in the order they were first met.
+/// Zobrist keys are uniformly distributed already: hashing them again is wasted time.
+#[derive(Debug, Default, Clone, Copy)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+type KeyMap<V> = std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// A stored position: its key, the position, and where its moves are.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BookPosition {
-    pub position: Chess,
-    pub moves: Vec<MoveStats>,
+struct PositionRecord {
+    key: u64,
+    /// Index into `Book::packed`.
+    packed: u32,
+    first_move: u32,
+    move_count: u32,
 }
 
-impl BookPosition {
+/// Positions sorted by [`position_key`], each with its moves in the order they were first
+/// met. Built by [`BookBuilder`]; read-only afterwards.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Book {
+    positions: Vec<PositionRecord>,
+    packed: Vec<PackedPosition>,
+    moves: Vec<MoveStats>,
+}
+
+/// One position of a [`Book`] with its moves.
+#[derive(Debug, Clone, Copy)]
+pub struct BookPosition<'a> {
+    pub key: u64,
+    packed: &'a PackedPosition,
+    pub moves: &'a [MoveStats],
+}
+
+impl BookPosition<'_> {
+    /// The position (halfmove clock 0, move number 1: a book does not know them).
+    pub fn position(&self) -> Chess {
+        self.packed.to_position()
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        self.packed.turn()
+    }
+
     pub fn games(&self) -> u64 {
         self.moves.iter().map(|m| u64::from(m.games)).sum()
     }
@@ -81,58 +141,34 @@ impl BookPosition {
     pub fn losses(&self) -> u64 {
         self.moves.iter().map(|m| u64::from(m.losses)).sum()
     }
-
-    /// The statistics of `mv`, added if the position has no such move yet.
-    pub fn stats_mut(&mut self, mv: Move) -> &mut MoveStats {
-        match self.moves.iter().position(|m| m.mv == mv) {
-            Some(i) => &mut self.moves[i],
-            None => {
-                self.moves.push(MoveStats::new(mv));
-                let last = self.moves.len() - 1;
-                &mut self.moves[last]
-            }
-        }
-    }
-}
-
-/// Zobrist keys are uniformly distributed already: hashing them again is wasted time.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
-    }
-}
-
-pub type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
-
-/// Positions with their moves, keyed by [`position_key`].
-#[derive(Debug, Clone, Default)]
-pub struct Book {
-    pub positions: KeyMap<BookPosition>,
 }
 
 impl Book {
-    pub fn get(&self, pos: &Chess) -> Option<&BookPosition> {
-        self.positions.get(&position_key(pos))
+    fn view<'a>(&'a self, record: &'a PositionRecord) -> BookPosition<'a> {
+        let start = record.first_move as usize;
+        BookPosition {
+            key: record.key,
+            packed: &self.packed[record.packed as usize],
+            moves: &self.moves[start..start + record.move_count as usize],
+        }
     }
 
-    /// The entry of `pos`, created empty if the book does not hold it yet.
-    pub fn position_mut(&mut self, key: u64, pos: &Chess) -> &mut BookPosition {
-        self.positions.entry(key).or_insert_with(|| BookPosition { position: pos.clone(), moves: Vec::new() })
+    /// The position with this key.
+    pub fn get_key(&self, key: u64) -> Option<BookPosition<'_>> {
+        let i = self.positions.binary_search_by_key(&key, |p| p.key).ok()?;
+        Some(self.view(&self.positions[i]))
     }
 
+    pub fn get(&self, pos: &Chess) -> Option<BookPosition<'_>> {
+        self.get_key(position_key(pos))
+    }
+
+    /// Every position, in ascending key order (the order of Polyglot books).
+    pub fn positions(&self) -> impl ExactSizeIterator<Item = BookPosition<'_>> {
+        self.positions.iter().map(|p| self.view(p))
+    }
+
+    /// Number of positions.
     pub fn len(&self) -> usize {
         self.positions.len()
     }
@@ -143,15 +179,14 @@ impl Book {
 
     /// Number of (position, move) pairs.
     pub fn move_count(&self) -> usize {
-        self.positions.values().map(|p| p.moves.len()).sum()
+        self.moves.len()
     }
 
-    /// Positions in ascending key order: the order of Polyglot books, and a stable order for
-    /// every writer.
-    pub fn sorted(&self) -> Vec<(u64, &BookPosition)> {
-        let mut positions: Vec<(u64, &BookPosition)> = self.positions.iter().map(|(k, p)| (*k, p)).collect();
-        positions.sort_unstable_by_key(|(k, _)| *k);
-        positions
+    /// Bytes of memory the book holds.
+    pub fn memory_bytes(&self) -> usize {
+        self.positions.capacity() * size_of::<PositionRecord>()
+            + self.packed.capacity() * size_of::<PackedPosition>()
+            + self.moves.capacity() * size_of::<MoveStats>()
     }
 }
 

@@ -35,13 +35,16 @@ use crate::game::{Game, GameResult, Line, Node};
 pub struct ReadOptions {
     pub variations: bool,
     pub comments: bool,
+    /// Main-line moves beyond this many plies are not read (book building needs only the
+    /// first plies; the rest of the movetext is still scanned for the result).
+    pub max_plies: Option<u32>,
     /// Named in every error and warning location.
     pub file: Option<PathBuf>,
 }
 
 impl Default for ReadOptions {
     fn default() -> ReadOptions {
-        ReadOptions { variations: true, comments: true, file: None }
+        ReadOptions { variations: true, comments: true, max_plies: None, file: None }
     }
 }
 
@@ -403,7 +406,12 @@ impl Visitor for GameVisitor {
     }
 
     fn san(&mut self, state: &mut Box<GameState>, san_plus: SanPlus) -> ControlFlow<()> {
+        let main_line = state.frames.len() == 1;
         let frame = state.current();
+        if main_line && self.options.max_plies.is_some_and(|max| frame.ply >= max) {
+            // Later comments and variations are dropped with the moves.
+            frame.stopped = true;
+        }
         if frame.stopped {
             return ControlFlow::Continue(());
         }

@@ -1,6 +1,6 @@
 //! Polyglot's weights for a [`Book`]: what `polyglot make-book` writes for the same games.
 
-use shakmaty::{Color, Position};
+use shakmaty::Color;
 
 use super::{Entry, encode_move};
 use crate::book::Book;
@@ -37,8 +37,9 @@ impl Default for MakeOptions {
 /// is below 16,384, which gives the same weights up to rounding.
 pub fn entries_from_book(book: &Book, options: &MakeOptions) -> Vec<Entry> {
     let mut entries = Vec::with_capacity(book.move_count());
-    for (key, position) in book.sorted() {
-        if options.only.is_some_and(|side| side != position.position.turn()) {
+    for position in book.positions() {
+        let key = position.key;
+        if options.only.is_some_and(|side| side != position.turn()) {
             continue;
         }
         let mut counts: Vec<(u32, u32)> =

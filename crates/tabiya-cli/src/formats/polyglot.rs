@@ -142,7 +142,12 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
         }
         let bytes = tabiya_io::read_input(&path).map_err(CliError::input)?;
         let bar = progress(bytes.len() as u64, global.quiet, "reading games");
-        let read_options = ReadOptions { variations: false, comments: false, file: Some(path.clone()) };
+        let read_options = ReadOptions {
+            variations: false,
+            comments: false,
+            max_plies: Some(options.max_ply),
+            file: Some(path.clone()),
+        };
         for item in PgnReader::with_options(&bytes[..], read_options) {
             match item {
                 Ok(read) => {
