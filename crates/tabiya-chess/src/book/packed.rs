@@ -71,9 +71,13 @@ impl PackedPosition {
         setup.turn = self.turn();
         setup.castling_rights = Bitboard(u64::from_le_bytes(self.castling_rights));
         setup.ep_square = ep.checked_sub(1).map(|sq| Square::new(u32::from(sq)));
-        Chess::from_setup(setup, CastlingMode::Standard)
-            .or_else(|e| e.ignore_invalid_castling_rights().map_err(|e| e.ignore_invalid_ep_square()))
-            .unwrap_or_else(|_| Chess::default())
+        match Chess::from_setup(setup, CastlingMode::Standard) {
+            Ok(pos) => pos,
+            Err(e) => match e.ignore_invalid_castling_rights() {
+                Ok(pos) => pos,
+                Err(e) => e.ignore_invalid_ep_square().unwrap_or_default(),
+            },
+        }
     }
 }
 
