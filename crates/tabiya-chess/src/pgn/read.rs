@@ -417,39 +417,35 @@ impl Visitor for GameVisitor {
         }
         let ply = frame.ply;
         let played = match san_plus.san {
-            San::Null => {
-                if frame.pos.is_check() {
-                    Err("null move while in check")
-                } else {
-                    match frame.pos.clone().swap_turn() {
-                        Ok(next) => Ok((None, next)),
-                        Err(_) => Err("null move from a position where the other side cannot move"),
-                    }
-                }
-            }
+            San::Null if frame.pos.is_check() => Err("null move while in check"),
+            San::Null => Ok(None),
             san => match san.to_move(&frame.pos).or_else(|e| long_algebraic(san, &frame.pos).ok_or(e)) {
-                Ok(m) => {
-                    let mut next = frame.pos.clone();
-                    next.play_unchecked(m);
-                    Ok((Some(m), next))
-                }
+                Ok(m) => Ok(Some(m)),
                 Err(SanError::AmbiguousSan) => Err("ambiguous move"),
                 Err(_) => Err("illegal move"),
             },
         };
-        match played {
-            Ok((mv, next)) => {
-                let frame = state.current();
-                frame.before = Some(mem::replace(&mut frame.pos, next));
-                frame.ply += 1;
-                frame.line.nodes.push(Node::new(mv));
+        let keep_before = self.options.variations;
+        let played = played.and_then(|mv| {
+            // The position before the move is only needed to start variations from it.
+            let before = keep_before.then(|| frame.pos.clone());
+            match mv {
+                Some(m) => frame.pos.play_unchecked(m),
+                None => {
+                    let swapped = frame.pos.clone().swap_turn();
+                    frame.pos = swapped.map_err(|_| "null move from a position where the other side cannot move")?;
+                }
             }
-            Err(what) => {
-                state.current().stopped = true;
-                let name = state.move_name(ply, &san_plus);
-                let line = if state.frames.len() == 1 { "the main line" } else { "its variation" };
-                state.warn(format!("{what} {name}; {line} ends before it"));
-            }
+            frame.before = before;
+            frame.ply += 1;
+            frame.line.nodes.push(Node::new(mv));
+            Ok(())
+        });
+        if let Err(what) = played {
+            state.current().stopped = true;
+            let name = state.move_name(ply, &san_plus);
+            let line = if state.frames.len() == 1 { "the main line" } else { "its variation" };
+            state.warn(format!("{what} {name}; {line} ends before it"));
         }
         ControlFlow::Continue(())
     }
