@@ -3,10 +3,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tabiya_chess::pgn::{PgnReader, WriterOptions, write_game};
+use tabiya_chess::pgn::{PgnReader, ReadOptions, WriterOptions, write_game};
 
 fuzz_target!(|data: &[u8]| {
-    for item in PgnReader::new(data) {
+    for item in PgnReader::from_bytes(data, ReadOptions::default()) {
         if let Ok(read) = item {
             let mut out = Vec::new();
             let _ = write_game(&read.game, &WriterOptions::default(), &mut out);

@@ -87,7 +87,7 @@ impl Visitor for Validate {
 fn build(bytes: &[u8], max_ply: u32) -> usize {
     let read = ReadOptions { variations: false, comments: false, max_plies: Some(max_ply), file: None };
     let mut builder = BookBuilder::new(BuildOptions { max_ply, min_elo: None });
-    for game in PgnReader::with_options(bytes, read).flatten() {
+    for game in PgnReader::from_bytes(bytes, read).flatten() {
         builder.add_game(&game.game);
     }
     let book = builder.finish();
@@ -103,7 +103,9 @@ fn polyglot_make_book(pgn: &str, games: usize, max_ply: Option<u32>) {
     }
     let out = std::env::temp_dir().join("tabiya-bench-polyglot.bin");
     let mut args = vec!["-f".to_owned(), "%e %U %S %M".to_owned(), "/usr/games/polyglot".to_owned()];
-    args.extend(["make-book", "-pgn", pgn, "-bin", out.to_str().unwrap_or_default(), "-min-game", "1"].map(String::from));
+    args.extend(
+        ["make-book", "-pgn", pgn, "-bin", out.to_str().unwrap_or_default(), "-min-game", "1"].map(String::from),
+    );
     if let Some(m) = max_ply {
         args.extend(["-max-ply".to_owned(), m.to_string()]);
     }
@@ -141,7 +143,7 @@ fn main() {
     });
     let main_line = ReadOptions { variations: false, comments: false, ..ReadOptions::default() };
     stage("tabiya PgnReader: main line only", games, 3, || {
-        PgnReader::with_options(&bytes[..], main_line.clone()).flatten().map(|g| g.game.ply_count()).sum()
+        PgnReader::from_bytes(&bytes, main_line.clone()).flatten().map(|g| g.game.ply_count()).sum()
     });
 
     stage("tabiya book build -max-ply 40 (-min-game 1)", games, 2, || build(&bytes, 40));

@@ -2,7 +2,7 @@
 //! PGN and Polyglot scope, truncated at many points and with random bytes flipped.
 
 use shakmaty::Chess;
-use tabiya_chess::pgn::PgnReader;
+use tabiya_chess::pgn::{PgnReader, ReadOptions};
 use tabiya_chess::polyglot;
 use tabiya_io::corpus::corpus_file;
 
@@ -39,7 +39,10 @@ fn mutations(bytes: &[u8], cuts: usize, flips: usize, seed: u64) -> Vec<Vec<u8>>
 }
 
 fn read_pgn(bytes: &[u8]) -> usize {
-    PgnReader::new(bytes).map(|item| item.map_or(0, |g| g.game.ply_count() + g.warnings.len())).sum()
+    let plain: usize = PgnReader::new(bytes).map(|item| item.map_or(0, |g| g.game.ply_count())).sum();
+    let repaired: usize =
+        PgnReader::from_bytes(bytes, ReadOptions::default()).map(|item| item.map_or(0, |g| g.warnings.len())).sum();
+    plain + repaired
 }
 
 #[test]

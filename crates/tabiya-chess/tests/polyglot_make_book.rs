@@ -32,7 +32,7 @@ fn books_equal_polyglot_make_book() {
     let mut full = BookBuilder::new(BuildOptions::default());
     let mut first_40 = BookBuilder::new(BuildOptions { max_ply: 40, ..BuildOptions::default() });
     let options = ReadOptions { variations: false, comments: false, ..ReadOptions::default() };
-    for item in PgnReader::with_options(&bytes[..], options) {
+    for item in PgnReader::from_bytes(&bytes, options) {
         let game = item.unwrap().game;
         full.add_game(&game);
         first_40.add_game(&game);

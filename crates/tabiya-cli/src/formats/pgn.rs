@@ -62,7 +62,7 @@ fn read_all(path: &Path, quiet: bool, mut on_problem: impl FnMut(Severity, Strin
     let bar = progress(bytes.len() as u64, quiet, "reading");
     let options = ReadOptions { file: Some(path.to_path_buf()), ..ReadOptions::default() };
     let mut tally = Tally::default();
-    for item in PgnReader::with_options(&bytes[..], options) {
+    for item in PgnReader::from_bytes(&bytes, options) {
         match item {
             Ok(read) => {
                 tally.games += 1;
@@ -112,7 +112,7 @@ fn rewrite(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
     for input in &args.inputs {
         let bytes = tabiya_io::read_input(input).map_err(CliError::input)?;
         let read_options = ReadOptions { file: Some(input.clone()), ..ReadOptions::default() };
-        for item in PgnReader::with_options(&bytes[..], read_options) {
+        for item in PgnReader::from_bytes(&bytes, read_options) {
             match item {
                 Ok(read) => {
                     for w in read.warnings.iter() {

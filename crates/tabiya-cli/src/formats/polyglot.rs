@@ -148,7 +148,7 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
             max_plies: Some(options.max_ply),
             file: Some(path.clone()),
         };
-        for item in PgnReader::with_options(&bytes[..], read_options) {
+        for item in PgnReader::from_bytes(&bytes, read_options) {
             match item {
                 Ok(read) => {
                     warnings += read.warnings.len() as u64;
