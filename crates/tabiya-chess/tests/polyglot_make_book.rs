@@ -5,7 +5,7 @@
 //! `polyglot merge-book -in1 A.bin -in2 B.bin -out X.bin`.
 
 use shakmaty::Color;
-use tabiya_chess::book::{Book, BookBuilder, BuildOptions};
+use tabiya_chess::book::{Book, BookBuilder, BuildOptions, build_from_pgn};
 use tabiya_chess::pgn::{PgnReader, ReadOptions};
 use tabiya_chess::polyglot::{Entry, MakeOptions, MergeRule, entries_from_book, merge, write_entries};
 use tabiya_io::corpus::corpus_file;
@@ -30,15 +30,16 @@ fn books_equal_polyglot_make_book() {
     let Some(path) = corpus_file("pgn/medium-pgnmentor-12players.pgn") else { return eprintln!("skipped") };
     let bytes = std::fs::read(&path).unwrap();
     let mut full = BookBuilder::new(BuildOptions::default());
-    let mut first_40 = BookBuilder::new(BuildOptions { max_ply: 40, ..BuildOptions::default() });
     let options = ReadOptions { variations: false, comments: false, ..ReadOptions::default() };
     for item in PgnReader::from_bytes(&bytes, options) {
-        let game = item.unwrap().game;
-        full.add_game(&game);
-        first_40.add_game(&game);
+        full.add_game(&item.unwrap().game);
     }
     assert_eq!(full.summary().games_added, 31_990);
-    let (full, first_40): (Book, Book) = (full.finish(), first_40.finish());
+    // The first 40 plies through the parallel path: the file cut in 3 pieces, read apart,
+    // the builders merged.
+    let first_40 = build_from_pgn(&bytes, &BuildOptions { max_ply: 40, ..BuildOptions::default() }, Some(3));
+    assert_eq!((first_40.builder.summary().games_added, first_40.unreadable, first_40.warnings), (31_990, 0, 2));
+    let (full, first_40): (Book, Book) = (full.finish(), first_40.builder.finish());
     // The notes: 760,688 (position, move) pairs in the first 40 plies.
     assert_eq!(first_40.move_count(), 760_688);
 

@@ -109,11 +109,32 @@ impl BookBuilder {
         book
     }
 
+    /// Adds another builder's counts after this one's, as if its games had been added after
+    /// this builder's: moves keep the order they were first met in.
+    pub fn merge(&mut self, other: BookBuilder) {
+        let BookBuilder { index, packed, moves, summary, .. } = other;
+        for (key, position) in index {
+            let at = packed[position.packed as usize];
+            self.stats_mut(key, || at, position.first.mv).add(&position.first);
+            let mut slot = position.more;
+            while let Some(m) = moves.get(slot as usize) {
+                self.stats_mut(key, || at, m.stats.mv).add(&m.stats);
+                slot = m.next;
+            }
+        }
+        let s = &mut self.summary;
+        s.games_added += summary.games_added;
+        s.games_chess960 += summary.games_chess960;
+        s.games_below_min_elo += summary.games_below_min_elo;
+        s.games_invalid_start += summary.games_invalid_start;
+        s.moves_added += summary.moves_added;
+    }
+
     /// The statistics of `mv` in the position with `key`, added empty when new.
-    fn stats_mut(&mut self, key: u64, pos: &Chess, mv: shakmaty::Move) -> &mut MoveStats {
+    fn stats_mut(&mut self, key: u64, pack: impl FnOnce() -> PackedPosition, mv: shakmaty::Move) -> &mut MoveStats {
         let packed = &mut self.packed;
         let position = self.index.entry(key).or_insert_with(|| {
-            packed.push(PackedPosition::new(pos));
+            packed.push(pack());
             Growing { first: MoveStats::new(mv), more: NONE, last: NONE, packed: packed.len() as u32 - 1 }
         });
         if position.first.mv == mv {
@@ -138,7 +159,7 @@ impl BookBuilder {
 
     /// Adds statistics of a move read from elsewhere (another book format).
     pub fn add_stats(&mut self, pos: &Chess, stats: &MoveStats) {
-        self.stats_mut(position_key(pos), pos, stats.mv).add(stats);
+        self.stats_mut(position_key(pos), || PackedPosition::new(pos), stats.mv).add(stats);
     }
 
     fn below_min_elo(&self, game: &Game) -> bool {
@@ -173,7 +194,7 @@ impl BookBuilder {
         for node in game.moves.nodes.iter().take(self.options.max_ply as usize) {
             let Some(mv) = node.mv else { break };
             let mover = pos.turn();
-            let stats = self.stats_mut(key, &pos, mv);
+            let stats = self.stats_mut(key, || PackedPosition::new(&pos), mv);
             stats.games += 1;
             match winner {
                 Some(Some(color)) if color == mover => stats.wins += 1,
@@ -190,5 +211,70 @@ impl BookBuilder {
             };
         }
         true
+    }
+}
+
+/// A book built from PGN text, with what reading it found.
+pub struct PgnBuild {
+    pub builder: BookBuilder,
+    /// Games the PGN reader could not read (unsupported variants, invalid FEN, syntax).
+    pub unreadable: u64,
+    /// Warnings of the games read.
+    pub warnings: u64,
+}
+
+/// Builds from PGN text in parallel: the text is cut between games into `pieces` pieces (one
+/// per rayon thread when `None`; set `RAYON_NUM_THREADS=1` to spend the least memory), each
+/// read into its own builder, and the builders merged in input order, which gives the same
+/// book as reading the text in one piece.
+pub fn build_from_pgn(input: &[u8], options: &BuildOptions, pieces: Option<usize>) -> PgnBuild {
+    use rayon::prelude::*;
+
+    use crate::pgn::{PgnReader, ReadOptions, split_games};
+
+    let read = ReadOptions { variations: false, comments: false, max_plies: Some(options.max_ply), file: None };
+    let pieces = split_games(input, pieces.unwrap_or_else(rayon::current_num_threads));
+    let built: Vec<PgnBuild> = pieces
+        .par_iter()
+        .map(|piece| {
+            let mut build = PgnBuild { builder: BookBuilder::new(options.clone()), unreadable: 0, warnings: 0 };
+            for item in PgnReader::from_bytes(piece, read.clone()) {
+                match item {
+                    Ok(game) => {
+                        build.warnings += game.warnings.len() as u64;
+                        build.builder.add_game(&game.game);
+                    }
+                    Err(_) => build.unreadable += 1,
+                }
+            }
+            build
+        })
+        .collect();
+    let mut pieces = built.into_iter();
+    let mut total =
+        pieces.next().unwrap_or(PgnBuild { builder: BookBuilder::new(options.clone()), unreadable: 0, warnings: 0 });
+    for piece in pieces {
+        total.builder.merge(piece.builder);
+        total.unreadable += piece.unreadable;
+        total.warnings += piece.warnings;
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_merge_into_the_same_book() {
+        let sample = include_bytes!("../../../../samples/famous-games.pgn");
+        let options = BuildOptions::default();
+        let whole = build_from_pgn(sample, &options, Some(1)).builder.finish();
+        assert_eq!(whole.move_count(), 556);
+        for pieces in [2, 5, 12] {
+            let split = build_from_pgn(sample, &options, Some(pieces));
+            assert_eq!(split.builder.summary().games_added, 12);
+            assert!(split.builder.finish() == whole, "{pieces} pieces");
+        }
     }
 }

@@ -30,7 +30,7 @@ mod packed;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
-pub use build::{BookBuilder, BuildOptions, BuildSummary};
+pub use build::{BookBuilder, BuildOptions, BuildSummary, PgnBuild, build_from_pgn};
 pub use packed::PackedPosition;
 
 /// The Polyglot key of a position: shakmaty's `Zobrist64` uses Polyglot's Random64 table, and
@@ -99,7 +99,7 @@ struct PositionRecord {
 
 /// Positions sorted by [`position_key`], each with its moves in the order they were first
 /// met. Built by [`BookBuilder`]; read-only afterwards.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct Book {
     positions: Vec<PositionRecord>,
     packed: Vec<PackedPosition>,
@@ -142,6 +142,20 @@ impl BookPosition<'_> {
         self.moves.iter().map(|m| u64::from(m.losses)).sum()
     }
 }
+
+/// Books are equal when they hold the same positions with the same moves in the same order,
+/// however their storage is laid out.
+impl PartialEq for Book {
+    fn eq(&self, other: &Book) -> bool {
+        self.len() == other.len()
+            && self
+                .positions()
+                .zip(other.positions())
+                .all(|(a, b)| a.key == b.key && a.packed == b.packed && a.moves == b.moves)
+    }
+}
+
+impl Eq for Book {}
 
 impl Book {
     fn view<'a>(&'a self, record: &'a PositionRecord) -> BookPosition<'a> {

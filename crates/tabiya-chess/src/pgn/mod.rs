@@ -22,6 +22,7 @@
 
 mod lenient;
 pub mod read;
+mod split;
 pub mod write;
 
 use std::io;
@@ -29,6 +30,7 @@ use std::io;
 use tabiya_io::Location;
 
 pub use read::{PgnReader, ReadGame, ReadOptions};
+pub use split::split_games;
 pub use write::{LineEnding, Notation, WriterOptions, write_game};
 
 /// A game that could not be read, or input that could not be read at all.

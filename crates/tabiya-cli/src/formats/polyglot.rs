@@ -6,7 +6,6 @@ use std::process::ExitCode;
 use serde_json::{Map, Value};
 use shakmaty::Color;
 use tabiya_chess::book::{self, BookBuilder, BuildOptions};
-use tabiya_chess::pgn::{PgnReader, ReadOptions};
 use tabiya_chess::polyglot::{self, Entry, MakeOptions, MergeRule};
 use tabiya_io::Format;
 
@@ -133,7 +132,8 @@ pub fn probe(path: &Path, args: &ProbeArgs, _global: &Global) -> Result<ExitCode
 
 pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     let options = &args.polyglot;
-    let mut builder = BookBuilder::new(BuildOptions { max_ply: options.max_ply, min_elo: options.min_elo });
+    let build_options = BuildOptions { max_ply: options.max_ply, min_elo: options.min_elo };
+    let mut builder = BookBuilder::new(build_options.clone());
     let (mut unreadable, mut warnings) = (0u64, 0u64);
     for input in &args.inputs {
         let (path, format) = super::input_format(input, None)?;
@@ -141,29 +141,12 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
             return Err(CliError::unsupported(format!("building books from {format}")));
         }
         let bytes = tabiya_io::read_input(&path).map_err(CliError::input)?;
-        let bar = progress(bytes.len() as u64, global.quiet, "reading games");
-        let read_options = ReadOptions {
-            variations: false,
-            comments: false,
-            max_plies: Some(options.max_ply),
-            file: Some(path.clone()),
-        };
-        for item in PgnReader::from_bytes(&bytes, read_options) {
-            match item {
-                Ok(read) => {
-                    warnings += read.warnings.len() as u64;
-                    builder.add_game(&read.game);
-                    if read.number % 4096 == 0 {
-                        bar.set_position(read.offset);
-                    }
-                }
-                Err(e) => {
-                    unreadable += 1;
-                    summary(global.quiet, format_args!("skipped: {e}"));
-                }
-            }
-        }
+        let bar = progress(0, global.quiet, &format!("reading {}", path.display()));
+        let built = book::build_from_pgn(&bytes, &build_options, None);
         bar.finish_and_clear();
+        builder.merge(built.builder);
+        unreadable += built.unreadable;
+        warnings += built.warnings;
     }
     let built = builder.summary();
     let book = builder.finish();

@@ -1,0 +1,68 @@
+//! Cutting PGN text into pieces that hold whole games, for reading them in parallel.
+
+/// Cuts `input` into at most `pieces` slices, each cut placed before a tag line that follows a
+/// blank line after movetext (a line not starting with `[`), so that no game is split. Reading
+/// the slices one after the other reads the same games as reading `input`.
+pub fn split_games(input: &[u8], pieces: usize) -> Vec<&[u8]> {
+    let mut slices = Vec::with_capacity(pieces);
+    let mut start = 0;
+    for k in 1..pieces.max(1) {
+        let target = input.len() * k / pieces;
+        if target <= start {
+            continue;
+        }
+        let Some(cut) = next_game_start(input, target) else { break };
+        slices.push(&input[start..cut]);
+        start = cut;
+    }
+    slices.push(&input[start..]);
+    slices
+}
+
+/// The offset of the first `[` at or after `from` that starts a line after a blank line whose
+/// previous non-blank line is movetext.
+fn next_game_start(input: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
+    loop {
+        let bracket = at + input.get(at..)?.windows(2).position(|w| w[0] == b'\n' && w[1] == b'[')? + 1;
+        if follows_movetext_and_blank_line(input, bracket) {
+            return Some(bracket);
+        }
+        at = bracket;
+    }
+}
+
+fn follows_movetext_and_blank_line(input: &[u8], bracket: usize) -> bool {
+    let before = &input[..bracket];
+    let mut lines = before.split(|&b| b == b'\n').rev().skip(1);
+    let blank = |line: &[u8]| line.iter().all(u8::is_ascii_whitespace);
+    let mut saw_blank = false;
+    for line in lines.by_ref() {
+        if blank(line) {
+            saw_blank = true;
+            continue;
+        }
+        return saw_blank && line.first() != Some(&b'[');
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuts_fall_between_games() {
+        let pgn =
+            b"[Event \"a\"]\n\n[Site \"b\"]\n\n1. e4 e5 *\n\n[Event \"c\"]\n\n1. d4 *\n\n[Event \"d\"]\n1. c4 *\n";
+        for pieces in 1..6 {
+            let slices = split_games(pgn, pieces);
+            assert_eq!(slices.concat(), pgn);
+            for slice in &slices[1..] {
+                assert!(slice.starts_with(b"[Event"), "{:?}", String::from_utf8_lossy(slice));
+            }
+        }
+        // The blank line inside the first tag section is no cut.
+        assert_eq!(split_games(pgn, 4)[0], &pgn[..b"[Event \"a\"]\n\n[Site \"b\"]\n\n1. e4 e5 *\n\n".len()]);
+    }
+}
