@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::{Chess, Position};
-use tabiya_chess::book::{BookBuilder, BuildOptions, probe_position};
+use tabiya_chess::book::{BuildOptions, build_from_pgn, probe_position};
 use tabiya_chess::pgn::{PgnReader, ReadOptions};
 use tabiya_chess::polyglot::{self, MakeOptions};
 
@@ -84,13 +84,9 @@ impl Visitor for Validate {
     }
 }
 
-fn build(bytes: &[u8], max_ply: u32) -> usize {
-    let read = ReadOptions { variations: false, comments: false, max_plies: Some(max_ply), file: None };
-    let mut builder = BookBuilder::new(BuildOptions { max_ply, min_elo: None });
-    for game in PgnReader::from_bytes(bytes, read).flatten() {
-        builder.add_game(&game.game);
-    }
-    let book = builder.finish();
+/// A book as `tabiya book` builds it: PGN cut into `pieces` read on rayon's threads.
+fn build(bytes: &[u8], max_ply: u32, pieces: usize) -> usize {
+    let book = build_from_pgn(bytes, &BuildOptions { max_ply, min_elo: None }, Some(pieces)).book;
     let entries = polyglot::entries_from_book(&book, &MakeOptions { min_games: 1, ..MakeOptions::default() });
     let mut out = Vec::new();
     polyglot::write_entries(&entries, &mut out).expect("in memory");
@@ -146,11 +142,14 @@ fn main() {
         PgnReader::from_bytes(&bytes, main_line.clone()).flatten().map(|g| g.game.ply_count()).sum()
     });
 
-    stage("tabiya book build -max-ply 40 (-min-game 1)", games, 2, || build(&bytes, 40));
+    stage("tabiya book -max-ply 40 -min-game 1, 1 thread", games, 2, || build(&bytes, 40, 1));
     println!("{:<44} peak RSS {:.0} MB", "  after -max-ply 40", peak_rss_mb());
+    stage("tabiya book -max-ply 40 -min-game 1, 2 threads", games, 2, || build(&bytes, 40, 2));
     polyglot_make_book(pgn, games, Some(40));
-    stage("tabiya book build, full depth (-min-game 1)", games, 2, || build(&bytes, 1024));
-    println!("{:<44} peak RSS {:.0} MB", "  after full depth", peak_rss_mb());
+    stage("tabiya book full depth -min-game 1, 1 thread", games, 2, || build(&bytes, 1024, 1));
+    println!("{:<44} peak RSS {:.0} MB", "  after full depth, 1 thread", peak_rss_mb());
+    stage("tabiya book full depth -min-game 1, 2 threads", games, 2, || build(&bytes, 1024, 2));
+    println!("{:<44} peak RSS {:.0} MB", "  after full depth, 2 threads", peak_rss_mb());
     polyglot_make_book(pgn, games, None);
 
     let book_bytes = std::fs::read(book).expect("book");

@@ -38,8 +38,8 @@ fn books_equal_polyglot_make_book() {
     // The first 40 plies through the parallel path: the file cut in 3 pieces, read apart,
     // the builders merged.
     let first_40 = build_from_pgn(&bytes, &BuildOptions { max_ply: 40, ..BuildOptions::default() }, Some(3));
-    assert_eq!((first_40.builder.summary().games_added, first_40.unreadable, first_40.warnings), (31_990, 0, 2));
-    let (full, first_40): (Book, Book) = (full.finish(), first_40.builder.finish());
+    assert_eq!((first_40.summary.games_added, first_40.unreadable, first_40.warnings), (31_990, 0, 2));
+    let (full, first_40): (Book, Book) = (full.finish(), first_40.book);
     // The notes: 760,688 (position, move) pairs in the first 40 plies.
     assert_eq!(first_40.move_count(), 760_688);
 

@@ -109,27 +109,6 @@ impl BookBuilder {
         book
     }
 
-    /// Adds another builder's counts after this one's, as if its games had been added after
-    /// this builder's: moves keep the order they were first met in.
-    pub fn merge(&mut self, other: BookBuilder) {
-        let BookBuilder { index, packed, moves, summary, .. } = other;
-        for (key, position) in index {
-            let at = packed[position.packed as usize];
-            self.stats_mut(key, || at, position.first.mv).add(&position.first);
-            let mut slot = position.more;
-            while let Some(m) = moves.get(slot as usize) {
-                self.stats_mut(key, || at, m.stats.mv).add(&m.stats);
-                slot = m.next;
-            }
-        }
-        let s = &mut self.summary;
-        s.games_added += summary.games_added;
-        s.games_chess960 += summary.games_chess960;
-        s.games_below_min_elo += summary.games_below_min_elo;
-        s.games_invalid_start += summary.games_invalid_start;
-        s.moves_added += summary.moves_added;
-    }
-
     /// The statistics of `mv` in the position with `key`, added empty when new.
     fn stats_mut(&mut self, key: u64, pack: impl FnOnce() -> PackedPosition, mv: shakmaty::Move) -> &mut MoveStats {
         let packed = &mut self.packed;
@@ -216,17 +195,37 @@ impl BookBuilder {
 
 /// A book built from PGN text, with what reading it found.
 pub struct PgnBuild {
-    pub builder: BookBuilder,
+    pub book: Book,
+    pub summary: BuildSummary,
     /// Games the PGN reader could not read (unsupported variants, invalid FEN, syntax).
     pub unreadable: u64,
     /// Warnings of the games read.
     pub warnings: u64,
 }
 
+impl PgnBuild {
+    /// This build followed by `later`'s, as if its games came after these.
+    pub fn merge(self, later: PgnBuild) -> PgnBuild {
+        let (a, b) = (self.summary, later.summary);
+        PgnBuild {
+            book: self.book.merge(later.book),
+            summary: BuildSummary {
+                games_added: a.games_added + b.games_added,
+                games_chess960: a.games_chess960 + b.games_chess960,
+                games_below_min_elo: a.games_below_min_elo + b.games_below_min_elo,
+                games_invalid_start: a.games_invalid_start + b.games_invalid_start,
+                moves_added: a.moves_added + b.moves_added,
+            },
+            unreadable: self.unreadable + later.unreadable,
+            warnings: self.warnings + later.warnings,
+        }
+    }
+}
+
 /// Builds from PGN text in parallel: the text is cut between games into `pieces` pieces (one
-/// per rayon thread when `None`; set `RAYON_NUM_THREADS=1` to spend the least memory), each
-/// read into its own builder, and the builders merged in input order, which gives the same
-/// book as reading the text in one piece.
+/// per rayon thread when `None`; `RAYON_NUM_THREADS=1` spends the least memory), each read
+/// into its own book, and the books merged in input order, which gives the same book as
+/// reading the text in one piece.
 pub fn build_from_pgn(input: &[u8], options: &BuildOptions, pieces: Option<usize>) -> PgnBuild {
     use rayon::prelude::*;
 
@@ -237,28 +236,22 @@ pub fn build_from_pgn(input: &[u8], options: &BuildOptions, pieces: Option<usize
     let built: Vec<PgnBuild> = pieces
         .par_iter()
         .map(|piece| {
-            let mut build = PgnBuild { builder: BookBuilder::new(options.clone()), unreadable: 0, warnings: 0 };
+            let mut builder = BookBuilder::new(options.clone());
+            let (mut unreadable, mut warnings) = (0, 0);
             for item in PgnReader::from_bytes(piece, read.clone()) {
                 match item {
                     Ok(game) => {
-                        build.warnings += game.warnings.len() as u64;
-                        build.builder.add_game(&game.game);
+                        warnings += game.warnings.len() as u64;
+                        builder.add_game(&game.game);
                     }
-                    Err(_) => build.unreadable += 1,
+                    Err(_) => unreadable += 1,
                 }
             }
-            build
+            PgnBuild { summary: builder.summary(), book: builder.finish(), unreadable, warnings }
         })
         .collect();
-    let mut pieces = built.into_iter();
-    let mut total =
-        pieces.next().unwrap_or(PgnBuild { builder: BookBuilder::new(options.clone()), unreadable: 0, warnings: 0 });
-    for piece in pieces {
-        total.builder.merge(piece.builder);
-        total.unreadable += piece.unreadable;
-        total.warnings += piece.warnings;
-    }
-    total
+    let empty = PgnBuild { book: Book::default(), summary: BuildSummary::default(), unreadable: 0, warnings: 0 };
+    built.into_iter().fold(empty, PgnBuild::merge)
 }
 
 #[cfg(test)]
@@ -269,12 +262,12 @@ mod tests {
     fn pieces_merge_into_the_same_book() {
         let sample = include_bytes!("../../../../samples/famous-games.pgn");
         let options = BuildOptions::default();
-        let whole = build_from_pgn(sample, &options, Some(1)).builder.finish();
+        let whole = build_from_pgn(sample, &options, Some(1)).book;
         assert_eq!(whole.move_count(), 556);
         for pieces in [2, 5, 12] {
             let split = build_from_pgn(sample, &options, Some(pieces));
-            assert_eq!(split.builder.summary().games_added, 12);
-            assert!(split.builder.finish() == whole, "{pieces} pieces");
+            assert_eq!(split.summary.games_added, 12);
+            assert!(split.book == whole, "{pieces} pieces");
         }
     }
 }

@@ -196,6 +196,47 @@ impl Book {
         self.moves.len()
     }
 
+    /// The positions of both books; a position in both has this book's moves first, then
+    /// `later`'s other moves, each move's statistics added up. A linear merge of the two
+    /// key-sorted position lists.
+    pub fn merge(self, later: Book) -> Book {
+        if self.is_empty() {
+            return later;
+        }
+        let mut merged = Book {
+            positions: Vec::with_capacity(self.positions.len() + later.positions.len()),
+            packed: Vec::with_capacity(self.positions.len() + later.positions.len()),
+            moves: Vec::with_capacity(self.moves.len() + later.moves.len()),
+        };
+        let (mut a, mut b) = (self.positions().peekable(), later.positions().peekable());
+        loop {
+            let (first, second) = match (a.peek(), b.peek()) {
+                (None, None) => break,
+                (Some(x), Some(y)) if x.key == y.key => (a.next(), b.next()),
+                (Some(x), Some(y)) if x.key > y.key => (None, b.next()),
+                (Some(_), _) => (a.next(), None),
+                (None, _) => (None, b.next()),
+            };
+            let Some(head) = first.or(second) else { break };
+            let first_move = merged.moves.len();
+            merged.moves.extend_from_slice(first.map_or(&[][..], |p| p.moves));
+            for stats in second.map_or(&[][..], |p| p.moves) {
+                match merged.moves[first_move..].iter_mut().find(|m| m.mv == stats.mv) {
+                    Some(existing) => existing.add(stats),
+                    None => merged.moves.push(*stats),
+                }
+            }
+            merged.positions.push(PositionRecord {
+                key: head.key,
+                packed: merged.packed.len() as u32,
+                first_move: first_move as u32,
+                move_count: (merged.moves.len() - first_move) as u32,
+            });
+            merged.packed.push(*head.packed);
+        }
+        merged
+    }
+
     /// Bytes of memory the book holds.
     pub fn memory_bytes(&self) -> usize {
         self.positions.capacity() * size_of::<PositionRecord>()

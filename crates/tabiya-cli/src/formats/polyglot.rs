@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use serde_json::{Map, Value};
 use shakmaty::Color;
-use tabiya_chess::book::{self, BookBuilder, BuildOptions};
+use tabiya_chess::book::{self, BuildOptions};
 use tabiya_chess::polyglot::{self, Entry, MakeOptions, MergeRule};
 use tabiya_io::Format;
 
@@ -133,8 +133,7 @@ pub fn probe(path: &Path, args: &ProbeArgs, _global: &Global) -> Result<ExitCode
 pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     let options = &args.polyglot;
     let build_options = BuildOptions { max_ply: options.max_ply, min_elo: options.min_elo };
-    let mut builder = BookBuilder::new(build_options.clone());
-    let (mut unreadable, mut warnings) = (0u64, 0u64);
+    let mut built: Option<book::PgnBuild> = None;
     for input in &args.inputs {
         let (path, format) = super::input_format(input, None)?;
         if format != Format::Pgn {
@@ -142,14 +141,16 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
         }
         let bytes = tabiya_io::read_input(&path).map_err(CliError::input)?;
         let bar = progress(0, global.quiet, &format!("reading {}", path.display()));
-        let built = book::build_from_pgn(&bytes, &build_options, None);
+        let this = book::build_from_pgn(&bytes, &build_options, None);
         bar.finish_and_clear();
-        builder.merge(built.builder);
-        unreadable += built.unreadable;
-        warnings += built.warnings;
+        built = Some(match built {
+            None => this,
+            Some(earlier) => earlier.merge(this),
+        });
     }
-    let built = builder.summary();
-    let book = builder.finish();
+    let Some(book::PgnBuild { book: games_book, summary: counts, unreadable, warnings }) = built else {
+        return Err(CliError::Usage("no input".into()));
+    };
     let only = match (options.only_white, options.only_black) {
         (true, _) => Some(Color::White),
         (_, true) => Some(Color::Black),
@@ -157,19 +158,19 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     };
     let make =
         MakeOptions { min_games: options.min_games, min_score: options.min_score, only, uniform: options.uniform };
-    let entries = polyglot::entries_from_book(&book, &make);
+    let entries = polyglot::entries_from_book(&games_book, &make);
     write_book(&args.output, &entries)?;
     summary(
         global.quiet,
         format_args!(
             "{} games used ({} Chess960, {} below --min-elo, {} unreadable skipped; {warnings} warnings), \
              {} positions, {} moves, {} entries written",
-            built.games_added,
-            built.games_chess960,
-            built.games_below_min_elo,
+            counts.games_added,
+            counts.games_chess960,
+            counts.games_below_min_elo,
             unreadable,
-            book.len(),
-            book.move_count(),
+            games_book.len(),
+            games_book.move_count(),
             entries.len()
         ),
     );
