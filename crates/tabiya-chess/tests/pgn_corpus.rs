@@ -4,7 +4,7 @@
 
 use shakmaty::{CastlingMode, Move, Role};
 use tabiya_chess::game::{GameResult, Line};
-use tabiya_chess::pgn::{PgnReader, ReadGame, ReadOptions};
+use tabiya_chess::pgn::{PgnReader, ReadGame, ReadOptions, WriterOptions, write_game};
 use tabiya_io::corpus::corpus_file;
 
 /// What reading a file gave: every game (or its error) in order.
@@ -206,4 +206,37 @@ fn edge_cases() {
     let bom = corpus_or_skip!("pgn/edge-cases/pychess-utf8-bom.pgn");
     assert_eq!(bom[0].as_ref().unwrap().game.tag("Event"), Some("A"));
     assert_eq!(bom[1].as_ref().unwrap().game.result, GameResult::Unknown);
+}
+
+#[test]
+fn written_games_read_back_the_same() {
+    // Everything the model holds survives writing and reading again: tags, start positions,
+    // Chess960 castling, comments (kept verbatim without wrapping), NAGs, variations, null
+    // moves, results.
+    let items = corpus_or_skip!("pgn/small-varied.pgn");
+    let games: Vec<&ReadGame> = items.iter().flatten().collect();
+    let options = WriterOptions { line_width: 0, seven_tag_roster_first: false, ..WriterOptions::default() };
+    let mut text = Vec::new();
+    for g in &games {
+        write_game(&g.game, &options, &mut text).unwrap();
+    }
+    let again: Vec<ReadGame> = PgnReader::from_bytes(&text, ReadOptions::default()).map(Result::unwrap).collect();
+    assert_eq!(again.len(), games.len());
+    for (a, b) in games.iter().zip(&again) {
+        assert!(a.game == b.game, "game {} differs after writing and reading", a.number);
+        assert!(b.warnings.is_empty(), "game {}: {:?}", a.number, b.warnings);
+    }
+    // With the standard 80-column layout, only white space inside comments changes.
+    let mut wrapped = Vec::new();
+    for g in &games {
+        write_game(&g.game, &WriterOptions::default(), &mut wrapped).unwrap();
+    }
+    let text = String::from_utf8(wrapped.clone()).unwrap();
+    assert!(text.lines().all(|l| l.len() <= 80 || !l.contains(' ') || l.starts_with('[')), "a line over 80 columns");
+    let again: Vec<ReadGame> = PgnReader::from_bytes(&wrapped, ReadOptions::default()).map(Result::unwrap).collect();
+    for (a, b) in games.iter().zip(&again) {
+        assert_eq!(a.game.moves.nodes.len(), b.game.moves.nodes.len());
+        assert_eq!(a.game.result, b.game.result);
+        assert_eq!(a.game.tags.len(), b.game.tags.len());
+    }
 }
