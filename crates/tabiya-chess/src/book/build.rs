@@ -5,7 +5,7 @@
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
-use super::{Book, KeyMap, MoveStats, PackedPosition, PositionRecord, position_key};
+use super::{Book, MoveStats, PackedPosition, PositionRecord, position_key};
 use crate::game::{Game, GameResult};
 
 /// Which games and moves go into the book.
@@ -37,33 +37,39 @@ pub struct BuildSummary {
     pub moves_added: u64,
 }
 
-const NONE: u32 = u32::MAX;
-
-/// A position while the book grows. Most positions of a book have one move, so the first is
-/// kept here, in the hash table, and the others in a list through `MoveSlot::next`: one
-/// cache miss per move counted instead of three.
-struct Growing {
-    first: MoveStats,
-    /// The second move, `NONE` if there is none yet.
-    more: u32,
-    /// The last move of the list, `NONE` if there is none yet.
-    last: u32,
-    /// Index into `BookBuilder::packed`.
-    packed: u32,
+/// How one occurrence of a move counts: the game's result for the side that played it, or
+/// statistics read from elsewhere (`BookBuilder::added`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tally {
+    Unknown,
+    MoverWon,
+    Draw,
+    MoverLost,
+    Added,
 }
 
-struct MoveSlot {
-    stats: MoveStats,
-    next: u32,
+/// A move met while the book grows: where it was played and in which order. Occurrences are
+/// appended as games are read and grouped by key once, in `finish` (a sort is sequential
+/// memory traffic; a hash-table update per move is a cache miss per move).
+#[derive(Debug, Clone, Copy)]
+struct Occurrence {
+    key: u64,
+    /// Index into `BookBuilder::packed`; increases with every occurrence, so the order
+    /// moves were first met survives sorting by `(key, order)`.
+    order: u32,
+    mv: shakmaty::Move,
+    tally: Tally,
 }
 
 /// Accumulates games (or move statistics read from another book) into a [`Book`].
 #[derive(Default)]
 pub struct BookBuilder {
     options: BuildOptions,
-    index: KeyMap<Growing>,
+    occurrences: Vec<Occurrence>,
+    /// The position of every occurrence, by `order`.
     packed: Vec<PackedPosition>,
-    moves: Vec<MoveSlot>,
+    /// Statistics of `Tally::Added` occurrences, with their `order`.
+    added: Vec<(u32, MoveStats)>,
     summary: BuildSummary,
 }
 
@@ -76,69 +82,58 @@ impl BookBuilder {
         self.summary
     }
 
-    /// Positions so far.
-    pub fn len(&self) -> usize {
-        self.index.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.index.is_empty()
-    }
-
-    /// The book, positions sorted by key.
+    /// The book, positions sorted by key, each position's moves in the order first met.
     pub fn finish(self) -> Book {
-        let BookBuilder { index, packed, moves, .. } = self;
-        let mut positions: Vec<(u64, Growing)> = index.into_iter().collect();
-        positions.sort_unstable_by_key(|(key, _)| *key);
-        let mut book = Book {
-            positions: Vec::with_capacity(positions.len()),
-            packed,
-            moves: Vec::with_capacity(positions.len() + moves.len()),
-        };
-        for (key, p) in positions {
-            let first_move = book.moves.len() as u32;
-            book.moves.push(p.first);
-            let mut slot = p.more;
-            while let Some(m) = moves.get(slot as usize) {
-                book.moves.push(m.stats);
-                slot = m.next;
+        let BookBuilder { mut occurrences, packed, added, .. } = self;
+        occurrences.sort_unstable_by_key(|o| (o.key, o.order));
+        let mut book = Book::default();
+        for group in occurrences.chunk_by(|a, b| a.key == b.key) {
+            let first_move = book.moves.len();
+            for occurrence in group {
+                let moves = &mut book.moves[first_move..];
+                let stats = match moves.iter().position(|m| m.mv == occurrence.mv) {
+                    Some(i) => &mut moves[i],
+                    None => {
+                        book.moves.push(MoveStats::new(occurrence.mv));
+                        let last = book.moves.len() - 1;
+                        &mut book.moves[last]
+                    }
+                };
+                match occurrence.tally {
+                    Tally::Unknown => stats.games += 1,
+                    Tally::MoverWon => (stats.games, stats.wins) = (stats.games + 1, stats.wins + 1),
+                    Tally::Draw => (stats.games, stats.draws) = (stats.games + 1, stats.draws + 1),
+                    Tally::MoverLost => (stats.games, stats.losses) = (stats.games + 1, stats.losses + 1),
+                    Tally::Added => {
+                        let i = added.binary_search_by_key(&occurrence.order, |(order, _)| *order);
+                        if let Ok(i) = i {
+                            stats.add(&added[i].1);
+                        }
+                    }
+                }
             }
-            let move_count = book.moves.len() as u32 - first_move;
-            book.positions.push(PositionRecord { key, packed: p.packed, first_move, move_count });
+            let head = &group[0];
+            book.positions.push(PositionRecord {
+                key: head.key,
+                packed: book.packed.len() as u32,
+                first_move: first_move as u32,
+                move_count: (book.moves.len() - first_move) as u32,
+            });
+            book.packed.push(packed[head.order as usize]);
         }
         book
     }
 
-    /// The statistics of `mv` in the position with `key`, added empty when new.
-    fn stats_mut(&mut self, key: u64, pack: impl FnOnce() -> PackedPosition, mv: shakmaty::Move) -> &mut MoveStats {
-        let packed = &mut self.packed;
-        let position = self.index.entry(key).or_insert_with(|| {
-            packed.push(pack());
-            Growing { first: MoveStats::new(mv), more: NONE, last: NONE, packed: packed.len() as u32 - 1 }
-        });
-        if position.first.mv == mv {
-            return &mut position.first;
-        }
-        let mut slot = position.more;
-        while slot != NONE {
-            if self.moves[slot as usize].stats.mv == mv {
-                return &mut self.moves[slot as usize].stats;
-            }
-            slot = self.moves[slot as usize].next;
-        }
-        let new = self.moves.len() as u32;
-        self.moves.push(MoveSlot { stats: MoveStats::new(mv), next: NONE });
-        match position.last {
-            NONE => position.more = new,
-            last => self.moves[last as usize].next = new,
-        }
-        position.last = new;
-        &mut self.moves[new as usize].stats
+    fn push(&mut self, key: u64, pos: &Chess, mv: shakmaty::Move, tally: Tally) {
+        let order = self.packed.len() as u32;
+        self.packed.push(PackedPosition::new(pos));
+        self.occurrences.push(Occurrence { key, order, mv, tally });
     }
 
     /// Adds statistics of a move read from elsewhere (another book format).
     pub fn add_stats(&mut self, pos: &Chess, stats: &MoveStats) {
-        self.stats_mut(position_key(pos), || PackedPosition::new(pos), stats.mv).add(stats);
+        self.added.push((self.packed.len() as u32, *stats));
+        self.push(position_key(pos), pos, stats.mv, Tally::Added);
     }
 
     fn below_min_elo(&self, game: &Game) -> bool {
@@ -163,24 +158,16 @@ impl BookBuilder {
             return false;
         };
         self.summary.games_added += 1;
-        let winner = match game.result {
-            GameResult::WhiteWins => Some(Some(Color::White)),
-            GameResult::BlackWins => Some(Some(Color::Black)),
-            GameResult::Draw => Some(None),
-            GameResult::Unknown => None,
+        let tally = |mover| match (game.result, mover) {
+            (GameResult::Unknown, _) => Tally::Unknown,
+            (GameResult::Draw, _) => Tally::Draw,
+            (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => Tally::MoverWon,
+            _ => Tally::MoverLost,
         };
         let mut key = position_key(&pos);
         for node in game.moves.nodes.iter().take(self.options.max_ply as usize) {
             let Some(mv) = node.mv else { break };
-            let mover = pos.turn();
-            let stats = self.stats_mut(key, || PackedPosition::new(&pos), mv);
-            stats.games += 1;
-            match winner {
-                Some(Some(color)) if color == mover => stats.wins += 1,
-                Some(Some(_)) => stats.losses += 1,
-                Some(None) => stats.draws += 1,
-                None => {}
-            }
+            self.push(key, &pos, mv, tally(pos.turn()));
             self.summary.moves_added += 1;
             let next = pos.update_zobrist_hash(Zobrist64(key), mv, EnPassantMode::PseudoLegal);
             pos.play_unchecked(mv);

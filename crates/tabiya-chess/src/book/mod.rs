@@ -65,28 +65,6 @@ impl MoveStats {
     }
 }
 
-/// Zobrist keys are uniformly distributed already: hashing them again is wasted time.
-#[derive(Debug, Default, Clone, Copy)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
-    }
-}
-
-type KeyMap<V> = std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;
-
 /// A stored position: its key, the position, and where its moves are.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct PositionRecord {

@@ -36,9 +36,14 @@ fn code_piece(code: u8) -> Option<Piece> {
 impl PackedPosition {
     pub fn new(pos: &Chess) -> PackedPosition {
         let mut squares = [0u8; 32];
-        for (square, piece) in pos.board().iter() {
-            let i = square as usize;
-            squares[i / 2] |= piece_code(piece) << (4 * (i % 2));
+        // Piece by piece from the bitboards: cheaper than asking every square for its piece.
+        let board = pos.board();
+        for piece in Color::ALL.into_iter().flat_map(|color| Role::ALL.map(|role| Piece { color, role })) {
+            let code = piece_code(piece);
+            for square in board.by_piece(piece) {
+                let i = square as usize;
+                squares[i / 2] |= code << (4 * (i % 2));
+            }
         }
         let ep = pos.maybe_ep_square().map_or(0, |sq| sq as u8 + 1);
         let turn = if pos.turn() == Color::Black { 0x80 } else { 0 };
