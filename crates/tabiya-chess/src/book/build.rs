@@ -61,6 +61,47 @@ struct Occurrence {
     tally: Tally,
 }
 
+/// The occurrences whose positions a book keeps (the first of each key), as bits: reading
+/// their positions in key order would be a cache miss each, picking them in `order` order
+/// is one sequential pass.
+struct Heads {
+    bits: Vec<u64>,
+    /// Heads in the words before each word, filled by `keep`.
+    before: Vec<u32>,
+}
+
+impl Heads {
+    fn new(occurrences: usize) -> Heads {
+        Heads { bits: vec![0; occurrences.div_ceil(64)], before: Vec::new() }
+    }
+
+    fn insert(&mut self, order: u32) {
+        self.bits[order as usize / 64] |= 1 << (order % 64);
+    }
+
+    /// The heads' positions, in `order` order, reusing the vector's memory.
+    fn keep(&mut self, mut packed: Vec<PackedPosition>) -> Vec<PackedPosition> {
+        let mut kept = 0;
+        for (word, &bits) in self.bits.iter().enumerate() {
+            self.before.push(kept as u32);
+            let mut rest = bits;
+            while rest != 0 {
+                packed[kept] = packed[word * 64 + rest.trailing_zeros() as usize];
+                kept += 1;
+                rest &= rest - 1;
+            }
+        }
+        packed.truncate(kept);
+        packed
+    }
+
+    /// Where `keep` put the position of the head `order`.
+    fn rank(&self, order: u32) -> u32 {
+        let (word, bit) = (order as usize / 64, order % 64);
+        self.before[word] + (self.bits[word] & ((1 << bit) - 1)).count_ones()
+    }
+}
+
 /// Accumulates games (or move statistics read from another book) into a [`Book`].
 #[derive(Default)]
 pub struct BookBuilder {
@@ -87,6 +128,7 @@ impl BookBuilder {
         let BookBuilder { mut occurrences, packed, added, .. } = self;
         occurrences.sort_unstable_by_key(|o| (o.key, o.order));
         let mut book = Book::default();
+        let mut heads = Heads::new(packed.len());
         for group in occurrences.chunk_by(|a, b| a.key == b.key) {
             let first_move = book.moves.len();
             for occurrence in group {
@@ -113,13 +155,17 @@ impl BookBuilder {
                 }
             }
             let head = &group[0];
+            heads.insert(head.order);
             book.positions.push(PositionRecord {
                 key: head.key,
-                packed: book.packed.len() as u32,
+                packed: head.order,
                 first_move: first_move as u32,
                 move_count: (book.moves.len() - first_move) as u32,
             });
-            book.packed.push(packed[head.order as usize]);
+        }
+        book.packed = heads.keep(packed);
+        for position in &mut book.positions {
+            position.packed = heads.rank(position.packed);
         }
         book
     }
