@@ -14,10 +14,21 @@ pub struct PackedPosition {
     turn_and_ep: u8,
 }
 
-fn piece_code(piece: Piece) -> u8 {
-    let role = piece.role as u8; // Pawn = 1 … King = 6
-    if piece.color == Color::White { role } else { role | 8 }
-}
+/// Bit `i` of the index moved to bit `4 i`: eight squares of one bitboard rank into the low
+/// bits of their eight nibbles.
+const NIBBLE_SPREAD: [u32; 256] = {
+    let mut table = [0; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut i = 0;
+        while i < 8 {
+            table[byte] |= ((byte as u32 >> i) & 1) << (4 * i);
+            i += 1;
+        }
+        byte += 1;
+    }
+    table
+};
 
 fn code_piece(code: u8) -> Option<Piece> {
     let role = match code & 7 {
@@ -35,15 +46,22 @@ fn code_piece(code: u8) -> Option<Piece> {
 
 impl PackedPosition {
     pub fn new(pos: &Chess) -> PackedPosition {
-        let mut squares = [0u8; 32];
-        // Piece by piece from the bitboards: cheaper than asking every square for its piece.
+        // The four bits of every square's code as four bitboards ("planes"), spread into
+        // nibbles eight squares at a time: no square-by-square lookup of pieces.
         let board = pos.board();
-        for piece in Color::ALL.into_iter().flat_map(|color| Role::ALL.map(|role| Piece { color, role })) {
-            let code = piece_code(piece);
-            for square in board.by_piece(piece) {
-                let i = square as usize;
-                squares[i / 2] |= code << (4 * (i % 2));
+        let planes = [
+            board.pawns() | board.bishops() | board.queens(),
+            board.knights() | board.bishops() | board.kings(),
+            board.rooks() | board.queens() | board.kings(),
+            board.black(),
+        ];
+        let mut squares = [0u8; 32];
+        for (rank, chunk) in squares.chunks_exact_mut(4).enumerate() {
+            let mut nibbles = 0;
+            for (bit, plane) in planes.iter().enumerate() {
+                nibbles |= NIBBLE_SPREAD[usize::from((plane.0 >> (8 * rank)) as u8)] << bit;
             }
+            chunk.copy_from_slice(&nibbles.to_le_bytes());
         }
         let ep = pos.maybe_ep_square().map_or(0, |sq| sq as u8 + 1);
         let turn = if pos.turn() == Color::Black { 0x80 } else { 0 };
