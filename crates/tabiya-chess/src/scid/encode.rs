@@ -1,0 +1,1 @@
+//! Game → record bytes and index fields.

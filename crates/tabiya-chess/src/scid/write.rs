@@ -1,0 +1,3 @@
+//! Writing databases.
+pub struct DatabaseWriter;
+pub struct WriteSummary;
