@@ -3,4 +3,5 @@
 //! [`game`] holds the vocabulary every game format reads into and writes from.
 
 pub mod game;
+pub mod pgn;
 pub mod scid;
