@@ -314,10 +314,10 @@ fn assign_comments(line: &mut Line, strings: Vec<String>, base: u64, warnings: &
             *c = strings.next().unwrap_or_default();
         }
         comments.retain(|c| !c.is_empty());
-        if place >= first_unmarked {
-            if let Some(s) = strings.next().filter(|s| !s.is_empty()) {
-                comments.push(s);
-            }
+        if place >= first_unmarked
+            && let Some(s) = strings.next().filter(|s| !s.is_empty())
+        {
+            comments.push(s);
         }
         place += 1;
     });

@@ -90,12 +90,13 @@ impl Eco {
         let tens = digit(1).unwrap_or(0);
         let units = if digit(1).is_some() { digit(2).unwrap_or(0) } else { 0 };
         let mut value = letter * 13100 + tens * 1310 + units * 131 + 1;
-        if digit(1).is_some() && digit(2).is_some() {
-            if let Some(x @ b'a'..=b'z') = b.get(3) {
-                value += 1 + 5 * u32::from(x - b'a');
-                if let Some(d @ b'1'..=b'4') = b.get(4) {
-                    value += u32::from(d - b'0');
-                }
+        if digit(1).is_some()
+            && digit(2).is_some()
+            && let Some(x @ b'a'..=b'z') = b.get(3)
+        {
+            value += 1 + 5 * u32::from(x - b'a');
+            if let Some(d @ b'1'..=b'4') = b.get(4) {
+                value += u32::from(d - b'0');
             }
         }
         Some(Eco(value as u16))

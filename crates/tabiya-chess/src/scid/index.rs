@@ -321,7 +321,7 @@ impl Index {
         let entry_size = IndexEntry::entry_size(version);
         let body = data.len() - header_size.min(data.len());
         let present = body / entry_size;
-        if body % entry_size != 0 {
+        if !body.is_multiple_of(entry_size) {
             let what = format!("a whole number of {entry_size}-byte entries");
             if version == Version::Scid5 {
                 return Err(DataError::new(Location::at(0), what).found(format!("{} bytes", data.len())));

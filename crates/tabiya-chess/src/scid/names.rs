@@ -210,9 +210,7 @@ impl NameBase {
         Ok(base)
     }
 
-    /// Appends the .sn5 records of the names with IDs from `first[type]` on, in SCID's order of first
-    /// use is the caller's business: here, type by type is not SCID's order, so callers use
-    /// [`sn5_record`] per name instead when order matters.
+    /// Appends one .sn5 name record.
     pub fn sn5_record(kind: NameType, name: &[u8], out: &mut Vec<u8>) {
         tabiya_io::varint::write_leb128(out, (name.len() as u64) << 3 | kind as u64);
         out.extend_from_slice(name);
@@ -228,10 +226,10 @@ fn apply_info_record(bytes: &[u8], header: &mut Header) {
         header.description = v.to_vec();
     } else if let Some(v) = bytes.strip_prefix(b"autoload") {
         header.auto_load = number(v).unwrap_or(0);
-    } else if let Some(v) = bytes.strip_prefix(b"flag") {
-        if let (Some(&d @ b'1'..=b'6'), Some(rest)) = (v.first(), v.get(1..)) {
-            header.flag_names[usize::from(d - b'1')] = rest.to_vec();
-        }
+    } else if let Some(v) = bytes.strip_prefix(b"flag")
+        && let (Some(&d @ b'1'..=b'6'), Some(rest)) = (v.first(), v.get(1..))
+    {
+        header.flag_names[usize::from(d - b'1')] = rest.to_vec();
     }
 }
 
@@ -284,6 +282,10 @@ impl NameTable {
             }
         }
         table
+    }
+
+    pub fn contains(&self, kind: NameType, name: &[u8]) -> bool {
+        self.ids[kind as usize].contains_key(name)
     }
 
     /// The ID of `name`, and whether it is new.
