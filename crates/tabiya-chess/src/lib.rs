@@ -3,5 +3,6 @@
 //! [`game`] holds the vocabulary every game format reads into and writes from.
 
 pub mod game;
+pub mod games;
 pub mod pgn;
 pub mod scid;

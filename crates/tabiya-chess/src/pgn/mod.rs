@@ -28,7 +28,7 @@ use std::io;
 use tabiya_io::Location;
 
 pub use read::{PgnReader, ReadGame, ReadOptions};
-pub use write::{LineEnding, Notation, WriterOptions, write_game};
+pub use write::{Layout, LineEnding, Notation, WriterOptions, write_game};
 
 /// A game that could not be read, or input that could not be read at all.
 #[derive(Debug, thiserror::Error)]
