@@ -72,3 +72,69 @@ fn pgn_import_is_byte_identical_to_scid_502() {
     assert!(failures.is_empty(), "{identical_files} identical; {failures:#?}");
     assert_eq!(identical_files, 27);
 }
+
+/// Converting between versions gives SCID's own files: SCID 4 → 5 and 5 → 4 for every
+/// generated database.
+#[test]
+fn version_conversion_is_byte_identical() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut identical = 0;
+    for (scid4, scid5) in [
+        ("scid/generated-scid502/five_4.si4", "scid5/five_5.si5"),
+        ("scid/generated-scid502/utf8_4.si4", "scid5/utf8_5.si5"),
+        ("scid/generated-scid502/latin1_4.si4", "scid5/latin1_5.si5"),
+        ("scid/generated-scid502/fischer_4.si4", "scid5/fischer_5.si5"),
+    ] {
+        let Some(p4) = corpus_file(scid4) else { return };
+        let p5 = corpus_file(scid5).unwrap();
+        for (from, to, version) in [(&p4, &p5, Version::Scid5), (&p5, &p4, Version::Scid4)] {
+            let out = dir.path().join(to.file_name().unwrap());
+            let db = Database::open(from).unwrap();
+            let summary = write_database(&out, version, db.games().map(Result::unwrap)).unwrap();
+            assert_eq!(summary.total as usize, db.len());
+            for ext in version.extensions() {
+                same_file(&out.with_extension(ext), &to.with_extension(ext)).unwrap();
+                identical += 1;
+            }
+        }
+    }
+    assert_eq!(identical, 24);
+}
+
+fn all_games(path: &Path) -> Vec<tabiya_chess::game::Game> {
+    Database::open(path).unwrap().games().map(Result::unwrap).collect()
+}
+
+/// Appending writes game data, names, index in that order, each renamed into place: a crash
+/// after any step leaves the old database (readable, same games) or the new one.
+#[test]
+fn append_is_crash_safe_at_every_step() {
+    let Some(five) = corpus_file("scid/generated-scid502/five_4.si4") else { return };
+    let utf8 = corpus_file("scid/generated-scid502/utf8_4.si4").unwrap();
+    let old_games = all_games(&five);
+    let extra = all_games(&utf8);
+    for version in [Version::Scid4, Version::Scid5] {
+        for crash_after in 0..=3 {
+            let dir = tempfile::tempdir().unwrap();
+            let db = dir.path().join(format!("db.{}", version.extensions()[0]));
+            write_database(&db, version, old_games.iter().cloned()).unwrap();
+            let mut writer = tabiya_chess::scid::DatabaseWriter::append(&db).unwrap();
+            for g in &extra {
+                writer.add(g).unwrap();
+            }
+            writer.simulate_crash_after(crash_after);
+            writer.finish().unwrap();
+            let now = all_games(&db);
+            if crash_after < 3 {
+                assert_eq!(now, old_games, "{version:?}, crash after {crash_after} renames");
+            } else {
+                assert_eq!(now.len(), old_games.len() + extra.len());
+                assert_eq!(&now[..old_games.len()], &old_games[..]);
+                assert_eq!(&now[old_games.len()..], &extra[..]);
+            }
+            // No temporary file is left behind.
+            let files = std::fs::read_dir(dir.path()).unwrap().count();
+            assert_eq!(files, 3, "{version:?}, crash after {crash_after}");
+        }
+    }
+}

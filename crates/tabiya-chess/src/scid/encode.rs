@@ -7,10 +7,7 @@ use shakmaty::{CastlingMode, Move, Position, Role};
 use super::Version;
 use super::decode::{COMMENT, COMMON_TAGS, END_GAME, END_VARIATION, NAG, START_VARIATION, State, start_position};
 use super::derived::{main_line, start_state};
-use super::fields::{
-    Date, Eco, FLAG_PROMOTION, FLAG_START, FLAG_UNDERPROMOTION, MAX_RATING, RATING_TYPES, encode_count,
-    flags_from_letters, result_code,
-};
+use super::fields::{Date, Eco, MAX_RATING, RATING_TYPES, encode_count, flags_from_letters, result_code, start_flags};
 use super::index::IndexEntry;
 use crate::game::{Game, Line};
 
@@ -83,13 +80,7 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
     entry.stored_line = info.stored_line;
     entry.home_pawn_count = info.home_pawn_count;
     entry.home_pawns = info.home_pawns;
-    for (set, flag) in
-        [(custom_start, FLAG_START), (info.promotion, FLAG_PROMOTION), (info.underpromotion, FLAG_UNDERPROMOTION)]
-    {
-        if set {
-            entry.flags |= flag;
-        }
-    }
+    entry.flags |= start_flags(custom_start, info.promotion, info.underpromotion);
 
     let mut record = Vec::with_capacity(256);
     for (name, value) in extra {

@@ -174,6 +174,14 @@ pub const FLAG_START: u32 = 1;
 pub const FLAG_PROMOTION: u32 = 1 << 1;
 pub const FLAG_UNDERPROMOTION: u32 = 1 << 2;
 
+/// Flags S, X and Y (also the start-board byte of a game record).
+pub fn start_flags(custom_start: bool, promotion: bool, underpromotion: bool) -> u32 {
+    [(custom_start, FLAG_START), (promotion, FLAG_PROMOTION), (underpromotion, FLAG_UNDERPROMOTION)]
+        .iter()
+        .filter(|(set, _)| *set)
+        .fold(0, |acc, (_, flag)| acc | flag)
+}
+
 /// The letters of the set flags, in bit order (`ScidFlags` tag value).
 pub fn flags_to_letters(flags: u32) -> String {
     FLAG_LETTERS.iter().enumerate().filter(|(i, _)| flags & (1 << i) != 0).map(|(_, &c)| char::from(c)).collect()

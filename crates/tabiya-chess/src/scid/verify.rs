@@ -7,7 +7,7 @@ use tabiya_io::{Location, Warnings};
 use super::database::Database;
 use super::derived::{counts, main_line};
 use super::encode::MAX_RECORD;
-use super::fields::{FLAG_PROMOTION, FLAG_START, FLAG_UNDERPROMOTION, encode_count};
+use super::fields::{encode_count, start_flags};
 use super::index::IndexEntry;
 use super::names::NameType;
 use super::{Record, Version};
@@ -130,9 +130,6 @@ fn check_derived(e: &IndexEntry, record: &Record, at: &Location, v: &mut Verific
     };
     let info = main_line(&start, fen_game, &record.moves.nodes);
     let c = counts(&record.moves);
-    let flags = |start: bool, promo: bool, under: bool| {
-        u32::from(start) * FLAG_START | u32::from(promo) * FLAG_PROMOTION | u32::from(under) * FLAG_UNDERPROMOTION
-    };
     let stored_flags = e.flags & 7;
     let mut stale = Vec::new();
     let plies = info.plies.min(1023);
@@ -148,7 +145,7 @@ fn check_derived(e: &IndexEntry, record: &Record, at: &Location, v: &mut Verific
     if (info.home_pawn_count, info.home_pawns) != (e.home_pawn_count, e.home_pawns) {
         stale.push("home-pawn data".to_owned());
     }
-    let expected_flags = flags(fen_game, info.promotion, info.underpromotion);
+    let expected_flags = start_flags(fen_game, info.promotion, info.underpromotion);
     if stored_flags != expected_flags {
         stale.push(format!("S/X/Y flags {stored_flags:#b} (moves give {expected_flags:#b})"));
     }

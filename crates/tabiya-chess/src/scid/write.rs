@@ -43,6 +43,8 @@ pub struct DatabaseWriter {
     games_len: u64,
     input_count: u64,
     summary: WriteSummary,
+    /// Test hook: stop `finish` after this many of its three renames, as a crash would.
+    crash_after: Option<usize>,
 }
 
 impl DatabaseWriter {
@@ -64,6 +66,7 @@ impl DatabaseWriter {
             games_len: 0,
             input_count: 0,
             summary: WriteSummary::default(),
+            crash_after: None,
         })
     }
 
@@ -92,6 +95,7 @@ impl DatabaseWriter {
             games,
             input_count: 0,
             summary: WriteSummary::default(),
+            crash_after: None,
         })
     }
 
@@ -169,9 +173,20 @@ impl DatabaseWriter {
         Ok(())
     }
 
+    /// Makes [`DatabaseWriter::finish`] stop after `renames` of its three file replacements
+    /// (game file, names, index), leaving the rest as a crash would. For crash-safety tests.
+    #[doc(hidden)]
+    pub fn simulate_crash_after(&mut self, renames: usize) {
+        self.crash_after = Some(renames);
+    }
+
     /// Writes names and index and renames the three files into place: game file first, index last.
     pub fn finish(mut self) -> Result<WriteSummary, ScidError> {
         let paths = self.paths.clone();
+        let crash_after = self.crash_after.unwrap_or(usize::MAX);
+        if crash_after == 0 {
+            return Ok(self.summary);
+        }
         self.games.commit().map_err(|e| ScidError::io(&paths.games, e))?;
         let mut names = Vec::new();
         let mut index = Vec::with_capacity(self.entries.len() * 56 + 182);
@@ -192,7 +207,13 @@ impl DatabaseWriter {
                 }
             }
         }
+        if crash_after == 1 {
+            return Ok(self.summary);
+        }
         tabiya_io::write_atomic(&paths.names, &names).map_err(|e| ScidError::io(&paths.names, e))?;
+        if crash_after == 2 {
+            return Ok(self.summary);
+        }
         tabiya_io::write_atomic(&paths.index, &index).map_err(|e| ScidError::io(&paths.index, e))?;
         self.summary.total = self.entries.len() as u64;
         Ok(self.summary)
