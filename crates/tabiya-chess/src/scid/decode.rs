@@ -30,6 +30,9 @@ pub const START_VARIATION: u8 = 13;
 pub const END_VARIATION: u8 = 14;
 pub const END_GAME: u8 = 15;
 
+/// Deepest variation nesting accepted: far beyond real games, shallow enough for the stack.
+pub const MAX_VARIATION_DEPTH: usize = 200;
+
 /// What a game record holds besides the index fields.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Record {
@@ -175,6 +178,12 @@ impl MoveDecoder<'_, '_> {
                     Some(node) => node.comments.push(PLACEHOLDER),
                     None => line.comments.push(PLACEHOLDER),
                 },
+                START_VARIATION if depth >= MAX_VARIATION_DEPTH => {
+                    return Err(DataError::new(
+                        Location::at(at),
+                        format!("variations nested at most {MAX_VARIATION_DEPTH} deep"),
+                    ));
+                }
                 START_VARIATION => {
                     let (Some(from), Some(node)) = (before.clone(), line.nodes.last_mut()) else {
                         return Err(DataError::new(Location::at(at), "a move before a variation"));
