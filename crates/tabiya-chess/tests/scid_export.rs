@@ -45,3 +45,32 @@ fn export_is_byte_identical_to_scid_502() {
     }
     assert_eq!(identical, 9);
 }
+
+/// Scid vs PC 4.26 `tcscid` (`sc_game pgn`) writes the same layout without line wrapping.
+#[test]
+fn single_games_match_scid_vs_pc_exports() {
+    let Some(dir) = corpus_file("scid/scidvspc-tcscid-pgn") else { return };
+    let options = WriterOptions { line_width: 0, ..WriterOptions::scid() };
+    let mut matched = 0;
+    for file in std::fs::read_dir(&dir).unwrap() {
+        let path = file.unwrap().path();
+        let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
+        let (base, number) = name.split_once("-game-").unwrap();
+        let number: usize = number.parse().unwrap();
+        let db = match base {
+            "five" => "scid/scidtopgn-five/five.si4".to_owned(),
+            "one" => "scid/scidtopgn-one/one.si4".to_owned(),
+            other => format!("scid/scidvspc-bases/{other}.si4"),
+        };
+        let text = std::fs::read_to_string(&path).unwrap();
+        let begin = format!("### GAME {number} ###\n");
+        let end = format!("### END GAME {number} ###\n");
+        let expected = &text[text.find(&begin).unwrap() + begin.len()..text.find(&end).unwrap()];
+        let game = Database::open(corpus_file(&db).unwrap()).unwrap().game(number - 1).unwrap();
+        let mut ours = Vec::new();
+        write_game(&game, &options, &mut ours).unwrap();
+        assert_eq!(String::from_utf8(ours).unwrap(), expected, "{name}");
+        matched += 1;
+    }
+    assert_eq!(matched, 22);
+}
