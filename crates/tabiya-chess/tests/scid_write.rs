@@ -138,3 +138,30 @@ fn append_is_crash_safe_at_every_step() {
         }
     }
 }
+
+/// Games SCID cannot store are skipped with a reason and the import goes on (SCID would abort).
+#[test]
+fn unstorable_games_are_skipped_and_counted() {
+    let pgn = format!(
+        "[Event \"a\"]\n[Variant \"Chess960\"]\n[FEN \"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\"]\n\n9. g3 *\n\n\
+         [Event \"b\"]\n\n1. e4 {{{}}} *\n\n\
+         [Event \"c\"]\n\n1. d4 d5 *\n",
+        "x".repeat(140_000)
+    );
+    let games: Vec<_> = PgnReader::new(pgn.as_bytes()).map(|g| g.unwrap().game).collect();
+    assert_eq!(games.len(), 3);
+    let dir = tempfile::tempdir().unwrap();
+    let summary = write_database(&dir.path().join("s.si4"), Version::Scid4, games.clone()).unwrap();
+    assert_eq!(summary.written, 1);
+    assert_eq!(summary.skipped.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [1, 2]);
+    assert!(summary.skipped[0].1.contains("Chess960"), "{:?}", summary.skipped);
+    assert!(summary.skipped[1].1.contains("128 KiB"), "{:?}", summary.skipped);
+    // SCID 5 stores the Chess960 game.
+    let summary = write_database(&dir.path().join("s.si5"), Version::Scid5, games).unwrap();
+    assert_eq!(summary.written, 2);
+    let db = Database::open(dir.path().join("s.si5")).unwrap();
+    assert!(db.entries[0].chess960);
+    let game = db.game(0).unwrap();
+    assert_eq!(game.tag("Variant"), Some("Chess960"));
+    assert_eq!(game.ply_count(), 1);
+}

@@ -176,9 +176,22 @@ impl Database {
         if entry.event_date.0 != 0 {
             tags.push(("EventDate".to_owned(), entry.event_date.to_pgn()));
         }
-        tags.extend(record.tags);
+        // As SCID's `Game::Decode`: the Variant tag of a Chess960 game first, then each stored tag
+        // assigned by name (a name seen before, or a roster name, takes the new value in place).
+        let extra_start = tags.len();
         if entry.chess960 {
             tags.push(("Variant".to_owned(), "Chess960".to_owned()));
+        }
+        let roster = ["Event", "Site", "Round", "White", "Black"];
+        for (name, value) in record.tags {
+            let existing = tags
+                .iter()
+                .enumerate()
+                .position(|(i, (n, _))| *n == name && (i >= extra_start || roster.contains(&name.as_str())));
+            match existing {
+                Some(i) => tags[i].1 = value,
+                None => tags.push((name, value)),
+            }
         }
         if let Some(fen) = record.start_text {
             tags.push(("FEN".to_owned(), fen));
