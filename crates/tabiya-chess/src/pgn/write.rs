@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use shakmaty::san::SanPlus;
+use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use crate::game::{Game, Line};
@@ -406,13 +406,24 @@ impl PgnText<'_> {
 
     fn move_text(&self, token: &mut String, pos: &mut Chess, m: Move, mode: CastlingMode) {
         match self.options.notation {
-            Notation::San => SanPlus::from_move_and_play_unchecked(pos, m).append_to_string(token),
+            Notation::San => san_plus(pos, m).append_to_string(token),
             Notation::Long => {
                 token.push_str(&m.to_uci(mode).to_string());
                 pos.play_unchecked(m);
             }
         }
     }
+}
+
+/// SAN with its check or mate suffix, playing the move. Same text as
+/// `SanPlus::from_move_and_play_unchecked`, which tests every position for game over (all legal
+/// moves); here legal moves are generated only after a check, the only case where mate is possible.
+fn san_plus(pos: &mut Chess, m: Move) -> SanPlus {
+    let san = San::from_move(pos, m);
+    pos.play_unchecked(m);
+    let suffix =
+        pos.checkers().any().then(|| if pos.legal_moves().is_empty() { Suffix::Checkmate } else { Suffix::Check });
+    SanPlus { san, suffix }
 }
 
 /// The position after a null move, or `None` if the side to move is in check (a null move
