@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 
 use shakmaty::san::{San, SanPlus, Suffix};
-use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, attacks};
 
 use crate::game::{Game, Line};
 
@@ -257,7 +257,8 @@ impl PgnText<'_> {
             }
         }
         for node in &line.nodes {
-            let before = pos.clone();
+            // Variations start from the position before the move; copy it only when needed.
+            let before = (self.options.variations && !node.variations.is_empty()).then(|| pos.clone());
             let number = pos.fullmoves().get();
             let mut token = String::with_capacity(12);
             let numbered = pos.turn() == Color::White || number_black;
@@ -298,7 +299,7 @@ impl PgnText<'_> {
                 }
             }
             if self.options.variations {
-                for variation in &node.variations {
+                for (variation, before) in node.variations.iter().zip(std::iter::repeat(&before).flatten()) {
                     self.open_paren = true;
                     self.line(variation, before.clone(), mode, true);
                     if std::mem::take(&mut self.open_paren) {
@@ -366,7 +367,8 @@ impl PgnText<'_> {
         }
         let mut number = true;
         for node in &line.nodes {
-            let before = pos.clone();
+            // Variations start from the position before the move; copy it only when needed.
+            let before = (self.options.variations && !node.variations.is_empty()).then(|| pos.clone());
             if number || pos.turn() == Color::White {
                 let n = pos.fullmoves().get();
                 let dots = if pos.turn() == Color::White { "." } else { "..." };
@@ -392,7 +394,7 @@ impl PgnText<'_> {
             self.scid_space();
             number |= self.scid_comment(&node.comments);
             if self.options.variations {
-                for variation in &node.variations {
+                for (variation, before) in node.variations.iter().zip(std::iter::repeat(&before).flatten()) {
                     self.scid_word("(");
                     self.scid_space();
                     self.scid_line(variation, before.clone(), mode, false);
@@ -419,7 +421,19 @@ impl PgnText<'_> {
 /// `SanPlus::from_move_and_play_unchecked`, which tests every position for game over (all legal
 /// moves); here legal moves are generated only after a check, the only case where mate is possible.
 fn san_plus(pos: &mut Chess, m: Move) -> SanPlus {
-    let san = San::from_move(pos, m);
+    let san = match m {
+        // No other piece of this kind even attacks the target square: no disambiguation, and
+        // no need for shakmaty's legal-candidate generation.
+        Move::Normal { role, from, capture, to, promotion }
+            if role != Role::Pawn
+                && (attacks::attacks(to, role.of(pos.turn()), pos.board().occupied()) & pos.our(role))
+                    .without(from)
+                    .is_empty() =>
+        {
+            San::Normal { role, file: None, rank: None, capture: capture.is_some(), to, promotion }
+        }
+        _ => San::from_move(pos, m),
+    };
     pos.play_unchecked(m);
     let suffix =
         pos.checkers().any().then(|| if pos.legal_moves().is_empty() { Suffix::Checkmate } else { Suffix::Check });

@@ -1,7 +1,7 @@
 //! Game records (.sg4/.sg5): extra tags, start board, the move stream and comments → [`Record`].
 
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, CastlingSide, Chess, FromSetup, Move, Position, PositionError, Role, Square};
+use shakmaty::{CastlingMode, CastlingSide, Chess, FromSetup, Move, Position, PositionError, Role, Square, attacks};
 use tabiya_io::{ByteReader, DataError, Location, Warnings};
 
 use super::fields::Date;
@@ -200,7 +200,8 @@ impl MoveDecoder<'_, '_> {
                 }
                 _ => {
                     let mv = self.decode_move(&state, byte, at)?;
-                    before = Some(state.clone());
+                    // Variations branch from the state before this move: keep it only if one follows.
+                    before = variation_follows(self.r.rest()).then(|| state.clone());
                     state.play(mv);
                     line.nodes.push(Node::new(mv));
                 }
@@ -279,10 +280,40 @@ impl MoveDecoder<'_, '_> {
         } else {
             Move::Normal { role, from, capture: pos.board().role_at(to), to, promotion }
         };
-        if !pos.is_legal(mv) {
+        if !is_legal(pos, mv) {
             return Err(bad(format!("byte {byte:#04x}: {role:?} {from}→{to} is not legal here")));
         }
         Ok(Some(mv))
+    }
+}
+
+/// `Position::is_legal`, with a quick path for knight, bishop, rook and queen moves (most moves):
+/// the piece reaches the square and its own king is not attacked afterwards.
+fn is_legal(pos: &Chess, mv: Move) -> bool {
+    match mv {
+        Move::Normal { role, from, to, promotion: None, .. } if !matches!(role, Role::Pawn | Role::King) => {
+            let us = pos.turn();
+            let occupied = pos.board().occupied();
+            let Some(king) = pos.board().king_of(us) else { return false };
+            pos.board().by_color(us).contains(from)
+                && !pos.board().by_color(us).contains(to)
+                && attacks::attacks(from, role.of(us), occupied).contains(to)
+                && pos.king_attackers(king, !us, occupied.without(from).with(to)).without(to).is_empty()
+        }
+        _ => pos.is_legal(mv),
+    }
+}
+
+/// Whether a variation starts after the current move's NAGs and comment marker.
+fn variation_follows(rest: &[u8]) -> bool {
+    let mut i = 0;
+    loop {
+        match rest.get(i) {
+            Some(&NAG) => i += 2,
+            Some(&COMMENT) => i += 1,
+            Some(&START_VARIATION) => return true,
+            _ => return false,
+        }
     }
 }
 

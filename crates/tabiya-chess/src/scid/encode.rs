@@ -172,7 +172,7 @@ impl MoveWriter {
 
     fn line(&mut self, mut state: State, line: &Line) {
         for node in &line.nodes {
-            let before = state.clone();
+            let before = (!node.variations.is_empty()).then(|| state.clone());
             self.mv(&state, node.mv);
             state.play(node.mv);
             for &nag in node.nags.iter().filter(|&&n| n != 0).take(MAX_NAGS) {
@@ -180,7 +180,7 @@ impl MoveWriter {
                 self.nags += 1;
             }
             self.comment(&node.comments);
-            for variation in &node.variations {
+            for (variation, before) in node.variations.iter().zip(std::iter::repeat(&before).flatten()) {
                 self.variations += 1;
                 self.out.push(START_VARIATION);
                 self.comment(&variation.comments);
