@@ -18,6 +18,7 @@ mod database;
 pub mod decode;
 pub mod derived;
 pub mod encode;
+pub mod export;
 pub mod fields;
 pub mod index;
 pub mod names;

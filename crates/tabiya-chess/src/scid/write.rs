@@ -8,10 +8,11 @@
 use std::io::Write;
 use std::path::Path;
 
+use rayon::prelude::*;
 use tabiya_io::AtomicFile;
 
 use super::database::{Database, DatabasePaths};
-use super::encode::{MAX_RECORD, encode_game};
+use super::encode::{Encoded, MAX_RECORD, encode_game};
 use super::index::{Header, IndexEntry, MAX_GAMES_SI4};
 use super::names::{NameBase, NameTable, NameType};
 use super::{ScidError, Version};
@@ -106,6 +107,12 @@ impl DatabaseWriter {
     /// Adds a game, or records why it cannot be stored and goes on. Fails only when the
     /// game file cannot be written.
     pub fn add(&mut self, game: &Game) -> Result<(), ScidError> {
+        self.add_encoded(encode_game(game, self.paths.version))
+    }
+
+    /// Adds a game already encoded with [`encode_game`] for this writer's version, so that
+    /// callers can encode on several threads and store in order.
+    pub fn add_encoded(&mut self, encoded: Result<Encoded, String>) -> Result<(), ScidError> {
         self.input_count += 1;
         let number = self.input_count;
         let version = self.paths.version;
@@ -113,7 +120,7 @@ impl DatabaseWriter {
             self.summary.skipped.push((number, format!("SCID 4 holds at most {MAX_GAMES_SI4} games")));
             return Ok(());
         }
-        let mut encoded = match encode_game(game, version) {
+        let mut encoded = match encoded {
             Ok(e) => e,
             Err(reason) => {
                 self.summary.skipped.push((number, reason));
@@ -171,6 +178,47 @@ impl DatabaseWriter {
         self.entries.push(*e);
         self.summary.written += 1;
         Ok(())
+    }
+
+    /// Adds every game of the source that `open` creates, in order: the source is read on a
+    /// thread of its own while batches of games are encoded on all cores. Games the source cannot
+    /// read go to `unreadable`; `progress` gets the number of games handled.
+    pub fn add_all<E: Send, I: Iterator<Item = Result<Game, E>>>(
+        &mut self,
+        open: impl FnOnce() -> I + Send,
+        mut unreadable: impl FnMut(E),
+        mut progress: impl FnMut(u64),
+    ) -> Result<(), ScidError> {
+        const BATCH: usize = 1024;
+        let version = self.paths.version;
+        std::thread::scope(|scope| {
+            let (batches, received) = std::sync::mpsc::sync_channel::<Vec<Result<Game, E>>>(2);
+            scope.spawn(move || {
+                let mut batch = Vec::with_capacity(BATCH);
+                for game in open() {
+                    batch.push(game);
+                    if batch.len() == BATCH
+                        && batches.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))).is_err()
+                    {
+                        return;
+                    }
+                }
+                let _ = batches.send(batch);
+            });
+            for batch in received {
+                let n = batch.len() as u64;
+                let encoded: Vec<_> =
+                    batch.into_par_iter().map(|game| game.map(|game| encode_game(&game, version))).collect();
+                for game in encoded {
+                    match game {
+                        Ok(encoded) => self.add_encoded(encoded)?,
+                        Err(e) => unreadable(e),
+                    }
+                }
+                progress(n);
+            }
+            Ok(())
+        })
     }
 
     /// Makes [`DatabaseWriter::finish`] stop after `renames` of its three file replacements

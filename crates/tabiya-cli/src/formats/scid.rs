@@ -4,8 +4,10 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
+use tabiya_chess::game::Game;
 use tabiya_chess::games::{self, GamesError};
-use tabiya_chess::pgn::{Notation, WriterOptions, write_game};
+use tabiya_chess::pgn::{Notation, WriterOptions};
+use tabiya_chess::scid::export::export_pgn;
 use tabiya_chess::scid::verify::{Severity as ScidSeverity, verify as verify_db};
 use tabiya_chess::scid::{Database, DatabaseWriter, NameType, Version};
 use tabiya_io::Format;
@@ -145,20 +147,14 @@ fn export(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
     for input in &args.inputs {
         let db = open(input)?;
         let bar = progress(db.len() as u64, global.quiet, "exporting");
-        for n in 0..db.len() {
-            bar.inc(1);
-            match db.game(n) {
-                Ok(game) => {
-                    write_game(&game, &options, &mut out).map_err(|e| CliError::output(&args.output, e))?;
-                    games += 1;
-                }
-                Err(e) => {
-                    failed += 1;
-                    summary(global.quiet, format!("skipped: {e}"));
-                }
-            }
-        }
+        let done =
+            export_pgn(&db, &options, &mut out, |n| bar.inc(n)).map_err(|e| CliError::output(&args.output, e))?;
         bar.finish_and_clear();
+        games += done.exported;
+        failed += done.failed.len() as u64;
+        for e in done.failed {
+            summary(global.quiet, format!("skipped: {e}"));
+        }
     }
     out.flush().map_err(|e| CliError::output(&args.output, e))?;
     out.finish(&args.output)?;
@@ -178,19 +174,30 @@ fn import(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, C
     let bar = progress(0, global.quiet, "games");
     let mut unreadable = 0u64;
     for input in &args.inputs {
-        let source = games::open(input).map_err(CliError::input)?;
-        for game in source {
-            bar.inc(1);
-            match game {
-                Ok(game) => writer.add(&game).map_err(|e| CliError::output(&args.output, e))?,
-                Err(GamesError::Io { path, source }) => {
-                    return Err(CliError::input(format!("{}: {source}", path.display())));
-                }
-                Err(e) => {
-                    unreadable += 1;
-                    summary(global.quiet, format!("unreadable game: {e}"));
-                }
+        // Opened here for its errors, and again on the reading thread (PGN readers stay on one thread).
+        drop(games::open(input).map_err(CliError::input)?);
+        let source = || -> Box<dyn Iterator<Item = Result<Game, GamesError>>> {
+            match games::open(input) {
+                Ok(games) => Box::new(games),
+                Err(e) => Box::new(std::iter::once(Err(e))),
             }
+        };
+        let mut io_error = None;
+        writer
+            .add_all(
+                source,
+                |e| match e {
+                    GamesError::Io { .. } | GamesError::NotGames { .. } => io_error = Some(e),
+                    e => {
+                        unreadable += 1;
+                        summary(global.quiet, format!("unreadable game: {e}"));
+                    }
+                },
+                |n| bar.inc(n),
+            )
+            .map_err(|e| CliError::output(&args.output, e))?;
+        if let Some(e) = io_error {
+            return Err(CliError::input(e));
         }
     }
     bar.finish_and_clear();
