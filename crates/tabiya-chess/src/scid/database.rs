@@ -69,10 +69,13 @@ impl Database {
         let paths = DatabasePaths::find(path.as_ref())?;
         let version = paths.version;
         let mut warnings = Warnings::default();
-        let index_bytes = read_input(&paths.index)?;
+        let index_file = std::fs::File::open(&paths.index).map_err(|e| ScidError::io(&paths.index, e))?;
+        let index_size = index_file.metadata().map_err(|e| ScidError::io(&paths.index, e))?.len();
+        let mut index_input = std::io::BufReader::with_capacity(1 << 16, index_file);
         let mut index_warnings = Warnings::default();
         let Index { mut header, entries } =
-            Index::read(&index_bytes, version, &mut index_warnings).map_err(|e| e.in_file(&paths.index))?;
+            Index::read_from(&mut index_input, index_size, version, &mut index_warnings)
+                .map_err(|e| e.in_file(&paths.index))?;
         let name_bytes = read_input(&paths.names)?;
         let mut name_warnings = Warnings::default();
         let names = match version {

@@ -9,7 +9,7 @@ use crate::pgn::{WriterOptions, write_game};
 
 /// Games handed to the thread pool at a time: enough to keep the cores busy, small enough to
 /// keep memory flat.
-const BATCH: usize = 2048;
+const BATCH: usize = 512;
 
 /// What an export did.
 #[derive(Debug, Default)]

@@ -1,6 +1,8 @@
 //! Index files: the .si4/.si3 header and entries (big-endian) and the .si5 records
 //! (little-endian, no header). One [`IndexEntry`] type serves all three versions.
 
+use std::io::Read;
+
 use tabiya_io::{ByteReader, DataError, Location, Warnings, until_nul};
 
 use super::Version;
@@ -303,38 +305,53 @@ pub struct Index {
 impl Index {
     /// Parses a whole index file of `version`; deviations go to `warnings`.
     pub fn read(data: &[u8], version: Version, warnings: &mut Warnings) -> Result<Index, DataError> {
-        let mut r = ByteReader::new(data);
+        Index::read_from(&mut &data[..], data.len() as u64, version, warnings)
+    }
+
+    /// Parses an index of `size` bytes from a stream, a few thousand entries at a time, so that
+    /// opening a large database holds only the decoded entries in memory.
+    pub fn read_from(
+        input: &mut impl Read,
+        size: u64,
+        version: Version,
+        warnings: &mut Warnings,
+    ) -> Result<Index, DataError> {
+        let read_error = |offset: u64, e: std::io::Error| {
+            DataError::new(Location::at(offset), "readable bytes").found(e.to_string())
+        };
         let (header, header_size) = match version {
             Version::Scid5 => (Header::default(), 0),
             _ => {
-                let h = Header::read(&mut r)?;
+                let size_wanted = if version == Version::Scid3 { HEADER_SIZE_SI3 } else { HEADER_SIZE_SI4 };
+                let mut bytes = vec![0; size_wanted.min(size as usize)];
+                input.read_exact(&mut bytes).map_err(|e| read_error(0, e))?;
+                let h = Header::read(&mut ByteReader::new(&bytes))?;
                 let expected = if version == Version::Scid3 { 300 } else { 400 };
                 if h.version != expected {
                     return Err(
                         DataError::new(Location::at(8), format!("version {expected}")).found(h.version.to_string())
                     );
                 }
-                let size = if version == Version::Scid3 { HEADER_SIZE_SI3 } else { HEADER_SIZE_SI4 };
-                (h, size)
+                (h, size_wanted as u64)
             }
         };
-        let entry_size = IndexEntry::entry_size(version);
-        let body = data.len() - header_size.min(data.len());
+        let entry_size = IndexEntry::entry_size(version) as u64;
+        let body = size - header_size.min(size);
         let present = body / entry_size;
         if !body.is_multiple_of(entry_size) {
             let what = format!("a whole number of {entry_size}-byte entries");
             if version == Version::Scid5 {
-                return Err(DataError::new(Location::at(0), what).found(format!("{} bytes", data.len())));
+                return Err(DataError::new(Location::at(0), what).found(format!("{size} bytes")));
             }
             warnings.push(
-                Location::at((header_size + present * entry_size) as u64),
+                Location::at(header_size + present * entry_size),
                 format!("{} trailing bytes after the last entry", body % entry_size),
             );
         }
         let count = match version {
             Version::Scid5 => present,
             _ => {
-                let declared = header.num_games as usize;
+                let declared = u64::from(header.num_games);
                 if present > declared {
                     return Err(DataError::new(
                         Location::at(14),
@@ -350,17 +367,25 @@ impl Index {
                 }
                 present
             }
-        };
+        } as usize;
+        const CHUNK: usize = 4096;
+        let entry_size = entry_size as usize;
         let mut entries = Vec::with_capacity(count);
-        for i in 0..count {
-            let start = header_size + i * entry_size;
-            let mut er = ByteReader::with_base(&data[start..start + entry_size], start as u64);
-            let entry = match version {
-                Version::Scid5 => IndexEntry::read_si5(&mut er),
-                _ => IndexEntry::read_si4(&mut er, version),
+        let mut chunk = vec![0; CHUNK * entry_size];
+        for first in (0..count).step_by(CHUNK) {
+            let n = CHUNK.min(count - first);
+            let base = header_size + (first * entry_size) as u64;
+            let bytes = &mut chunk[..n * entry_size];
+            input.read_exact(bytes).map_err(|e| read_error(base, e))?;
+            for (i, raw) in bytes.chunks_exact(entry_size).enumerate() {
+                let mut er = ByteReader::with_base(raw, base + (i * entry_size) as u64);
+                let entry = match version {
+                    Version::Scid5 => IndexEntry::read_si5(&mut er),
+                    _ => IndexEntry::read_si4(&mut er, version),
+                }
+                .map_err(|e| e.with_record((first + i) as u64 + 1))?;
+                entries.push(entry);
             }
-            .map_err(|e| e.with_record(i as u64 + 1))?;
-            entries.push(entry);
         }
         let mut header = header;
         if version == Version::Scid5 {

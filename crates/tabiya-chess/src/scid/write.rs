@@ -189,7 +189,7 @@ impl DatabaseWriter {
         mut unreadable: impl FnMut(E),
         mut progress: impl FnMut(u64),
     ) -> Result<(), ScidError> {
-        const BATCH: usize = 1024;
+        const BATCH: usize = 256;
         let version = self.paths.version;
         std::thread::scope(|scope| {
             let (batches, received) = std::sync::mpsc::sync_channel::<Vec<Result<Game, E>>>(2);
