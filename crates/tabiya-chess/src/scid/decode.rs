@@ -362,3 +362,37 @@ fn assign_comments(line: &mut Line, strings: Vec<String>, base: u64, warnings: &
         place += 1;
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_without_markers_go_to_places_in_order() {
+        // No tags, standard start, 1.e4 e5, end; three strings and no comment markers.
+        let record = [0, 0, 0xCF, 0xCF, END_GAME, b'a', 0, 0, b'c', 0];
+        let mut warnings = Warnings::default();
+        let r = decode_record(&record, 0, false, &mut warnings).unwrap();
+        assert_eq!(r.moves.comments, ["a"]);
+        assert!(r.moves.nodes[0].comments.is_empty());
+        assert_eq!(r.moves.nodes[1].comments, ["c"]);
+        assert!(warnings.is_empty());
+    }
+
+    #[test]
+    fn marked_comments_then_leftovers_after_the_last_mark() {
+        // 1.e4 {x} e5, then two strings: "x" for the marker, "y" for the place after it (e5).
+        let record = [0, 0, 0xCF, COMMENT, 0xCF, END_GAME, b'x', 0, b'y', 0];
+        let r = decode_record(&record, 0, false, &mut Warnings::default()).unwrap();
+        assert_eq!(r.moves.nodes[0].comments, ["x"]);
+        assert_eq!(r.moves.nodes[1].comments, ["y"]);
+    }
+
+    #[test]
+    fn diagonal_queen_move_takes_a_second_byte() {
+        // fenstd game 2: 1.e4 e5 2.Qh5 = 43 67 (queen slot 4, code = its file d, then h5 + 64).
+        let record = [0, 0, 0xCF, 0xCF, 0x43, 0x67, END_GAME];
+        let r = decode_record(&record, 0, false, &mut Warnings::default()).unwrap();
+        assert_eq!(r.moves.nodes[2].mv.map(|m| m.to()), Some(Square::H5));
+    }
+}

@@ -191,7 +191,6 @@ impl NameBase {
 
     /// Reads a .sn5 file: LEB128 `length·8 + type` then the bytes; type 4 = database info.
     pub fn read_sn5(data: &[u8], header: &mut Header, warnings: &mut Warnings) -> Result<NameBase, DataError> {
-        let _ = warnings;
         let mut r = ByteReader::new(data);
         let mut base = NameBase::default();
         while !r.is_empty() {
@@ -201,7 +200,12 @@ impl NameBase {
             let bytes = r.bytes(len, "name bytes")?;
             match key & 7 {
                 kind @ 0..=3 => base.names[kind as usize].push(bytes.to_vec()),
-                4 => apply_info_record(bytes, header),
+                4 => {
+                    if !apply_info_record(bytes, header) {
+                        let key = String::from_utf8_lossy(&bytes[..bytes.len().min(16)]).into_owned();
+                        warnings.push(Location::at(at), format!("unknown database-info record {key:?} ignored"));
+                    }
+                }
                 other => {
                     return Err(DataError::new(Location::at(at), "name type 0–4").found(other.to_string()));
                 }
@@ -218,7 +222,8 @@ impl NameBase {
 }
 
 /// A .sn5 database-info record: key immediately followed by the value; matched by prefix.
-fn apply_info_record(bytes: &[u8], header: &mut Header) {
+/// Returns whether the key is known.
+fn apply_info_record(bytes: &[u8], header: &mut Header) -> bool {
     let number = |v: &[u8]| std::str::from_utf8(v).ok().and_then(|s| s.trim().parse::<u32>().ok());
     if let Some(v) = bytes.strip_prefix(b"type") {
         header.base_type = number(v).unwrap_or(0);
@@ -230,7 +235,10 @@ fn apply_info_record(bytes: &[u8], header: &mut Header) {
         && let (Some(&d @ b'1'..=b'6'), Some(rest)) = (v.first(), v.get(1..))
     {
         header.flag_names[usize::from(d - b'1')] = rest.to_vec();
+    } else {
+        return false;
     }
+    true
 }
 
 /// SCID's name order: the first byte compares unsigned, every later byte as a signed `char`,
@@ -319,5 +327,35 @@ mod tests {
         assert_eq!(scid_name_order(b"ab", b"abc"), Ordering::Less);
         assert_eq!(scid_name_order(b"", b"a"), Ordering::Less);
         assert_eq!(scid_name_order(b"ab", b"ab"), Ordering::Equal);
+    }
+}
+
+#[cfg(test)]
+mod sn5_tests {
+    use super::*;
+
+    #[test]
+    fn sn5_names_and_info_records() {
+        let mut data = Vec::new();
+        apply_record(&mut data, 4, b"descriptionMy games");
+        NameBase::sn5_record(NameType::Player, b"Carlsen, M", &mut data);
+        NameBase::sn5_record(NameType::Event, b"", &mut data);
+        apply_record(&mut data, 4, b"flag3Sharp");
+        apply_record(&mut data, 4, b"colour blue");
+        let mut header = Header::default();
+        let mut warnings = Warnings::default();
+        let names = NameBase::read_sn5(&data, &mut header, &mut warnings).unwrap();
+        assert_eq!(names.get(NameType::Player, 0), Some(&b"Carlsen, M"[..]));
+        assert_eq!(names.get(NameType::Event, 0), Some(&b""[..]));
+        assert_eq!(header.description, b"My games");
+        assert_eq!(header.flag_names[2], b"Sharp");
+        assert_eq!(warnings.len(), 1);
+        // Types 5–7 are corrupt.
+        assert!(NameBase::read_sn5(&[0x05], &mut header, &mut warnings).is_err());
+    }
+
+    fn apply_record(out: &mut Vec<u8>, kind: u64, bytes: &[u8]) {
+        tabiya_io::varint::write_leb128(out, (bytes.len() as u64) << 3 | kind);
+        out.extend_from_slice(bytes);
     }
 }
