@@ -9,7 +9,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let bytes = std::fs::read(&path)?;
         let options = ReadOptions { file: Some(path.clone().into()), ..ReadOptions::default() };
         let (mut games, mut errors, mut warnings, mut plies) = (0, 0, 0, 0);
-        for item in PgnReader::with_options(&bytes[..], options) {
+        for item in PgnReader::from_bytes(&bytes, options) {
             match item {
                 Ok(read) => {
                     games += 1;

@@ -10,6 +10,7 @@
 //!   names the game and the move; reading goes on.
 //! * Variants other than standard chess and Chess960 are an error for that game.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::VecDeque;
 use std::io::{self, Read};
@@ -27,6 +28,7 @@ use shakmaty::{Move, Square};
 use tabiya_io::{Codepage, Location, Warnings};
 
 use super::PgnError;
+use super::lenient::{self, Repair, Repaired};
 use crate::game::{Game, GameResult, Line, Node};
 
 /// What to keep of each game. Skipping variations and comments makes reading faster when
@@ -35,13 +37,16 @@ use crate::game::{Game, GameResult, Line, Node};
 pub struct ReadOptions {
     pub variations: bool,
     pub comments: bool,
+    /// Main-line moves beyond this many plies are not read (book building needs only the
+    /// first plies; the rest of the movetext is still scanned for the result).
+    pub max_plies: Option<u32>,
     /// Named in every error and warning location.
     pub file: Option<PathBuf>,
 }
 
 impl Default for ReadOptions {
     fn default() -> ReadOptions {
-        ReadOptions { variations: true, comments: true, file: None }
+        ReadOptions { variations: true, comments: true, max_plies: None, file: None }
     }
 }
 
@@ -63,6 +68,21 @@ pub struct PgnReader<R: Read> {
     bytes_read: Rc<Cell<u64>>,
     visitor: GameVisitor,
     done: bool,
+    /// Repairs made before reading (`from_bytes`), attached to their games as they come out.
+    repairs: VecDeque<Repair>,
+    inserted_at: Vec<u64>,
+}
+
+impl<'a> PgnReader<io::Cursor<Cow<'a, [u8]>>> {
+    /// Reads PGN held in memory, repairing first what pgn-reader would silently drop (commas
+    /// between moves, `d7d8R` promotions); every repair is a warning of its game.
+    pub fn from_bytes(input: &'a [u8], options: ReadOptions) -> Self {
+        let Repaired { bytes, repairs, inserted_at } = lenient::repair(input);
+        let mut reader = PgnReader::with_options(io::Cursor::new(bytes), options);
+        reader.repairs = repairs.into();
+        reader.inserted_at = inserted_at;
+        reader
+    }
 }
 
 impl<R: Read> PgnReader<R> {
@@ -78,12 +98,61 @@ impl<R: Read> PgnReader<R> {
             bytes_read,
             visitor: GameVisitor::new(options),
             done: false,
+            repairs: VecDeque::new(),
+            inserted_at: Vec::new(),
         }
     }
 
     /// Offset in the input of the next byte the tokenizer will look at.
     fn input_offset(&self) -> u64 {
         self.bytes_read.get() - self.reader.buffer().len() as u64
+    }
+
+    /// Offsets in the input as given, before repairs inserted bytes.
+    fn original_offset(&self, offset: u64) -> u64 {
+        offset - self.inserted_at.partition_point(|&at| at < offset) as u64
+    }
+
+    fn relocate(&self, location: &mut Location) {
+        if let Some(offset) = location.offset.as_mut() {
+            *offset = self.original_offset(*offset);
+        }
+    }
+
+    /// Gives a game the repairs made in it and puts its offsets in input terms.
+    fn settle(&mut self, mut item: Result<ReadGame, PgnError>) -> Result<ReadGame, PgnError> {
+        let start = match &item {
+            Ok(read) => read.offset,
+            Err(e) => e.location().offset.unwrap_or_default(),
+        };
+        while self.repairs.front().is_some_and(|r| r.game_offset <= start) {
+            if let (Some(repair), Ok(read)) = (self.repairs.pop_front(), item.as_mut()) {
+                let location = Location { offset: Some(read.offset), ..self.visitor.location() };
+                read.warnings.push(Location { record: Some(read.number), ..location }, repair.message);
+            } else {
+                self.repairs.pop_front();
+            }
+        }
+        if self.inserted_at.is_empty() {
+            return item;
+        }
+        match &mut item {
+            Ok(read) => {
+                read.offset = self.original_offset(read.offset);
+                let mut warnings = std::mem::take(&mut read.warnings);
+                warnings.0.iter_mut().for_each(|w| self.relocate(&mut w.location));
+                read.warnings = warnings;
+            }
+            Err(e) => {
+                let location = match e {
+                    PgnError::Io { location, .. }
+                    | PgnError::UnsupportedVariant { location, .. }
+                    | PgnError::InvalidFen { location, .. } => location,
+                };
+                self.relocate(location);
+            }
+        }
+        item
     }
 
     fn io_error(&mut self, source: io::Error) {
@@ -101,7 +170,7 @@ impl<R: Read> Iterator for PgnReader<R> {
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             if let Some(item) = self.visitor.ready.pop_front() {
-                return Some(item);
+                return Some(self.settle(item));
             }
             if self.done {
                 return None;
@@ -403,45 +472,46 @@ impl Visitor for GameVisitor {
     }
 
     fn san(&mut self, state: &mut Box<GameState>, san_plus: SanPlus) -> ControlFlow<()> {
+        let main_line = state.frames.len() == 1;
         let frame = state.current();
+        if main_line && self.options.max_plies.is_some_and(|max| frame.ply >= max) {
+            // Later comments and variations are dropped with the moves.
+            frame.stopped = true;
+        }
         if frame.stopped {
             return ControlFlow::Continue(());
         }
         let ply = frame.ply;
         let played = match san_plus.san {
-            San::Null => {
-                if frame.pos.is_check() {
-                    Err("null move while in check")
-                } else {
-                    match frame.pos.clone().swap_turn() {
-                        Ok(next) => Ok((None, next)),
-                        Err(_) => Err("null move from a position where the other side cannot move"),
-                    }
-                }
-            }
+            San::Null if frame.pos.is_check() => Err("null move while in check"),
+            San::Null => Ok(None),
             san => match san.to_move(&frame.pos).or_else(|e| long_algebraic(san, &frame.pos).ok_or(e)) {
-                Ok(m) => {
-                    let mut next = frame.pos.clone();
-                    next.play_unchecked(m);
-                    Ok((Some(m), next))
-                }
+                Ok(m) => Ok(Some(m)),
                 Err(SanError::AmbiguousSan) => Err("ambiguous move"),
                 Err(_) => Err("illegal move"),
             },
         };
-        match played {
-            Ok((mv, next)) => {
-                let frame = state.current();
-                frame.before = Some(mem::replace(&mut frame.pos, next));
-                frame.ply += 1;
-                frame.line.nodes.push(Node::new(mv));
+        let keep_before = self.options.variations;
+        let played = played.and_then(|mv| {
+            // The position before the move is only needed to start variations from it.
+            let before = keep_before.then(|| frame.pos.clone());
+            match mv {
+                Some(m) => frame.pos.play_unchecked(m),
+                None => {
+                    let swapped = frame.pos.clone().swap_turn();
+                    frame.pos = swapped.map_err(|_| "null move from a position where the other side cannot move")?;
+                }
             }
-            Err(what) => {
-                state.current().stopped = true;
-                let name = state.move_name(ply, &san_plus);
-                let line = if state.frames.len() == 1 { "the main line" } else { "its variation" };
-                state.warn(format!("{what} {name}; {line} ends before it"));
-            }
+            frame.before = before;
+            frame.ply += 1;
+            frame.line.nodes.push(Node::new(mv));
+            Ok(())
+        });
+        if let Err(what) = played {
+            state.current().stopped = true;
+            let name = state.move_name(ply, &san_plus);
+            let line = if state.frames.len() == 1 { "the main line" } else { "its variation" };
+            state.warn(format!("{what} {name}; {line} ends before it"));
         }
         ControlFlow::Continue(())
     }

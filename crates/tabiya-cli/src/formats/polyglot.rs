@@ -3,42 +3,222 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use serde_json::{Map, Value};
+use shakmaty::Color;
+use tabiya_chess::book::{self, BookBuilder, BuildOptions};
+use tabiya_chess::pgn::{PgnReader, ReadOptions};
+use tabiya_chess::polyglot::{self, Entry, MakeOptions, MergeRule};
 use tabiya_io::Format;
 
 use crate::args::*;
-use crate::report::CliError;
+use crate::report::{CliError, InfoReport, Output, ProbeMove, ProbeReport, Severity, VerifyReport, progress, summary};
 
 const FORMAT: Format = Format::Polyglot;
 
-#[derive(Debug, Default, clap::Args)]
-#[group(skip)]
-pub struct ConvertOptions {}
+#[derive(Debug, Default, Clone, Copy, clap::ValueEnum)]
+pub enum MergeChoice {
+    /// `polyglot merge-book` 2.0.4: weights of the same move are added.
+    #[default]
+    Sum,
+    /// `polyglot merge-book` 1.4: a position in both books keeps the first book's moves.
+    First,
+}
 
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
-pub struct BookOptions {}
+pub struct ConvertOptions {
+    /// Merging Polyglot books: what happens to a position several books hold.
+    #[arg(long, value_enum, default_value_t = MergeChoice::Sum)]
+    pub merge: MergeChoice,
+}
+
+#[derive(Debug, Default, clap::Args)]
+#[group(skip)]
+pub struct BookOptions {
+    /// Count moves of the first N plies of each game (polyglot -max-ply).
+    #[arg(long, default_value_t = 1024)]
+    pub max_ply: u32,
+    /// Leave out moves played in fewer games (polyglot -min-game).
+    #[arg(long, default_value_t = 3)]
+    pub min_games: u32,
+    /// Leave out moves scoring less than this percentage for their side (polyglot -min-score).
+    #[arg(long, default_value_t = 0.0)]
+    pub min_score: f64,
+    /// Keep only White's moves.
+    #[arg(long, conflicts_with = "only_black")]
+    pub only_white: bool,
+    /// Keep only Black's moves.
+    #[arg(long)]
+    pub only_black: bool,
+    /// Every kept move weighs 1.
+    #[arg(long)]
+    pub uniform: bool,
+    /// Only games where both players are rated at least this (WhiteElo/BlackElo tags).
+    #[arg(long)]
+    pub min_elo: Option<u32>,
+}
+
+fn read_book(path: &Path) -> Result<Vec<Entry>, CliError> {
+    let bytes = tabiya_io::read_input(path).map_err(CliError::input)?;
+    polyglot::read_entries(&bytes, Some(path)).map_err(CliError::input)
+}
 
 pub fn info(path: &Path, args: &InfoArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    super::basic_info(path, FORMAT, args)
+    let entries = read_book(path)?;
+    let mut report = InfoReport::new(path, FORMAT);
+    let positions = entries.iter().enumerate().filter(|(i, e)| *i == 0 || entries[i - 1].key != e.key).count();
+    report.count("entries", entries.len()).count("positions", positions);
+    report.count("zero_weight_entries", entries.iter().filter(|e| e.weight == 0).count());
+    report.count("entries_with_learn", entries.iter().filter(|e| e.learn != 0).count());
+    report.header("sorted", entries.windows(2).all(|w| w[0].key <= w[1].key));
+    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
+    Ok(ExitCode::SUCCESS)
 }
 
-pub fn verify(_path: &Path, _args: &VerifyArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    Err(CliError::unsupported(format!("verifying {FORMAT}")))
+pub fn verify(path: &Path, args: &VerifyArgs, _global: &Global) -> Result<ExitCode, CliError> {
+    let mut report = VerifyReport::new(path, FORMAT);
+    match read_book(path) {
+        Ok(entries) => {
+            for finding in polyglot::verify(&entries) {
+                let location = format!("{}@{:#x} (entry {})", path.display(), finding.offset, finding.entry);
+                report.problem(Severity::Error, location, finding.what);
+            }
+            report.checked("entries", entries.len());
+        }
+        Err(e) => report.problem(Severity::Error, path.display(), e.to_string()),
+    }
+    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
+    Ok(report.exit_code())
 }
 
-pub fn probe(_path: &Path, _args: &ProbeArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    Err(CliError::unsupported(format!("probing {FORMAT}")))
+pub fn probe(path: &Path, args: &ProbeArgs, _global: &Global) -> Result<ExitCode, CliError> {
+    let entries = read_book(path)?;
+    let pos = book::probe_position(args.fen.as_deref(), args.moves.as_deref()).map_err(CliError::Usage)?;
+    let hits = polyglot::probe(&entries, &pos);
+    let mut report = ProbeReport {
+        book: path.to_path_buf(),
+        format: FORMAT.name(),
+        fen: book::fen_of(&pos),
+        found: !hits.is_empty(),
+        position: Map::new(),
+        moves: Vec::new(),
+        warnings: Vec::new(),
+    };
+    report.position.insert("key".into(), Value::from(format!("{:016x}", polyglot::key(&pos))));
+    for hit in hits {
+        let mut extra = Map::new();
+        extra.insert("raw_move".into(), Value::from(format!("{:04x}", hit.entry.raw_move)));
+        extra.insert("learn".into(), Value::from(hit.entry.learn));
+        match hit.san {
+            Some(san) => report.moves.push(ProbeMove {
+                uci: hit.uci,
+                san,
+                weight: u64::from(hit.entry.weight),
+                games: None,
+                wins: None,
+                draws: None,
+                losses: None,
+                annotation: None,
+                extra,
+            }),
+            None => report.warnings.push(format!(
+                "entry {} (weight {}) is not a legal move here: a key collision or a corrupt entry",
+                hit.uci, hit.entry.weight
+            )),
+        }
+    }
+    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
+    Ok(ExitCode::SUCCESS)
 }
 
-pub fn book(_args: &BookArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    Err(CliError::unsupported(format!("building {FORMAT} books")))
+pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
+    let options = &args.polyglot;
+    let mut builder = BookBuilder::new(BuildOptions { max_ply: options.max_ply, min_elo: options.min_elo });
+    let (mut unreadable, mut warnings) = (0u64, 0u64);
+    for input in &args.inputs {
+        let (path, format) = super::input_format(input, None)?;
+        if format != Format::Pgn {
+            return Err(CliError::unsupported(format!("building books from {format}")));
+        }
+        let bytes = tabiya_io::read_input(&path).map_err(CliError::input)?;
+        let bar = progress(bytes.len() as u64, global.quiet, "reading games");
+        let read_options = ReadOptions {
+            variations: false,
+            comments: false,
+            max_plies: Some(options.max_ply),
+            file: Some(path.clone()),
+        };
+        for item in PgnReader::from_bytes(&bytes, read_options) {
+            match item {
+                Ok(read) => {
+                    warnings += read.warnings.len() as u64;
+                    builder.add_game(&read.game);
+                    if read.number % 4096 == 0 {
+                        bar.set_position(read.offset);
+                    }
+                }
+                Err(e) => {
+                    unreadable += 1;
+                    summary(global.quiet, format_args!("skipped: {e}"));
+                }
+            }
+        }
+        bar.finish_and_clear();
+    }
+    let built = builder.summary();
+    let book = builder.finish();
+    let only = match (options.only_white, options.only_black) {
+        (true, _) => Some(Color::White),
+        (_, true) => Some(Color::Black),
+        _ => None,
+    };
+    let make =
+        MakeOptions { min_games: options.min_games, min_score: options.min_score, only, uniform: options.uniform };
+    let entries = polyglot::entries_from_book(&book, &make);
+    write_book(&args.output, &entries)?;
+    summary(
+        global.quiet,
+        format_args!(
+            "{} games used ({} Chess960, {} below --min-elo, {} unreadable skipped; {warnings} warnings), \
+             {} positions, {} moves, {} entries written",
+            built.games_added,
+            built.games_chess960,
+            built.games_below_min_elo,
+            unreadable,
+            book.len(),
+            book.move_count(),
+            entries.len()
+        ),
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
-pub fn convert(
-    _args: &ConvertArgs,
-    _global: &Global,
-    _from: Format,
-    _to: Format,
-) -> Option<Result<ExitCode, CliError>> {
-    None
+fn write_book(path: &Path, entries: &[Entry]) -> Result<(), CliError> {
+    let mut out = Output::create(path)?;
+    polyglot::write_entries(entries, &mut out).map_err(|e| CliError::output(path, e))?;
+    out.finish(path)
+}
+
+pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
+    (from == FORMAT && to == FORMAT).then(|| merge_books(args, global))
+}
+
+/// One book is copied as it is; several are merged in order.
+fn merge_books(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
+    let rule = match args.polyglot.merge {
+        MergeChoice::First => MergeRule::FirstWins,
+        MergeChoice::Sum => MergeRule::SumWeights,
+    };
+    let mut merged: Option<Vec<Entry>> = None;
+    for input in &args.inputs {
+        let entries = read_book(input)?;
+        merged = Some(match merged {
+            None => entries,
+            Some(previous) => polyglot::merge(&previous, &entries, rule),
+        });
+    }
+    let entries = merged.unwrap_or_default();
+    write_book(&args.output, &entries)?;
+    summary(global.quiet, format_args!("{} entries written", entries.len()));
+    Ok(ExitCode::SUCCESS)
 }

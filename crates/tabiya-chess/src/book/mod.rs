@@ -1,0 +1,218 @@
+//! The opening-book model every book format reads into and writes from: positions, each
+//! with the moves played from it and their statistics, from the point of view of the side
+//! that plays the move.
+//!
+//! Positions are identified by their Polyglot Zobrist key (shakmaty's `Zobrist64`, which is
+//! Polyglot's) and carry the position itself, so that formats keyed differently (CTG, Kvetka)
+//! can encode it. Format-specific weight rules live with their format (`polyglot::weights`).
+//!
+//! ```
+//! use tabiya_chess::book::{BookBuilder, BuildOptions};
+//! use tabiya_chess::pgn::PgnReader;
+//!
+//! let pgn = b"1. e4 e5 2. Nf3 1-0\n\n1. e4 c5 1/2-1/2\n\n1. d4 d5 0-1\n";
+//! let mut builder = BookBuilder::new(BuildOptions::default());
+//! for game in PgnReader::new(&pgn[..]) {
+//!     builder.add_game(&game?.game);
+//! }
+//! let book = builder.finish();
+//! let start = book.get(&shakmaty::Chess::default()).expect("the start position is in the book");
+//! assert_eq!(start.games(), 3);
+//! assert_eq!(start.position(), shakmaty::Chess::default());
+//! let e4 = &start.moves[0];
+//! assert_eq!((e4.games, e4.wins, e4.draws, e4.losses), (2, 1, 1, 0));
+//! # Ok::<(), tabiya_chess::pgn::PgnError>(())
+//! ```
+
+mod build;
+mod packed;
+
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
+
+pub use build::{BookBuilder, BuildOptions, BuildSummary};
+pub use packed::PackedPosition;
+
+/// The Polyglot key of a position: shakmaty's `Zobrist64` uses Polyglot's Random64 table, and
+/// Polyglot counts an en-passant square only when a pawn of the side to move stands beside
+/// the pawn that just moved, whether or not the capture is legal (`PseudoLegal`).
+pub fn position_key(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal).0
+}
+
+/// One move of a book position with the games that played it, counted from the point of view
+/// of the side that plays it. `games - wins - draws - losses` games had no known result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveStats {
+    pub mv: Move,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl MoveStats {
+    pub fn new(mv: Move) -> MoveStats {
+        MoveStats { mv, games: 0, wins: 0, draws: 0, losses: 0 }
+    }
+
+    /// Adds another count of the same move.
+    pub fn add(&mut self, other: &MoveStats) {
+        self.games += other.games;
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+    }
+}
+
+/// Zobrist keys are uniformly distributed already: hashing them again is wasted time.
+#[derive(Debug, Default, Clone, Copy)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+type KeyMap<V> = std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// A stored position: its key, the position, and where its moves are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct PositionRecord {
+    key: u64,
+    /// Index into `Book::packed`.
+    packed: u32,
+    first_move: u32,
+    move_count: u32,
+}
+
+/// Positions sorted by [`position_key`], each with its moves in the order they were first
+/// met. Built by [`BookBuilder`]; read-only afterwards.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Book {
+    positions: Vec<PositionRecord>,
+    packed: Vec<PackedPosition>,
+    moves: Vec<MoveStats>,
+}
+
+/// One position of a [`Book`] with its moves.
+#[derive(Debug, Clone, Copy)]
+pub struct BookPosition<'a> {
+    pub key: u64,
+    packed: &'a PackedPosition,
+    pub moves: &'a [MoveStats],
+}
+
+impl BookPosition<'_> {
+    /// The position (halfmove clock 0, move number 1: a book does not know them).
+    pub fn position(&self) -> Chess {
+        self.packed.to_position()
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        self.packed.turn()
+    }
+
+    pub fn games(&self) -> u64 {
+        self.moves.iter().map(|m| u64::from(m.games)).sum()
+    }
+
+    /// Wins of the side to move in this position.
+    pub fn wins(&self) -> u64 {
+        self.moves.iter().map(|m| u64::from(m.wins)).sum()
+    }
+
+    pub fn draws(&self) -> u64 {
+        self.moves.iter().map(|m| u64::from(m.draws)).sum()
+    }
+
+    pub fn losses(&self) -> u64 {
+        self.moves.iter().map(|m| u64::from(m.losses)).sum()
+    }
+}
+
+impl Book {
+    fn view<'a>(&'a self, record: &'a PositionRecord) -> BookPosition<'a> {
+        let start = record.first_move as usize;
+        BookPosition {
+            key: record.key,
+            packed: &self.packed[record.packed as usize],
+            moves: &self.moves[start..start + record.move_count as usize],
+        }
+    }
+
+    /// The position with this key.
+    pub fn get_key(&self, key: u64) -> Option<BookPosition<'_>> {
+        let i = self.positions.binary_search_by_key(&key, |p| p.key).ok()?;
+        Some(self.view(&self.positions[i]))
+    }
+
+    pub fn get(&self, pos: &Chess) -> Option<BookPosition<'_>> {
+        self.get_key(position_key(pos))
+    }
+
+    /// Every position, in ascending key order (the order of Polyglot books).
+    pub fn positions(&self) -> impl ExactSizeIterator<Item = BookPosition<'_>> {
+        self.positions.iter().map(|p| self.view(p))
+    }
+
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// Number of (position, move) pairs.
+    pub fn move_count(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Bytes of memory the book holds.
+    pub fn memory_bytes(&self) -> usize {
+        self.positions.capacity() * size_of::<PositionRecord>()
+            + self.packed.capacity() * size_of::<PackedPosition>()
+            + self.moves.capacity() * size_of::<MoveStats>()
+    }
+}
+
+/// The position a probe asks for: a FEN, or moves (SAN or UCI, separated by spaces) played
+/// from the start. The error says which part is wrong.
+pub fn probe_position(fen: Option<&str>, moves: Option<&str>) -> Result<Chess, String> {
+    use shakmaty::fen::Fen;
+    use shakmaty::san::San;
+    use shakmaty::uci::UciMove;
+
+    if let Some(fen) = fen {
+        let parsed: Fen = fen.parse().map_err(|e| format!("FEN {fen:?}: {e}"))?;
+        return parsed.into_position(shakmaty::CastlingMode::Standard).map_err(|e| format!("FEN {fen:?}: {e}"));
+    }
+    let mut pos = Chess::default();
+    for text in moves.unwrap_or_default().split_whitespace() {
+        let by_san = text.parse::<San>().ok().and_then(|san| san.to_move(&pos).ok());
+        let by_uci = || text.parse::<UciMove>().ok().and_then(|uci| uci.to_move(&pos).ok());
+        let mv =
+            by_san.or_else(by_uci).ok_or_else(|| format!("{text:?} is not a legal move after {}", fen_of(&pos)))?;
+        pos.play_unchecked(mv);
+    }
+    Ok(pos)
+}
+
+/// FEN of a position, en-passant square only when the capture is legal (python-chess style).
+pub fn fen_of(pos: &Chess) -> String {
+    shakmaty::fen::Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}

@@ -1,0 +1,83 @@
+//! `tabiya` on PGN and Polyglot: the bundled sample, probing, merging, verifying.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use tabiya_io::corpus::corpus_file;
+
+fn tabiya(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tabiya")).args(args).output().expect("tabiya runs")
+}
+
+fn sample(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples").join(name)
+}
+
+fn ok(out: &std::process::Output) -> serde_json::Value {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null)
+}
+
+#[test]
+fn the_sample_book_is_what_tabiya_builds_from_the_sample_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let built = dir.path().join("famous.bin");
+    let pgn = sample("famous-games.pgn");
+    ok(&tabiya(&["book", pgn.to_str().unwrap(), "-o", built.to_str().unwrap(), "--min-games", "1"]));
+    // samples/famous-games.bin is also what `polyglot make-book -min-game 1` writes.
+    assert!(std::fs::read(&built).unwrap() == std::fs::read(sample("famous-games.bin")).unwrap());
+
+    let probe = ok(&tabiya(&["probe", built.to_str().unwrap(), "--moves", "e4 e5", "--json"]));
+    assert_eq!(probe["found"], true);
+    // After 1.e4 e5 the sample has Nf3 (Evergreen, Opera, Legall: 3 White wins) and f4
+    // (Immortal: 1 win): weights 2·wins.
+    let moves: Vec<(String, u64)> = probe["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["san"].as_str().unwrap().to_owned(), m["weight"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(moves, [("Nf3".to_owned(), 6), ("f4".to_owned(), 2)]);
+
+    // The sample PGN is in tabiya's own layout: converting it gives the same bytes.
+    let copy = dir.path().join("copy.pgn");
+    ok(&tabiya(&["-q", "convert", pgn.to_str().unwrap(), "-o", copy.to_str().unwrap()]));
+    assert!(std::fs::read(&copy).unwrap() == std::fs::read(&pgn).unwrap());
+
+    let info = ok(&tabiya(&["info", "--json", pgn.to_str().unwrap()]));
+    assert_eq!((info["counts"]["games"].as_u64(), info["counts"]["plies"].as_u64()), (Some(12), Some(577)));
+}
+
+#[test]
+fn probe_verify_and_merge_corpus_books() {
+    let Some(performance) = corpus_file("polyglot/performance.bin") else { return eprintln!("skipped") };
+    let book = performance.to_str().unwrap();
+    let probe = ok(&tabiya(&["probe", book, "--moves", "e4 c5", "--json"]));
+    let moves: Vec<(&str, u64, u64)> = probe["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["uci"].as_str().unwrap(), m["weight"].as_u64().unwrap(), m["learn"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(moves, [("g1f3", 306, 16782336), ("b1c3", 12, 5120), ("c2c3", 10, 4093580288)]);
+
+    let verify = ok(&tabiya(&["verify", "--json", book]));
+    assert_eq!((verify["ok"].as_bool(), verify["checked"]["entries"].as_u64()), (Some(true), Some(92_954)));
+
+    // Merging a book with itself doubles every weight and keeps its order.
+    let dir = tempfile::tempdir().unwrap();
+    let merged = dir.path().join("merged.bin");
+    ok(&tabiya(&["-q", "convert", book, book, "-o", merged.to_str().unwrap()]));
+    let probe = ok(&tabiya(&["probe", merged.to_str().unwrap(), "--moves", "e4 c5", "--json"]));
+    assert_eq!(probe["moves"][0]["weight"], 612);
+
+    // A book cut in the middle of an entry: exit status 3 and the offset. (Sniffing does not
+    // take a .bin of that size for a Polyglot book, hence --from.)
+    let cut = dir.path().join("cut.bin");
+    std::fs::write(&cut, &std::fs::read(&performance).unwrap()[..100]).unwrap();
+    let out = tabiya(&["convert", "--from", "polyglot", cut.to_str().unwrap(), "-o", merged.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("@0x60 (record 6): expected a size that is a multiple of 16")
+    );
+}
