@@ -2,16 +2,23 @@
 //! (.si5/.sg5/.sn5). A database is an index of fixed-size entries, a name file and a game file
 //! of records that can only be decoded by replaying the moves (see `shared/specs/scid.md`).
 //!
-//! ```no_run
-//! use tabiya_chess::scid::Database;
+//! ```
+//! use tabiya_chess::pgn::PgnReader;
+//! use tabiya_chess::scid::{Database, NameType, Version, write::write_database};
 //!
-//! let db = Database::open("games.si4")?;
-//! println!("{} games, {} players", db.len(), db.names.len(tabiya_chess::scid::NameType::Player));
-//! for game in db.games() {
-//!     let game = game?;
-//!     println!("{} - {}: {}", game.tag("White").unwrap_or("?"), game.tag("Black").unwrap_or("?"), game.ply_count());
-//! }
-//! # Ok::<(), tabiya_chess::scid::ScidError>(())
+//! let pgn = b"[White \"Morphy\"]\n[Black \"Allies\"]\n\n1. e4 e5 2. Nf3 d6 {Philidor} 1-0\n";
+//! let games = PgnReader::new(&pgn[..]).map(|g| g.map(|g| g.game));
+//! let dir = tempfile::tempdir()?;
+//! let summary = write_database(&dir.path().join("games.si4"), Version::Scid4, games.collect::<Result<Vec<_>, _>>()?)?;
+//! assert_eq!(summary.written, 1);
+//!
+//! let db = Database::open(dir.path().join("games"))?; // any of the three files, or the stem
+//! assert_eq!(db.names.len(NameType::Player), 2);
+//! let game = db.game(0)?;
+//! assert_eq!(game.tag("White"), Some("Morphy"));
+//! assert_eq!(game.ply_count(), 4);
+//! assert_eq!(db.entries[0].stored_line, 187); // SCID's opening-dictionary line "1.e4 e5 2.Nf3"
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod database;
