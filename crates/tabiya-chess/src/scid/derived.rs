@@ -197,6 +197,14 @@ mod tests {
     }
 
     #[test]
+    fn embedded_dictionary_is_the_corpus_list_verbatim() {
+        let Some(path) = tabiya_io::corpus::corpus_file("scid/storedlines.txt") else { return };
+        let text = std::fs::read_to_string(path).unwrap();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+        assert_eq!(lines, STORED_LINES);
+    }
+
+    #[test]
     fn dictionary_has_254_lines_and_finds_the_longest_match() {
         assert_eq!(dictionary().len(), 254);
         let mut pos = Chess::default();
