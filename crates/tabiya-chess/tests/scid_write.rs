@@ -160,7 +160,7 @@ fn unstorable_games_are_skipped_and_counted() {
     let summary = write_database(&dir.path().join("s.si5"), Version::Scid5, games).unwrap();
     assert_eq!(summary.written, 2);
     let db = Database::open(dir.path().join("s.si5")).unwrap();
-    assert!(db.entries[0].chess960);
+    assert!(db.entries[0].chess960());
     let game = db.game(0).unwrap();
     assert_eq!(game.tag("Variant"), Some("Chess960"));
     assert_eq!(game.ply_count(), 1);

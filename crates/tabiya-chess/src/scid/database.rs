@@ -132,7 +132,7 @@ impl Database {
         let entry = *self.entry(n)?;
         let data = self.raw_record(n)?;
         let mut local = Warnings::default();
-        let result = decode_record(data, entry.offset, entry.chess960, &mut local);
+        let result = decode_record(data, entry.offset, entry.chess960(), &mut local);
         for mut w in local.0 {
             w.location = w.location.in_file(&self.paths.games).with_record(n as u64 + 1);
             warnings.0.push(w);
@@ -182,7 +182,7 @@ impl Database {
         // As SCID's `Game::Decode`: the Variant tag of a Chess960 game first, then each stored tag
         // assigned by name (a name seen before, or a roster name, takes the new value in place).
         let extra_start = tags.len();
-        if entry.chess960 {
+        if entry.chess960() {
             tags.push(("Variant".to_owned(), "Chess960".to_owned()));
         }
         let roster = ["Event", "Site", "Round", "White", "Black"];
@@ -202,7 +202,7 @@ impl Database {
         Game {
             tags,
             start: record.start,
-            castling_mode: if entry.chess960 {
+            castling_mode: if entry.chess960() {
                 shakmaty::CastlingMode::Chess960
             } else {
                 shakmaty::CastlingMode::Standard

@@ -8,7 +8,7 @@ use super::Version;
 use super::decode::{COMMENT, COMMON_TAGS, END_GAME, END_VARIATION, NAG, START_VARIATION, State, start_position};
 use super::derived::{main_line, start_state};
 use super::fields::{Date, Eco, MAX_RATING, RATING_TYPES, encode_count, flags_from_letters, result_code, start_flags};
-use super::index::IndexEntry;
+use super::index::{FLAG_CHESS960, IndexEntry};
 use crate::game::{Game, Line};
 
 /// The longest game record SCID stores (a record must fit in one 128 KiB block).
@@ -36,7 +36,7 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
     if chess960 && version != Version::Scid5 {
         return Err("Chess960 games cannot be stored in SCID 4".into());
     }
-    let mut entry = IndexEntry { chess960, ..IndexEntry::default() };
+    let mut entry = IndexEntry { flags: if chess960 { FLAG_CHESS960 } else { 0 }, ..IndexEntry::default() };
     let mut names: [String; 5] = Default::default();
     let mut extra: Vec<(&str, &str)> = Vec::new();
     for (name, value) in &game.tags {

@@ -52,7 +52,8 @@ pub struct IndexEntry {
     pub offset: u64,
     /// Record length in bytes (< 128 KiB).
     pub length: u32,
-    /// 22 flag bits (S X Y D W B M E N P T K Q ! ? U, custom 1–6).
+    /// 22 flag bits (S X Y D W B M E N P T K Q ! ? U, custom 1–6), and [`FLAG_CHESS960`] (SCID 5's
+    /// Chess960 bit, kept here so that an entry stays 72 bytes in memory).
     pub flags: u32,
     pub white: u32,
     pub black: u32,
@@ -80,11 +81,16 @@ pub struct IndexEntry {
     pub plies: u16,
     pub home_pawn_count: u8,
     pub home_pawns: [u8; 8],
-    /// SCID 5 only.
-    pub chess960: bool,
 }
 
+/// Bit of [`IndexEntry::flags`] that marks a Chess960 game (SCID 5 only); never written as a flag.
+pub const FLAG_CHESS960: u32 = 1 << 31;
+
 impl IndexEntry {
+    pub fn chess960(&self) -> bool {
+        self.flags & FLAG_CHESS960 != 0
+    }
+
     pub fn entry_size(version: Version) -> usize {
         match version {
             Version::Scid3 => ENTRY_SIZE_SI3,
@@ -176,14 +182,13 @@ impl IndexEntry {
             nag_code: (w[2] >> 28) as u8,
             event: w[2] & 0x0FFF_FFFF,
             site: w[3],
-            chess960: w[4] >> 31 != 0,
             round: w[4] & 0x7FFF_FFFF,
             white_elo: (w[5] >> 20) as u16,
             date: Date(w[5] & 0xFFFFF),
             black_elo: (w[6] >> 20) as u16,
             event_date: Date(w[6] & 0xFFFFF),
             plies: (w[7] >> 22) as u16,
-            flags: w[7] & 0x3F_FFFF,
+            flags: w[7] & 0x3F_FFFF | w[4] & FLAG_CHESS960,
             length: w[8] >> 15,
             offset: u64::from(w[8] & 0x7FFF) << 32 | u64::from(w[9]),
             stored_line: (w[10] >> 24) as u8,
@@ -208,7 +213,7 @@ impl IndexEntry {
             u32::from(self.variation_code) << 28 | self.black & 0x0FFF_FFFF,
             u32::from(self.nag_code) << 28 | self.event & 0x0FFF_FFFF,
             self.site,
-            u32::from(self.chess960) << 31 | self.round & 0x7FFF_FFFF,
+            self.flags & FLAG_CHESS960 | self.round & 0x7FFF_FFFF,
             u32::from(self.white_elo.min(MAX_RATING)) << 20 | self.date.0 & 0xFFFFF,
             u32::from(self.black_elo.min(MAX_RATING)) << 20 | self.event_date.0 & 0xFFFFF,
             u32::from(self.plies & 0x3FF) << 22 | self.flags & 0x3F_FFFF,
@@ -439,6 +444,12 @@ mod tests {
         let mut out = Vec::new();
         e.write_si4(&mut out);
         assert_eq!(out, bytes);
+    }
+
+    #[test]
+    fn entry_stays_small_in_memory() {
+        // 255,920 entries of a large database must fit where SCID's 56-byte entries do, roughly.
+        assert!(std::mem::size_of::<IndexEntry>() <= 72);
     }
 
     #[test]

@@ -121,7 +121,7 @@ fn check_derived(e: &IndexEntry, record: &Record, at: &Location, v: &mut Verific
     let start = match &record.start {
         Some(fen) => match super::decode::start_position(
             fen,
-            if e.chess960 { shakmaty::CastlingMode::Chess960 } else { shakmaty::CastlingMode::Standard },
+            if e.chess960() { shakmaty::CastlingMode::Chess960 } else { shakmaty::CastlingMode::Standard },
         ) {
             Ok(p) => p,
             Err(_) => return,
