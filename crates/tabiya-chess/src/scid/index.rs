@@ -101,40 +101,56 @@ impl IndexEntry {
 
     /// Decodes a .si3 or .si4 entry (big-endian).
     pub fn read_si4(r: &mut ByteReader, version: Version) -> Result<IndexEntry, DataError> {
-        let mut e = IndexEntry { offset: u64::from(r.u32_be("game offset")?), ..IndexEntry::default() };
-        let len_low = r.u16_be("record length")?;
-        let len_flags = if version == Version::Scid3 { 0 } else { r.u8("length/custom flags byte")? };
-        e.length = u32::from(len_flags & 0x80) << 9 | u32::from(len_low);
-        e.flags = u32::from(len_flags & 0x3F) << 16 | u32::from(r.u16_be("flags")?);
-        let wb = u32::from(r.u8("player ID high bits")?);
-        e.white = (wb & 0xF0) << 12 | u32::from(r.u16_be("White ID")?);
-        e.black = (wb & 0x0F) << 16 | u32::from(r.u16_be("Black ID")?);
-        let esr = u32::from(r.u8("event/site/round ID high bits")?);
-        e.event = (esr & 0xE0) << 11 | u32::from(r.u16_be("Event ID")?);
-        e.site = (esr & 0x1C) << 14 | u32::from(r.u16_be("Site ID")?);
-        e.round = (esr & 0x03) << 16 | u32::from(r.u16_be("Round ID")?);
-        let counts = r.u16_be("counts and result")?;
-        e.variation_code = (counts & 15) as u8;
-        e.comment_code = (counts >> 4 & 15) as u8;
-        e.nag_code = (counts >> 8 & 15) as u8;
-        e.result = (counts >> 12) as u8;
-        e.eco = r.u16_be("ECO")?;
-        let dates = r.u32_be("dates")?;
-        e.date = Date(dates & 0xFFFFF);
-        e.event_date = expand_event_date(dates >> 20, e.date);
-        let (elo, kind) = split_rating(r.u16_be("White rating")?);
-        (e.white_elo, e.white_rating_type) = (elo, kind);
-        let (elo, kind) = split_rating(r.u16_be("Black rating")?);
-        (e.black_elo, e.black_rating_type) = (elo, kind);
-        let mat = r.u32_be("stored line and material")?;
-        e.stored_line = (mat >> 24) as u8;
-        e.material = mat & 0xFF_FFFF;
-        let plies_low = r.u8("ply count")?;
-        let pawn0 = r.u8("ply count high bits and home-pawn count")?;
-        e.plies = u16::from(pawn0 & 0xC0) << 2 | u16::from(plies_low);
-        e.home_pawn_count = pawn0 & 0x3F;
-        e.home_pawns = r.array("home-pawn data")?;
-        Ok(e)
+        let raw = r.bytes(IndexEntry::entry_size(version), "index entry")?;
+        Ok(IndexEntry::from_si4_bytes(raw, version))
+    }
+
+    /// Decodes the bytes of one .si3/.si4 entry; `raw` holds exactly one entry of `version`.
+    fn from_si4_bytes(raw: &[u8], version: Version) -> IndexEntry {
+        // A .si3 entry is a .si4 entry without the length/custom-flags byte at offset 6.
+        let mut b = [0u8; ENTRY_SIZE_SI4];
+        match version {
+            Version::Scid3 => {
+                b[..6].copy_from_slice(&raw[..6]);
+                b[7..].copy_from_slice(&raw[6..ENTRY_SIZE_SI3]);
+            }
+            _ => b.copy_from_slice(&raw[..ENTRY_SIZE_SI4]),
+        }
+        let u16_at = |i: usize| u16::from_be_bytes([b[i], b[i + 1]]);
+        let u32_at = |i: usize| u32::from_be_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+        let (len_flags, wb, esr) = (u32::from(b[6]), u32::from(b[9]), u32::from(b[14]));
+        let counts = u16_at(21);
+        let dates = u32_at(25);
+        let date = Date(dates & 0xFFFFF);
+        let (white_elo, white_rating_type) = split_rating(u16_at(29));
+        let (black_elo, black_rating_type) = split_rating(u16_at(31));
+        let mat = u32_at(33);
+        IndexEntry {
+            offset: u64::from(u32_at(0)),
+            length: (len_flags & 0x80) << 9 | u32::from(u16_at(4)),
+            flags: (len_flags & 0x3F) << 16 | u32::from(u16_at(7)),
+            white: (wb & 0xF0) << 12 | u32::from(u16_at(10)),
+            black: (wb & 0x0F) << 16 | u32::from(u16_at(12)),
+            event: (esr & 0xE0) << 11 | u32::from(u16_at(15)),
+            site: (esr & 0x1C) << 14 | u32::from(u16_at(17)),
+            round: (esr & 0x03) << 16 | u32::from(u16_at(19)),
+            variation_code: (counts & 15) as u8,
+            comment_code: (counts >> 4 & 15) as u8,
+            nag_code: (counts >> 8 & 15) as u8,
+            result: (counts >> 12) as u8,
+            eco: u16_at(23),
+            date,
+            event_date: expand_event_date(dates >> 20, date),
+            white_elo,
+            white_rating_type,
+            black_elo,
+            black_rating_type,
+            stored_line: (mat >> 24) as u8,
+            material: mat & 0xFF_FFFF,
+            plies: u16::from(b[38] & 0xC0) << 2 | u16::from(b[37]),
+            home_pawn_count: b[38] & 0x3F,
+            home_pawns: [b[39], b[40], b[41], b[42], b[43], b[44], b[45], b[46]],
+        }
     }
 
     /// Encodes a .si4 entry as SCID does (the event date is dropped when it does not fit).
@@ -169,12 +185,18 @@ impl IndexEntry {
 
     /// Decodes a .si5 record (twelve little-endian words and 8 bytes of home-pawn data).
     pub fn read_si5(r: &mut ByteReader) -> Result<IndexEntry, DataError> {
-        let mut w = [0u32; 12];
-        for word in &mut w {
-            *word = r.u32_le("index word")?;
-        }
+        let raw = r.bytes(ENTRY_SIZE_SI5, "index entry")?;
+        Ok(IndexEntry::from_si5_bytes(raw))
+    }
+
+    /// Decodes the bytes of one .si5 record; `raw` holds exactly one record.
+    fn from_si5_bytes(raw: &[u8]) -> IndexEntry {
+        let mut b = [0u8; ENTRY_SIZE_SI5];
+        b.copy_from_slice(&raw[..ENTRY_SIZE_SI5]);
+        let w: [u32; 12] =
+            std::array::from_fn(|i| u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]));
         let hp = w[11] >> 16;
-        Ok(IndexEntry {
+        IndexEntry {
             comment_code: (w[0] >> 28) as u8,
             white: w[0] & 0x0FFF_FFFF,
             variation_code: (w[1] >> 28) as u8,
@@ -198,8 +220,8 @@ impl IndexEntry {
             black_rating_type: (hp >> 2 & 7) as u8,
             result: (hp & 3) as u8,
             eco: w[11] as u16,
-            home_pawns: r.array("home-pawn data")?,
-        })
+            home_pawns: [b[48], b[49], b[50], b[51], b[52], b[53], b[54], b[55]],
+        }
     }
 
     /// Encodes a .si5 record as current SCID does (Black rating type shifted by 2).
@@ -382,15 +404,10 @@ impl Index {
             let base = header_size + (first * entry_size) as u64;
             let bytes = &mut chunk[..n * entry_size];
             input.read_exact(bytes).map_err(|e| read_error(base, e))?;
-            for (i, raw) in bytes.chunks_exact(entry_size).enumerate() {
-                let mut er = ByteReader::with_base(raw, base + (i * entry_size) as u64);
-                let entry = match version {
-                    Version::Scid5 => IndexEntry::read_si5(&mut er),
-                    _ => IndexEntry::read_si4(&mut er, version),
-                }
-                .map_err(|e| e.with_record((first + i) as u64 + 1))?;
-                entries.push(entry);
-            }
+            entries.extend(bytes.chunks_exact(entry_size).map(|raw| match version {
+                Version::Scid5 => IndexEntry::from_si5_bytes(raw),
+                _ => IndexEntry::from_si4_bytes(raw, version),
+            }));
         }
         let mut header = header;
         if version == Version::Scid5 {
