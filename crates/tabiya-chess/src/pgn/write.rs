@@ -2,6 +2,7 @@
 //! roster first, lines of at most 80 columns, SAN, `$n` NAGs); [`WriterOptions`] lets callers
 //! reproduce other programs' layouts byte for byte.
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use shakmaty::san::{San, SanPlus, Suffix};
@@ -366,17 +367,20 @@ impl PgnText<'_> {
             self.newline();
         }
         let mut number = true;
+        // One buffer for every word of the line: no allocation per move.
+        let mut token = String::with_capacity(16);
         for node in &line.nodes {
             // Variations start from the position before the move; copy it only when needed.
             let before = (self.options.variations && !node.variations.is_empty()).then(|| pos.clone());
             if number || pos.turn() == Color::White {
-                let n = pos.fullmoves().get();
+                token.clear();
                 let dots = if pos.turn() == Color::White { "." } else { "..." };
                 let space = if self.options.space_after_move_number { " " } else { "" };
-                self.scid_word(&format!("{n}{dots}{space}"));
+                let _ = write!(token, "{}{dots}{space}", pos.fullmoves());
+                self.scid_word(&token);
                 number = false;
             }
-            let mut token = String::with_capacity(8);
+            token.clear();
             match node.mv {
                 Some(m) => self.move_text(&mut token, &mut pos, m, mode),
                 None => {
@@ -388,7 +392,9 @@ impl PgnText<'_> {
             if self.options.nags && self.options.comments {
                 for nag in &node.nags {
                     self.scid_space();
-                    self.scid_word(&format!("${nag}"));
+                    token.clear();
+                    let _ = write!(token, "${nag}");
+                    self.scid_word(&token);
                 }
             }
             self.scid_space();
