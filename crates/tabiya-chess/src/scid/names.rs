@@ -40,6 +40,8 @@ impl NameType {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NameBase {
     names: [Vec<Vec<u8>>; 4],
+    /// The obsolete per-name game counts of a .sn4/.sn3 file, by type and ID (empty for .sn5).
+    stored_frequency: [Vec<u32>; 4],
 }
 
 impl NameBase {
@@ -60,6 +62,11 @@ impl NameBase {
     /// An ID out of range reads as `?`, as in SCID.
     pub fn text(&self, kind: NameType, id: u32) -> String {
         self.get(kind, id).map(decode_text).unwrap_or_else(|| "?".to_owned())
+    }
+
+    /// The game count stored for each name in a .sn4/.sn3 file (by ID), empty for .sn5.
+    pub fn stored_frequency(&self, kind: NameType) -> &[u32] {
+        &self.stored_frequency[kind as usize]
     }
 
     pub fn names(&self, kind: NameType) -> &[Vec<u8>] {
@@ -99,6 +106,7 @@ impl NameBase {
                 return Err(r.error(format!("{count} {} names", kind.label())).found("end of file"));
             }
             let mut slots: Vec<Option<Vec<u8>>> = vec![None; count];
+            let mut frequency = vec![0u32; count];
             let mut prev: Vec<u8> = Vec::new();
             let mut max_seen = 0u32;
             for i in 0..count {
@@ -127,6 +135,7 @@ impl NameBase {
                         .found(format!("{id} twice")));
                 }
                 *slot = Some(prev.clone());
+                frequency[id as usize] = freq;
             }
             if max_seen < max_freq[kind as usize] {
                 warnings.push(
@@ -140,6 +149,7 @@ impl NameBase {
             }
             // Every slot is filled: count records with unique IDs < count.
             base.names[kind as usize] = slots.into_iter().map(Option::unwrap_or_default).collect();
+            base.stored_frequency[kind as usize] = frequency;
         }
         if !r.is_empty() {
             warnings.push(Location::at(r.offset()), format!("{} bytes after the last name", r.remaining()));

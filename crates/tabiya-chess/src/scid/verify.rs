@@ -82,6 +82,7 @@ pub fn verify(db: &Database) -> Verification {
             v.push(Severity::Warning, w.location, w.message);
         }
     }
+    check_frequencies(db, &mut v);
     let size = db.game_file().len() as u64;
     if covered < size {
         v.push(
@@ -94,6 +95,45 @@ pub fn verify(db: &Database) -> Verification {
         );
     }
     v
+}
+
+/// .sn4 frequencies are obsolete (SCID rewrites them on every flush) but should count the games
+/// using each name; differences and unused names are warnings.
+fn check_frequencies(db: &Database, v: &mut Verification) {
+    let mut used: [Vec<u32>; 4] = NameType::ALL.map(|k| vec![0; db.names.len(k)]);
+    for e in &db.entries {
+        for (kind, id) in [
+            (NameType::Player, e.white),
+            (NameType::Player, e.black),
+            (NameType::Event, e.event),
+            (NameType::Site, e.site),
+            (NameType::Round, e.round),
+        ] {
+            if let Some(n) = used[kind as usize].get_mut(id as usize) {
+                *n += 1;
+            }
+        }
+    }
+    for kind in NameType::ALL {
+        let stored = db.names.stored_frequency(kind);
+        if stored.is_empty() {
+            continue;
+        }
+        let counts = &used[kind as usize];
+        let differ = stored.iter().zip(counts).filter(|(s, c)| s != c).count();
+        let unused = counts.iter().filter(|&&c| c == 0).count();
+        let at = Location::default().in_file(&db.paths.names);
+        if differ > 0 {
+            v.push(
+                Severity::Warning,
+                at.clone(),
+                format!("{differ} {} have a stored frequency that differs from the games using them", kind.label()),
+            );
+        }
+        if unused > 0 {
+            v.push(Severity::Warning, at, format!("{unused} {} are used by no game", kind.label()));
+        }
+    }
 }
 
 fn check_names(db: &Database, e: &IndexEntry, at: &Location, v: &mut Verification) {
