@@ -10,7 +10,7 @@ use tabiya_io::Warnings;
 
 /// Plays `choices` as indices into the legal moves; every third move gets a NAG, every fifth a
 /// comment, every seventh (from the 2nd on, depth < 2) a one-move variation.
-fn line(mut pos: Chess, choices: &[u16], depth: usize) -> Line {
+fn random_line(mut pos: Chess, choices: &[u16], depth: usize) -> Line {
     let mut line = Line::default();
     for (i, &c) in choices.iter().enumerate() {
         let moves = pos.legal_moves();
@@ -28,7 +28,7 @@ fn line(mut pos: Chess, choices: &[u16], depth: usize) -> Line {
         }
         if i % 7 == 1 && depth < 2 && moves.len() > 1 {
             let rest: Vec<u16> = choices[i..].iter().take(4).map(|x| x.wrapping_add(1)).collect();
-            let mut v = line(before.clone(), &rest, depth + 1);
+            let mut v = random_line(before.clone(), &rest, depth + 1);
             if !v.nodes.is_empty() && v.nodes[0].mv != Some(m) {
                 v.comments.push("alternative".into());
                 node.variations.push(v);
@@ -45,7 +45,7 @@ proptest! {
     #[test]
     fn encode_then_decode_gives_the_same_moves(choices in proptest::collection::vec(any::<u16>(), 0..120)) {
         let mut game = Game::default();
-        game.moves = line(Chess::default(), &choices, 0);
+        game.moves = random_line(Chess::default(), &choices, 0);
         if !choices.is_empty() {
             game.moves.comments.push("before the game".into());
         }
