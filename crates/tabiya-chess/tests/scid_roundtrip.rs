@@ -44,8 +44,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
     #[test]
     fn encode_then_decode_gives_the_same_moves(choices in proptest::collection::vec(any::<u16>(), 0..120)) {
-        let mut game = Game::default();
-        game.moves = random_line(Chess::default(), &choices, 0);
+        let mut game = Game { moves: random_line(Chess::default(), &choices, 0), ..Game::default() };
         if !choices.is_empty() {
             game.moves.comments.push("before the game".into());
         }
