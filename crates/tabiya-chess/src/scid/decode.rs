@@ -162,6 +162,10 @@ impl MoveDecoder<'_, '_> {
     fn line(&mut self, mut state: State, line: &mut Line, depth: usize) -> Result<(), DataError> {
         // The state before the last move: variations branch from there.
         let mut before: Option<State> = None;
+        if depth == 0 {
+            // About one byte per move: avoids regrowing the main line.
+            line.nodes.reserve(self.r.remaining().min(600));
+        }
         loop {
             let at = self.r.offset();
             let byte =
