@@ -4,5 +4,7 @@
 
 pub mod book;
 pub mod game;
+pub mod games;
 pub mod pgn;
 pub mod polyglot;
+pub mod scid;

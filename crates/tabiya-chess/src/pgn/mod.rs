@@ -31,7 +31,7 @@ use tabiya_io::Location;
 
 pub use read::{PgnReader, ReadGame, ReadOptions};
 pub use split::split_games;
-pub use write::{LineEnding, Notation, WriterOptions, write_game};
+pub use write::{Layout, LineEnding, Notation, WriterOptions, write_game};
 
 /// A game that could not be read, or input that could not be read at all.
 #[derive(Debug, thiserror::Error)]

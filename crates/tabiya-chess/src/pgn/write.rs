@@ -2,10 +2,11 @@
 //! roster first, lines of at most 80 columns, SAN, `$n` NAGs); [`WriterOptions`] lets callers
 //! reproduce other programs' layouts byte for byte.
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+use shakmaty::san::{San, SanPlus, Suffix};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, attacks};
 
 use crate::game::{Game, Line};
 
@@ -16,6 +17,18 @@ pub enum Notation {
     San,
     /// Long algebraic / UCI (`g1f3`, `e5d6`, `e7e8q`).
     Long,
+}
+
+/// How movetext is laid out into lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Tokens separated by single spaces, a line broken before a token that would not fit.
+    Standard,
+    /// SCID's export (its `TextBuffer`): move numbers, moves, `{`, comment words and `}` are
+    /// separate words; a space is written after every move and a line is broken when a word or
+    /// a space would reach `line_width`, which leaves trailing spaces; a pre-game comment ends
+    /// its line; variations are written `( 1...e5 )`.
+    Scid,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +59,22 @@ pub struct WriterOptions {
     pub blank_line_after_tags: bool,
     pub blank_line_after_game: bool,
     pub line_ending: LineEnding,
+    pub layout: Layout,
+    /// Escape `"` and `\` in tag values (the PGN standard); SCID writes values verbatim.
+    pub escape_tag_values: bool,
+}
+
+impl WriterOptions {
+    /// SCID 5.0.2's `sc_base export … PGN` layout: byte-identical to SCID's own export.
+    pub fn scid() -> WriterOptions {
+        WriterOptions {
+            line_width: 75,
+            space_after_move_number: false,
+            layout: Layout::Scid,
+            escape_tag_values: false,
+            ..WriterOptions::default()
+        }
+    }
 }
 
 impl Default for WriterOptions {
@@ -63,6 +92,8 @@ impl Default for WriterOptions {
             blank_line_after_tags: true,
             blank_line_after_game: true,
             line_ending: LineEnding::Lf,
+            layout: Layout::Standard,
+            escape_tag_values: true,
         }
     }
 }
@@ -86,9 +117,15 @@ pub fn write_game(game: &Game, options: &WriterOptions, out: &mut impl Write) ->
     }
     // From a start position that is not legal chess no move can be written.
     if let Ok(pos) = game.start_position() {
-        text.line(&game.moves, pos, game.castling_mode, true);
+        match options.layout {
+            Layout::Standard => text.line(&game.moves, pos, game.castling_mode, true),
+            Layout::Scid => text.scid_line(&game.moves, pos, game.castling_mode, true),
+        }
     }
-    text.token(game.result.as_pgn());
+    match options.layout {
+        Layout::Standard => text.token(game.result.as_pgn()),
+        Layout::Scid => text.scid_word(game.result.as_pgn()),
+    }
     text.newline();
     if options.blank_line_after_game {
         text.newline();
@@ -120,7 +157,7 @@ impl PgnText<'_> {
         self.buf.push_str(name);
         self.buf.push_str(" \"");
         for c in value.chars() {
-            if c == '"' || c == '\\' {
+            if self.options.escape_tag_values && (c == '"' || c == '\\') {
                 self.buf.push('\\');
             }
             self.buf.push(c);
@@ -221,7 +258,8 @@ impl PgnText<'_> {
             }
         }
         for node in &line.nodes {
-            let before = pos.clone();
+            // Variations start from the position before the move; copy it only when needed.
+            let before = (self.options.variations && !node.variations.is_empty()).then(|| pos.clone());
             let number = pos.fullmoves().get();
             let mut token = String::with_capacity(12);
             let numbered = pos.turn() == Color::White || number_black;
@@ -262,7 +300,7 @@ impl PgnText<'_> {
                 }
             }
             if self.options.variations {
-                for variation in &node.variations {
+                for (variation, before) in node.variations.iter().zip(std::iter::repeat(&before).flatten()) {
                     self.open_paren = true;
                     self.line(variation, before.clone(), mode, true);
                     if std::mem::take(&mut self.open_paren) {
@@ -275,15 +313,137 @@ impl PgnText<'_> {
         }
     }
 
+    /// SCID's `PrintWord`: a line break first if the word would reach the line width.
+    fn scid_word(&mut self, word: &str) {
+        if self.options.line_width > 0 && self.line_len + word.len() >= self.options.line_width {
+            self.newline();
+        }
+        self.buf.push_str(word);
+        self.line_len += word.len();
+    }
+
+    /// SCID's `PrintSpace`: a space, or a line break where the space would reach the width.
+    fn scid_space(&mut self) {
+        if self.options.line_width > 0 && self.line_len + 1 >= self.options.line_width {
+            self.newline();
+        } else {
+            self.buf.push(' ');
+            self.line_len += 1;
+        }
+    }
+
+    /// SCID's `PrintString`: words split at spaces, line breaks kept.
+    fn scid_string(&mut self, text: &str) {
+        let mut rest = text;
+        loop {
+            let end = rest.find([' ', '\n']).unwrap_or(rest.len());
+            self.scid_word(&rest[..end]);
+            match rest.as_bytes().get(end) {
+                None => return,
+                Some(b'\n') => self.newline(),
+                Some(_) => self.scid_space(),
+            }
+            rest = &rest[end + 1..];
+        }
+    }
+
+    /// A comment as SCID writes it: `{`, the words, `}`, then a space.
+    fn scid_comment(&mut self, comments: &[String]) -> bool {
+        let text = comments.iter().filter(|c| !c.is_empty()).map(String::as_str).collect::<Vec<_>>().join(" ");
+        if !self.options.comments || text.is_empty() {
+            return false;
+        }
+        let (open, close) = if self.options.pad_comments { ("{ ", " }") } else { ("{", "}") };
+        self.scid_string(open);
+        self.scid_string(&text);
+        self.scid_string(close);
+        self.scid_space();
+        true
+    }
+
+    /// SCID's `Game::WriteMoveList` for plain PGN.
+    fn scid_line(&mut self, line: &Line, mut pos: Chess, mode: CastlingMode, main: bool) {
+        if self.scid_comment(&line.comments) && main {
+            self.newline();
+        }
+        let mut number = true;
+        // One buffer for every word of the line: no allocation per move.
+        let mut token = String::with_capacity(16);
+        for node in &line.nodes {
+            // Variations start from the position before the move; copy it only when needed.
+            let before = (self.options.variations && !node.variations.is_empty()).then(|| pos.clone());
+            if number || pos.turn() == Color::White {
+                token.clear();
+                let dots = if pos.turn() == Color::White { "." } else { "..." };
+                let space = if self.options.space_after_move_number { " " } else { "" };
+                let _ = write!(token, "{}{dots}{space}", pos.fullmoves());
+                self.scid_word(&token);
+                number = false;
+            }
+            token.clear();
+            match node.mv {
+                Some(m) => self.move_text(&mut token, &mut pos, m, mode),
+                None => {
+                    token.push_str("--");
+                    pos = play_null(pos.clone()).unwrap_or(pos);
+                }
+            }
+            self.scid_word(&token);
+            if self.options.nags && self.options.comments {
+                for nag in &node.nags {
+                    self.scid_space();
+                    token.clear();
+                    let _ = write!(token, "${nag}");
+                    self.scid_word(&token);
+                }
+            }
+            self.scid_space();
+            number |= self.scid_comment(&node.comments);
+            if self.options.variations {
+                for (variation, before) in node.variations.iter().zip(std::iter::repeat(&before).flatten()) {
+                    self.scid_word("(");
+                    self.scid_space();
+                    self.scid_line(variation, before.clone(), mode, false);
+                    self.scid_word(")");
+                    self.scid_space();
+                    number = true;
+                }
+            }
+        }
+    }
+
     fn move_text(&self, token: &mut String, pos: &mut Chess, m: Move, mode: CastlingMode) {
         match self.options.notation {
-            Notation::San => SanPlus::from_move_and_play_unchecked(pos, m).append_to_string(token),
+            Notation::San => san_plus(pos, m).append_to_string(token),
             Notation::Long => {
                 token.push_str(&m.to_uci(mode).to_string());
                 pos.play_unchecked(m);
             }
         }
     }
+}
+
+/// SAN with its check or mate suffix, playing the move. Same text as
+/// `SanPlus::from_move_and_play_unchecked`, which tests every position for game over (all legal
+/// moves); here legal moves are generated only after a check, the only case where mate is possible.
+fn san_plus(pos: &mut Chess, m: Move) -> SanPlus {
+    let san = match m {
+        // No other piece of this kind even attacks the target square: no disambiguation, and
+        // no need for shakmaty's legal-candidate generation.
+        Move::Normal { role, from, capture, to, promotion }
+            if role != Role::Pawn
+                && (attacks::attacks(to, role.of(pos.turn()), pos.board().occupied()) & pos.our(role))
+                    .without(from)
+                    .is_empty() =>
+        {
+            San::Normal { role, file: None, rank: None, capture: capture.is_some(), to, promotion }
+        }
+        _ => San::from_move(pos, m),
+    };
+    pos.play_unchecked(m);
+    let suffix =
+        pos.checkers().any().then(|| if pos.legal_moves().is_empty() { Suffix::Checkmate } else { Suffix::Check });
+    SanPlus { san, suffix }
 }
 
 /// The position after a null move, or `None` if the side to move is in check (a null move

@@ -1,0 +1,214 @@
+//! An open database: index and names in memory, the game file memory-mapped and decoded on
+//! demand, game by game.
+
+use std::path::{Path, PathBuf};
+
+use tabiya_io::{DataError, FileBytes, Location, Warnings, read_input};
+
+use super::decode::{Record, decode_record};
+use super::fields::{Eco, RATING_TYPES, result_from_code};
+use super::index::{Header, Index, IndexEntry};
+use super::names::{NameBase, NameType};
+use super::{ScidError, Version};
+use crate::game::Game;
+
+/// The three files of a database.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DatabasePaths {
+    pub version: Version,
+    pub index: PathBuf,
+    pub games: PathBuf,
+    pub names: PathBuf,
+}
+
+impl DatabasePaths {
+    /// The files of the database named by any of its files (`x.si4`, `x.sg4`, `x.sn4`) or by
+    /// its stem (`x`, then .si4, .si5 and .si3 are tried in that order).
+    pub fn find(path: &Path) -> Result<DatabasePaths, ScidError> {
+        if let Some(version) = path.extension().and_then(|e| e.to_str()).and_then(Version::from_extension) {
+            return Ok(DatabasePaths::with_version(path, version));
+        }
+        for version in [Version::Scid4, Version::Scid5, Version::Scid3] {
+            let paths = DatabasePaths::with_version(path, version);
+            if paths.index.is_file() {
+                return Ok(paths);
+            }
+        }
+        Err(ScidError::NotScid(path.to_path_buf()))
+    }
+
+    /// The files of `version` beside `path` (its extension, if any, is replaced).
+    pub fn with_version(path: &Path, version: Version) -> DatabasePaths {
+        let stem = match path.extension().and_then(|e| e.to_str()).and_then(Version::from_extension) {
+            Some(_) => path.with_extension(""),
+            None => path.to_path_buf(),
+        };
+        let [i, g, n] = version.extensions();
+        let with = |ext: &str| PathBuf::from(format!("{}.{ext}", stem.display()));
+        DatabasePaths { version, index: with(i), games: with(g), names: with(n) }
+    }
+}
+
+/// An open SCID database.
+#[derive(Debug)]
+pub struct Database {
+    pub paths: DatabasePaths,
+    pub version: Version,
+    /// The .si3/.si4 header; for SCID 5, the values from the .sn5 info records.
+    pub header: Header,
+    pub entries: Vec<IndexEntry>,
+    pub names: NameBase,
+    /// Deviations found while opening (and while decoding games through [`Database::record`]).
+    pub warnings: Warnings,
+    games: FileBytes,
+}
+
+impl Database {
+    /// Opens a database: reads the index and the names, maps the game file.
+    pub fn open(path: impl AsRef<Path>) -> Result<Database, ScidError> {
+        let paths = DatabasePaths::find(path.as_ref())?;
+        let version = paths.version;
+        let mut warnings = Warnings::default();
+        let index_file = std::fs::File::open(&paths.index).map_err(|e| ScidError::io(&paths.index, e))?;
+        let index_size = index_file.metadata().map_err(|e| ScidError::io(&paths.index, e))?.len();
+        let mut index_input = std::io::BufReader::with_capacity(1 << 16, index_file);
+        let mut index_warnings = Warnings::default();
+        let Index { mut header, entries } =
+            Index::read_from(&mut index_input, index_size, version, &mut index_warnings)
+                .map_err(|e| e.in_file(&paths.index))?;
+        let name_bytes = read_input(&paths.names)?;
+        let mut name_warnings = Warnings::default();
+        let names = match version {
+            Version::Scid5 => NameBase::read_sn5(&name_bytes, &mut header, &mut name_warnings),
+            _ => NameBase::read_sn4(&name_bytes, &mut name_warnings),
+        }
+        .map_err(|e| e.in_file(&paths.names))?;
+        for (found, file) in [(index_warnings, &paths.index), (name_warnings, &paths.names)] {
+            warnings.0.extend(found.0.into_iter().map(|mut w| {
+                w.location = w.location.in_file(file);
+                w
+            }));
+        }
+        let games = read_input(&paths.games)?;
+        Ok(Database { paths, version, header, entries, names, warnings, games })
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The game file's bytes.
+    pub fn game_file(&self) -> &[u8] {
+        &self.games
+    }
+
+    /// The raw record of game `n` (0-based).
+    pub fn raw_record(&self, n: usize) -> Result<&[u8], ScidError> {
+        let entry = self.entry(n)?;
+        let start = usize::try_from(entry.offset).unwrap_or(usize::MAX);
+        let end = start.saturating_add(entry.length as usize);
+        self.games.get(start..end).ok_or_else(|| {
+            DataError::new(Location::at(entry.offset).in_file(&self.paths.games), "a game record inside the game file")
+                .found(format!("{} bytes at {:#x}, file size {:#x}", entry.length, entry.offset, self.games.len()))
+                .with_record(n as u64 + 1)
+                .into()
+        })
+    }
+
+    pub fn entry(&self, n: usize) -> Result<&IndexEntry, ScidError> {
+        self.entries.get(n).ok_or_else(|| {
+            DataError::new(Location::default().in_file(&self.paths.index), format!("game number ≤ {}", self.len()))
+                .found((n + 1).to_string())
+                .into()
+        })
+    }
+
+    /// Decodes the record of game `n` (0-based); warnings go to `warnings`.
+    pub fn record(&self, n: usize, warnings: &mut Warnings) -> Result<Record, ScidError> {
+        let entry = *self.entry(n)?;
+        let data = self.raw_record(n)?;
+        let mut local = Warnings::default();
+        let result = decode_record(data, entry.offset, entry.chess960(), &mut local);
+        for mut w in local.0 {
+            w.location = w.location.in_file(&self.paths.games).with_record(n as u64 + 1);
+            warnings.0.push(w);
+        }
+        result.map_err(|e| e.in_file(&self.paths.games).with_record(n as u64 + 1).into())
+    }
+
+    /// Game `n` (0-based) with every tag, as SCID exports it.
+    pub fn game(&self, n: usize) -> Result<Game, ScidError> {
+        let record = self.record(n, &mut Warnings::default())?;
+        Ok(self.assemble(self.entry(n)?, record))
+    }
+
+    /// Every game in index order.
+    pub fn games(&self) -> impl Iterator<Item = Result<Game, ScidError>> + '_ {
+        (0..self.len()).map(|n| self.game(n))
+    }
+
+    /// Joins index fields, names and a decoded record into a game, tags in SCID's export order:
+    /// the seven-tag roster, ratings, ECO, EventDate, the extra tags, then FEN.
+    pub fn assemble(&self, entry: &IndexEntry, record: Record) -> Game {
+        let name = |kind, id| self.names.text(kind, id);
+        let result = result_from_code(entry.result);
+        let mut tags = vec![
+            ("Event".to_owned(), name(NameType::Event, entry.event)),
+            ("Site".to_owned(), name(NameType::Site, entry.site)),
+            ("Date".to_owned(), entry.date.to_pgn()),
+            ("Round".to_owned(), name(NameType::Round, entry.round)),
+            ("White".to_owned(), name(NameType::Player, entry.white)),
+            ("Black".to_owned(), name(NameType::Player, entry.black)),
+            ("Result".to_owned(), result.as_pgn().to_owned()),
+        ];
+        for (color, elo, kind) in
+            [("White", entry.white_elo, entry.white_rating_type), ("Black", entry.black_elo, entry.black_rating_type)]
+        {
+            if elo > 0 {
+                let kind = RATING_TYPES.get(usize::from(kind)).copied().unwrap_or("Elo");
+                tags.push((format!("{color}{kind}"), elo.to_string()));
+            }
+        }
+        if let Some(eco) = Eco(entry.eco).to_text() {
+            tags.push(("ECO".to_owned(), eco));
+        }
+        if entry.event_date.0 != 0 {
+            tags.push(("EventDate".to_owned(), entry.event_date.to_pgn()));
+        }
+        // As SCID's `Game::Decode`: the Variant tag of a Chess960 game first, then each stored tag
+        // assigned by name (a name seen before, or a roster name, takes the new value in place).
+        let extra_start = tags.len();
+        if entry.chess960() {
+            tags.push(("Variant".to_owned(), "Chess960".to_owned()));
+        }
+        let roster = ["Event", "Site", "Round", "White", "Black"];
+        for (name, value) in record.tags {
+            let existing = tags
+                .iter()
+                .enumerate()
+                .position(|(i, (n, _))| *n == name && (i >= extra_start || roster.contains(&name.as_str())));
+            match existing {
+                Some(i) => tags[i].1 = value,
+                None => tags.push((name, value)),
+            }
+        }
+        if let Some(fen) = record.start_text {
+            tags.push(("FEN".to_owned(), fen));
+        }
+        Game {
+            tags,
+            start: record.start,
+            castling_mode: if entry.chess960() {
+                shakmaty::CastlingMode::Chess960
+            } else {
+                shakmaty::CastlingMode::Standard
+            },
+            moves: record.moves,
+            result,
+        }
+    }
+}

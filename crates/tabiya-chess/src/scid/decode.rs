@@ -1,0 +1,402 @@
+//! Game records (.sg4/.sg5): extra tags, start board, the move stream and comments → [`Record`].
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, CastlingSide, Chess, FromSetup, Move, Position, PositionError, Role, Square, attacks};
+use tabiya_io::{ByteReader, DataError, Location, Warnings};
+
+use super::fields::Date;
+use super::names::decode_text;
+use super::pieces::PieceLists;
+use crate::game::{Line, Node};
+
+/// Names of the common tags stored as one byte (codes 241–250).
+pub const COMMON_TAGS: [&str; 10] = [
+    "WhiteCountry",
+    "BlackCountry",
+    "Annotator",
+    "PlyCount",
+    "EventDate",
+    "Opening",
+    "Variation",
+    "Setup",
+    "Source",
+    "SetUp",
+];
+
+/// Move-stream markers (slot 0, codes 11–15).
+pub const NAG: u8 = 11;
+pub const COMMENT: u8 = 12;
+pub const START_VARIATION: u8 = 13;
+pub const END_VARIATION: u8 = 14;
+pub const END_GAME: u8 = 15;
+
+/// Deepest variation nesting accepted: far beyond real games, shallow enough for the stack.
+pub const MAX_VARIATION_DEPTH: usize = 200;
+
+/// What a game record holds besides the index fields.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Record {
+    /// Extra tags in stored order (Annotator, titles, …).
+    pub tags: Vec<(String, String)>,
+    /// Start-board byte: bit 0 FEN, bit 1 promotion, bit 2 under-promotion.
+    pub start_flags: u8,
+    pub start: Option<Fen>,
+    /// The FEN as stored (SCID's own six-field FEN).
+    pub start_text: Option<String>,
+    pub moves: Line,
+}
+
+/// A position and its piece lists: what decoding and encoding carry from move to move.
+#[derive(Debug, Clone)]
+pub struct State {
+    pub pos: Chess,
+    pub lists: PieceLists,
+}
+
+impl State {
+    /// Plays a move (or a null move) on the position and the lists.
+    pub fn play(&mut self, mv: Option<Move>) {
+        match mv {
+            Some(m) => {
+                self.lists.play(&self.pos, m);
+                self.pos.play_unchecked(m);
+            }
+            None => self.pos = null_move(&self.pos),
+        }
+    }
+}
+
+/// The position after a null move: the other side to move, no en passant square.
+pub fn null_move(pos: &Chess) -> Chess {
+    let mode = pos.castles().mode();
+    let mut setup = pos.to_setup(shakmaty::EnPassantMode::Legal);
+    setup.swap_turn();
+    setup.ep_square = None;
+    Chess::from_setup(setup, mode)
+        .or_else(PositionError::ignore_impossible_check)
+        .or_else(PositionError::ignore_invalid_castling_rights)
+        .unwrap_or_else(|_| pos.clone())
+}
+
+/// Parses SCID's FEN into a position, tolerating what SCID tolerates (castling rights without
+/// the rook, an impossible en passant square).
+pub fn start_position(fen: &Fen, mode: CastlingMode) -> Result<Chess, String> {
+    fen.clone()
+        .into_position::<Chess>(mode)
+        .or_else(PositionError::ignore_invalid_castling_rights)
+        .or_else(PositionError::ignore_invalid_ep_square)
+        .map_err(|e| e.to_string())
+}
+
+/// Decodes one record. `base` is the record's offset in the game file (for error locations);
+/// `chess960` comes from the SCID 5 index.
+pub fn decode_record(data: &[u8], base: u64, chess960: bool, warnings: &mut Warnings) -> Result<Record, DataError> {
+    let mut r = ByteReader::with_base(data, base);
+    let mut record = Record { tags: read_tags(&mut r)?, ..Record::default() };
+    record.start_flags = r.u8("start-board byte")?;
+    let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+    let state = if record.start_flags & 1 != 0 {
+        let at = r.offset();
+        let text = r.nul_terminated("NUL-terminated FEN")?;
+        let fen = Fen::from_ascii(text)
+            .map_err(|e| DataError::new(Location::at(at), "a FEN").found(format!("{:?} ({e})", decode_text(text))))?;
+        let pos = start_position(&fen, mode).map_err(|e| DataError::new(Location::at(at), "a legal FEN").found(e))?;
+        let lists = PieceLists::from_position(&pos)
+            .map_err(|_| DataError::new(Location::at(at), "at most 16 pieces per side"))?;
+        record.start = Some(fen);
+        record.start_text = Some(decode_text(text));
+        State { pos, lists }
+    } else {
+        State { pos: Chess::default(), lists: PieceLists::standard() }
+    };
+    MoveDecoder { r: &mut r }.line(state, &mut record.moves, 0)?;
+    // The comments: one NUL-terminated string per marker, in tree order.
+    let mut strings = Vec::new();
+    while !r.is_empty() {
+        match r.nul_terminated("NUL-terminated comment") {
+            Ok(s) => strings.push(decode_text(s)),
+            Err(_) => {
+                warnings.push(Location::at(r.offset()), "last comment is not NUL-terminated");
+                strings.push(decode_text(r.rest()));
+                break;
+            }
+        }
+    }
+    assign_comments(&mut record.moves, strings, base, warnings);
+    Ok(record)
+}
+
+/// Reads the extra tags up to their 0 terminator.
+fn read_tags(r: &mut ByteReader) -> Result<Vec<(String, String)>, DataError> {
+    let mut tags = Vec::new();
+    loop {
+        let code = r.u8("tag code or name length")?;
+        let name = match code {
+            0 => return Ok(tags),
+            1..=240 => decode_text(r.bytes(usize::from(code), "tag name")?),
+            241..=250 => COMMON_TAGS[usize::from(code - 241)].to_owned(),
+            251..=254 => String::new(),
+            255 => {
+                let d = r.u24_be("binary EventDate")?;
+                tags.push(("EventDate".to_owned(), Date(d & 0xFFFFF).to_pgn()));
+                continue;
+            }
+        };
+        let len = usize::from(r.u8("tag value length")?);
+        let value = decode_text(r.bytes(len, "tag value")?);
+        if !name.is_empty() {
+            tags.push((name, value));
+        }
+    }
+}
+
+struct MoveDecoder<'r, 'a> {
+    r: &'r mut ByteReader<'a>,
+}
+
+/// Marks a comment to be filled from the strings at the end of the record.
+const PLACEHOLDER: String = String::new();
+
+impl MoveDecoder<'_, '_> {
+    /// Decodes moves into `line` until the end of the variation (depth > 0) or of the game.
+    fn line(&mut self, mut state: State, line: &mut Line, depth: usize) -> Result<(), DataError> {
+        // The state before the last move: variations branch from there.
+        let mut before: Option<State> = None;
+        if depth == 0 {
+            // About one byte per move: avoids regrowing the main line.
+            line.nodes.reserve(self.r.remaining().min(600));
+        }
+        loop {
+            let at = self.r.offset();
+            let byte =
+                self.r.u8(if depth == 0 { "move byte or end-of-game marker 15" } else { "move byte or marker" })?;
+            match byte {
+                NAG => {
+                    let nag = self.r.u8("NAG value")?;
+                    match line.nodes.last_mut() {
+                        Some(node) => node.nags.push(nag),
+                        None => return Err(DataError::new(Location::at(at), "a move before a NAG")),
+                    }
+                }
+                COMMENT => match line.nodes.last_mut() {
+                    Some(node) => node.comments.push(PLACEHOLDER),
+                    None => line.comments.push(PLACEHOLDER),
+                },
+                START_VARIATION if depth >= MAX_VARIATION_DEPTH => {
+                    return Err(DataError::new(
+                        Location::at(at),
+                        format!("variations nested at most {MAX_VARIATION_DEPTH} deep"),
+                    ));
+                }
+                START_VARIATION => {
+                    let (Some(from), Some(node)) = (before.clone(), line.nodes.last_mut()) else {
+                        return Err(DataError::new(Location::at(at), "a move before a variation"));
+                    };
+                    let mut variation = Line::default();
+                    self.line(from, &mut variation, depth + 1)?;
+                    node.variations.push(variation);
+                }
+                END_VARIATION if depth > 0 => return Ok(()),
+                END_GAME if depth == 0 => return Ok(()),
+                END_VARIATION | END_GAME => {
+                    let expected = if depth == 0 { "end-of-game marker 15" } else { "end-of-variation marker 14" };
+                    return Err(DataError::new(Location::at(at), expected).found(byte.to_string()));
+                }
+                _ => {
+                    let mv = self.decode_move(&state, byte, at)?;
+                    // Variations branch from the state before this move: keep it only if one follows.
+                    before = variation_follows(self.r.rest()).then(|| state.clone());
+                    state.play(mv);
+                    line.nodes.push(Node::new(mv));
+                }
+            }
+        }
+    }
+
+    /// One move: `(slot << 4) | code`, a second byte for diagonal queen moves. `None` = null move.
+    fn decode_move(&mut self, state: &State, byte: u8, at: u64) -> Result<Option<Move>, DataError> {
+        let pos = &state.pos;
+        let us = pos.turn();
+        let slot = usize::from(byte >> 4);
+        let code = i32::from(byte & 15);
+        let bad = |what: String| DataError::new(Location::at(at), "a legal move").found(what);
+        let from = state.lists.square(us, slot).ok_or_else(|| bad(format!("byte {byte:#04x}: empty slot {slot}")))?;
+        let role = pos
+            .board()
+            .role_at(from)
+            .ok_or_else(|| bad(format!("byte {byte:#04x}: slot {slot} points at empty {from}")))?;
+        let f = from as i32;
+        let (file, rank) = (f & 7, f >> 3);
+        let mut promotion = None;
+        let to: i32 = match role {
+            Role::King => match code {
+                0 => return Ok(None),
+                1..=8 => f + [-9, -8, -7, -1, 1, 7, 8, 9][(code - 1) as usize],
+                9 | 10 => {
+                    let side = if code == 9 { CastlingSide::QueenSide } else { CastlingSide::KingSide };
+                    return pos
+                        .castling_moves(side)
+                        .first()
+                        .copied()
+                        .map(Some)
+                        .ok_or_else(|| bad(format!("byte {byte:#04x}: castling {side:?} is not legal")));
+                }
+                _ => return Err(bad(format!("byte {byte:#04x}: king code {code}"))),
+            },
+            Role::Queen if code == file => {
+                let second = self.r.u8("second byte of a diagonal queen move")?;
+                if !(64..128).contains(&second) {
+                    return Err(
+                        DataError::new(Location::at(at + 1), "diagonal queen target 64–127").found(second.to_string())
+                    );
+                }
+                i32::from(second) - 64
+            }
+            Role::Queen | Role::Rook if code < 8 => rank * 8 + code,
+            Role::Queen | Role::Rook => (code - 8) * 8 + file,
+            Role::Bishop if code < 8 => f + 9 * (code - file),
+            Role::Bishop => f - 7 * (code - 8 - file),
+            Role::Knight => match code {
+                1..=8 => f + [-17, -15, -10, -6, 6, 10, 15, 17][(code - 1) as usize],
+                _ => return Err(bad(format!("byte {byte:#04x}: knight code {code}"))),
+            },
+            Role::Pawn => {
+                let sign = if us == shakmaty::Color::White { 1 } else { -1 };
+                let delta = match code {
+                    15 => 16,
+                    _ => [7, 8, 9][(code % 3) as usize],
+                };
+                if (3..15).contains(&code) {
+                    promotion = Some([Role::Queen, Role::Rook, Role::Bishop, Role::Knight][(code / 3 - 1) as usize]);
+                }
+                f + sign * delta
+            }
+        };
+        if !(0..64).contains(&to) {
+            return Err(bad(format!("byte {byte:#04x}: {role:?} from {from} leaves the board")));
+        }
+        let to = Square::new(to as u32);
+        let mv = if role == Role::Pawn
+            && Some(to) == pos.ep_square(shakmaty::EnPassantMode::Legal)
+            && to.file() != from.file()
+        {
+            Move::EnPassant { from, to }
+        } else {
+            Move::Normal { role, from, capture: pos.board().role_at(to), to, promotion }
+        };
+        if !is_legal(pos, mv) {
+            return Err(bad(format!("byte {byte:#04x}: {role:?} {from}→{to} is not legal here")));
+        }
+        Ok(Some(mv))
+    }
+}
+
+/// `Position::is_legal`, with a quick path for knight, bishop, rook and queen moves (most moves):
+/// the piece reaches the square and its own king is not attacked afterwards.
+fn is_legal(pos: &Chess, mv: Move) -> bool {
+    match mv {
+        Move::Normal { role, from, to, promotion: None, .. } if !matches!(role, Role::Pawn | Role::King) => {
+            let us = pos.turn();
+            let occupied = pos.board().occupied();
+            let Some(king) = pos.board().king_of(us) else { return false };
+            pos.board().by_color(us).contains(from)
+                && !pos.board().by_color(us).contains(to)
+                && attacks::attacks(from, role.of(us), occupied).contains(to)
+                && pos.king_attackers(king, !us, occupied.without(from).with(to)).without(to).is_empty()
+        }
+        _ => pos.is_legal(mv),
+    }
+}
+
+/// Whether a variation starts after the current move's NAGs and comment marker.
+fn variation_follows(rest: &[u8]) -> bool {
+    let mut i = 0;
+    loop {
+        match rest.get(i) {
+            Some(&NAG) => i += 2,
+            Some(&COMMENT) => i += 1,
+            Some(&START_VARIATION) => return true,
+            _ => return false,
+        }
+    }
+}
+
+/// Visits every comment in marker order: a line's own comments, then per node its comments and
+/// its variations.
+fn for_each_comment(line: &mut Line, f: &mut impl FnMut(&mut Vec<String>)) {
+    f(&mut line.comments);
+    for node in &mut line.nodes {
+        f(&mut node.comments);
+        for v in &mut node.variations {
+            for_each_comment(v, f);
+        }
+    }
+}
+
+/// Gives the comment strings to their places, as SCID's decoder does: first to the marked places
+/// in order; strings left over go one by one to the places after the last marked one (SCID
+/// writes no markers at all for games where most places carry a comment).
+fn assign_comments(line: &mut Line, strings: Vec<String>, base: u64, warnings: &mut Warnings) {
+    let (mut places, mut markers, mut last_marked) = (0usize, 0usize, None);
+    for_each_comment(line, &mut |comments| {
+        if !comments.is_empty() {
+            markers += comments.len();
+            last_marked = Some(places);
+        }
+        places += 1;
+    });
+    let first_unmarked = last_marked.map_or(0, |i| i + 1);
+    if strings.len() < markers {
+        warnings.push(Location::at(base), format!("{} comment markers without a string", markers - strings.len()));
+    } else if strings.len() - markers > places - first_unmarked {
+        warnings.push(Location::at(base), "more comment strings than places to put them");
+    }
+    let mut strings = strings.into_iter();
+    let mut place = 0usize;
+    for_each_comment(line, &mut |comments| {
+        for c in comments.iter_mut() {
+            *c = strings.next().unwrap_or_default();
+        }
+        comments.retain(|c| !c.is_empty());
+        if place >= first_unmarked
+            && let Some(s) = strings.next().filter(|s| !s.is_empty())
+        {
+            comments.push(s);
+        }
+        place += 1;
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_without_markers_go_to_places_in_order() {
+        // No tags, standard start, 1.e4 e5, end; three strings and no comment markers.
+        let record = [0, 0, 0xCF, 0xCF, END_GAME, b'a', 0, 0, b'c', 0];
+        let mut warnings = Warnings::default();
+        let r = decode_record(&record, 0, false, &mut warnings).unwrap();
+        assert_eq!(r.moves.comments, ["a"]);
+        assert!(r.moves.nodes[0].comments.is_empty());
+        assert_eq!(r.moves.nodes[1].comments, ["c"]);
+        assert!(warnings.is_empty());
+    }
+
+    #[test]
+    fn marked_comments_then_leftovers_after_the_last_mark() {
+        // 1.e4 {x} e5, then two strings: "x" for the marker, "y" for the place after it (e5).
+        let record = [0, 0, 0xCF, COMMENT, 0xCF, END_GAME, b'x', 0, b'y', 0];
+        let r = decode_record(&record, 0, false, &mut Warnings::default()).unwrap();
+        assert_eq!(r.moves.nodes[0].comments, ["x"]);
+        assert_eq!(r.moves.nodes[1].comments, ["y"]);
+    }
+
+    #[test]
+    fn diagonal_queen_move_takes_a_second_byte() {
+        // fenstd game 2: 1.e4 e5 2.Qh5 = 43 67 (queen slot 4, code = its file d, then h5 + 64).
+        let record = [0, 0, 0xCF, 0xCF, 0x43, 0x67, END_GAME];
+        let r = decode_record(&record, 0, false, &mut Warnings::default()).unwrap();
+        assert_eq!(r.moves.nodes[2].mv.map(|m| m.to()), Some(Square::H5));
+    }
+}

@@ -1,0 +1,256 @@
+//! Game → record bytes and index fields, as SCID 5.0.2's PGN import and `Game::Encode` do:
+//! which tags go to the index, the names, the extra tags, the move bytes, comment markers and
+//! strings, and every derived field.
+
+use shakmaty::{CastlingMode, Move, Position, Role};
+
+use super::Version;
+use super::decode::{COMMENT, COMMON_TAGS, END_GAME, END_VARIATION, NAG, START_VARIATION, State, start_position};
+use super::derived::{main_line, start_state};
+use super::fields::{Date, Eco, MAX_RATING, RATING_TYPES, encode_count, flags_from_letters, result_code, start_flags};
+use super::index::{FLAG_CHESS960, IndexEntry};
+use crate::game::{Game, Line};
+
+/// The longest game record SCID stores (a record must fit in one 128 KiB block).
+pub const MAX_RECORD: usize = 1 << 17;
+/// SCID's PGN import drops tag pairs whose name and value together exceed this many bytes.
+const MAX_TAG_PAIR: usize = 240;
+/// SCID keeps at most this many NAGs per move.
+const MAX_NAGS: usize = 8;
+
+/// A game ready to be stored: its record, its index entry (names, offset and length not yet
+/// filled) and its five names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Encoded {
+    pub record: Vec<u8>,
+    pub entry: IndexEntry,
+    /// Event, Site, Round, White, Black: the order in which SCID adds new names.
+    pub names: [String; 5],
+    /// An EventDate that SCID 4 cannot store within ±3 years of the game date (dropped).
+    pub dropped_event_date: Option<Date>,
+}
+
+/// Encodes a game for `version`; `Err` says why it cannot be stored.
+pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
+    let chess960 = game.castling_mode == CastlingMode::Chess960;
+    if chess960 && version != Version::Scid5 {
+        return Err("Chess960 games cannot be stored in SCID 4".into());
+    }
+    let mut entry = IndexEntry { flags: if chess960 { FLAG_CHESS960 } else { 0 }, ..IndexEntry::default() };
+    let mut names: [String; 5] = Default::default();
+    let mut extra: Vec<(&str, &str)> = Vec::new();
+    for (name, value) in &game.tags {
+        if name.is_empty() || name.len() + value.len() > MAX_TAG_PAIR {
+            continue;
+        }
+        match name.as_str() {
+            "ECO" => entry.eco = Eco::parse(value).map_or(0, |e| e.0),
+            "FEN" | "Result" => {}
+            "Date" => entry.date = Date::from_pgn(value),
+            "EventDate" => entry.event_date = Date::from_pgn(value),
+            "ScidFlags" => entry.flags |= flags_from_letters(value),
+            "Event" => names[0] = value.clone(),
+            "Site" => names[1] = value.clone(),
+            "Round" => names[2] = value.clone(),
+            "White" => names[3] = value.clone(),
+            "Black" => names[4] = value.clone(),
+            _ if name.len() >= 8 && rating_tag(&mut entry, name, value) => {}
+            _ => {
+                if name == "UTCDate" && entry.date == Date::UNKNOWN {
+                    let date = Date::from_pgn(value);
+                    if date.year() != 0 && date.month() != 0 && date.day() != 0 {
+                        entry.date = date;
+                    }
+                }
+                extra.push((name, value));
+            }
+        }
+    }
+    entry.result = result_code(game.result);
+
+    let custom_start = game.start.is_some();
+    let start = match &game.start {
+        Some(fen) => start_position(fen, game.castling_mode)?,
+        None => shakmaty::Chess::default(),
+    };
+    let state = start_state(start.clone(), custom_start).map_err(|_| "more than 16 pieces of one colour".to_owned())?;
+    let info = main_line(&start, custom_start, &game.moves.nodes);
+    entry.plies = info.plies.min(1023) as u16;
+    entry.material = info.material;
+    entry.stored_line = info.stored_line;
+    entry.home_pawn_count = info.home_pawn_count;
+    entry.home_pawns = info.home_pawns;
+    entry.flags |= start_flags(custom_start, info.promotion, info.underpromotion);
+
+    let mut record = Vec::with_capacity(256);
+    for (name, value) in extra {
+        match COMMON_TAGS.iter().position(|t| *t == name) {
+            Some(i) => record.push(241 + i as u8),
+            None => {
+                record.push(name.len() as u8);
+                record.extend_from_slice(name.as_bytes());
+            }
+        }
+        let value = &value.as_bytes()[..value.len().min(255)];
+        record.push(value.len() as u8);
+        record.extend_from_slice(value);
+    }
+    record.push(0);
+    record.push((entry.flags & 7) as u8);
+    if let Some(fen) = &game.start {
+        record.extend_from_slice(fen.to_string().as_bytes());
+        record.push(0);
+    }
+    let mut writer = MoveWriter { out: record, comments: Vec::new(), variations: 0, nags: 0 };
+    writer.comment(&game.moves.comments);
+    writer.line(state, &game.moves);
+    writer.out.push(END_GAME);
+    let mut record = writer.out;
+    for c in &writer.comments {
+        record.extend_from_slice(c.as_bytes());
+        record.push(0);
+    }
+    entry.variation_code = encode_count(writer.variations);
+    entry.comment_code = encode_count(writer.comments.len());
+    entry.nag_code = encode_count(writer.nags);
+    if record.len() >= MAX_RECORD {
+        return Err(format!("record of {} bytes exceeds SCID's 128 KiB game limit", record.len()));
+    }
+    entry.length = record.len() as u32;
+    let mut dropped_event_date = None;
+    if version != Version::Scid5 && !super::index::event_date_fits_si4(entry.event_date, entry.date) {
+        dropped_event_date = Some(entry.event_date);
+    }
+    Ok(Encoded { record, entry, names, dropped_event_date })
+}
+
+/// `White<Type>` / `Black<Type>`: the first rating per colour goes to the index (SCID's
+/// `setRating`); a rating above 4000 is dropped. Returns whether the tag was consumed.
+fn rating_tag(entry: &mut IndexEntry, name: &str, value: &str) -> bool {
+    let (elo, kind, rating_type) = if let Some(t) = name.strip_prefix("White") {
+        (&mut entry.white_elo, &mut entry.white_rating_type, t)
+    } else if let Some(t) = name.strip_prefix("Black") {
+        (&mut entry.black_elo, &mut entry.black_rating_type, t)
+    } else {
+        return false;
+    };
+    if *elo != 0 {
+        return false;
+    }
+    let Some(t) = RATING_TYPES.iter().position(|t| *t == rating_type) else { return false };
+    let value = strtoul(value);
+    *elo = if value > u64::from(MAX_RATING) { 0 } else { value as u16 };
+    *kind = t as u8;
+    true
+}
+
+/// C's `strtoul(s, NULL, 10)`: leading white space, an optional sign, then digits.
+fn strtoul(s: &str) -> u64 {
+    let t = s.trim_start();
+    let t = t.strip_prefix('+').unwrap_or(t);
+    t.bytes()
+        .take_while(u8::is_ascii_digit)
+        .fold(0u64, |acc, d| acc.saturating_mul(10).saturating_add(u64::from(d - b'0')))
+}
+
+struct MoveWriter {
+    out: Vec<u8>,
+    comments: Vec<String>,
+    variations: usize,
+    nags: usize,
+}
+
+impl MoveWriter {
+    /// A comment place: SCID joins the comments of one place and marks it when non-empty.
+    fn comment(&mut self, comments: &[String]) {
+        let text: String = comments.iter().map(|c| c.trim_matches([' ', '\n', '\r', '\t', '\x0b'])).collect();
+        if !text.is_empty() {
+            self.out.push(COMMENT);
+            self.comments.push(text);
+        }
+    }
+
+    fn line(&mut self, mut state: State, line: &Line) {
+        for node in &line.nodes {
+            let before = (!node.variations.is_empty()).then(|| state.clone());
+            self.mv(&state, node.mv);
+            state.play(node.mv);
+            for &nag in node.nags.iter().filter(|&&n| n != 0).take(MAX_NAGS) {
+                self.out.extend_from_slice(&[NAG, nag]);
+                self.nags += 1;
+            }
+            self.comment(&node.comments);
+            for (variation, before) in node.variations.iter().zip(std::iter::repeat(&before).flatten()) {
+                self.variations += 1;
+                self.out.push(START_VARIATION);
+                self.comment(&variation.comments);
+                self.line(before.clone(), variation);
+                self.out.push(END_VARIATION);
+            }
+        }
+    }
+
+    fn mv(&mut self, state: &State, mv: Option<Move>) {
+        let us = state.pos.turn();
+        let Some(m) = mv else {
+            self.out.push(0);
+            return;
+        };
+        let from = m.from().unwrap_or(shakmaty::Square::A1);
+        let slot = state.lists.slot_of(us, from).unwrap_or(0) as u8;
+        let (f, t) = (from as i32, m.to() as i32);
+        let (ff, fr, tf, tr) = (f & 7, f >> 3, t & 7, t >> 3);
+        let mut second = None;
+        let code: i32 = match m {
+            Move::Castle { king, rook } => {
+                if rook < king {
+                    9
+                } else {
+                    10
+                }
+            }
+            _ => match m.role() {
+                Role::King => [-9, -8, -7, -1, 1, 7, 8, 9].iter().position(|&d| d == t - f).map_or(0, |i| i as i32 + 1),
+                Role::Queen | Role::Rook if fr == tr => tf,
+                Role::Rook => 8 + tr,
+                Role::Queen if ff == tf => 8 + tr,
+                Role::Queen => {
+                    second = Some((t + 64) as u8);
+                    ff
+                }
+                Role::Bishop => {
+                    if (tr - fr) * (tf - ff) < 0 {
+                        tf + 8
+                    } else {
+                        tf
+                    }
+                }
+                Role::Knight => {
+                    [-17, -15, -10, -6, 6, 10, 15, 17].iter().position(|&d| d == t - f).map_or(0, |i| i as i32 + 1)
+                }
+                Role::Pawn => {
+                    let diff = (t - f).abs();
+                    if diff == 16 {
+                        15
+                    } else {
+                        let base = match diff {
+                            7 => 0,
+                            8 => 1,
+                            _ => 2,
+                        };
+                        let promo = match m.promotion() {
+                            Some(Role::Queen) => 3,
+                            Some(Role::Rook) => 6,
+                            Some(Role::Bishop) => 9,
+                            Some(Role::Knight) => 12,
+                            _ => 0,
+                        };
+                        base + promo
+                    }
+                }
+            },
+        };
+        self.out.push(slot << 4 | code as u8);
+        self.out.extend(second);
+    }
+}

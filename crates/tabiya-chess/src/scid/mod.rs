@@ -1,0 +1,116 @@
+//! SCID databases: SCID 3 (.si3/.sg3/.sn3, read-only), SCID 4 (.si4/.sg4/.sn4) and SCID 5
+//! (.si5/.sg5/.sn5). A database is an index of fixed-size entries, a name file and a game file
+//! of records that can only be decoded by replaying the moves (see `shared/specs/scid.md`).
+//!
+//! ```
+//! use tabiya_chess::pgn::PgnReader;
+//! use tabiya_chess::scid::{Database, NameType, Version, write::write_database};
+//!
+//! let pgn = b"[White \"Morphy\"]\n[Black \"Allies\"]\n\n1. e4 e5 2. Nf3 d6 {Philidor} 1-0\n";
+//! let games = PgnReader::new(&pgn[..]).map(|g| g.map(|g| g.game));
+//! let dir = tempfile::tempdir()?;
+//! let summary = write_database(&dir.path().join("games.si4"), Version::Scid4, games.collect::<Result<Vec<_>, _>>()?)?;
+//! assert_eq!(summary.written, 1);
+//!
+//! let db = Database::open(dir.path().join("games"))?; // any of the three files, or the stem
+//! assert_eq!(db.names.len(NameType::Player), 2);
+//! let game = db.game(0)?;
+//! assert_eq!(game.tag("White"), Some("Morphy"));
+//! assert_eq!(game.ply_count(), 4);
+//! assert_eq!(db.entries[0].stored_line, 187); // SCID's opening-dictionary line "1.e4 e5 2.Nf3"
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod database;
+pub mod decode;
+pub mod derived;
+pub mod encode;
+pub mod export;
+pub mod fields;
+pub mod index;
+pub mod names;
+pub mod pieces;
+mod stored_lines;
+pub mod verify;
+pub mod write;
+
+use std::path::{Path, PathBuf};
+
+pub use database::{Database, DatabasePaths};
+pub use decode::Record;
+pub use index::{Header, IndexEntry};
+pub use names::{NameBase, NameType};
+pub use write::{DatabaseWriter, WriteSummary};
+
+/// The three generations of the format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Version {
+    /// Version 300: 46-byte entries, no custom flags; SCID opens it read-only.
+    Scid3,
+    /// Version 400: 47-byte big-endian entries.
+    Scid4,
+    /// SCID 5: 56-byte little-endian entries, append-only name file.
+    Scid5,
+}
+
+impl Version {
+    /// The extensions of the index, game and name files.
+    pub fn extensions(self) -> [&'static str; 3] {
+        match self {
+            Version::Scid3 => ["si3", "sg3", "sn3"],
+            Version::Scid4 => ["si4", "sg4", "sn4"],
+            Version::Scid5 => ["si5", "sg5", "sn5"],
+        }
+    }
+
+    /// The version a file extension belongs to.
+    pub fn from_extension(ext: &str) -> Option<Version> {
+        match ext.to_ascii_lowercase().as_str() {
+            "si3" | "sg3" | "sn3" => Some(Version::Scid3),
+            "si4" | "sg4" | "sn4" => Some(Version::Scid4),
+            "si5" | "sg5" | "sn5" => Some(Version::Scid5),
+            _ => None,
+        }
+    }
+
+    /// The version number SCID reports (300, 400, 500).
+    pub fn number(self) -> u16 {
+        match self {
+            Version::Scid3 => 300,
+            Version::Scid4 => 400,
+            Version::Scid5 => 500,
+        }
+    }
+}
+
+/// Everything that can go wrong with a SCID database.
+#[derive(Debug, thiserror::Error)]
+pub enum ScidError {
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    /// The bytes are not what the format allows; the location names file, offset and record.
+    #[error(transparent)]
+    Data(#[from] tabiya_io::DataError),
+    /// A path that names no SCID database.
+    #[error("{}: not a SCID database (expected .si3/.si4/.si5 or a stem with those files)", .0.display())]
+    NotScid(PathBuf),
+    /// A game that the target version cannot store.
+    #[error("game {game}: {reason}")]
+    Unstorable { game: u64, reason: String },
+}
+
+impl ScidError {
+    pub fn io(path: &Path, source: std::io::Error) -> ScidError {
+        ScidError::Io { path: path.to_path_buf(), source }
+    }
+}
+
+impl From<tabiya_io::Error> for ScidError {
+    fn from(e: tabiya_io::Error) -> ScidError {
+        match e {
+            tabiya_io::Error::Io { path, source } => ScidError::Io { path, source },
+            tabiya_io::Error::Data(d) => ScidError::Data(d),
+        }
+    }
+}

@@ -1,0 +1,371 @@
+//! Name files: the front-coded, sorted .sn4/.sn3 and the append-only .sn5 (spec sections 4
+//! and 8). Names are kept as raw bytes; [`NameBase::text`] decodes them.
+
+use std::cmp::Ordering;
+
+use tabiya_io::{ByteReader, Codepage, DataError, Location, Warnings};
+
+use super::index::Header;
+
+pub const MAGIC: &[u8; 8] = b"Scid.sn\0";
+
+/// The four kinds of names, in file order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NameType {
+    Player = 0,
+    Event = 1,
+    Site = 2,
+    Round = 3,
+}
+
+impl NameType {
+    pub const ALL: [NameType; 4] = [NameType::Player, NameType::Event, NameType::Site, NameType::Round];
+
+    pub fn label(self) -> &'static str {
+        ["players", "events", "sites", "rounds"][self as usize]
+    }
+
+    /// The largest ID SCID 4 can store for this type, plus one.
+    pub fn limit_si4(self) -> usize {
+        [1 << 20, 1 << 19, 1 << 19, 1 << 18][self as usize]
+    }
+
+    /// The largest ID SCID 5 can store for this type, plus one.
+    pub fn limit_si5(self) -> u64 {
+        [1 << 28, 1 << 28, 1 << 32, 1 << 31][self as usize]
+    }
+}
+
+/// Names of one database, indexed by type and ID.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NameBase {
+    names: [Vec<Vec<u8>>; 4],
+    /// The obsolete per-name game counts of a .sn4/.sn3 file, by type and ID (empty for .sn5).
+    stored_frequency: [Vec<u32>; 4],
+}
+
+impl NameBase {
+    pub fn len(&self, kind: NameType) -> usize {
+        self.names[kind as usize].len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.iter().all(Vec::is_empty)
+    }
+
+    /// The raw bytes of a name, `None` for an ID out of range.
+    pub fn get(&self, kind: NameType, id: u32) -> Option<&[u8]> {
+        self.names[kind as usize].get(id as usize).map(Vec::as_slice)
+    }
+
+    /// A name as text: UTF-8, or Windows-1252 for bytes that are not UTF-8 (old databases).
+    /// An ID out of range reads as `?`, as in SCID.
+    pub fn text(&self, kind: NameType, id: u32) -> String {
+        self.get(kind, id).map(decode_text).unwrap_or_else(|| "?".to_owned())
+    }
+
+    /// The game count stored for each name in a .sn4/.sn3 file (by ID), empty for .sn5.
+    pub fn stored_frequency(&self, kind: NameType) -> &[u32] {
+        &self.stored_frequency[kind as usize]
+    }
+
+    pub fn names(&self, kind: NameType) -> &[Vec<u8>] {
+        &self.names[kind as usize]
+    }
+
+    /// Appends a name and returns its ID (no deduplication: see [`NameTable`]).
+    pub fn push(&mut self, kind: NameType, name: Vec<u8>) -> u32 {
+        let list = &mut self.names[kind as usize];
+        list.push(name);
+        (list.len() - 1) as u32
+    }
+
+    /// Reads a .sn4/.sn3 file.
+    pub fn read_sn4(data: &[u8], warnings: &mut Warnings) -> Result<NameBase, DataError> {
+        let mut r = ByteReader::new(data);
+        let magic = r.array::<8>("name-file magic \"Scid.sn\\0\"")?;
+        if &magic != MAGIC {
+            return Err(
+                DataError::new(Location::at(0), "name-file magic \"Scid.sn\\0\"").found(format!("{magic:02x?}"))
+            );
+        }
+        r.skip(4, "time stamp")?;
+        let mut counts = [0usize; 4];
+        for c in &mut counts {
+            *c = r.u24_be("name count")? as usize;
+        }
+        let mut max_freq = [0u32; 4];
+        for m in &mut max_freq {
+            *m = r.u24_be("maximum frequency")?;
+        }
+        let mut base = NameBase::default();
+        for kind in NameType::ALL {
+            let count = counts[kind as usize];
+            // Each record takes at least 4 bytes: refuse counts the file cannot hold before allocating.
+            if count > r.remaining() / 3 + 1 {
+                return Err(r.error(format!("{count} {} names", kind.label())).found("end of file"));
+            }
+            let mut slots: Vec<Option<Vec<u8>>> = vec![None; count];
+            let mut frequency = vec![0u32; count];
+            let mut prev: Vec<u8> = Vec::new();
+            let mut max_seen = 0u32;
+            for i in 0..count {
+                let at = r.offset();
+                let id = if count >= 65536 { r.u24_be("name ID")? } else { u32::from(r.u16_be("name ID")?) };
+                let freq = match max_freq[kind as usize] {
+                    0..=255 => u32::from(r.u8("frequency")?),
+                    256..=65535 => u32::from(r.u16_be("frequency")?),
+                    _ => r.u24_be("frequency")?,
+                };
+                max_seen = max_seen.max(freq);
+                let length = usize::from(r.u8("name length")?);
+                let prefix = if i > 0 { usize::from(r.u8("shared-prefix length")?) } else { 0 };
+                if prefix > length || prefix > prev.len() {
+                    return Err(DataError::new(Location::at(at), "shared prefix ≤ name length and previous name")
+                        .found(format!("prefix {prefix}, length {length}")));
+                }
+                prev.truncate(prefix);
+                prev.extend_from_slice(r.bytes(length - prefix, "name bytes")?);
+                let slot = slots.get_mut(id as usize).ok_or_else(|| {
+                    DataError::new(Location::at(at), format!("{} name ID < {count}", kind.label()))
+                        .found(id.to_string())
+                })?;
+                if slot.is_some() {
+                    return Err(DataError::new(Location::at(at), format!("unique {} name ID", kind.label()))
+                        .found(format!("{id} twice")));
+                }
+                *slot = Some(prev.clone());
+                frequency[id as usize] = freq;
+            }
+            if max_seen < max_freq[kind as usize] {
+                warnings.push(
+                    Location::at(24 + 3 * kind as u64),
+                    format!(
+                        "header maximum frequency of {} is {} but no name is used more than {max_seen} times",
+                        kind.label(),
+                        max_freq[kind as usize]
+                    ),
+                );
+            }
+            // Every slot is filled: count records with unique IDs < count.
+            base.names[kind as usize] = slots.into_iter().map(Option::unwrap_or_default).collect();
+            base.stored_frequency[kind as usize] = frequency;
+        }
+        if !r.is_empty() {
+            warnings.push(Location::at(r.offset()), format!("{} bytes after the last name", r.remaining()));
+        }
+        Ok(base)
+    }
+
+    /// Writes a .sn4 file as SCID does: names sorted with SCID's comparator, frequencies from
+    /// `freq` (per type, by ID), widths from the largest frequency.
+    pub fn write_sn4(&self, freq: &[Vec<u32>; 4], out: &mut Vec<u8>) {
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&[0; 4]);
+        for list in &self.names {
+            out.extend_from_slice(&(list.len() as u32).to_be_bytes()[1..]);
+        }
+        let max_freq: Vec<u32> = freq.iter().map(|f| f.iter().copied().max().unwrap_or(0)).collect();
+        for m in &max_freq {
+            out.extend_from_slice(&m.to_be_bytes()[1..]);
+        }
+        for kind in NameType::ALL {
+            let list = &self.names[kind as usize];
+            let mut order: Vec<u32> = (0..list.len() as u32).collect();
+            order.sort_by(|&a, &b| scid_name_order(&list[a as usize], &list[b as usize]));
+            let mut prev: &[u8] = &[];
+            for (i, &id) in order.iter().enumerate() {
+                let name = &list[id as usize][..list[id as usize].len().min(255)];
+                if list.len() >= 65536 {
+                    out.extend_from_slice(&id.to_be_bytes()[1..]);
+                } else {
+                    out.extend_from_slice(&(id as u16).to_be_bytes());
+                }
+                let f = freq[kind as usize].get(id as usize).copied().unwrap_or(0);
+                match max_freq[kind as usize] {
+                    0..=255 => out.push(f as u8),
+                    256..=65535 => out.extend_from_slice(&(f as u16).to_be_bytes()),
+                    _ => out.extend_from_slice(&f.to_be_bytes()[1..]),
+                }
+                out.push(name.len() as u8);
+                let mut prefix = 0;
+                if i > 0 {
+                    prefix = name.iter().zip(prev).take_while(|(a, b)| a == b).count();
+                    out.push(prefix as u8);
+                }
+                out.extend_from_slice(&name[prefix..]);
+                prev = name;
+            }
+        }
+    }
+
+    /// Reads a .sn5 file: LEB128 `length·8 + type` then the bytes; type 4 = database info.
+    pub fn read_sn5(data: &[u8], header: &mut Header, warnings: &mut Warnings) -> Result<NameBase, DataError> {
+        let mut r = ByteReader::new(data);
+        let mut base = NameBase::default();
+        while !r.is_empty() {
+            let at = r.offset();
+            let key = r.leb128("name record header")?;
+            let len = usize::try_from(key >> 3).unwrap_or(usize::MAX);
+            let bytes = r.bytes(len, "name bytes")?;
+            match key & 7 {
+                kind @ 0..=3 => base.names[kind as usize].push(bytes.to_vec()),
+                4 => {
+                    if !apply_info_record(bytes, header) {
+                        let key = String::from_utf8_lossy(&bytes[..bytes.len().min(16)]).into_owned();
+                        warnings.push(Location::at(at), format!("unknown database-info record {key:?} ignored"));
+                    }
+                }
+                other => {
+                    return Err(DataError::new(Location::at(at), "name type 0–4").found(other.to_string()));
+                }
+            }
+        }
+        Ok(base)
+    }
+
+    /// Appends one .sn5 name record.
+    pub fn sn5_record(kind: NameType, name: &[u8], out: &mut Vec<u8>) {
+        tabiya_io::varint::write_leb128(out, (name.len() as u64) << 3 | kind as u64);
+        out.extend_from_slice(name);
+    }
+}
+
+/// A .sn5 database-info record: key immediately followed by the value; matched by prefix.
+/// Returns whether the key is known.
+fn apply_info_record(bytes: &[u8], header: &mut Header) -> bool {
+    let number = |v: &[u8]| std::str::from_utf8(v).ok().and_then(|s| s.trim().parse::<u32>().ok());
+    if let Some(v) = bytes.strip_prefix(b"type") {
+        header.base_type = number(v).unwrap_or(0);
+    } else if let Some(v) = bytes.strip_prefix(b"description") {
+        header.description = v.to_vec();
+    } else if let Some(v) = bytes.strip_prefix(b"autoload") {
+        header.auto_load = number(v).unwrap_or(0);
+    } else if let Some(v) = bytes.strip_prefix(b"flag")
+        && let (Some(&d @ b'1'..=b'6'), Some(rest)) = (v.first(), v.get(1..))
+    {
+        header.flag_names[usize::from(d - b'1')] = rest.to_vec();
+    } else {
+        return false;
+    }
+    true
+}
+
+/// SCID's name order: the first byte compares unsigned, every later byte as a signed `char`,
+/// and the end of a name as 0.
+pub fn scid_name_order(a: &[u8], b: &[u8]) -> Ordering {
+    match (a.first(), b.first()) {
+        (None, None) => return Ordering::Equal,
+        (None, Some(_)) => return Ordering::Less,
+        (Some(_), None) => return Ordering::Greater,
+        (Some(x), Some(y)) if x != y => return x.cmp(y),
+        _ => {}
+    }
+    let n = a.len().max(b.len());
+    for i in 1..=n {
+        let x = a.get(i).map_or(0, |&c| c as i8);
+        let y = b.get(i).map_or(0, |&c| c as i8);
+        if x != y || x == 0 {
+            return x.cmp(&y);
+        }
+    }
+    Ordering::Equal
+}
+
+/// Decodes a stored string: UTF-8, else Windows-1252.
+pub fn decode_text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_owned(),
+        Err(_) => Codepage::Windows1252.decode(bytes).into_owned(),
+    }
+}
+
+/// Name → ID lookup while writing; IDs are assigned in order of first use.
+#[derive(Debug, Default)]
+pub struct NameTable {
+    pub base: NameBase,
+    ids: [std::collections::HashMap<Vec<u8>, u32>; 4],
+    /// Games using each name, by type and ID.
+    pub frequency: [Vec<u32>; 4],
+}
+
+impl NameTable {
+    pub fn from_base(base: NameBase) -> NameTable {
+        let mut table = NameTable { base: NameBase::default(), ..NameTable::default() };
+        for kind in NameType::ALL {
+            for name in base.names(kind) {
+                let id = table.base.push(kind, name.clone());
+                table.ids[kind as usize].entry(name.clone()).or_insert(id);
+                table.frequency[kind as usize].push(0);
+            }
+        }
+        table
+    }
+
+    pub fn contains(&self, kind: NameType, name: &[u8]) -> bool {
+        self.ids[kind as usize].contains_key(name)
+    }
+
+    /// The ID of `name`, and whether it is new.
+    pub fn id(&mut self, kind: NameType, name: &[u8]) -> (u32, bool) {
+        if let Some(&id) = self.ids[kind as usize].get(name) {
+            return (id, false);
+        }
+        let id = self.base.push(kind, name.to_vec());
+        self.ids[kind as usize].insert(name.to_vec(), id);
+        self.frequency[kind as usize].push(0);
+        (id, true)
+    }
+
+    pub fn count_use(&mut self, kind: NameType, id: u32) {
+        if let Some(f) = self.frequency[kind as usize].get_mut(id as usize) {
+            *f += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scid_order_sorts_high_bytes_before_ascii_after_the_first_byte() {
+        assert_eq!(scid_name_order(b"ab", b"ac"), Ordering::Less);
+        assert_eq!(scid_name_order(b"a\xc3\xa9", b"ab"), Ordering::Less);
+        assert_eq!(scid_name_order(b"\xc3a", b"za"), Ordering::Greater);
+        assert_eq!(scid_name_order(b"ab", b"ab\xc3"), Ordering::Greater);
+        assert_eq!(scid_name_order(b"ab", b"abc"), Ordering::Less);
+        assert_eq!(scid_name_order(b"", b"a"), Ordering::Less);
+        assert_eq!(scid_name_order(b"ab", b"ab"), Ordering::Equal);
+    }
+}
+
+#[cfg(test)]
+mod sn5_tests {
+    use super::*;
+
+    #[test]
+    fn sn5_names_and_info_records() {
+        let mut data = Vec::new();
+        apply_record(&mut data, 4, b"descriptionMy games");
+        NameBase::sn5_record(NameType::Player, b"Carlsen, M", &mut data);
+        NameBase::sn5_record(NameType::Event, b"", &mut data);
+        apply_record(&mut data, 4, b"flag3Sharp");
+        apply_record(&mut data, 4, b"colour blue");
+        let mut header = Header::default();
+        let mut warnings = Warnings::default();
+        let names = NameBase::read_sn5(&data, &mut header, &mut warnings).unwrap();
+        assert_eq!(names.get(NameType::Player, 0), Some(&b"Carlsen, M"[..]));
+        assert_eq!(names.get(NameType::Event, 0), Some(&b""[..]));
+        assert_eq!(header.description, b"My games");
+        assert_eq!(header.flag_names[2], b"Sharp");
+        assert_eq!(warnings.len(), 1);
+        // Types 5–7 are corrupt.
+        assert!(NameBase::read_sn5(&[0x05], &mut header, &mut warnings).is_err());
+    }
+
+    fn apply_record(out: &mut Vec<u8>, kind: u64, bytes: &[u8]) {
+        tabiya_io::varint::write_leb128(out, (bytes.len() as u64) << 3 | kind);
+        out.extend_from_slice(bytes);
+    }
+}

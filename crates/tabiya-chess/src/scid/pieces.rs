@@ -1,0 +1,141 @@
+//! SCID's per-side piece lists: the move bytes name a piece by its slot in the list of the side
+//! to move (spec section 5.4).
+
+use shakmaty::{Chess, Color, Move, Position, Role, Square};
+
+/// Up to 16 squares per colour; the king is always in slot 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PieceLists {
+    squares: [[u8; 16]; 2],
+    len: [u8; 2],
+}
+
+/// The fixed order of the standard start: K, Ra, Nb, Bc, Q, Bf, Ng, Rh, pawns a–h.
+const STANDARD_WHITE: [u8; 16] = [4, 0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+
+/// A position with more than 16 pieces of one colour, which SCID cannot encode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooManyPieces(pub Color);
+
+fn side(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+impl PieceLists {
+    /// The lists of a game without a FEN.
+    pub fn standard() -> PieceLists {
+        let black = STANDARD_WHITE.map(|sq| sq ^ 56);
+        PieceLists { squares: [STANDARD_WHITE, black], len: [16, 16] }
+    }
+
+    /// The lists of a game with a FEN: a scan from a8 to h1, each king moved to slot 0.
+    pub fn from_position(pos: &Chess) -> Result<PieceLists, TooManyPieces> {
+        let mut lists = PieceLists { squares: [[0; 16]; 2], len: [0, 0] };
+        let board = pos.board();
+        for rank in (0..8u32).rev() {
+            for file in 0..8u32 {
+                let sq = Square::new(rank * 8 + file);
+                let Some(piece) = board.piece_at(sq) else { continue };
+                let s = side(piece.color);
+                let n = usize::from(lists.len[s]);
+                if n == 16 {
+                    return Err(TooManyPieces(piece.color));
+                }
+                let list = &mut lists.squares[s];
+                if piece.role == Role::King {
+                    list[n] = list[0];
+                    list[0] = sq as u8;
+                } else {
+                    list[n] = sq as u8;
+                }
+                lists.len[s] += 1;
+            }
+        }
+        Ok(lists)
+    }
+
+    /// The square of `slot` in `color`'s list.
+    pub fn square(&self, color: Color, slot: usize) -> Option<Square> {
+        let s = side(color);
+        (slot < usize::from(self.len[s])).then(|| Square::new(u32::from(self.squares[s][slot])))
+    }
+
+    /// The slot of the piece on `sq`.
+    pub fn slot_of(&self, color: Color, sq: Square) -> Option<usize> {
+        let s = side(color);
+        self.squares[s][..usize::from(self.len[s])].iter().position(|&x| x == sq as u8)
+    }
+
+    fn set(&mut self, color: Color, from: Square, to: Square) {
+        if let Some(slot) = self.slot_of(color, from) {
+            self.squares[side(color)][slot] = to as u8;
+        }
+    }
+
+    /// A capture: the last piece of the list takes the captured piece's slot.
+    fn remove(&mut self, color: Color, sq: Square) {
+        let s = side(color);
+        if let Some(slot) = self.slot_of(color, sq) {
+            let last = usize::from(self.len[s]) - 1;
+            self.squares[s][slot] = self.squares[s][last];
+            self.len[s] -= 1;
+        }
+    }
+
+    /// Updates the lists for `mv` played in `pos` (before the move). Promotions keep the slot.
+    pub fn play(&mut self, pos: &Chess, mv: Move) {
+        let us = pos.turn();
+        match mv {
+            Move::Normal { from, to, capture, .. } => {
+                if capture.is_some() {
+                    self.remove(!us, to);
+                }
+                self.set(us, from, to);
+            }
+            Move::EnPassant { from, to } => {
+                self.remove(!us, Square::from_coords(to.file(), from.rank()));
+                self.set(us, from, to);
+            }
+            Move::Castle { king, rook } => {
+                let side = if rook.file() < king.file() {
+                    shakmaty::CastlingSide::QueenSide
+                } else {
+                    shakmaty::CastlingSide::KingSide
+                };
+                // The rook first: in Chess960 the king may land on the rook's square.
+                let rook_slot = self.slot_of(us, rook);
+                self.set(us, king, side.king_to(us));
+                if let Some(slot) = rook_slot {
+                    self.squares[self::side(us)][slot] = side.rook_to(us) as u8;
+                }
+            }
+            Move::Put { .. } => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standard_order_puts_e_pawn_in_slot_12() {
+        let lists = PieceLists::standard();
+        assert_eq!(lists.square(Color::White, 12), Some(Square::E2));
+        assert_eq!(lists.square(Color::Black, 4), Some(Square::D8));
+        assert_eq!(lists.square(Color::White, 0), Some(Square::E1));
+    }
+
+    #[test]
+    fn fen_order_scans_from_a8_and_moves_the_king_to_slot_0() {
+        let lists = PieceLists::from_position(&Chess::default()).unwrap();
+        // White: a2…h2 first, then a1 rook; the king arrives at e1 and takes slot 0 from the a2 pawn.
+        assert_eq!(lists.square(Color::White, 0), Some(Square::E1));
+        assert_eq!(lists.square(Color::White, 4), Some(Square::E2));
+        assert_eq!(lists.square(Color::White, 11), Some(Square::D1));
+        assert_eq!(lists.square(Color::White, 12), Some(Square::A2));
+    }
+}

@@ -1,0 +1,290 @@
+//! Writing databases: new ones and appends, SCID 4 and SCID 5, the way SCID 5.0.2 writes them.
+//!
+//! Crash safety: every file is written to a temporary file beside it and renamed into place, in
+//! the order game file, name file, index. An interruption before the last rename leaves the old
+//! index, which only refers to names and game bytes that the new files still hold at the same
+//! IDs and offsets: the old database stays readable.
+
+use std::io::Write;
+use std::path::Path;
+
+use rayon::prelude::*;
+use tabiya_io::AtomicFile;
+
+use super::database::{Database, DatabasePaths};
+use super::encode::{Encoded, MAX_RECORD, encode_game};
+use super::index::{Header, IndexEntry, MAX_GAMES_SI4};
+use super::names::{NameBase, NameTable, NameType};
+use super::{ScidError, Version};
+use crate::game::Game;
+
+/// What a write did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WriteSummary {
+    /// Games stored by this writer.
+    pub written: u64,
+    /// Games that could not be stored, with the reason (game number in the input, 1-based).
+    pub skipped: Vec<(u64, String)>,
+    /// Data lost while storing (e.g. an EventDate SCID 4 cannot hold).
+    pub warnings: Vec<(u64, String)>,
+    /// Games in the database after the write.
+    pub total: u64,
+}
+
+/// Adds games to a new or existing database; nothing is visible until [`DatabaseWriter::finish`].
+pub struct DatabaseWriter {
+    paths: DatabasePaths,
+    header: Header,
+    entries: Vec<IndexEntry>,
+    names: NameTable,
+    /// .sn5 records of the names added by this writer, in order of first use.
+    sn5_new: Vec<u8>,
+    sn5_old: Vec<u8>,
+    games: AtomicFile,
+    games_len: u64,
+    input_count: u64,
+    summary: WriteSummary,
+    /// Test hook: stop `finish` after this many of its three renames, as a crash would.
+    crash_after: Option<usize>,
+}
+
+impl DatabaseWriter {
+    /// Starts a new, empty database of `version` at `path` (any of its file names or its stem).
+    pub fn create(path: &Path, version: Version) -> Result<DatabaseWriter, ScidError> {
+        if version == Version::Scid3 {
+            return Err(ScidError::Unstorable { game: 0, reason: "SCID 3 databases are read-only".into() });
+        }
+        let paths = DatabasePaths::with_version(path, version);
+        let games = AtomicFile::create(&paths.games).map_err(|e| ScidError::io(&paths.games, e))?;
+        Ok(DatabaseWriter {
+            paths,
+            header: Header::default(),
+            entries: Vec::new(),
+            names: NameTable::default(),
+            sn5_new: Vec::new(),
+            sn5_old: Vec::new(),
+            games,
+            games_len: 0,
+            input_count: 0,
+            summary: WriteSummary::default(),
+            crash_after: None,
+        })
+    }
+
+    /// Opens an existing SCID 4 or 5 database to append games to it.
+    pub fn append(path: &Path) -> Result<DatabaseWriter, ScidError> {
+        let db = Database::open(path)?;
+        if db.version == Version::Scid3 {
+            return Err(ScidError::Unstorable { game: 0, reason: "SCID 3 databases are read-only".into() });
+        }
+        let mut games = AtomicFile::create(&db.paths.games).map_err(|e| ScidError::io(&db.paths.games, e))?;
+        games.write_all(db.game_file()).map_err(|e| ScidError::io(&db.paths.games, e))?;
+        let sn5_old =
+            if db.version == Version::Scid5 { tabiya_io::read_input(&db.paths.names)?.to_vec() } else { Vec::new() };
+        let mut names = NameTable::from_base(db.names.clone());
+        for e in &db.entries {
+            count_names(&mut names, e);
+        }
+        Ok(DatabaseWriter {
+            games_len: db.game_file().len() as u64,
+            paths: db.paths,
+            header: db.header,
+            entries: db.entries,
+            names,
+            sn5_new: Vec::new(),
+            sn5_old,
+            games,
+            input_count: 0,
+            summary: WriteSummary::default(),
+            crash_after: None,
+        })
+    }
+
+    pub fn version(&self) -> Version {
+        self.paths.version
+    }
+
+    /// Adds a game, or records why it cannot be stored and goes on. Fails only when the
+    /// game file cannot be written.
+    pub fn add(&mut self, game: &Game) -> Result<(), ScidError> {
+        self.add_encoded(encode_game(game, self.paths.version))
+    }
+
+    /// Adds a game already encoded with [`encode_game`] for this writer's version, so that
+    /// callers can encode on several threads and store in order.
+    pub fn add_encoded(&mut self, encoded: Result<Encoded, String>) -> Result<(), ScidError> {
+        self.input_count += 1;
+        let number = self.input_count;
+        let version = self.paths.version;
+        if version == Version::Scid4 && self.entries.len() >= MAX_GAMES_SI4 {
+            self.summary.skipped.push((number, format!("SCID 4 holds at most {MAX_GAMES_SI4} games")));
+            return Ok(());
+        }
+        let mut encoded = match encoded {
+            Ok(e) => e,
+            Err(reason) => {
+                self.summary.skipped.push((number, reason));
+                return Ok(());
+            }
+        };
+        if let Some(date) = encoded.dropped_event_date {
+            self.summary
+                .warnings
+                .push((number, format!("EventDate {} is not within 3 years of the game date; dropped", date.to_pgn())));
+        }
+        // Name limits, checked before any name is added.
+        let kinds = [NameType::Event, NameType::Site, NameType::Round, NameType::Player, NameType::Player];
+        for (name, kind) in encoded.names.iter().zip(kinds) {
+            if version == Version::Scid4 && name.len() > 255 {
+                self.summary.skipped.push((number, format!("{} name longer than 255 bytes", kind.label())));
+                return Ok(());
+            }
+        }
+        for (name, kind) in encoded.names.iter().zip(kinds) {
+            let limit = if version == Version::Scid4 { kind.limit_si4() as u64 } else { kind.limit_si5() };
+            if !self.names.contains(kind, name.as_bytes()) && self.names.base.len(kind) as u64 + 1 >= limit {
+                self.summary.skipped.push((number, format!("too many {} names", kind.label())));
+                return Ok(());
+            }
+        }
+        let mut ids = [0u32; 5];
+        for ((name, kind), id) in encoded.names.iter().zip(kinds).zip(&mut ids) {
+            let (new_id, is_new) = self.names.id(kind, name.as_bytes());
+            if is_new && version == Version::Scid5 {
+                NameBase::sn5_record(kind, name.as_bytes(), &mut self.sn5_new);
+            }
+            *id = new_id;
+        }
+        let e = &mut encoded.entry;
+        [e.event, e.site, e.round, e.white, e.black] = ids;
+        // The 128 KiB block rule: a record never crosses a multiple of 128 KiB.
+        let len = encoded.record.len() as u64;
+        let space = MAX_RECORD as u64 - self.games_len % MAX_RECORD as u64;
+        let mut padding = 0;
+        if space < len {
+            padding = space;
+        }
+        let offset = self.games_len + padding;
+        if version == Version::Scid4 && offset + len > u64::from(u32::MAX) {
+            self.summary.skipped.push((number, "the .sg4 file would exceed 4 GiB".into()));
+            return Ok(());
+        }
+        let io = |e| ScidError::io(&self.paths.games, e);
+        self.games.write_all(&vec![0; padding as usize]).map_err(io)?;
+        self.games.write_all(&encoded.record).map_err(io)?;
+        self.games_len = offset + len;
+        e.offset = offset;
+        count_names(&mut self.names, e);
+        self.entries.push(*e);
+        self.summary.written += 1;
+        Ok(())
+    }
+
+    /// Adds every game of the source that `open` creates, in order: the source is read on a
+    /// thread of its own while batches of games are encoded on all cores. Games the source cannot
+    /// read go to `unreadable`; `progress` gets the number of games handled.
+    pub fn add_all<E: Send, I: Iterator<Item = Result<Game, E>>>(
+        &mut self,
+        open: impl FnOnce() -> I + Send,
+        mut unreadable: impl FnMut(E),
+        mut progress: impl FnMut(u64),
+    ) -> Result<(), ScidError> {
+        const BATCH: usize = 256;
+        let version = self.paths.version;
+        std::thread::scope(|scope| {
+            let (batches, received) = std::sync::mpsc::sync_channel::<Vec<Result<Game, E>>>(2);
+            scope.spawn(move || {
+                let mut batch = Vec::with_capacity(BATCH);
+                for game in open() {
+                    batch.push(game);
+                    if batch.len() == BATCH
+                        && batches.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))).is_err()
+                    {
+                        return;
+                    }
+                }
+                let _ = batches.send(batch);
+            });
+            for batch in received {
+                let n = batch.len() as u64;
+                let encoded: Vec<_> =
+                    batch.into_par_iter().map(|game| game.map(|game| encode_game(&game, version))).collect();
+                for game in encoded {
+                    match game {
+                        Ok(encoded) => self.add_encoded(encoded)?,
+                        Err(e) => unreadable(e),
+                    }
+                }
+                progress(n);
+            }
+            Ok(())
+        })
+    }
+
+    /// Makes [`DatabaseWriter::finish`] stop after `renames` of its three file replacements
+    /// (game file, names, index), leaving the rest as a crash would. For crash-safety tests.
+    #[doc(hidden)]
+    pub fn simulate_crash_after(&mut self, renames: usize) {
+        self.crash_after = Some(renames);
+    }
+
+    /// Writes names and index and renames the three files into place: game file first, index last.
+    pub fn finish(mut self) -> Result<WriteSummary, ScidError> {
+        let paths = self.paths.clone();
+        let crash_after = self.crash_after.unwrap_or(usize::MAX);
+        if crash_after == 0 {
+            return Ok(self.summary);
+        }
+        self.games.commit().map_err(|e| ScidError::io(&paths.games, e))?;
+        let mut names = Vec::new();
+        let mut index = Vec::with_capacity(self.entries.len() * 56 + 182);
+        match paths.version {
+            Version::Scid5 => {
+                names = std::mem::take(&mut self.sn5_old);
+                names.extend_from_slice(&self.sn5_new);
+                for e in &self.entries {
+                    e.write_si5(&mut index);
+                }
+            }
+            _ => {
+                self.names.base.write_sn4(&self.names.frequency, &mut names);
+                self.header.num_games = self.entries.len() as u32;
+                self.header.write_si4(&mut index);
+                for e in &self.entries {
+                    e.write_si4(&mut index);
+                }
+            }
+        }
+        if crash_after == 1 {
+            return Ok(self.summary);
+        }
+        tabiya_io::write_atomic(&paths.names, &names).map_err(|e| ScidError::io(&paths.names, e))?;
+        if crash_after == 2 {
+            return Ok(self.summary);
+        }
+        tabiya_io::write_atomic(&paths.index, &index).map_err(|e| ScidError::io(&paths.index, e))?;
+        self.summary.total = self.entries.len() as u64;
+        Ok(self.summary)
+    }
+}
+
+fn count_names(names: &mut NameTable, e: &IndexEntry) {
+    names.count_use(NameType::Player, e.white);
+    names.count_use(NameType::Player, e.black);
+    names.count_use(NameType::Event, e.event);
+    names.count_use(NameType::Site, e.site);
+    names.count_use(NameType::Round, e.round);
+}
+
+/// Writes `games` into a new database; games that cannot be stored are skipped and listed.
+pub fn write_database(
+    path: &Path,
+    version: Version,
+    games: impl IntoIterator<Item = Game>,
+) -> Result<WriteSummary, ScidError> {
+    let mut writer = DatabaseWriter::create(path, version)?;
+    for game in games {
+        writer.add(&game)?;
+    }
+    writer.finish()
+}

@@ -1,0 +1,71 @@
+//! `tabiya` on SCID databases: info JSON, export and import byte-identical to SCID 5.0.2,
+//! verify's exit status on a damaged database.
+
+use std::path::Path;
+use std::process::Command;
+
+use tabiya_io::corpus::corpus_file;
+
+fn tabiya(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tabiya")).args(args).output().expect("tabiya runs")
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn info_json_of_five() {
+    let Some(db) = corpus_file("scid/scidtopgn-five/five.si4") else { return };
+    let out = tabiya(&["info", "--json", s(&db)]);
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["format"], "scid4");
+    assert_eq!(json["version"], 400);
+    assert_eq!(json["counts"]["games"], 5);
+    assert_eq!(json["counts"]["players"], 10);
+    assert_eq!(json["header"]["description"], "Test");
+    assert_eq!(json["header"]["auto_load"], 2);
+}
+
+#[test]
+fn convert_round_trip_matches_scid() {
+    let Some(db) = corpus_file("scid/generated-scid502/five_4.si4") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("five.pgn");
+    assert!(tabiya(&["convert", s(&db), "-o", s(&pgn), "-q"]).status.success());
+    let expected = corpus_file("scid/generated-scid502/five_4.export.pgn").unwrap();
+    assert_eq!(std::fs::read(&pgn).unwrap(), std::fs::read(expected).unwrap());
+    let back = dir.path().join("back.si4");
+    let source = corpus_file("scid/scidtopgn-five/five.pgn").unwrap();
+    assert!(tabiya(&["convert", s(&source), "-o", s(&back), "-q"]).status.success());
+    for ext in ["si4", "sn4", "sg4"] {
+        assert_eq!(std::fs::read(back.with_extension(ext)).unwrap(), std::fs::read(db.with_extension(ext)).unwrap());
+    }
+    // --append adds the games again.
+    assert!(tabiya(&["convert", s(&source), "-o", s(&back), "--append", "-q"]).status.success());
+    let out = tabiya(&["info", "--json", s(&back)]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["counts"]["games"], 10);
+}
+
+#[test]
+fn verify_fails_on_a_damaged_game() {
+    let Some(db) = corpus_file("scid/generated-scid502/five_4.si4") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("d.si4");
+    for ext in ["si4", "sn4", "sg4"] {
+        std::fs::copy(db.with_extension(ext), copy.with_extension(ext)).unwrap();
+    }
+    assert_eq!(tabiya(&["verify", s(&copy)]).status.code(), Some(0));
+    // Game 1's first move byte (1.e4 = 0xCF) becomes an impossible king move.
+    let mut sg = std::fs::read(copy.with_extension("sg4")).unwrap();
+    let first_move = sg.iter().position(|&b| b == 0xCF).unwrap();
+    sg[first_move] = 0x0E;
+    std::fs::write(copy.with_extension("sg4"), sg).unwrap();
+    let out = tabiya(&["verify", "--json", s(&copy)]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["ok"], false);
+    assert_eq!(json["checked"]["decoded"], 4);
+}
