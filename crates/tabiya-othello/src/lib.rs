@@ -1,1 +1,3 @@
 //! Othello: the board, the FFO Wthor database and its interchange formats, and an exact endgame solver.
+
+pub mod wthor;
