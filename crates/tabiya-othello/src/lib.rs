@@ -1,1 +1,4 @@
 //! Othello: the board, the FFO Wthor database and its interchange formats, and an exact endgame solver.
+
+pub mod board;
+pub mod text;

@@ -1,0 +1,1 @@
+//! Othello text formats.
