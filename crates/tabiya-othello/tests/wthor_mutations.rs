@@ -2,7 +2,7 @@
 
 use tabiya_io::Warnings;
 use tabiya_io::corpus::corpus_file;
-use tabiya_othello::wthor::{GameFile, GameFile10, NameFile, NameKind, SolitaireFile};
+use tabiya_othello::wthor::{GameFile, GameFile10, NameFile, NameKind, SolitaireFile, verify_games};
 
 /// Every reader on `bytes`; only the absence of a panic matters here.
 fn read_everything(bytes: &[u8]) {
@@ -12,6 +12,7 @@ fn read_everything(bytes: &[u8]) {
     let _ = SolitaireFile::read(bytes, &mut w);
     let _ = NameFile::read(NameKind::Players, bytes, &mut w);
     let _ = NameFile::read(NameKind::Tournaments, bytes, &mut w);
+    let _ = verify_games(std::path::Path::new("WTH_1981.wtb"), bytes, None, None);
 }
 
 /// A deterministic sequence (xorshift), so a failure is reproducible.

@@ -6,14 +6,15 @@
 
 use tabiya_io::Location;
 
-use super::{TextError, square_index, square_name};
+use super::TextError;
+use crate::board::Square;
 
 /// One move: its colour, its square (None = pass) and the optional `/eval/time` fields.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GgfMove {
     pub black: bool,
     /// Square index `8 · row + column`, a1 = 0; `None` for a pass (`PA`).
-    pub square: Option<u8>,
+    pub square: Option<Square>,
     /// What follows the square, e.g. `/1.2/0.5` (evaluation and time), kept as written.
     pub annotation: String,
 }
@@ -48,7 +49,7 @@ impl GgfGame {
         }
         for m in &self.moves {
             let square = match m.square {
-                Some(s) => square_name(s).map(char::from).iter().collect::<String>(),
+                Some(s) => s.to_string(),
                 None => "PA".to_owned(),
             };
             push_property(&mut out, if m.black { "B" } else { "W" }, &format!("{square}{}", m.annotation));
@@ -132,7 +133,7 @@ impl Parser<'_> {
                     let square = if square_text.eq_ignore_ascii_case("PA") || square_text.eq_ignore_ascii_case("pass") {
                         None
                     } else {
-                        Some(square_index(square_text.trim().as_bytes()).ok_or_else(|| {
+                        Some(square_text.trim().parse::<Square>().map_err(|_| {
                             TextError::new(
                                 Location::at(value_at as u64).with_record(self.game),
                                 "a move a1–h8 or PA",
@@ -187,7 +188,7 @@ B[f5//0.01]W[d6/-1.50/0.02]B[PA]W[c3];)";
         assert_eq!(g.tag("RE"), Some("+2.000"));
         assert!(g.starts_from_standard_position());
         assert_eq!(g.moves.len(), 4);
-        assert_eq!(g.moves[0], GgfMove { black: true, square: Some(37), annotation: "//0.01".into() });
+        assert_eq!(g.moves[0], GgfMove { black: true, square: Square::from_index(37), annotation: "//0.01".into() });
         assert_eq!(g.moves[2], GgfMove { black: true, square: None, annotation: String::new() });
         assert_eq!(g.format(), GAME, "writes back as read");
     }

@@ -25,15 +25,21 @@ mod game;
 mod header;
 mod names;
 mod read;
+mod replay;
 mod solitaire;
 mod square;
+mod theoretical;
+mod verify;
 mod write;
 
 pub use game::{Game, Game10, GameFile, GameFile10, GameRecord, GamesFile};
 pub use header::{HEADER_LEN, Header, MAX_RECORDS};
 pub use names::{NameFile, NameKind};
+pub use replay::{Ending, Replay, ReplayError};
 pub use solitaire::{PRESENCE_TABLE_LEN, Solitaire, SolitaireFile};
-pub use square::{BoardSize, code_of_index, index_of_code};
+pub use square::{BoardSize, code_of_square, square_of_code};
+pub use theoretical::{EndgameSolver, TheoreticalPolicy};
+pub use verify::{GameStats, Names, Problem, Severity, Verification, name_files_in, verify_games};
 
 use tabiya_io::{DataError, Location};
 

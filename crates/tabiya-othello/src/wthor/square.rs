@@ -1,6 +1,8 @@
 //! How Wthor files code a square in one byte: `10 · row + column` on 8×8 boards,
 //! `column + 12 · row` on 10×10 boards (rows and columns from 1; 0 means no move).
 
+use crate::board::Square;
+
 /// Board sizes of Wthor game files (header byte P1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum BoardSize {
@@ -42,14 +44,14 @@ impl BoardSize {
     }
 }
 
-/// The 8×8 move byte for a square index `8 · row + column` (a1 = 0, h1 = 7, h8 = 63).
-pub fn code_of_index(index: u8) -> u8 {
-    (index / 8 + 1) * 10 + index % 8 + 1
+/// The 8×8 move byte of a square.
+pub fn code_of_square(square: Square) -> u8 {
+    (square.row() + 1) * 10 + square.column() + 1
 }
 
-/// The square index `8 · row + column` of an 8×8 move byte; `None` for 0 and bytes off the board.
-pub fn index_of_code(code: u8) -> Option<u8> {
-    BoardSize::Eight.decode(code).map(|(c, r)| r * 8 + c)
+/// The square of an 8×8 move byte; `None` for 0 and bytes off the board.
+pub fn square_of_code(code: u8) -> Option<Square> {
+    BoardSize::Eight.decode(code).and_then(|(c, r)| Square::from_coords(c, r))
 }
 
 #[cfg(test)]
@@ -87,8 +89,8 @@ mod tests {
                 assert_eq!(size.encode(c, r), Some(b));
             }
         }
-        for i in 0..64 {
-            assert_eq!(index_of_code(code_of_index(i)), Some(i));
+        for square in Square::all() {
+            assert_eq!(square_of_code(code_of_square(square)), Some(square));
         }
     }
 }
