@@ -51,6 +51,13 @@ impl Header {
         }
     }
 
+    /// A header dated today (UTC), for a new or modified file.
+    pub fn today() -> Header {
+        let days =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86_400);
+        Header::dated(civil_date(days as i64))
+    }
+
     /// The creation date as (year, month, day), e.g. (2007, 5, 22).
     pub fn date(&self) -> (u16, u8, u8) {
         (u16::from(self.century) * 100 + u16::from(self.year), self.month, self.day)
@@ -111,9 +118,33 @@ impl Header {
     }
 }
 
+/// The (year, month, day) of a day number counted from 1970-01-01 (proleptic Gregorian).
+fn civil_date(days: i64) -> (u16, u8, u8) {
+    // Howard Hinnant's days-to-civil algorithm, on 400-year eras.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year as u16, month, day)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_date(0), (1970, 1, 1));
+        assert_eq!(civil_date(11_016), (2000, 2, 29));
+        assert_eq!(civil_date(20_500), (2026, 2, 16));
+        let today = Header::today();
+        assert_eq!(today.century, 20);
+    }
 
     #[test]
     fn test_vector_of_wth_1977() {

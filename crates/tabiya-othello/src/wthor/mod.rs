@@ -21,8 +21,10 @@
 //! # Ok::<(), tabiya_io::DataError>(())
 //! ```
 
+mod export;
 mod game;
 mod header;
+mod import;
 mod names;
 mod read;
 mod replay;
@@ -32,8 +34,10 @@ mod theoretical;
 mod verify;
 mod write;
 
+pub use export::{GameContext, GameFilter, is_program};
 pub use game::{Game, Game10, GameFile, GameFile10, GameRecord, GamesFile};
 pub use header::{HEADER_LEN, Header, MAX_RECORDS};
+pub use import::{ImportError, Importer, NewGame, normalising_symmetry};
 pub use names::{NameFile, NameKind};
 pub use replay::{Ending, Replay, ReplayError};
 pub use solitaire::{PRESENCE_TABLE_LEN, Solitaire, SolitaireFile};
