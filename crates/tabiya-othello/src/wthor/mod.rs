@@ -43,7 +43,9 @@ pub use replay::{Ending, Replay, ReplayError};
 pub use solitaire::{PRESENCE_TABLE_LEN, Solitaire, SolitaireFile};
 pub use square::{BoardSize, code_of_square, square_of_code};
 pub use theoretical::{EndgameSolver, TheoreticalPolicy};
-pub use verify::{GameStats, Names, Problem, Severity, Verification, name_files_in, verify_games};
+pub use verify::{
+    GameStats, Names, Problem, Severity, Verification, name_files_in, verify_game_files, verify_games, verify_games_10,
+};
 
 use tabiya_io::{DataError, Location};
 

@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 
 use tabiya_io::{Location, Warnings};
 
-use super::game::{Game, GameFile, GameRecord};
+use super::game::{Game, Game10, GameFile, GameFile10, GameRecord};
 use super::header::HEADER_LEN;
 use super::names::{NameFile, NameKind};
 use super::replay::{Ending, Replay, ReplayError};
-use super::square::code_of_square;
+use super::square::{BoardSize, code_of_square};
 use super::theoretical::EndgameSolver;
 use crate::board::Square;
 
@@ -47,6 +47,7 @@ pub struct GameStats {
     pub theoretical_checked: u64,
     pub theoretical_mismatches: u64,
     pub full_board_theoretical_equals_real: u64,
+    /// Games whose first move is not f5 (g6 on 10×10 boards).
     pub not_starting_f5: u64,
     pub bytes_after_padding: u64,
     pub name_index_out_of_range: u64,
@@ -227,6 +228,57 @@ pub fn verify_games(
             Location::default().in_file(path),
             "every theoretical score equals the real score: copied, not solved (as Edax's writer does)",
         );
+    }
+    v
+}
+
+/// Verifies `.wtb` files in parallel, each from its bytes as [`verify_games`] does; the results
+/// are in the order of `paths`.
+pub fn verify_game_files(paths: &[PathBuf], names: Option<Names<'_>>) -> Vec<Result<Verification, tabiya_io::Error>> {
+    use rayon::prelude::*;
+    paths
+        .par_iter()
+        .map(|path| {
+            let data = tabiya_io::read_input(path)?;
+            Ok(verify_games(path, &data, names, None))
+        })
+        .collect()
+}
+
+/// Verifies a `.wtd` file (10×10): move bytes on the board, the 0 padding, the first move g6,
+/// N1 against the file size. There is no 10×10 board to replay the games on.
+pub fn verify_games_10(path: &Path, data: &[u8]) -> Verification {
+    let mut v = Verification::default();
+    let mut warnings = Warnings::default();
+    let file = match GameFile10::read(data, &mut warnings) {
+        Ok(file) => file,
+        Err(e) => {
+            v.push(Severity::Error, e.location.in_file(path), format!("expected {}", e.expected));
+            return v;
+        }
+    };
+    for w in warnings.iter() {
+        let severity = if w.location.offset.unwrap_or(0) >= 4 { Severity::Error } else { Severity::Warning };
+        v.push(severity, w.location.clone().in_file(path), w.message.clone());
+    }
+    let g6 = BoardSize::Ten.encode(6, 5).unwrap_or(0);
+    for (i, game) in file.games.iter().enumerate() {
+        v.stats.games += 1;
+        let at = |byte: usize| {
+            Location::at((HEADER_LEN + i * Game10::LEN + byte) as u64).in_file(path).with_record(i as u64)
+        };
+        if let Some(k) = game.stored_moves().iter().position(|&b| BoardSize::Ten.decode(b).is_none()) {
+            v.stats.unreplayable += 1;
+            v.push(Severity::Error, at(8 + k), format!("move {k}: byte {} is not a 10×10 square", game.moves[k]));
+        }
+        if game.has_bytes_after_padding() {
+            v.stats.bytes_after_padding += 1;
+            v.push(Severity::Error, at(8 + game.move_count()), "non-zero move byte after the 0 padding");
+        }
+        if game.moves[0] != g6 && game.moves[0] != 0 {
+            v.stats.not_starting_f5 += 1;
+            v.push(Severity::Warning, at(8), format!("first move byte {} is not g6 ({g6})", game.moves[0]));
+        }
     }
     v
 }
