@@ -8,7 +8,10 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use tabiya_io::Warnings;
 use tabiya_othello::wthor::{GameContext, GameFile, NameFile, NameKind, Names, verify_game_files, verify_games};
 
-fn corpus() -> Option<(Vec<(PathBuf, Vec<u8>)>, NameFile, NameFile)> {
+/// The bytes of every game file of `current/`, by path.
+type GameFiles = Vec<(PathBuf, Vec<u8>)>;
+
+fn corpus() -> Option<(GameFiles, NameFile, NameFile)> {
     let dir = PathBuf::from(std::env::var_os("TABIYA_CORPUS")?).join("wthor/current");
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir).ok()?.filter_map(|e| e.ok().map(|e| e.path())).collect();
     paths.sort();
