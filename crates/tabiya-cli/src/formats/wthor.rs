@@ -406,19 +406,23 @@ fn ggf_result(re: &str) -> Option<i32> {
     number.parse::<f64>().ok().map(|f| f.round() as i32)
 }
 
+/// How new games get their theoretical scores. This is where an endgame solver plugs in
+/// (`TheoreticalPolicy::Solve`); until then the user chooses.
+fn theoretical_policy(options: &ConvertOptions) -> Result<TheoreticalPolicy<'static>, CliError> {
+    match options.theoretical {
+        Some(Theoretical::CopyReal) => Ok(TheoreticalPolicy::CopyReal),
+        Some(Theoretical::Unknown) => Ok(TheoreticalPolicy::Unknown),
+        None => Err(CliError::Usage(
+            "theoretical scores need an endgame solver, which is not available yet: choose \
+             --theoretical copy-real (copy the real score) or --theoretical unknown (store 0)"
+                .into(),
+        )),
+    }
+}
+
 /// Transcripts or GGF → a new `.wtb`, names appended to copies of the name files.
 fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode, CliError> {
-    let policy = match args.wthor.theoretical {
-        Some(Theoretical::CopyReal) => TheoreticalPolicy::CopyReal,
-        Some(Theoretical::Unknown) => TheoreticalPolicy::Unknown,
-        None => {
-            return Err(CliError::Usage(
-                "theoretical scores need an endgame solver, which is not available yet: choose \
-                 --theoretical copy-real (copy the real score) or --theoretical unknown (store 0)"
-                    .into(),
-            ));
-        }
-    };
+    let policy = theoretical_policy(&args.wthor)?;
     let out_dir = dir_of(&args.output);
     let source = load_names(out_dir, args.names.as_deref())?;
     let (players, tournaments) = match source {
