@@ -36,6 +36,15 @@ fn benches(c: &mut Criterion) {
     let names = Names { players: &players, tournaments: &tournaments };
     let mut group = c.benchmark_group("wthor_current_137548_games");
     group.sample_size(10);
+    group.bench_function("read_only", |b| {
+        b.iter(|| {
+            let games: usize = files
+                .iter()
+                .map(|(_, bytes)| GameFile::read(bytes, &mut Warnings::default()).unwrap().games.len())
+                .sum();
+            assert_eq!(games, 137_548);
+        })
+    });
     group.bench_function("verify_single_thread_in_memory", |b| {
         b.iter(|| {
             let games: u64 = files.iter().map(|(p, bytes)| verify_games(p, bytes, Some(names), None).stats.games).sum();
