@@ -28,12 +28,12 @@ fn random_game(choices: &[u8]) -> Vec<Square> {
 
 fn importer() -> Importer<'static> {
     let header = Header::dated((2026, 2, 16));
-    Importer {
-        games: GameFile::new(header, 2026),
-        players: NameFile::new(NameKind::Players, header),
-        tournaments: NameFile::new(NameKind::Tournaments, header),
-        policy: TheoreticalPolicy::CopyReal,
-    }
+    Importer::new(
+        GameFile::new(header, 2026),
+        NameFile::new(NameKind::Players, header),
+        NameFile::new(NameKind::Tournaments, header),
+        TheoreticalPolicy::CopyReal,
+    )
 }
 
 proptest! {

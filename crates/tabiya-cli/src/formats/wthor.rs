@@ -438,7 +438,7 @@ fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode,
     };
     let (old_players, old_tournaments) = (players.len(), tournaments.len());
     let mut importer =
-        Importer { games: GameFile::new(Header::today(), output_year(&args.output)), players, tournaments, policy };
+        Importer::new(GameFile::new(Header::today(), output_year(&args.output)), players, tournaments, policy);
     let (mut added, mut skipped) = (0u64, 0u64);
     for input in &args.inputs {
         let text = text_of(&read(input)?);
