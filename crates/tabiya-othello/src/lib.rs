@@ -1,4 +1,5 @@
 //! Othello: the board, the FFO Wthor database and its interchange formats, and an exact endgame solver.
 
 pub mod board;
+pub mod solve;
 pub mod text;

@@ -1,1 +1,3 @@
 //! Othello text formats.
+
+pub mod obf;
