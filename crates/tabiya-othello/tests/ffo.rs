@@ -63,7 +63,8 @@ fn obf_files_hold_the_79_problems_of_the_answer_table() {
     }
 }
 
-/// #1–#39 (6–26 empties): the exact score and exactly the set of best moves.
+/// #1–#39 except #37 and #38 (22 and 24 empties, seconds each: they run with #40–#49 in
+/// `cargo bench --bench ffo`): the exact score and exactly the set of best moves.
 #[test]
 fn solves_ffo_1_to_39_with_every_best_move() {
     let (Some(answers), Some(lines)) = (answers(), obf_lines()) else {
@@ -71,7 +72,7 @@ fn solves_ffo_1_to_39_with_every_best_move() {
         return;
     };
     let solver = Solver::new().table_bits(20).all_best_moves(true).threads(2).unwrap();
-    for (answer, line) in answers.iter().zip(&lines).take(39) {
+    for (answer, line) in answers.iter().zip(&lines).take(39).filter(|(a, _)| a.id != 37 && a.id != 38) {
         let solution = solver.solve(line.position.board);
         let mut found = solution.best_moves.clone();
         found.sort();

@@ -85,7 +85,7 @@ impl<'t> Search<'t> {
         if checks_stop && stop.is_set() {
             return 0;
         }
-        if let Some(bound) = stability_cutoff(board, alpha) {
+        if let Some(bound) = stability_cutoff(board, empties, alpha) {
             return bound;
         }
         let mut first = None;
@@ -217,7 +217,7 @@ impl<'t> Search<'t> {
             return self.last_move(board);
         }
         self.nodes += 1;
-        if let Some(bound) = stability_cutoff(board, alpha) {
+        if let Some(bound) = stability_cutoff(board, empty.count_ones(), alpha) {
             return bound;
         }
         let odd = odd_quadrants(empty);
@@ -269,10 +269,12 @@ impl<'t> Search<'t> {
 }
 
 /// The stability cut-off: the side to move can score at most 64 minus twice the opponent's
-/// stable discs. Checked only when the window is high enough for that bound to matter.
+/// stable discs. Tried only when the window is high enough for that bound to cut often: with
+/// `e` empties from `alpha >= 2e - 2` (the opponent has few stable discs early), and never
+/// when the opponent has too few discs for it.
 #[inline]
-fn stability_cutoff(board: Board, alpha: i32) -> Option<i32> {
-    if alpha < 64 - 2 * board.opponent.count_ones() as i32 {
+fn stability_cutoff(board: Board, empties: u32, alpha: i32) -> Option<i32> {
+    if empties < 2 || alpha < 64 - 2 * board.opponent.count_ones() as i32 {
         return None;
     }
     let bound = 64 - 2 * stable_discs(board.opponent, board.player).count_ones() as i32;

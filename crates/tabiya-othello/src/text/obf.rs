@@ -23,8 +23,7 @@ pub struct ObfLine {
 }
 
 /// Where an OBF line stops making sense.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}, column {column}: expected {expected}, found {found:?}")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ObfError {
     /// 1-based; 0 when parsing a single line.
     pub line: usize,
@@ -33,6 +32,17 @@ pub struct ObfError {
     pub expected: &'static str,
     pub found: String,
 }
+
+impl std::fmt::Display for ObfError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line > 0 {
+            write!(f, "line {}, ", self.line)?;
+        }
+        write!(f, "column {}: expected {}, found {:?}", self.column, self.expected, self.found)
+    }
+}
+
+impl std::error::Error for ObfError {}
 
 fn error(column: usize, expected: &'static str, found: &str) -> ObfError {
     ObfError { line: 0, column: column + 1, expected, found: found.chars().take(16).collect() }
@@ -77,6 +87,14 @@ pub fn parse_line(line: &str) -> Result<ObfLine, ObfError> {
     Ok(ObfLine { position, scores })
 }
 
+impl ObfLine {
+    /// The best listed score and the listed moves that reach it (`None` without a list).
+    pub fn best_listed(&self) -> Option<(i32, Vec<Square>)> {
+        let best = self.scores.iter().map(|&(_, score)| score).max()?;
+        Some((best, self.scores.iter().filter(|&&(_, s)| s == best).map(|&(m, _)| m).collect()))
+    }
+}
+
 fn parse_score(entry: &str) -> Option<(Square, i32)> {
     let (square, score) = entry.split_once(':')?;
     let square = square.trim().parse().ok()?;
@@ -116,7 +134,9 @@ mod tests {
         let scores: Vec<(String, i32)> = parsed.scores.iter().map(|(s, v)| (s.to_string(), *v)).collect();
         assert_eq!(scores, [("g8".into(), 18), ("b1".into(), -4), ("a4".into(), -22)]);
         assert_eq!(format_line(&parsed.position, &parsed.scores), format!("{FFO_1}; G8:+18; B1:-04; A4:-22;"));
+        assert_eq!(parsed.best_listed(), Some((18, vec!["g8".parse().unwrap()])));
         assert_eq!(parse_line(FFO_1).unwrap().scores, []);
+        assert_eq!(parse_line(FFO_1).unwrap().best_listed(), None);
         assert_eq!(parse_line(&format!("{FFO_1};")).unwrap().position, parsed.position);
     }
 

@@ -1,0 +1,57 @@
+//! `tabiya solve`: FFO #1 (Black wins by 18 with g8, the only best move), OBF files with
+//! listed scores, JSON Lines, exit statuses.
+
+use std::process::Command;
+
+const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+
+fn tabiya(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tabiya")).args(args).output().expect("tabiya runs")
+}
+
+#[test]
+fn solves_a_position_exactly_and_win_draw_loss() {
+    let out = tabiya(&["solve", FFO_1, "--json", "--all-best", "--threads", "2"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((json["score"].as_i64(), json["empties"].as_i64()), (Some(18), Some(14)));
+    assert_eq!(json["best_moves"], serde_json::json!(["g8"]));
+    assert!(json["nodes"].as_u64().unwrap() > 0);
+
+    let out = tabiya(&["solve", FFO_1, "--wld", "--quiet"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("score win"), "{text}");
+}
+
+#[test]
+fn checks_obf_files_against_their_listed_scores() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.obf");
+    std::fs::write(&good, format!("{FFO_1}; G8:+18; H1:+12;\n\n{FFO_1};\n")).unwrap();
+    let out = tabiya(&["solve", good.to_str().unwrap(), "--json", "--threads", "1"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<serde_json::Value> = out
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!((lines[0]["line"].as_u64(), lines[0]["agrees"].as_bool()), (Some(1), Some(true)));
+    assert_eq!((lines[1]["line"].as_u64(), lines[1]["agrees"].as_bool()), (Some(3), None));
+
+    // A wrong listed score: exit status 1, named on stdout.
+    let bad = dir.path().join("bad.obf");
+    std::fs::write(&bad, format!("{FFO_1}; H1:+12;\n")).unwrap();
+    let out = tabiya(&["solve", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("DISAGREES"));
+
+    // An unreadable line: exit status 3 with the file and line.
+    std::fs::write(&bad, format!("{FFO_1};\nnot a position\n")).unwrap();
+    let out = tabiya(&["solve", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 2, column 1"));
+    // Neither a file nor a position: a usage error.
+    assert_eq!(tabiya(&["solve", "nonsense"]).status.code(), Some(2));
+}
