@@ -3,3 +3,4 @@
 pub mod board;
 pub mod solve;
 pub mod text;
+pub mod wthor;

@@ -1,0 +1,89 @@
+//! New games into a Wthor file: normalised by symmetry to start with f5, replayed, real score
+//! computed, theoretical score from the chosen policy, names appended to the name files.
+
+use crate::board::{Position, Square, Symmetry};
+
+use super::WthorError;
+use super::game::{Game, GameFile};
+use super::names::NameFile;
+use super::replay::{Ending, Replay, ReplayError};
+use super::square::code_of_square;
+use super::theoretical::TheoreticalPolicy;
+
+/// Why a game cannot be stored.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ImportError {
+    #[error("no moves")]
+    Empty,
+    #[error("more than 60 moves")]
+    TooLong,
+    #[error("the first move {0} is not one of d3, c4, f5, e6")]
+    BadFirstMove(Square),
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    /// The moves stop before the game is over and no result was given.
+    #[error("the game is not over after {moves} moves and no result is given")]
+    NoResult { moves: usize },
+    #[error(transparent)]
+    Name(#[from] WthorError),
+}
+
+/// The symmetry that keeps the start position and takes `first` to f5.
+pub fn normalising_symmetry(first: Square) -> Option<Symmetry> {
+    let start = Position::start();
+    let f5 = Square::from_coords(5, 4)?;
+    Symmetry::ALL.into_iter().find(|s| {
+        s.apply(start.black()) == start.black() && s.apply(start.white()) == start.white() && s.square(first) == f5
+    })
+}
+
+/// One game to import.
+#[derive(Debug, Clone, Default)]
+pub struct NewGame {
+    pub moves: Vec<Square>,
+    pub black: String,
+    pub white: String,
+    pub tournament: String,
+    /// Black's final disc difference as recorded (GGF `RE`), used only when the moves stop
+    /// before the game is over.
+    pub result: Option<i32>,
+}
+
+/// Appends games to a game file and names to copies of the name files.
+pub struct Importer<'p> {
+    pub games: GameFile,
+    pub players: NameFile,
+    pub tournaments: NameFile,
+    pub policy: TheoreticalPolicy<'p>,
+}
+
+impl Importer<'_> {
+    /// Adds a game; returns how it ends.
+    pub fn add(&mut self, new: &NewGame) -> Result<Ending, ImportError> {
+        let first = *new.moves.first().ok_or(ImportError::Empty)?;
+        if new.moves.len() > 60 {
+            return Err(ImportError::TooLong);
+        }
+        let symmetry = normalising_symmetry(first).ok_or(ImportError::BadFirstMove(first))?;
+        let mut game = Game::default();
+        for (byte, &square) in game.moves.iter_mut().zip(&new.moves) {
+            *byte = code_of_square(symmetry.square(square));
+        }
+        let depth = self.games.header.effective_depth().min(60);
+        let replay = Replay::run(&game.moves, 60 - usize::from(depth))?;
+        let real = match (replay.real_score(), new.result) {
+            (Some(real), _) => real,
+            (None, Some(difference)) => ((difference.clamp(-64, 64) + 64) / 2) as u8,
+            (None, None) => return Err(ImportError::NoResult { moves: replay.moves }),
+        };
+        game.real_score = real;
+        game.theoretical_score = self.policy.score(&replay, real, depth);
+        // An unnamed player or tournament is index 0 (`???`, `Diverses parties` in the FFO's files).
+        let index = |file: &mut NameFile, name: &str| if name.is_empty() { Ok(0) } else { file.find_or_append(name) };
+        game.black = index(&mut self.players, &new.black)?;
+        game.white = index(&mut self.players, &new.white)?;
+        game.tournament = index(&mut self.tournaments, &new.tournament)?;
+        self.games.games.push(game);
+        Ok(replay.ending())
+    }
+}
