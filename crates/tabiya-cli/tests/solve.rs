@@ -55,3 +55,42 @@ fn checks_obf_files_against_their_listed_scores() {
     // Neither a file nor a position: a usage error.
     assert_eq!(tabiya(&["solve", "nonsense"]).status.code(), Some(2));
 }
+
+/// Solitaires from the 12 games of WTH_1977.wtb at 14 empties: the file has the layout of the
+/// notes (16 + 256 + 36·N bytes, N2 = 14, N1 at entry 14 of the presence table), `verify`
+/// solves it clean, and a wrong stored score or move is reported with exit status 1.
+#[test]
+fn writes_and_verifies_solitaires() {
+    let Some(games) = tabiya_io::corpus::corpus_file("wthor/current/WTH_1977.wtb") else {
+        eprintln!("skipped: TABIYA_CORPUS not set");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let pzz = dir.path().join("SOLITAIRES_14.pzz");
+    let out = tabiya(&["convert", games.to_str().unwrap(), "-o", pzz.to_str().unwrap(), "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut bytes = std::fs::read(&pzz).unwrap();
+    let n1 = u32::from_le_bytes(bytes[4..8].try_into().unwrap());
+    assert_eq!((u16::from_le_bytes([bytes[8], bytes[9]]), bytes.len()), (14, 16 + 256 + 36 * n1 as usize));
+    assert_eq!(bytes[16 + 13 * 4..16 + 14 * 4], n1.to_le_bytes());
+    // Regression figure of this solver (not from an outside source): 2 of the 12 games.
+    assert_eq!(n1, 2);
+    for record in bytes[272..].chunks(36) {
+        assert_eq!(record[..2], 1977u16.to_le_bytes());
+        assert_eq!(record[28], 14);
+    }
+    let out = tabiya(&["verify", pzz.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+
+    bytes[272 + 30] = bytes[272 + 30].wrapping_add(2); // the first record's score
+    bytes[272 + 36 + 31] = 11; // the second record's move: a1
+    std::fs::write(&pzz, &bytes).unwrap();
+    let out = tabiya(&["verify", pzz.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let problems: Vec<&str> =
+        json["problems"].as_array().unwrap().iter().map(|p| p["what"].as_str().unwrap()).collect();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(problems[0].starts_with("score"), "{problems:?}");
+    assert!(problems[1].starts_with("first move 11 stored"), "{problems:?}");
+}

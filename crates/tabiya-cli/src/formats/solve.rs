@@ -5,12 +5,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde::Serialize;
+use tabiya_io::{Format, Warnings};
 use tabiya_othello::board::Square;
-use tabiya_othello::solve::{Goal, Solution, Solver};
+use tabiya_othello::solve::{CachedSolver, Goal, SolitaireSolver, Solution, Solver, check_solitaire, find_solitaires};
 use tabiya_othello::text::obf::{self, ObfLine};
+use tabiya_othello::wthor::{GameFile, Header, SolitaireFile};
 
-use crate::args::Global;
-use crate::report::{CliError, summary};
+use crate::args::{ConvertArgs, Global};
+use crate::report::{CliError, Severity, VerifyReport, progress, summary};
 
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
@@ -174,4 +176,85 @@ fn text_line(s: &SolvedLine) -> String {
         s.seconds,
         s.nodes_per_second / 1e6
     )
+}
+
+/// The solver behind Wthor theoretical scores (`verify --deep`, writing `.wtb`): every core,
+/// with a cache of solved positions.
+pub fn theoretical_solver() -> Result<CachedSolver, CliError> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let solver = Solver::new().threads(threads).map_err(|e| CliError::Usage(format!("cannot start threads: {e}")))?;
+    Ok(CachedSolver::new(solver))
+}
+
+/// What the theoretical-score solver did, for a verify report.
+pub fn report_solver(report: &mut VerifyReport, solver: &CachedSolver) {
+    report.checked("positions_solved", solver.solved).checked("positions_from_cache", solver.hits);
+    report.checked("solver_nodes", solver.nodes);
+}
+
+fn solitaire_solver() -> Result<SolitaireSolver, CliError> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    SolitaireSolver::new(threads).map_err(|e| CliError::Usage(format!("cannot start threads: {e}")))
+}
+
+/// `tabiya verify SOLITAIRES_NN.pzz`: solves every solitaire and reports where it disagrees.
+pub fn check_solitaires(
+    path: &Path,
+    file: &SolitaireFile,
+    report: &mut VerifyReport,
+    global: &Global,
+) -> Result<(), CliError> {
+    let solver = solitaire_solver()?;
+    let bar = progress(file.solitaires.len() as u64, global.quiet, "solving");
+    let mut solved = 0u64;
+    for (index, solitaire) in file.solitaires.iter().enumerate() {
+        for problem in check_solitaire(&solver, solitaire) {
+            report.problem(Severity::Error, format!("{} record {index}", path.display()), problem.to_string());
+        }
+        solved += 1;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    report.checked("solitaires_solved", solved);
+    Ok(())
+}
+
+/// `tabiya convert WTH_*.wtb -o SOLITAIRES_NN.pzz [--empties NN]`: the positions of the games
+/// at NN empties where the side to move has exactly one move keeping its result.
+pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
+    (from == Format::WthorGames && to == Format::WthorSolitaires).then(|| write_solitaires(args, global))
+}
+
+fn write_solitaires(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
+    let from_name = args
+        .output
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .and_then(|s| s.rsplit('_').next())
+        .and_then(|n| n.parse::<u8>().ok());
+    let empties = args.wthor.empties.or(from_name).filter(|n| (1..=60).contains(n)).ok_or_else(|| {
+        CliError::Usage("solitaires need --empties N (1..60), or an output named SOLITAIRES_N.pzz".into())
+    })?;
+    let mut files = Vec::new();
+    for input in &args.inputs {
+        let data = tabiya_io::read_input(input).map_err(|e| CliError::Input(format!("{}: {e}", input.display())))?;
+        let mut warnings = Warnings::default();
+        let file = GameFile::read(&data, &mut warnings).map_err(|e| CliError::input(e.in_file(input)))?;
+        files.push(file);
+    }
+    let solver = solitaire_solver()?;
+    let games = files.iter().flat_map(|f| f.games.iter().map(move |g| (f.header.game_year, g)));
+    let mut out = SolitaireFile::new(Header::today(), empties);
+    out.solitaires = find_solitaires(&solver, games, empties);
+    out.write(&args.output).map_err(|e| CliError::output(&args.output, e))?;
+    let games: usize = files.iter().map(|f| f.games.len()).sum();
+    summary(
+        global.quiet,
+        format!(
+            "{}: {} solitaires at {empties} empties from {games} games",
+            args.output.display(),
+            out.solitaires.len()
+        ),
+    );
+    Ok(ExitCode::SUCCESS)
 }

@@ -15,16 +15,20 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod cache;
 mod moves;
 mod search;
+mod solitaire;
 mod stability;
 mod table;
 
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Square};
+pub use cache::CachedSolver;
 use moves::MoveList;
 use search::{Search, Stop};
+pub use solitaire::{SolitaireProblem, SolitaireSolver, UniqueMove, check_solitaire, find_solitaires};
 use table::Table;
 
 /// What to find out about a position.
