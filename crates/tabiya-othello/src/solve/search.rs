@@ -15,6 +15,9 @@ use crate::board::{Board, flips, legal_moves};
 
 /// At most this many empties: the lean search (no table, no move list, parity order).
 const LEAN_EMPTIES: u32 = 6;
+/// From this many empties on: the transposition table (below, the memory it would touch costs
+/// more time than the nodes it saves).
+const TABLE_EMPTIES: u32 = 10;
 /// From this many empties on: enhanced transposition cut-offs.
 const ETC_EMPTIES: u32 = 12;
 /// From this many empties on: nodes check whether their search has been called off.
@@ -26,6 +29,31 @@ const SPLIT_EMPTIES: u32 = 13;
 /// to leave the last move there to us (parity).
 const QUADRANTS: [u64; 4] =
     [0x0000_0000_0f0f_0f0f, 0x0000_0000_f0f0_f0f0, 0x0f0f_0f0f_0000_0000, 0xf0f0_f0f0_0000_0000];
+
+/// The (up to 8) squares around each square.
+static NEIGHBOURS: [u64; 64] = neighbours();
+
+const fn neighbours() -> [u64; 64] {
+    let mut table = [0; 64];
+    let mut square = 0;
+    while square < 64 {
+        let (column, row) = ((square % 8) as i32, (square / 8) as i32);
+        let mut dc = -1;
+        while dc <= 1 {
+            let mut dr = -1;
+            while dr <= 1 {
+                let (c, r) = (column + dc, row + dr);
+                if (dc != 0 || dr != 0) && c >= 0 && c < 8 && r >= 0 && r < 8 {
+                    table[square] |= 1 << (r * 8 + c);
+                }
+                dr += 1;
+            }
+            dc += 1;
+        }
+        square += 1;
+    }
+    table
+}
 
 /// A node's permission to go on: set when a sibling running in parallel has already cut it
 /// off, or when an ancestor has been called off.
@@ -89,7 +117,8 @@ impl<'t> Search<'t> {
             return bound;
         }
         let mut first = None;
-        if let Some(entry) = self.table.probe(board) {
+        let uses_table = empties >= TABLE_EMPTIES;
+        if let Some(entry) = if uses_table { self.table.probe(board) } else { None } {
             if entry.lower >= beta || entry.lower == entry.upper {
                 return entry.lower;
             }
@@ -158,7 +187,9 @@ impl<'t> Search<'t> {
         } else {
             (-64, best)
         };
-        self.table.store(board, empties, lower, upper, best_move);
+        if uses_table {
+            self.table.store(board, empties, lower, upper, best_move);
+        }
         best
     }
 
@@ -217,16 +248,25 @@ impl<'t> Search<'t> {
             return self.last_move(board);
         }
         self.nodes += 1;
-        if let Some(bound) = stability_cutoff(board, empty.count_ones(), alpha) {
-            return bound;
-        }
-        let odd = odd_quadrants(empty);
+        // With two empties neither parity nor stability pays for itself.
+        let odd = if empty.count_ones() > 2 {
+            if let Some(bound) = stability_cutoff(board, empty.count_ones(), alpha) {
+                return bound;
+            }
+            odd_quadrants(empty)
+        } else {
+            empty
+        };
         let mut best = -65;
         for squares in [empty & odd, empty & !odd] {
             let mut remaining = squares;
             while remaining != 0 {
                 let square = remaining.trailing_zeros() as usize;
                 remaining &= remaining - 1;
+                // A move must touch an opponent disc: a cheap test before computing flips.
+                if NEIGHBOURS[square] & board.opponent == 0 {
+                    continue;
+                }
                 let flipped = flips(board.player, board.opponent, square);
                 if flipped == 0 {
                     continue;
