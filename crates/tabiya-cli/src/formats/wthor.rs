@@ -30,10 +30,10 @@ pub struct ConvertOptions {
     /// Wthor export: drop games played by programs (`Logistello (buro)`).
     #[arg(long)]
     pub exclude_programs: bool,
-    /// Wthor → OBF: the position at this many empty squares.
+    /// Wthor → OBF: the position at this many empty squares; Wthor → .pzz: the solitaires' empties.
     #[arg(long, value_name = "N")]
     pub empties: Option<u8>,
-    /// Games → .wtb: how to fill theoretical scores without an endgame solver.
+    /// Games → .wtb: how to fill theoretical scores.
     #[arg(long, value_enum)]
     pub theoretical: Option<Theoretical>,
 }
@@ -41,6 +41,8 @@ pub struct ConvertOptions {
 /// `--theoretical`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Theoretical {
+    /// Solve the position at 24 empties exactly (with a cache of solved positions).
+    Solve,
     /// Copy the real score (wrong for most games; what Edax writes).
     CopyReal,
     /// Store 0, meaning "not computed".
@@ -203,9 +205,14 @@ pub fn verify(path: &Path, format: Format, args: &VerifyArgs, global: &Global) -
             if names_ref.is_none() {
                 no_names_warning(&mut report, path);
             }
-            let v = wthor::verify_games(path, &data, names_ref, None);
+            let mut deep = args.deep.then(super::solve::theoretical_solver).transpose()?;
+            let solver = deep.as_mut().map(|s| s as &mut dyn wthor::EndgameSolver);
+            let v = wthor::verify_games(path, &data, names_ref, solver);
             add_verification(&mut report, &v);
             add_stats(&mut report, &v.stats);
+            if let Some(solver) = &deep {
+                super::solve::report_solver(&mut report, solver);
+            }
         }
         Format::WthorGames10 => {
             let v = wthor::verify_games_10(path, &data);
@@ -216,7 +223,9 @@ pub fn verify(path: &Path, format: Format, args: &VerifyArgs, global: &Global) -
             let mut warnings = Warnings::default();
             let count = match format {
                 Format::WthorSolitaires => {
-                    SolitaireFile::read(&data, &mut warnings).map_err(|e| input_error(path, e))?.solitaires.len()
+                    let file = SolitaireFile::read(&data, &mut warnings).map_err(|e| input_error(path, e))?;
+                    super::solve::check_solitaires(path, &file, &mut report, global)?;
+                    file.solitaires.len()
                 }
                 Format::WthorPlayers => {
                     NameFile::read(NameKind::Players, &data, &mut warnings).map_err(|e| input_error(path, e))?.len()
@@ -406,23 +415,22 @@ fn ggf_result(re: &str) -> Option<i32> {
     number.parse::<f64>().ok().map(|f| f.round() as i32)
 }
 
-/// How new games get their theoretical scores. This is where an endgame solver plugs in
-/// (`TheoreticalPolicy::Solve`); until then the user chooses.
-fn theoretical_policy(options: &ConvertOptions) -> Result<TheoreticalPolicy<'static>, CliError> {
-    match options.theoretical {
-        Some(Theoretical::CopyReal) => Ok(TheoreticalPolicy::CopyReal),
-        Some(Theoretical::Unknown) => Ok(TheoreticalPolicy::Unknown),
-        None => Err(CliError::Usage(
-            "theoretical scores need an endgame solver, which is not available yet: choose \
-             --theoretical copy-real (copy the real score) or --theoretical unknown (store 0)"
-                .into(),
-        )),
-    }
-}
-
 /// Transcripts or GGF → a new `.wtb`, names appended to copies of the name files.
 fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode, CliError> {
-    let policy = theoretical_policy(&args.wthor)?;
+    let mut solver =
+        (args.wthor.theoretical == Some(Theoretical::Solve)).then(super::solve::theoretical_solver).transpose()?;
+    let policy = match (args.wthor.theoretical, solver.as_mut()) {
+        (Some(Theoretical::CopyReal), _) => TheoreticalPolicy::CopyReal,
+        (Some(Theoretical::Unknown), _) => TheoreticalPolicy::Unknown,
+        (Some(Theoretical::Solve), Some(solver)) => TheoreticalPolicy::Solve(solver),
+        _ => {
+            return Err(CliError::Usage(
+                "choose how to fill theoretical scores: --theoretical solve (exact, at 24 empties), \
+                 copy-real (copy the real score) or unknown (store 0)"
+                    .into(),
+            ));
+        }
+    };
     let out_dir = dir_of(&args.output);
     let source = load_names(out_dir, args.names.as_deref())?;
     let (players, tournaments) = match source {

@@ -23,7 +23,7 @@ impl Color {
 
 /// The discs from the point of view of the side to move: `player` moves next, `opponent`
 /// after. This is what the solver searches; [`Position`] adds which colour `player` is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Board {
     pub player: u64,
     pub opponent: u64,

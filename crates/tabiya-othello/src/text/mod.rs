@@ -1,5 +1,5 @@
-//! Othello text formats: transcripts (`f5d6c3…`) and GGF, the Generic Game Format of the GGS
-//! server.
+//! Othello text formats: transcripts (`f5d6c3…`), GGF (the Generic Game Format of the GGS
+//! server) and OBF (Edax's one-line positions).
 //!
 //! ```
 //! use tabiya_othello::text::transcript;
@@ -11,6 +11,7 @@
 //! ```
 
 pub mod ggf;
+pub mod obf;
 pub mod transcript;
 
 use tabiya_io::Location;
