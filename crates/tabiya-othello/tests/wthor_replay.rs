@@ -122,6 +122,7 @@ fn old_name_files_are_diagnosed() {
         v.problems.iter().map(|p| p.message.as_str()).filter(|m| m.contains("older than")).collect();
     assert_eq!(diagnosis.len(), 2, "players and tournaments: {diagnosis:?}");
     assert!(diagnosis[0].contains("beyond the 3884 names of WTHOR.JOU"), "{}", diagnosis[0]);
+    assert!(diagnosis[0].starts_with("302 distinct player indices from 3884 to 4447 (3884, "), "{}", diagnosis[0]);
     assert!(diagnosis[1].contains("beyond the 439 names of WTHOR.TRN"), "{}", diagnosis[1]);
     // The same year files of the 2022 release are consistent with their own name files.
     for year in [2019, 2020, 2021] {

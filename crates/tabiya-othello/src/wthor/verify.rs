@@ -205,14 +205,17 @@ pub fn verify_games(
     if let Some(names) = names {
         for (missing, file) in [(missing_players, names.players), (missing_tournaments, names.tournaments)] {
             if let (Some(first), Some(last)) = (missing.first(), missing.last()) {
+                let listed: Vec<String> = missing.iter().take(12).map(u16::to_string).collect();
+                let more = if missing.len() > 12 { ", …" } else { "" };
                 v.push(
                     Severity::Error,
                     Location::default().in_file(path),
                     format!(
-                        "{} distinct {} indices ({first}–{last}) are beyond the {} names of {}: the name files are \
-                         older than this game file; use {} of the same or a later release",
+                        "{} distinct {} indices from {first} to {last} ({}{more}) are beyond the {} names of {}: \
+                         the name files are older than this game file; use {} of the same or a later release",
                         missing.len(),
                         if file.kind == NameKind::Players { "player" } else { "tournament" },
+                        listed.join(", "),
                         file.len(),
                         file.kind.file_name(),
                         file.kind.file_name(),
