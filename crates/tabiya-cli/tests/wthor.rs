@@ -89,6 +89,15 @@ fn export_and_import() {
         )
     );
 
+    let j = json(&tabiya(&["info", "--json", s(&t("g.ggf"))]));
+    assert_eq!((j["format"].as_str(), j["counts"]["games"].as_u64()), (Some("ggf"), Some(12)));
+    assert!(tabiya(&["convert", s(&dir.join("WTH_1977.wtb")), "-o", s(&t("g.txt"))]).status.success());
+    let j = json(&tabiya(&["info", "--json", s(&t("g.txt"))]));
+    assert_eq!((j["format"].as_str(), j["counts"]["games"].as_u64()), (Some("othello_transcript"), Some(12)));
+    let ffo = corpus_file("ffo/fforum-40-59.obf").unwrap();
+    let j = json(&tabiya(&["info", "--json", s(&ffo)]));
+    assert_eq!((j["format"].as_str(), j["counts"]["positions"].as_u64()), (Some("obf"), Some(20)));
+
     // OBF needs --empties; the import needs a decision on theoretical scores.
     assert_eq!(tabiya(&["convert", s(&dir.join("WTH_1977.wtb")), "-o", s(&t("p.obf"))]).status.code(), Some(2));
     std::fs::create_dir(t("db")).unwrap();

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 use tabiya_io::{Codepage, Format, Location, Warnings};
-use tabiya_othello::text::{ggf, transcript};
+use tabiya_othello::text::{ggf, obf, transcript};
 use tabiya_othello::wthor::{
     self, GameContext, GameFile, GameFile10, GameFilter, GameStats, Header, Importer, NameFile, NameKind, Names,
     NewGame, SolitaireFile, TheoreticalPolicy, Verification,
@@ -137,8 +137,11 @@ pub fn info(path: &Path, format: Format, args: &InfoArgs, global: &Global) -> Re
         }
         _ => {
             let text = text_of(&data);
-            let lines = text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('%')).count();
-            report.count("positions", lines);
+            let (mut positions, mut errors) = (0u64, 0u64);
+            for line in obf::parse(&text) {
+                if line.is_ok() { positions += 1 } else { errors += 1 }
+            }
+            report.count("positions", positions).count("unreadable_lines", errors);
         }
     }
     report.count("warnings", warnings.len());

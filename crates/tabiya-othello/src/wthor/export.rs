@@ -12,7 +12,7 @@ use super::square::square_of_code;
 use super::verify::Names;
 use crate::board::Square;
 use crate::text::ggf::{GgfGame, GgfMove, STANDARD_BOARD};
-use crate::text::transcript;
+use crate::text::{obf, transcript};
 
 /// A game with what the record itself does not hold: its year, its place in the file and the
 /// name files its indices point into.
@@ -94,7 +94,7 @@ impl<'a> GameContext<'a> {
     pub fn obf_at(&self, empties: u8) -> Result<Option<String>, ReplayError> {
         let Some(after) = 60usize.checked_sub(usize::from(empties)) else { return Ok(None) };
         let replay = Replay::run(&self.game.moves, after)?;
-        Ok(replay.snapshot.filter(|p| !p.is_game_over()).map(|p| format!("{p};")))
+        Ok(replay.snapshot.filter(|p| !p.is_game_over()).map(|p| obf::format_line(&p, &[])))
     }
 
     /// Every field, names resolved, as one JSON object.
