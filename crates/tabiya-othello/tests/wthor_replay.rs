@@ -136,3 +136,16 @@ fn old_name_files_are_diagnosed() {
         assert!(v.ok(), "{year}: {:?}", v.problems);
     }
 }
+
+#[test]
+fn name_files_are_found_by_either_spelling_in_any_case() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(name_files_in(dir.path()), None);
+    std::fs::write(dir.path().join("wth.jou"), b"").unwrap();
+    assert_eq!(name_files_in(dir.path()), None, "both files are needed");
+    std::fs::write(dir.path().join("WTH.Trn"), b"").unwrap();
+    let (jou, trn) = name_files_in(dir.path()).unwrap();
+    assert_eq!((jou.file_name().unwrap(), trn.file_name().unwrap()), ("wth.jou".as_ref(), "WTH.Trn".as_ref()));
+    std::fs::write(dir.path().join("WTHOR.JOU"), b"").unwrap();
+    assert_eq!(name_files_in(dir.path()).unwrap().0.file_name().unwrap(), "WTHOR.JOU", "WTHOR.* first");
+}
