@@ -247,3 +247,28 @@ fn count_and_size_disagreements_are_warnings() {
     assert_eq!(warnings.len(), 2, "partial record and N1: {warnings:?}");
     assert!(GameFile::read(&bytes[..10], &mut Warnings::default()).is_err(), "a header cut short is an error");
 }
+
+/// Between releases the FFO reorders records and adds games to past years, but the moves and
+/// scores of a game never change: every 2022 game is in the 2026 file of its year.
+#[test]
+fn later_releases_keep_every_game() {
+    let Some(old_dir) = corpus_file("wthor/release-2022") else { return };
+    let new_dir = corpus_file("wthor/current").unwrap();
+    for (year, old_count, new_count) in [(2019, 1_949, 1_983), (2020, 880, 896), (2021, 320, 680)] {
+        let read = |dir: &Path| {
+            let bytes = std::fs::read(dir.join(format!("WTH_{year}.wtb"))).unwrap();
+            GameFile::read(&bytes, &mut Warnings::default()).unwrap()
+        };
+        let (old, new) = (read(&old_dir), read(&new_dir));
+        assert_eq!((old.games.len(), new.games.len()), (old_count, new_count));
+        let mut pool: std::collections::HashMap<_, usize> = std::collections::HashMap::new();
+        for g in &new.games {
+            *pool.entry((g.moves, g.real_score, g.theoretical_score)).or_default() += 1;
+        }
+        for (i, g) in old.games.iter().enumerate() {
+            let left = pool.entry((g.moves, g.real_score, g.theoretical_score)).or_default();
+            assert!(*left > 0, "{year} record {i} is not in the later release");
+            *left -= 1;
+        }
+    }
+}
