@@ -59,3 +59,31 @@ fn short_and_odd_inputs_never_panic() {
     pzz.extend_from_slice(&[0; 256]);
     read_everything(&pzz);
 }
+
+proptest::proptest! {
+    /// Any bytes with a consistent header come back unchanged: records are kept as stored.
+    #[test]
+    fn consistent_files_round_trip(records in proptest::collection::vec(proptest::collection::vec(proptest::prelude::any::<u8>(), 68), 0..20), date in proptest::prelude::any::<[u8; 4]>()) {
+        let mut bytes = date.to_vec();
+        bytes.extend_from_slice(&(records.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(&[0, 0, 0xd1, 0x07, 8, 0, 24, 0]);
+        for r in &records {
+            bytes.extend_from_slice(r);
+        }
+        let file = GameFile::read(&bytes, &mut Warnings::default()).unwrap();
+        proptest::prop_assert_eq!(file.games.len(), records.len());
+        proptest::prop_assert_eq!(file.to_bytes(), bytes);
+    }
+
+    #[test]
+    fn name_files_round_trip(names in proptest::collection::vec("[ -~]{1,19}", 0..30)) {
+        let mut file = NameFile::new(NameKind::Players, tabiya_othello::wthor::Header::dated((2026, 2, 16)));
+        for n in &names {
+            file.append(n).unwrap();
+        }
+        let read = NameFile::read(NameKind::Players, &file.to_bytes(), &mut Warnings::default()).unwrap();
+        let back: Vec<String> = read.names().map(|n| n.into_owned()).collect();
+        proptest::prop_assert_eq!(back, names);
+        proptest::prop_assert_eq!(read.to_bytes(), file.to_bytes());
+    }
+}
