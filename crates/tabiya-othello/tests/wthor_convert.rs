@@ -150,13 +150,8 @@ fn theoretical_policies_and_names() {
     let names = Names { players: &players, tournaments: &tournaments };
     let ggf_text = context(&file, 0, names).ggf().unwrap().format();
     let game = ggf::parse(&ggf_text).next().unwrap().unwrap();
-    let new = NewGame {
-        moves: game.moves.iter().filter_map(|m| m.square).collect(),
-        black: game.tag("PB").unwrap().to_owned(),
-        white: game.tag("PW").unwrap().to_owned(),
-        tournament: game.tag("PC").unwrap().to_owned(),
-        result: None,
-    };
+    let new = NewGame::from_ggf(&game).unwrap();
+    assert_eq!((new.black.as_str(), new.result), ("Inoue Hiroshi", Some(4)));
     let mut solver = Fixed(41);
     for (policy, expected) in [
         (TheoreticalPolicy::CopyReal, 34),

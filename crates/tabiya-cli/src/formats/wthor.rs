@@ -73,15 +73,7 @@ fn header_fields(report: &mut InfoReport, h: &Header) {
 
 fn warnings_to_stderr(path: &Path, warnings: &Warnings, quiet: bool) {
     for w in warnings.iter() {
-        summary(quiet, format!("warning: {}", Warning(path, w)));
-    }
-}
-
-struct Warning<'a>(&'a Path, &'a tabiya_io::Warning);
-
-impl std::fmt::Display for Warning<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.1.location.clone().in_file(self.0), self.1.message)
+        summary(quiet, format!("warning: {}: {}", w.location.clone().in_file(path), w.message));
     }
 }
 
@@ -403,21 +395,6 @@ fn same_dir(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// The year of `WTH_YYYY.wtb`, else the current year.
-fn output_year(path: &Path) -> u16 {
-    path.file_stem()
-        .and_then(|s| s.to_str())
-        .and_then(|s| s.rsplit('_').next())
-        .and_then(|y| y.parse().ok())
-        .unwrap_or_else(|| Header::today().date().0)
-}
-
-/// Black's disc difference from a GGF result such as `+2.000`, `-10` or `+4:r`.
-fn ggf_result(re: &str) -> Option<i32> {
-    let number: String = re.chars().take_while(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '.')).collect();
-    number.parse::<f64>().ok().map(|f| f.round() as i32)
-}
-
 /// Transcripts or GGF → a new `.wtb`, names appended to copies of the name files.
 fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode, CliError> {
     let mut solver =
@@ -448,26 +425,23 @@ fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode,
         }
     };
     let (old_players, old_tournaments) = (players.len(), tournaments.len());
-    let mut importer =
-        Importer::new(GameFile::new(Header::today(), output_year(&args.output)), players, tournaments, policy);
+    let mut importer = Importer::new(
+        GameFile::new(
+            Header::today(),
+            wthor::year_in_file_name(&args.output).unwrap_or_else(|| Header::today().date().0),
+        ),
+        players,
+        tournaments,
+        policy,
+    );
     let (mut added, mut skipped) = (0u64, 0u64);
     for input in &args.inputs {
         let text = text_of(&read(input)?);
         let mut games: Vec<(u64, Result<NewGame, String>)> = Vec::new();
         if from == Format::Ggf {
             for (n, game) in ggf::parse(&text).enumerate() {
-                let new = game.map_err(|e| e.to_string()).and_then(|g| {
-                    if !g.starts_from_standard_position() {
-                        return Err("does not start from the standard position".to_owned());
-                    }
-                    Ok(NewGame {
-                        moves: g.moves.iter().filter_map(|m| m.square).collect(),
-                        black: g.tag("PB").unwrap_or_default().to_owned(),
-                        white: g.tag("PW").unwrap_or_default().to_owned(),
-                        tournament: g.tag("PC").unwrap_or_default().to_owned(),
-                        result: g.tag("RE").and_then(ggf_result),
-                    })
-                });
+                let new =
+                    game.map_err(|e| e.to_string()).and_then(|g| NewGame::from_ggf(&g).map_err(|e| e.to_string()));
                 games.push((n as u64 + 1, new));
             }
         } else {

@@ -41,6 +41,13 @@ impl GgfGame {
         self.tag("BO").is_none_or(|bo| squash(bo) == squash(STANDARD_BOARD))
     }
 
+    /// Black's final disc difference from `RE` (`+2.000`, `-10`, `+4:r`), if it has one.
+    pub fn result(&self) -> Option<i32> {
+        let re = self.tag("RE")?;
+        let number: String = re.chars().take_while(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '.')).collect();
+        number.parse::<f64>().ok().filter(|f| f.abs() <= 64.0).map(|f| f.round() as i32)
+    }
+
     /// The game as GGF text, `(;…;)`.
     pub fn format(&self) -> String {
         let mut out = String::from("(;");
@@ -186,6 +193,9 @@ B[f5//0.01]W[d6/-1.50/0.02]B[PA]W[c3];)";
         let g = games[0].as_ref().unwrap();
         assert_eq!(g.tag("PB"), Some("Saio1200"));
         assert_eq!(g.tag("RE"), Some("+2.000"));
+        assert_eq!(g.result(), Some(2));
+        let with = |re: &str| GgfGame { tags: vec![("RE".into(), re.into())], moves: vec![] }.result();
+        assert_eq!((with("-10"), with("+4:r"), with("?"), with("+99.000")), (Some(-10), Some(4), None, None));
         assert!(g.starts_from_standard_position());
         assert_eq!(g.moves.len(), 4);
         assert_eq!(g.moves[0], GgfMove { black: true, square: Square::from_index(37), annotation: "//0.01".into() });

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use crate::board::{Position, Square, Symmetry};
+use crate::text::ggf::GgfGame;
 
 use super::WthorError;
 use super::game::{Game, GameFile};
@@ -28,6 +29,8 @@ pub enum ImportError {
     NoResult { moves: usize },
     #[error(transparent)]
     Name(#[from] WthorError),
+    #[error("the game does not start from the standard position")]
+    NonStandardStart,
 }
 
 /// The symmetry that keeps the start position and takes `first` to f5.
@@ -49,6 +52,22 @@ pub struct NewGame {
     /// Black's final disc difference as recorded (GGF `RE`), used only when the moves stop
     /// before the game is over.
     pub result: Option<i32>,
+}
+
+impl NewGame {
+    /// A GGF game: its moves (passes dropped), `PB`, `PW`, `PC` as names, `RE` as the result.
+    pub fn from_ggf(game: &GgfGame) -> Result<NewGame, ImportError> {
+        if !game.starts_from_standard_position() {
+            return Err(ImportError::NonStandardStart);
+        }
+        Ok(NewGame {
+            moves: game.moves.iter().filter_map(|m| m.square).collect(),
+            black: game.tag("PB").unwrap_or_default().to_owned(),
+            white: game.tag("PW").unwrap_or_default().to_owned(),
+            tournament: game.tag("PC").unwrap_or_default().to_owned(),
+            result: game.result(),
+        })
+    }
 }
 
 /// Appends games to a game file and names to copies of the name files.

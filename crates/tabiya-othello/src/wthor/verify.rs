@@ -286,14 +286,14 @@ pub fn verify_games_10(path: &Path, data: &[u8]) -> Verification {
     v
 }
 
+/// The year a game file is named for: `WTH_2001.wtb` → 2001.
+pub fn year_in_file_name(path: &Path) -> Option<u16> {
+    path.file_stem()?.to_str()?.rsplit('_').next()?.parse().ok()
+}
+
 fn check_header(path: &Path, file: &GameFile, v: &mut Verification) {
     let h = &file.header;
-    let expected_year = path
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .and_then(|s| s.rsplit('_').next())
-        .and_then(|y| y.parse::<u16>().ok());
-    if let Some(year) = expected_year.filter(|&y| y != h.game_year) {
+    if let Some(year) = year_in_file_name(path).filter(|&y| y != h.game_year) {
         v.push(
             Severity::Warning,
             Location::at(10).in_file(path),
