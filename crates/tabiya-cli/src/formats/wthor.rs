@@ -437,28 +437,29 @@ fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode,
     let (mut added, mut skipped) = (0u64, 0u64);
     for input in &args.inputs {
         let text = text_of(&read(input)?);
-        let mut games: Vec<(u64, Result<NewGame, String>)> = Vec::new();
+        // Each game with where it is (`file game N` / `file line N`); errors are full messages.
+        let mut games: Vec<(String, Result<NewGame, String>)> = Vec::new();
+        let located = |e: tabiya_othello::text::TextError| {
+            format!("{}: expected {}, found {:?}", e.location.in_file(input), e.expected, e.found)
+        };
         if from == Format::Ggf {
             for (n, game) in ggf::parse(&text).enumerate() {
-                let new =
-                    game.map_err(|e| e.to_string()).and_then(|g| NewGame::from_ggf(&g).map_err(|e| e.to_string()));
-                games.push((n as u64 + 1, new));
+                let at = format!("{} game {}", input.display(), n + 1);
+                let new = game.map_err(located).and_then(|g| NewGame::from_ggf(&g).map_err(|e| format!("{at}: {e}")));
+                games.push((at, new));
             }
         } else {
             for (line, moves) in transcript::parse(&text) {
-                games.push((
-                    line,
-                    moves.map(|moves| NewGame { moves, ..NewGame::default() }).map_err(|e| e.to_string()),
-                ));
+                let new = moves.map(|moves| NewGame { moves, ..NewGame::default() }).map_err(located);
+                games.push((format!("{} line {line}", input.display()), new));
             }
         }
-        for (n, game) in games {
-            match game.and_then(|g| importer.add(&g).map_err(|e| e.to_string())) {
+        for (at, game) in games {
+            match game.and_then(|g| importer.add(&g).map_err(|e| format!("{at}: {e}"))) {
                 Ok(_) => added += 1,
                 Err(e) => {
                     skipped += 1;
-                    let what = if from == Format::Ggf { "game" } else { "line" };
-                    summary(global.quiet, format!("warning: {} {what} {n}: {e}; skipped", input.display()));
+                    summary(global.quiet, format!("warning: {e}; skipped"));
                 }
             }
         }
