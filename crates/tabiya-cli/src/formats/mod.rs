@@ -98,8 +98,16 @@ pub fn basic_info(path: &Path, format: Format, args: &InfoArgs) -> Result<ExitCo
 type Converter = fn(&ConvertArgs, &Global, Format, Format) -> Option<Result<ExitCode, CliError>>;
 
 /// Tried in order; the first that claims the (input, output) pair does the conversion.
-const CONVERTERS: &[Converter] =
-    &[scid::convert, pgn::convert, polyglot::convert, ctg::convert, kvetka::convert, wthor::convert, tbase::convert];
+const CONVERTERS: &[Converter] = &[
+    scid::convert,
+    pgn::convert,
+    polyglot::convert,
+    ctg::convert,
+    kvetka::convert,
+    wthor::convert,
+    solve::convert,
+    tbase::convert,
+];
 
 pub fn convert(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
     let (_, from) = input_format(&args.inputs[0], args.from.as_deref())?;

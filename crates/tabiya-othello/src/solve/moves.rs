@@ -1,0 +1,89 @@
+//! Move lists ordered for the endgame: the transposition table's move first, then "fastest
+//! first" (the move that leaves the opponent the fewest replies, corners counting double),
+//! then the fewest squares the opponent could soon move to.
+
+use crate::board::{Board, flips};
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// The most legal moves an Othello position can have is 33.
+const MAX_MOVES: usize = 34;
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Move {
+    pub square: u8,
+    /// The position after the move, seen from the opponent.
+    pub child: Board,
+    key: i32,
+}
+
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+/// Empty squares next to a disc of `discs`.
+#[inline]
+fn neighbours(discs: u64) -> u64 {
+    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let sideways = ((discs << 1) & NOT_A) | ((discs >> 1) & NOT_H);
+    let row = discs | sideways;
+    sideways | (row << 8) | (row >> 8)
+}
+
+impl MoveList {
+    /// Every legal move of `board` (`moves` is its move bitboard), with its child and order key.
+    #[inline]
+    pub fn new(board: Board, moves: u64, first: Option<u8>) -> MoveList {
+        let mut list = MoveList { moves: [Move::default(); MAX_MOVES], len: 0 };
+        let mut remaining = moves;
+        while remaining != 0 && list.len < MAX_MOVES {
+            let square = remaining.trailing_zeros() as u8;
+            remaining &= remaining - 1;
+            let bit = 1u64 << square;
+            let child = board.play_flips(bit, flips(board.player, board.opponent, square as usize));
+            let key = if first == Some(square) {
+                i32::MAX
+            } else if child.player == 0 {
+                i32::MAX - 1 // a wipe-out
+            } else {
+                let replies = child.moves();
+                let weighted_replies = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                let potential = (neighbours(child.opponent) & child.empty()).count_ones() as i32;
+                let corner = i32::from(bit & CORNERS != 0);
+                -(weighted_replies << 8) - (potential << 2) + (corner << 4)
+            };
+            list.moves[list.len] = Move { square, child, key };
+            list.len += 1;
+        }
+        list
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    /// Brings the best remaining move to position `i` (selection sort, step by step: most
+    /// nodes cut off after one or two moves).
+    #[inline]
+    pub fn select(&mut self, i: usize) -> Move {
+        let mut best = i;
+        for j in i + 1..self.len {
+            if self.moves[j].key > self.moves[best].key {
+                best = j;
+            }
+        }
+        self.moves.swap(i, best);
+        self.moves[i]
+    }
+
+    /// Sorts the moves from position `i` on, best first.
+    pub fn sort_from(&mut self, i: usize) -> &[Move] {
+        self.moves[i..self.len].sort_by_key(|m| std::cmp::Reverse(m.key));
+        &self.moves[i..self.len]
+    }
+}

@@ -1,0 +1,180 @@
+//! Wthor games as text: transcripts, GGF, OBF positions, JSON Lines and CSV rows, with names
+//! resolved, and the filters users select games by.
+
+use std::borrow::Cow;
+use std::ops::RangeInclusive;
+
+use serde_json::{Value, json};
+
+use super::game::Game;
+use super::replay::{Replay, ReplayError};
+use super::square::square_of_code;
+use super::verify::Names;
+use crate::board::Square;
+use crate::text::ggf::{GgfGame, GgfMove, STANDARD_BOARD};
+use crate::text::{obf, transcript};
+
+/// A game with what the record itself does not hold: its year, its place in the file and the
+/// name files its indices point into.
+#[derive(Debug, Clone, Copy)]
+pub struct GameContext<'a> {
+    pub game: &'a Game,
+    pub year: u16,
+    /// 0-based record number in its file.
+    pub record: usize,
+    /// P3 of the file.
+    pub depth: u8,
+    pub names: Option<Names<'a>>,
+}
+
+/// A name from a name file, or `#index` when it is out of range or there are no name files.
+fn name(file: Option<&super::NameFile>, index: u16) -> Cow<'_, str> {
+    file.and_then(|f| f.name(usize::from(index))).unwrap_or_else(|| Cow::Owned(format!("#{index}")))
+}
+
+impl<'a> GameContext<'a> {
+    pub fn black_name(&self) -> Cow<'a, str> {
+        name(self.names.map(|n| n.players), self.game.black)
+    }
+
+    pub fn white_name(&self) -> Cow<'a, str> {
+        name(self.names.map(|n| n.players), self.game.white)
+    }
+
+    pub fn tournament_name(&self) -> Cow<'a, str> {
+        name(self.names.map(|n| n.tournaments), self.game.tournament)
+    }
+
+    /// The stored moves as squares.
+    pub fn squares(&self) -> Result<Vec<Square>, ReplayError> {
+        self.game
+            .stored_moves()
+            .iter()
+            .enumerate()
+            .map(|(index, &byte)| square_of_code(byte).ok_or(ReplayError::BadByte { index, byte }))
+            .collect()
+    }
+
+    /// The transcript, `f5d6c3…` (passes omitted, as in the file).
+    pub fn transcript(&self) -> Result<String, ReplayError> {
+        self.squares().map(|s| transcript::format(&s))
+    }
+
+    /// The game in GGF: players, tournament as place, year as date, the real score as the
+    /// result (disc difference for Black), the standard start, moves with passes written `PA`.
+    pub fn ggf(&self) -> Result<GgfGame, ReplayError> {
+        let squares = self.squares()?;
+        let replay = Replay::run(&self.game.moves, 0)?;
+        let mut moves = Vec::with_capacity(squares.len() + replay.passes as usize);
+        let mut black_to_move = true;
+        for (i, &square) in squares.iter().enumerate() {
+            let black = replay.white_moves >> i & 1 == 0;
+            if black != black_to_move {
+                moves.push(GgfMove { black: black_to_move, square: None, annotation: String::new() });
+            }
+            moves.push(GgfMove { black, square: Some(square), annotation: String::new() });
+            black_to_move = !black;
+        }
+        let difference = 2 * i32::from(self.game.real_score) - 64;
+        let tags = [
+            ("GM", "Othello".to_owned()),
+            ("PC", self.tournament_name().into_owned()),
+            ("DT", self.year.to_string()),
+            ("PB", self.black_name().into_owned()),
+            ("PW", self.white_name().into_owned()),
+            ("TY", "8".to_owned()),
+            ("RE", format!("{difference:+}.000")),
+            ("BO", STANDARD_BOARD.to_owned()),
+        ];
+        Ok(GgfGame { tags: tags.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(), moves })
+    }
+
+    /// The position at `empties` empty squares as an OBF line (`board side;`), with the side
+    /// that must play to move; `None` when the game does not reach it or it is over there.
+    pub fn obf_at(&self, empties: u8) -> Result<Option<String>, ReplayError> {
+        let Some(after) = 60usize.checked_sub(usize::from(empties)) else { return Ok(None) };
+        let replay = Replay::run(&self.game.moves, after)?;
+        Ok(replay.snapshot.filter(|p| !p.is_game_over()).map(|p| obf::format_line(&p, &[])))
+    }
+
+    /// Every field, names resolved, as one JSON object.
+    pub fn json(&self) -> Result<Value, ReplayError> {
+        let replay = Replay::run(&self.game.moves, 0)?;
+        let g = self.game;
+        Ok(json!({
+            "year": self.year,
+            "record": self.record,
+            "tournament": self.tournament_name(),
+            "tournament_index": g.tournament,
+            "black": self.black_name(),
+            "black_index": g.black,
+            "white": self.white_name(),
+            "white_index": g.white,
+            "real_score": g.real_score,
+            "theoretical_score": g.theoretical_score,
+            "depth": self.depth,
+            "moves": self.transcript()?,
+            "move_count": replay.moves,
+            "passes": replay.passes,
+            "ending": replay.ending(),
+        }))
+    }
+
+    /// The header of [`GameContext::csv_row`].
+    pub const CSV_HEADER: &'static str = "year,record,tournament,tournament_index,black,black_index,white,white_index,\
+real_score,theoretical_score,depth,moves,move_count,passes,ending";
+
+    /// Every field as a CSV row (RFC 4180 quoting), in the order of [`GameContext::CSV_HEADER`].
+    pub fn csv_row(&self) -> Result<String, ReplayError> {
+        let value = self.json()?;
+        let fields: Vec<String> = Self::CSV_HEADER
+            .split(',')
+            .map(|k| match &value[k] {
+                Value::String(s) => csv_field(s),
+                other => other.to_string(),
+            })
+            .collect();
+        Ok(fields.join(","))
+    }
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_owned() }
+}
+
+/// Which games to keep. Name filters match case-insensitive substrings of the resolved names.
+#[derive(Debug, Clone, Default)]
+pub struct GameFilter {
+    pub years: Option<RangeInclusive<u16>>,
+    /// Keep games in which one of these players plays.
+    pub players: Vec<String>,
+    /// Keep games of tournaments whose names contain one of these.
+    pub tournaments: Vec<String>,
+    /// Drop games in which a program plays (names such as `Logistello (buro)`).
+    pub exclude_programs: bool,
+}
+
+/// Program entries are written `Name (author)`, e.g. `Logistello (buro)`, `Edax (delorme)`.
+pub fn is_program(name: &str) -> bool {
+    name.ends_with(')') && name.contains(" (")
+}
+
+impl GameFilter {
+    pub fn matches(&self, g: &GameContext<'_>) -> bool {
+        let contains = |name: &str, needles: &[String]| {
+            let name = name.to_lowercase();
+            needles.iter().any(|n| name.contains(&n.to_lowercase()))
+        };
+        if self.years.as_ref().is_some_and(|y| !y.contains(&g.year)) {
+            return false;
+        }
+        let (black, white) = (g.black_name(), g.white_name());
+        if !self.players.is_empty() && !contains(&black, &self.players) && !contains(&white, &self.players) {
+            return false;
+        }
+        if !self.tournaments.is_empty() && !contains(&g.tournament_name(), &self.tournaments) {
+            return false;
+        }
+        !(self.exclude_programs && (is_program(&black) || is_program(&white)))
+    }
+}

@@ -1,0 +1,66 @@
+//! The FFO's Wthor database: games (`WTH_YYYY.wtb`, 10×10 `.wtd`), solitaires (`.pzz`) and the
+//! name files `WTHOR.JOU` (players) and `WTHOR.TRN` (tournaments).
+//!
+//! Readers keep every header field as stored and write files back byte for byte; deviations of
+//! real files from the FFO document (see `specs/wthor.md`) are warnings, never panics.
+//!
+//! ```
+//! use tabiya_othello::wthor::{Game, GameFile, Header};
+//! use tabiya_io::Warnings;
+//!
+//! let mut file = GameFile::new(Header::dated((2026, 2, 16)), 1977);
+//! let mut game = Game::default();
+//! game.moves[0] = 56; // f5
+//! file.games.push(game);
+//! let bytes = file.to_bytes();
+//! assert_eq!(bytes.len(), 16 + 68);
+//! let read = GameFile::read(&bytes, &mut Warnings::default())?;
+//! assert_eq!(read.games, file.games);
+//! assert_eq!(read.header.n1, 1, "the writer sets N1 to the number of games");
+//! assert_eq!(read.games[0].move_count(), 1);
+//! # Ok::<(), tabiya_io::DataError>(())
+//! ```
+
+mod export;
+mod game;
+mod header;
+mod import;
+mod names;
+mod read;
+mod replay;
+mod solitaire;
+mod square;
+mod theoretical;
+mod verify;
+mod write;
+
+pub use export::{GameContext, GameFilter, is_program};
+pub use game::{Game, Game10, GameFile, GameFile10, GameRecord, GamesFile};
+pub use header::{HEADER_LEN, Header, MAX_RECORDS};
+pub use import::{ImportError, Importer, NewGame, normalising_symmetry};
+pub use names::{NameFile, NameKind};
+pub use replay::{Ending, Replay, ReplayError};
+pub use solitaire::{PRESENCE_TABLE_LEN, Solitaire, SolitaireFile};
+pub use square::{BoardSize, code_of_square, square_of_code};
+pub use theoretical::{EndgameSolver, TheoreticalPolicy};
+pub use verify::{
+    GameStats, Names, Problem, Severity, Verification, name_files_in, verify_game_files, verify_games, verify_games_10,
+    year_in_file_name,
+};
+
+use tabiya_io::{DataError, Location};
+
+/// What can go wrong with Wthor data: input bytes the format does not allow, or data a
+/// writer refuses to store.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WthorError {
+    /// Input bytes that are not what the format allows (short header, N1 out of range).
+    #[error(transparent)]
+    Invalid(#[from] DataError),
+    /// A name a name file cannot hold: longer than its record, or outside Windows-1252.
+    #[error("{location}: cannot store the name {name:?}: {reason}")]
+    Name { location: Location, name: String, reason: String },
+    /// The file would need more records than its count field holds.
+    #[error("{location}: too many records ({count}; the format holds at most {max})")]
+    TooMany { location: Location, count: usize, max: usize },
+}

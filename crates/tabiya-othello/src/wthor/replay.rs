@@ -1,0 +1,138 @@
+//! Replaying stored moves: passes are not stored, so a move belongs to the side to move unless
+//! that side has no legal move, in which case it belongs to the opponent.
+
+use crate::board::{Color, Position, Square, flips};
+
+use super::square::square_of_code;
+
+/// How a replayed game ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ending {
+    /// 60 moves: the board is full.
+    FullBoard,
+    /// Neither side can move before the board is full (wipe-out or blocked).
+    Early,
+    /// The moves stop while the game is not over: a truncated transcript.
+    Truncated,
+}
+
+/// The stored moves cannot be replayed from the start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    /// A byte that is no square (8×8 codes are 11–18, …, 81–88).
+    #[error("move {index}: byte {byte} is not a square")]
+    BadByte { index: usize, byte: u8 },
+    /// A square neither side may play.
+    #[error("move {index}: {square} is not legal for {side:?} (nor for the opponent after a pass)")]
+    Illegal { index: usize, square: Square, side: Color },
+    /// A move after the game is over.
+    #[error("move {index}: {square} comes after the end of the game")]
+    AfterEnd { index: usize, square: Square },
+}
+
+/// A replayed game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Replay {
+    /// The position after the last stored move, with the side that must move next (after a
+    /// forced pass) to move.
+    pub position: Position,
+    /// Number of stored moves.
+    pub moves: usize,
+    /// Number of forced passes before stored moves.
+    pub passes: u32,
+    /// Bit `i` set when stored move `i` was played by White.
+    pub white_moves: u64,
+    /// The position after `snapshot_after` moves (side that must move to move), if reached.
+    pub snapshot: Option<Position>,
+}
+
+impl Replay {
+    /// Replays the move bytes up to the first 0; keeps the position after `snapshot_after`
+    /// moves (e.g. `60 − P3` for the theoretical score, or `60 − N` for N empties).
+    pub fn run(codes: &[u8], snapshot_after: usize) -> Result<Replay, ReplayError> {
+        Replay::of_squares(
+            codes
+                .iter()
+                .take_while(|&&b| b != 0)
+                .enumerate()
+                .map(|(index, &byte)| square_of_code(byte).ok_or(ReplayError::BadByte { index, byte })),
+            snapshot_after,
+        )
+    }
+
+    /// Replays squares (e.g. from a transcript) the same way.
+    pub fn of_squares(
+        squares: impl IntoIterator<Item = Result<Square, ReplayError>>,
+        snapshot_after: usize,
+    ) -> Result<Replay, ReplayError> {
+        let mut replay = Replay { position: Position::start(), moves: 0, passes: 0, white_moves: 0, snapshot: None };
+        for (index, square) in squares.into_iter().enumerate() {
+            if index == snapshot_after {
+                replay.snapshot = Some(replay.position);
+            }
+            let square = square?;
+            let mut position = replay.position;
+            // Trying the move first spares the move generation on every ply: a move that
+            // flips something on an empty square is legal; otherwise the side to move must
+            // have no move at all, and the move is the opponent's.
+            let empty = position.board.empty() & square.bit() != 0;
+            let mut flipped = if empty {
+                flips(position.board.player, position.board.opponent, usize::from(square.index()))
+            } else {
+                0
+            };
+            if flipped == 0 {
+                if position.moves() != 0 {
+                    return Err(ReplayError::Illegal { index, square, side: position.side });
+                }
+                if position.pass().moves() == 0 {
+                    return Err(ReplayError::AfterEnd { index, square });
+                }
+                position = position.pass();
+                replay.passes += 1;
+                flipped = if empty {
+                    flips(position.board.player, position.board.opponent, usize::from(square.index()))
+                } else {
+                    0
+                };
+                if flipped == 0 {
+                    return Err(ReplayError::Illegal { index, square, side: position.side });
+                }
+            }
+            if position.side == Color::White && index < 64 {
+                replay.white_moves |= 1 << index;
+            }
+            replay.position =
+                Position { board: position.board.play_flips(square.bit(), flipped), side: position.side.opposite() };
+            replay.moves = index + 1;
+        }
+        // The side to move at the end is the one that must play (unless the game is over).
+        if replay.position.moves() == 0 && !replay.position.is_game_over() {
+            replay.position = replay.position.pass();
+        }
+        if replay.moves == snapshot_after {
+            replay.snapshot = Some(replay.position);
+        }
+        if let Some(p) = replay.snapshot.as_mut().filter(|p| p.moves() == 0 && !p.is_game_over()) {
+            *p = p.pass();
+        }
+        Ok(replay)
+    }
+
+    pub fn ending(&self) -> Ending {
+        if !self.position.is_game_over() {
+            Ending::Truncated
+        } else if self.moves == 60 {
+            Ending::FullBoard
+        } else {
+            Ending::Early
+        }
+    }
+
+    /// Black's score as Wthor stores it (empties to the winner, 32 on a draw), when the game
+    /// is over.
+    pub fn real_score(&self) -> Option<u8> {
+        self.position.is_game_over().then(|| self.position.black_score())
+    }
+}
