@@ -232,3 +232,36 @@ fn exercise(bytes: &[u8]) {
         }
     }
 }
+
+/// .dia → KIF → .dia: the board, hand, fields that KIF carries and the solution come back.
+#[test]
+fn kif_export_reads_back_into_tbase() {
+    use tabiya_shogi::notation::kif::{self, Flavour};
+    let (d, _) = decode("example_3line.dia");
+    let (solutions, _) = read_solutions(&fixture("example.tjn"));
+    let moves = check_solution(&d, &solutions[0]).moves;
+    let kifu = tbase::to_kifu(&d, &moves, None);
+    assert_eq!(kifu.header("作者"), Some("初代宗桂"));
+    assert_eq!(kifu.header("発表誌"), Some("象戯馬法（元和版）"));
+    assert_eq!(kifu.header("手数"), Some("17"));
+    for flavour in [Flavour::Kif, Flavour::Ki2] {
+        let text = kif::write(&kifu, flavour);
+        let back = kif::read(&text).unwrap();
+        let (d2, s2, comment, notes) = tbase::from_kifu(&back, 1);
+        assert!(notes.is_empty() && comment.is_none());
+        assert_eq!(d2.sfen(), d.sfen());
+        assert_eq!(
+            (d2.number, d2.author.as_str(), d2.source.as_str(), d2.date.as_str()),
+            (3, "初代宗桂", "象戯馬法（元和版）", "元和２")
+        );
+        assert_eq!(
+            (d2.moves, d2.final_king, d2.final_pieces, d2.final_attacker_pieces),
+            (d.moves, d.final_king, d.final_pieces, d.final_attacker_pieces)
+        );
+        assert_eq!(s2.moves, solutions[0].moves);
+        // The 出典 fields KIF does not carry (codes, index) are blank; the rest of the record matches.
+        let (a, b) = (d.encode().unwrap(), d2.encode().unwrap());
+        assert_eq!(a[..118], b[..118]);
+        assert_eq!(a[157..174], b[157..174]);
+    }
+}

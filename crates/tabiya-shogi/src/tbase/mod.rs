@@ -12,12 +12,14 @@
 //! record gives the same 330 bytes.
 
 mod comments;
+mod convert;
 pub mod letters;
 mod read;
 mod solutions;
 mod write;
 
 pub use comments::{ColourCode, Comment, read_comments, write_comments};
+pub use convert::{from_kifu, to_json, to_kifu};
 pub use read::{DiaRecords, RECORD_LEN, dia_records};
 pub use solutions::{Solution, read_solutions, write_solutions};
 
