@@ -15,12 +15,14 @@ mod comments;
 mod convert;
 pub mod letters;
 mod read;
+mod set;
 mod solutions;
 mod write;
 
 pub use comments::{ColourCode, Comment, read_comments, write_comments};
 pub use convert::{from_kifu, to_json, to_kifu};
 pub use read::{DiaRecords, RECORD_LEN, dia_records};
+pub use set::{Contents, FileSet, Problem, Verification};
 pub use solutions::{Solution, read_solutions, write_solutions};
 
 use shogi_core::{Hand, PartialPosition, Square};
