@@ -221,7 +221,8 @@ impl Reader {
             for (i, cell) in cells.chunks(3).take(9).enumerate() {
                 let square = Square::new(9 - i as u8, rank as u8).ok_or("a square")?;
                 let piece = match cell {
-                    b" * " => None,
+                    // ` * `, `*  ` as some programs write it, or blanks of a trimmed row.
+                    _ if matches!(cell.trim_ascii(), b"*" | b"") => None,
                     [c, a, b] => {
                         let color = match c {
                             b'+' => Color::Black,
@@ -324,5 +325,8 @@ mod tests {
         assert_eq!(lines[31], "%TSUMI");
         let back = read(&text).unwrap();
         assert_eq!(back, [kifu]);
+        // Left-aligned empty cells (`*  `) and trimmed rows read the same.
+        let other = text.replace(" * ", "*  ").replace("P1*  *  *  *  *  *  *  *  *  ", "P1*");
+        assert_eq!(read(&other).unwrap(), back);
     }
 }

@@ -8,7 +8,7 @@
 //! tries marker combinations in the official order and keeps the first one that the resolver
 //! maps back to the move, so whatever it writes reads back to the same move.
 
-use shogi_core::{Color, Move, PartialPosition, Piece, PieceKind, Square};
+use shogi_core::{Color, IllegalMoveKind, Move, PartialPosition, Piece, PieceKind, Square};
 
 use crate::board;
 
@@ -82,13 +82,17 @@ pub enum Style {
 const RANKS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
 const WIDE_DIGITS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
 
+/// The value 0–9 of an ASCII or full-width digit.
+pub(crate) fn numeral_digit(c: char) -> Option<u32> {
+    c.to_digit(10).or_else(|| ('０'..='９').contains(&c).then(|| c as u32 - '０' as u32))
+}
+
 /// The value 1–9 of an ASCII, full-width or kanji numeral.
 fn numeral(c: char) -> Option<u8> {
-    if let Some(d) = c.to_digit(10).filter(|&d| d >= 1) {
-        return Some(d as u8);
+    match numeral_digit(c) {
+        Some(d) => (d >= 1).then_some(d as u8),
+        None => RANKS.iter().position(|&x| x == c).map(|i| i as u8 + 1),
     }
-    let position = |set: &[char; 9]| set.iter().position(|&x| x == c).map(|i| i as u8 + 1);
-    position(&WIDE_DIGITS).or_else(|| position(&RANKS))
 }
 
 /// The kanji of a piece kind in moves and hands (`龍`, `成銀`).
@@ -270,7 +274,17 @@ pub fn resolve(position: &PartialPosition, previous: Option<Square>, token: &Tok
     filter_directions(&mut candidates, side, &token.directions);
     match candidates.as_slice() {
         [mv] => Ok(*mv),
-        [] => Err(format!("a legal move of {name} to {}", square_name(to))),
+        [] => {
+            // Say why a drop that is otherwise possible is not legal (二歩, 打ち歩詰め, …).
+            let drop = Move::Drop { piece: Piece::new(token.kind, side), to };
+            let why = match shogi_legality_lite::is_legal_partial(position, drop) {
+                Err(IllegalMoveKind::TwoPawns) => " (a drop there would be 二歩)",
+                Err(IllegalMoveKind::DropPawnMate) => " (a drop there would be 打ち歩詰め)",
+                Err(IllegalMoveKind::DropStuck) => " (a dropped piece there could never move)",
+                _ => "",
+            };
+            Err(format!("a legal move of {name} to {}{why}", square_name(to)))
+        }
         several => Err(format!(
             "one legal move, found {} ({}): add a direction marker",
             several.len(),
@@ -467,6 +481,23 @@ mod tests {
         assert_eq!((t[2].kind, t[2].promote), (PieceKind::Knight, Some(false)));
         assert_eq!(parse_tokens("14龍x"), Err((5, "a file digit or 同")));
         assert_eq!(parse_tokens("1"), Err((1, "a rank digit")));
+    }
+
+    #[test]
+    fn illegal_drops_say_why() {
+        // tbase.md §14.6: P*1b would mate the king on 1a: 打ち歩詰め.
+        let position = sfen::parse("8k/6S2/7G1/9/9/9/9/9/9 b P2r2b3g3s4n4l17p 1").unwrap();
+        let token = &parse_tokens("12歩").unwrap()[0];
+        assert_eq!(
+            resolve(&position, None, token),
+            Err("a legal move of 歩 to 1二 (a drop there would be 打ち歩詰め)".into())
+        );
+        let position = sfen::parse("8k/9/9/9/9/9/9/8P/9 b P2r2b4g4s4n4l16p 1").unwrap();
+        let token = &parse_tokens("15歩").unwrap()[0];
+        assert_eq!(
+            resolve(&position, None, token),
+            Err("a legal move of 歩 to 1五 (a drop there would be 二歩)".into())
+        );
     }
 
     #[test]

@@ -144,9 +144,10 @@ pub fn read(text: &str) -> Result<Kifu, Error> {
         {
             continue;
         }
-        if let Some((key, value)) =
-            line.split_once('：').or_else(|| line.split_once(':')).filter(|_| position.is_none())
-        {
+        // A header is `key：value` before the moves; a move line starts with spaces or its number
+        // and may hold `:` in its time (`( 0:00/00:00:00)`).
+        let is_header = position.is_none() && !line.starts_with(|c: char| c.is_ascii_digit() || c.is_whitespace());
+        if let Some((key, value)) = line.split_once('：').or_else(|| line.split_once(':')).filter(|_| is_header) {
             let hand_color = match key {
                 "後手の持駒" | "上手の持駒" => Some(Color::White),
                 "先手の持駒" | "下手の持駒" => Some(Color::Black),
@@ -160,8 +161,12 @@ pub fn read(text: &str) -> Result<Kifu, Error> {
             }
             continue;
         }
-        if line == "後手番" || line == "上手番" {
-            kifu.start.side_to_move_set(Color::White);
+        if let Some(side) = match line {
+            "後手番" | "上手番" => Some(Color::White),
+            "先手番" | "下手番" => Some(Color::Black),
+            _ => None,
+        } {
+            kifu.start.side_to_move_set(side);
             continue;
         }
         let current = position.get_or_insert_with(|| {
@@ -269,8 +274,16 @@ fn read_hand(position: &mut PartialPosition, color: Color, text: &str) -> Result
     Ok(())
 }
 
-/// `""` → 1, `二` → 2, `十` → 10, `十六` → 16.
+/// `""` → 1, `二` → 2, `十` → 10, `十六` → 16; digits too (`16`, `１６`, as some programs write).
 fn kanji_number(text: &str) -> Option<u8> {
+    let digits: String = text
+        .chars()
+        .map(|c| char::from_digit(super::japanese::numeral_digit(c)?, 10))
+        .collect::<Option<_>>()
+        .unwrap_or_default();
+    if !digits.is_empty() && digits.chars().count() == text.chars().count() {
+        return digits.parse().ok();
+    }
     let digit = |c: char| RANKS.iter().position(|&r| r == c).map(|i| i as u8 + 1);
     let mut chars = text.chars();
     match (chars.next(), chars.next(), chars.next()) {
@@ -327,12 +340,30 @@ mod tests {
         assert!(ki2.contains("▲７三銀 △同　金 ▲９四桂 △同　馬 ▲７一銀 △９二玉 ▲８二金 △９三玉\r\n"), "{ki2}");
     }
 
+    /// Times, `先手番` and arabic hand counts, as rsshogi 1.7.0 writes KIF.
+    #[test]
+    fn kif_with_times_reads() {
+        let text = "後手の持駒：歩16　香四　桂三　銀二　金　飛\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n\
+            | ・ ・ ・ ・ ・ ・ ・ ・ ・|一\n| ・v玉v金 ・ ・ ・ ・ ・ ・|二\n| ・v歩 ・ ・ ・ ・ ・ ・ ・|三\n\
+            | ・ ・ ・ 龍 ・ ・ ・ ・ ・|四\n| 歩v馬 ・v金 ・ ・ ・ ・ ・|五\n| ・ ・v角 ・ ・ ・ ・ ・ ・|六\n\
+            | ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|九\n\
+            +---------------------------+\n先手の持駒：桂　銀二　金\n先手番\n手数----指手---------消費時間--\n   \
+            1 ７三銀打     ( 0:00/00:00:00)\n   2 同　金(72)   ( 0:00/00:00:00)\n";
+        let kifu = read(text).unwrap();
+        assert_eq!(sfen::write(&kifu.start), "9/1kg6/1p7/3+R5/P+b1g5/2b6/9/9/9 b G2SNrg2s3n4l16p 1");
+        assert_eq!(kifu.moves.iter().map(|&m| board::usi(m)).collect::<Vec<_>>(), ["S*7c", "7b7c"]);
+        assert!(kifu.headers.is_empty());
+    }
+
     #[test]
     fn kanji_counts() {
         assert_eq!(kanji_number(""), Some(1));
         assert_eq!(kanji_number("十六"), Some(16));
         assert_eq!(kanji_number("十"), Some(10));
         assert_eq!(kanji_number("三"), Some(3));
+        assert_eq!(kanji_number("16"), Some(16));
+        assert_eq!(kanji_number("１６"), Some(16));
+        assert_eq!(kanji_number("1x"), None);
         assert_eq!(count_kanji(16), "十六");
     }
 }

@@ -106,7 +106,8 @@ pub fn from_kifu(kifu: &Kifu, number: u16) -> (Diagram, Solution, Option<Comment
 }
 
 /// One problem as a JSON object (the `.jsonl` export): every field, the SFEN, the solution in
-/// USI and T-BASE notation, the comment with its colour codes as written.
+/// USI and T-BASE notation, the comment with its colour codes as written and cut into colour
+/// spans (`$6` → `"yellow"`).
 pub fn to_json(diagram: &Diagram, moves: &[Move], solution: Option<&Solution>, comment: Option<&Comment>) -> Value {
     let square = |s: Option<shogi_core::Square>| s.map(|s| format!("{}{}", s.file(), s.rank()));
     let start = diagram.position().ok();
@@ -137,5 +138,6 @@ pub fn to_json(diagram: &Diagram, moves: &[Move], solution: Option<&Solution>, c
         "solution_usi": moves.iter().map(|&m| board::usi(m)).collect::<Vec<_>>(),
         "solution": solution.map(|s| s.moves.concat()),
         "comment": comment.map(|c| c.lines.join("\n")),
+        "comment_spans": comment.map(|c| c.spans().into_iter().map(|(colour, text)| json!({"colour": colour, "text": text})).collect::<Vec<_>>()),
     })
 }

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
 use tabiya_io::{Location, read_input};
 
 use super::{Comment, Diagram, Solution, dia_records, read_comments, read_solutions};
@@ -168,19 +169,23 @@ impl Contents {
                 }
             }
         }
-        for problem in self.problems() {
-            match problem.solution {
-                Some(solution) => {
-                    let check: SolutionCheck = check_solution(problem.diagram, solution);
+        // Replaying solutions is the expensive part and independent per problem: in parallel,
+        // findings kept in record order.
+        let problems: Vec<Problem<'_>> = self.problems().collect();
+        let checks: Vec<(Option<SolutionCheck>, Location, u16)> = problems
+            .par_iter()
+            .map(|p| (p.solution.map(|s| check_solution(p.diagram, s)), p.location.clone(), p.diagram.number))
+            .collect();
+        for (check, location, number) in checks {
+            match check {
+                Some(check) => {
                     v.solutions += 1;
                     v.mates += usize::from(check.mates);
                     v.findings.extend(check.findings);
                 }
                 None if with_solutions => {
-                    v.findings.push(Finding::warning(
-                        problem.location.clone(),
-                        format!("作品番号 {:04}: no solution in the .tjn", problem.diagram.number),
-                    ));
+                    v.findings
+                        .push(Finding::warning(location, format!("作品番号 {number:04}: no solution in the .tjn")));
                 }
                 None => {}
             }
