@@ -8,7 +8,8 @@ use tabiya_shogi::tsume::check_solution;
 fuzz_target!(|data: &[u8]| {
     let line = ["73銀", "同金", "94桂", "同馬"].map(String::from).to_vec();
     let solution = Solution { number: 3, moves: line, length: Some(17), location: Default::default() };
-    for (diagram, _) in dia_records(data).flatten() {
+    for record in dia_records(data).flatten() {
+        let diagram = record.diagram;
         let _ = diagram.encode();
         let _ = diagram.sfen();
         let _ = check_solution(&diagram, &solution);

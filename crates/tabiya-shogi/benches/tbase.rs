@@ -45,7 +45,7 @@ fn bench(c: &mut Criterion) {
     group.throughput(Throughput::Elements(u64::from(RECORDS)));
     group.sample_size(10);
     group.bench_function("decode_and_check_records", |b| {
-        b.iter(|| dia_records(black_box(&dia)).filter(|r| r.as_ref().is_ok_and(|(_, f)| f.is_empty())).count())
+        b.iter(|| dia_records(black_box(&dia)).filter(|r| r.as_ref().is_ok_and(|r| r.findings.is_empty())).count())
     });
     group.bench_function("read_and_verify_set", |b| {
         b.iter(|| {

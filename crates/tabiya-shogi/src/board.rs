@@ -111,9 +111,10 @@ pub fn in_check(position: &PartialPosition) -> bool {
     shogi_legality_lite::is_in_check_partial_lite(position)
 }
 
-/// Whether the side to move is checkmated: in check with no legal move.
+/// Whether the side to move is checkmated: in check with no legal move. (shogi_legality_lite's
+/// `is_mate` stops at the first move that escapes, instead of generating every legal move.)
 pub fn is_mate(position: &PartialPosition) -> bool {
-    in_check(position) && legal_moves(position).is_empty()
+    in_check(position) && shogi_legality_lite::prelegality::is_mate(position) == Some(true)
 }
 
 /// The piece a move moves (before any promotion), or `None` if `from` is empty.

@@ -224,7 +224,8 @@ fn exercise(bytes: &[u8]) {
     for solution in &solutions {
         let _ = check_solution(&example, solution);
     }
-    for (diagram, _) in dia_records(bytes).flatten() {
+    for record in dia_records(bytes).flatten() {
+        let diagram = record.diagram;
         let _ = diagram.encode();
         let _ = diagram.sfen();
         if let Some(solution) = solutions.first() {
@@ -264,4 +265,31 @@ fn kif_export_reads_back_into_tbase() {
         assert_eq!(a[..118], b[..118]);
         assert_eq!(a[157..174], b[157..174]);
     }
+}
+
+/// A set converted to LF line ends (as the seed's jgawk script writes it under Unix) reads line
+/// by line, with findings at their offsets in the LF file.
+#[test]
+fn lf_line_ends_are_read_line_by_line() {
+    let crlf = [fixture("example_3line.dia"), fixture("example_4line.dia"), fixture("broken_checksum.dia")].concat();
+    // No Shift-JIS byte is 0x0D: dropping every CR gives the LF file.
+    let lf: Vec<u8> = crlf.iter().copied().filter(|&b| b != b'\r').collect();
+    assert_eq!(lf.len(), crlf.len() - 10, "3 + 4 + 3 line ends");
+    let records: Vec<_> = dia_records(&lf).collect::<Result<_, _>>().unwrap();
+    assert_eq!(records.len(), 3);
+    assert_eq!(records[0].bytes.as_slice(), &crlf[..330]);
+    assert_eq!(records[1].bytes.as_slice(), &crlf[330..660]);
+    assert_eq!((records[0].diagram.form, records[1].diagram.form), (Form::ThreeLine, Form::FourLine));
+    assert_eq!(records[0].findings.len(), 1);
+    assert!(records[0].findings[0].what.starts_with("LF line ends"));
+    assert!(records[1].findings.is_empty());
+    // 持駒数 of record 3, which starts after 327 + 326 bytes.
+    assert_eq!(records[2].findings[0].location.offset, Some(653 + 8));
+    // Cut inside the last line, which starts at 653 + 101 + 175 = 929 (0x3a1).
+    let mut short = lf.clone();
+    short.truncate(lf.len() - 10);
+    assert_eq!(
+        dia_records(&short).find_map(Result::err).unwrap().to_string(),
+        "<input>@0x3a1 (record 3): expected the last line: a line of 50 bytes, found 41 bytes"
+    );
 }

@@ -239,15 +239,10 @@ fn set_paths(out: &Path) -> (PathBuf, PathBuf) {
 }
 
 /// .dia → .dia: the records that decode, byte for byte as read (re-encoded records would
-/// normalise derived fields), with their .tjn and .rem rewritten beside the output.
+/// normalise derived fields; LF line ends become CR LF), with their .tjn and .rem rewritten
+/// beside the output.
 fn copy_set(args: &ConvertArgs, global: &Global, contents: &Contents) -> Result<ExitCode, CliError> {
-    let bytes = tabiya_io::read_input(&contents.dia).map_err(input_error)?;
-    let mut dia = Vec::with_capacity(bytes.len());
-    for (record, chunk) in contents.records.iter().zip(bytes.chunks(tbase::RECORD_LEN)) {
-        if record.is_ok() {
-            dia.extend_from_slice(chunk);
-        }
-    }
+    let dia: Vec<u8> = contents.records.iter().flatten().flat_map(|record| record.bytes).collect();
     write_set(&args.output, &dia, &contents.solutions, &contents.comments)?;
     summary(global.quiet, format!("{} records written", dia.len() / tbase::RECORD_LEN));
     Ok(ExitCode::SUCCESS)

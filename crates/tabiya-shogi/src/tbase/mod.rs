@@ -21,7 +21,7 @@ mod write;
 
 pub use comments::{ColourCode, Comment, read_comments, write_comments};
 pub use convert::{from_kifu, to_json, to_kifu};
-pub use read::{DiaRecords, RECORD_LEN, dia_records};
+pub use read::{DiaRecord, DiaRecords, RECORD_LEN, dia_records};
 pub use set::{Contents, FileSet, Problem, Verification};
 pub use solutions::{Solution, read_solutions, write_solutions};
 

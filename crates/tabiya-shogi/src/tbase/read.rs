@@ -10,33 +10,122 @@ use crate::{Error, Finding};
 /// The size of one `.dia` record.
 pub const RECORD_LEN: usize = 330;
 
-/// The records of a `.dia` file, in order: each a diagram with the findings of its consistency
-/// checks, or the error that stops it. A trailing part shorter than a record is an error; a lone
-/// DOS end-of-file byte (0x1A) after the last record is ignored.
+/// One `.dia` record as read: its 330 bytes in the CR LF layout, the diagram, and the findings of
+/// its consistency checks.
+#[derive(Debug, Clone)]
+pub struct DiaRecord {
+    pub bytes: [u8; RECORD_LEN],
+    pub diagram: Diagram,
+    pub findings: Vec<Finding>,
+}
+
+/// The records of a `.dia` file, in order, or the error that stops each. A trailing part
+/// shorter than a record is an error; a lone DOS end-of-file byte (0x1A) after the last record
+/// is ignored. A file whose lines end in LF alone (converted by a Unix tool; the seed's jgawk
+/// script writes such files) is read line by line, lines recognised by their lengths (100,
+/// then 124 + 48 or 174, then 50 bytes), each record rebuilt with CR LF and a warning on the first.
 pub fn dia_records(bytes: &[u8]) -> DiaRecords<'_> {
-    DiaRecords { bytes, index: 0 }
+    let lf_only = bytes.get(100) == Some(&b'\n') && bytes.get(99) != Some(&b'\r');
+    DiaRecords { bytes, offset: 0, index: 0, lf_only }
 }
 
 /// Iterator of [`dia_records`].
 #[derive(Debug, Clone)]
 pub struct DiaRecords<'a> {
     bytes: &'a [u8],
+    offset: usize,
     index: u64,
+    lf_only: bool,
 }
 
 impl Iterator for DiaRecords<'_> {
-    type Item = Result<(Diagram, Vec<Finding>), Error>;
+    type Item = Result<DiaRecord, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.bytes.is_empty() || self.bytes == [0x1A] {
+        let rest = self.bytes.get(self.offset..).unwrap_or_default();
+        if rest.is_empty() || rest == [0x1A] {
             return None;
         }
-        let take = self.bytes.len().min(RECORD_LEN);
-        let (record, rest) = self.bytes.split_at(take);
-        self.bytes = rest;
         let index = self.index;
         self.index += 1;
-        Some(Diagram::decode_checked(record, index))
+        if self.lf_only {
+            return Some(self.next_from_lines(index));
+        }
+        let record = &rest[..rest.len().min(RECORD_LEN)];
+        self.offset += record.len();
+        Some(Diagram::decode_checked(record, index).map(|(diagram, findings)| DiaRecord {
+            bytes: record.try_into().unwrap_or([b' '; RECORD_LEN]),
+            diagram,
+            findings,
+        }))
+    }
+}
+
+impl DiaRecords<'_> {
+    /// The next line (without LF or CR LF) and its file offset.
+    fn line(&mut self) -> Option<(usize, &[u8])> {
+        let rest = self.bytes.get(self.offset..).filter(|r| !r.is_empty() && *r != [0x1A])?;
+        let start = self.offset;
+        let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+        self.offset += (end + 1).min(rest.len());
+        let line = &rest[..end];
+        Some((start, line.strip_suffix(b"\r").unwrap_or(line)))
+    }
+
+    fn next_from_lines(&mut self, index: u64) -> Result<DiaRecord, Error> {
+        let mut record = [b' '; RECORD_LEN];
+        // (record offset, file offset) of each line, to give findings their place in the file.
+        let mut starts: Vec<(usize, usize)> = Vec::with_capacity(4);
+        let mut put = |this: &mut Self, at: usize, lengths: &[usize], what: &str| -> Result<usize, Error> {
+            let at_file = this.offset;
+            let (file_offset, line) = this.line().ok_or_else(|| {
+                DataError::new(
+                    Location { offset: Some(at_file as u64), record: Some(index + 1), file: None },
+                    format!("{what} of a record"),
+                )
+                .found("the end of the file")
+            })?;
+            if !lengths.contains(&line.len()) {
+                let location = Location { offset: Some(file_offset as u64), record: Some(index + 1), file: None };
+                let expected = format!(
+                    "{what}: a line of {} bytes",
+                    lengths.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(" or ")
+                );
+                return Err(DataError::new(location, expected).found(format!("{} bytes", line.len())).into());
+            }
+            record[at..at + line.len()].copy_from_slice(line);
+            record[at + line.len()..at + line.len() + 2].copy_from_slice(b"\r\n");
+            starts.push((at, file_offset));
+            Ok(line.len())
+        };
+        put(self, 0, &[100], "line 1")?;
+        if put(self, 102, &[124, 174], "line 2")? == 124 {
+            put(self, 228, &[48], "the index line")?;
+        }
+        put(self, 278, &[50], "the last line")?;
+        let to_file = |offset: u64| {
+            let r = offset.saturating_sub(index * RECORD_LEN as u64) as usize;
+            let (line_start, file_start) = starts.iter().rev().find(|(s, _)| *s <= r).copied().unwrap_or((0, 0));
+            (file_start + r - line_start) as u64
+        };
+        let (diagram, mut findings) = Diagram::decode_checked(&record, index).map_err(|e| match e {
+            Error::Data(mut d) => {
+                d.location.offset = d.location.offset.map(to_file);
+                Error::Data(d)
+            }
+            other => other,
+        })?;
+        for f in &mut findings {
+            f.location.offset = f.location.offset.map(to_file);
+        }
+        if index == 0 {
+            let at = Location { offset: Some(0), record: Some(1), file: None };
+            findings.insert(
+                0,
+                Finding::warning(at, "LF line ends: read line by line (the records are written back with CR LF)"),
+            );
+        }
+        Ok(DiaRecord { bytes: record, diagram, findings })
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use tabiya_io::{Location, read_input};
 
-use super::{Comment, Diagram, Solution, dia_records, read_comments, read_solutions};
+use super::{Comment, DiaRecord, Diagram, Solution, dia_records, read_comments, read_solutions};
 use crate::tsume::{SolutionCheck, check_solution};
 use crate::{Error, Finding, Severity};
 
@@ -39,7 +39,7 @@ impl FileSet {
         let bytes = read_input(&self.dia).map_err(|e| io_error(e, &self.dia))?;
         let records = dia_records(&bytes)
             .map(|r| match r {
-                Ok((diagram, findings)) => Ok((diagram, in_file(findings, &self.dia))),
+                Ok(record) => Ok(DiaRecord { findings: in_file(record.findings, &self.dia), ..record }),
                 Err(e) => Err(e.in_file(&self.dia)),
             })
             .collect();
@@ -90,8 +90,8 @@ fn in_file(findings: Vec<Finding>, path: &Path) -> Vec<Finding> {
 pub struct Contents {
     /// The `.dia` file, for the locations of findings.
     pub dia: PathBuf,
-    /// Every `.dia` record in order, with the findings of its field checks, or its error.
-    pub records: Vec<Result<(Diagram, Vec<Finding>), Error>>,
+    /// Every `.dia` record in order, or its error.
+    pub records: Vec<Result<DiaRecord, Error>>,
     pub solutions: Vec<Solution>,
     pub comments: Vec<Comment>,
     /// Findings of the `.tjn` and `.rem` readers.
@@ -133,11 +133,11 @@ impl Contents {
         let solutions = first_by_number(self.solutions.iter().map(|s| (s.number, s)));
         let comments = first_by_number(self.comments.iter().map(|c| (c.number, c)));
         let records = self.records.iter().enumerate();
-        records.filter_map(|(i, r)| Some((i, r.as_ref().ok()?))).map(move |(i, (diagram, _))| Problem {
+        records.filter_map(|(i, r)| Some((i, r.as_ref().ok()?))).map(move |(i, record)| Problem {
             location: super::read::location(i as u64, 0).in_file(&self.dia),
-            diagram,
-            solution: solutions.get(&diagram.number).copied(),
-            comment: comments.get(&diagram.number).copied(),
+            diagram: &record.diagram,
+            solution: solutions.get(&record.diagram.number).copied(),
+            comment: comments.get(&record.diagram.number).copied(),
         })
     }
 
@@ -152,7 +152,7 @@ impl Contents {
         for (i, record) in self.records.iter().enumerate() {
             match record {
                 Err(e) => v.findings.push(Finding::error(error_location(e), error_text(e))),
-                Ok((diagram, findings)) => {
+                Ok(DiaRecord { diagram, findings, .. }) => {
                     v.decoded += 1;
                     v.findings.extend(findings.iter().cloned());
                     let at = super::read::location(i as u64, 0).in_file(&self.dia);
