@@ -197,7 +197,8 @@ fn export(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, C
     match to {
         Format::Kif | Format::Ki2 => {
             let flavour = if to == Format::Kif { kif::Flavour::Kif } else { kif::Flavour::Ki2 };
-            let single = problems.len() == 1;
+            // Several problems go to numbered files, or one after another to standard output.
+            let single = problems.len() == 1 || out.as_os_str() == "-";
             for p in &problems {
                 let text = kif::write(&tbase::to_kifu(p.diagram, &p.moves, p.comment), flavour);
                 let path = if single { out.clone() } else { numbered(out, p.diagram.number) };

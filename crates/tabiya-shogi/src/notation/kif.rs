@@ -199,7 +199,8 @@ pub fn read(text: &str) -> Result<Kifu, Error> {
         play(current, &mut kifu.moves, &mut previous, mv);
     }
     if has_board && board_rows != 9 {
-        return Err(line_error(0, 0, "9 board rows", &board_rows.to_string()));
+        let location = tabiya_io::Location::default();
+        return Err(tabiya_io::DataError::new(location, "a board of 9 rows").found(format!("{board_rows} rows")).into());
     }
     Ok(kifu)
 }

@@ -1,5 +1,16 @@
 //! Shogi notations: SFEN positions, the Japanese move notation (T-BASE, KI2, KIF moves), and the
 //! KIF, KI2 and CSA records, all read into and written from [`Kifu`].
+//!
+//! ```
+//! use tabiya_shogi::board::usi;
+//! use tabiya_shogi::notation::japanese::{Style, parse_tokens, resolve_line, write_line};
+//! use tabiya_shogi::notation::sfen;
+//!
+//! let start = sfen::parse("7gl/8k/9/5+R3/4B4/9/9/9/9 b GPrb2g4s4n3l17p 1").unwrap();
+//! let moves = resolve_line(&start, &parse_tokens("14龍13金合22金同金").unwrap()).unwrap();
+//! assert_eq!(moves.iter().map(|&m| usi(m)).collect::<Vec<_>>(), ["4d1d", "G*1c", "G*2b", "2a2b"]);
+//! assert_eq!(write_line(&start, &moves, Style::Ki2), ["１四龍", "１三金", "２二金", "同　金"]);
+//! ```
 
 pub mod csa;
 pub mod japanese;

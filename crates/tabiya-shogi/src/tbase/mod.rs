@@ -10,6 +10,19 @@
 //! fields (持駒数, 玉位置, 使用駒数/種類, 置駒数/種類) computed from the board, and the opaque
 //! index and classification bytes written back as read, so decoding then encoding a consistent
 //! record gives the same 330 bytes.
+//!
+//! ```
+//! use tabiya_shogi::tbase::{Diagram, read_solutions};
+//! use tabiya_shogi::tsume::check_solution;
+//!
+//! let (diagram, findings) = Diagram::decode_checked(include_bytes!("../../tests/data/example_3line.dia"), 0)?;
+//! assert!(findings.is_empty());
+//! assert_eq!((diagram.number, diagram.moves), (3, Some(17)));
+//! let (solutions, _) = read_solutions(include_bytes!("../../tests/data/example.tjn"));
+//! let check = check_solution(&diagram, &solutions[0]);
+//! assert!(check.is_ok() && check.moves.len() == 17);
+//! # Ok::<(), tabiya_shogi::Error>(())
+//! ```
 
 mod comments;
 mod convert;

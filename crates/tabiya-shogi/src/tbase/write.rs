@@ -15,8 +15,7 @@ struct Record {
 
 impl Record {
     fn error(&self, expected: String, found: impl Into<String>) -> Error {
-        let location = Location { record: None, ..Location::default() };
-        DataError::new(location, format!("作品番号 {:04}: {expected}", self.number)).found(found).into()
+        DataError::new(Location::default(), format!("作品番号 {:04}: {expected}", self.number)).found(found).into()
     }
 
     fn put(&mut self, (offset, len): (usize, usize), bytes: &[u8], name: &str) -> Result<(), Error> {
