@@ -111,10 +111,38 @@ pub fn in_check(position: &PartialPosition) -> bool {
     shogi_legality_lite::is_in_check_partial_lite(position)
 }
 
-/// Whether the side to move is checkmated: in check with no legal move. (shogi_legality_lite's
-/// `is_mate` stops at the first move that escapes, instead of generating every legal move.)
+/// Whether the side to move is checkmated: in check with no legal move.
+///
+/// Written here because shogi_legality_lite proves mate by trying every move, every drop of every
+/// piece in hand on every empty square included: with the defender's hand of a tsume problem
+/// (≈ 25 pieces) that is hundreds of drops per position. A drop can only answer a check by
+/// interposing on a line to the king, so only the empty squares on the eight lines from the king
+/// are tried (each drop still checked in full by `is_legal`: 二歩, dead pieces, king safety).
 pub fn is_mate(position: &PartialPosition) -> bool {
-    in_check(position) && shogi_legality_lite::prelegality::is_mate(position) == Some(true)
+    if !in_check(position) {
+        return false;
+    }
+    let side = position.side_to_move();
+    if position
+        .player_bitboard(side)
+        .into_iter()
+        .any(|from| !shogi_legality_lite::normal_from_candidates(position, from).is_empty())
+    {
+        return false;
+    }
+    let Some(king) = position.king_position(side) else { return true };
+    let hand = position.hand_of_a_player(side);
+    let kinds: Vec<PieceKind> = HAND_KINDS.into_iter().filter(|&k| hand.count(k).unwrap_or(0) > 0).collect();
+    for (file_step, rank_step) in [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
+        let mut square = king;
+        while let Some(next) = square.shift(file_step, rank_step).filter(|&s| position.piece_at(s).is_none()) {
+            if kinds.iter().any(|&kind| is_legal(position, Move::Drop { piece: Piece::new(kind, side), to: next })) {
+                return false;
+            }
+            square = next;
+        }
+    }
+    true
 }
 
 /// The piece a move moves (before any promotion), or `None` if `from` is empty.
@@ -150,6 +178,30 @@ mod tests {
         assert_eq!(legal_moves(&position).len(), 82);
         let pawn_drop_mate = Move::Drop { piece: Piece::new(PieceKind::Pawn, Color::Black), to: Square::SQ_1B };
         assert!(!is_legal(&position, pawn_drop_mate), "打ち歩詰め");
+    }
+
+    /// The shortcut agrees with trying every legal move, on positions around the fixtures' mates.
+    #[test]
+    fn mate_test_agrees_with_the_full_move_list() {
+        let line = "S*7c 7b7c N*9d 8e9d S*7a 8b9b G*8b 9b9c 9e9d 7f9d B*8d 7c8d 8b9b 9c9b 6d6b 9b9c 6b8b";
+        let mut position = sfen::parse("9/1kg6/1p7/3+R5/P+b1g5/2b6/9/9/9 b G2SNrg2s3n4l16p 1").unwrap();
+        let mut mates = 0;
+        for mv in line.split(' ') {
+            let mv = legal_moves(&position).into_iter().find(|&m| usi(m) == mv).unwrap();
+            position.make_move(mv).unwrap();
+            let full = in_check(&position) && legal_moves(&position).is_empty();
+            assert_eq!(is_mate(&position), full, "{}", sfen::write(&position));
+            // Every reply of the side to move, too: checks that interpositions can answer.
+            for reply in legal_moves(&position) {
+                let mut next = position.clone();
+                next.make_move(reply).unwrap();
+                let full = in_check(&next) && legal_moves(&next).is_empty();
+                assert_eq!(is_mate(&next), full, "{}", sfen::write(&next));
+                mates += usize::from(full);
+            }
+        }
+        assert!(is_mate(&position));
+        assert!(mates > 0);
     }
 
     #[test]

@@ -200,7 +200,9 @@ pub fn read(text: &str) -> Result<Kifu, Error> {
     }
     if has_board && board_rows != 9 {
         let location = tabiya_io::Location::default();
-        return Err(tabiya_io::DataError::new(location, "a board of 9 rows").found(format!("{board_rows} rows")).into());
+        return Err(tabiya_io::DataError::new(location, "a board of 9 rows")
+            .found(format!("{board_rows} rows"))
+            .into());
     }
     Ok(kifu)
 }
