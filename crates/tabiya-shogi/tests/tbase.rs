@@ -293,3 +293,27 @@ fn lf_line_ends_are_read_line_by_line() {
         "<input>@0x3a1 (record 3): expected the last line: a line of 50 bytes, found 41 bytes"
     );
 }
+
+/// tbase.md §14.7: `１四龍` in CP932, and the one-character promoted pieces through a .tjn.
+#[test]
+fn shift_jis_of_moves() {
+    use tabiya_io::Codepage;
+    assert_eq!(Codepage::ShiftJis.encode("１四龍").unwrap().as_ref(), [0x82, 0x50, 0x8E, 0x6C, 0x97, 0xB4]);
+    let text = "0001 １四龍22全同圭33杏まで4手詰\r\n";
+    let bytes = Codepage::ShiftJis.encode(text).unwrap().into_owned();
+    let (solutions, findings) = read_solutions(&bytes);
+    assert!(findings.is_empty());
+    assert_eq!(solutions[0].moves, ["１四龍", "22全", "同圭", "33杏"]);
+    assert_eq!(tbase::write_solutions(&solutions).unwrap(), bytes);
+}
+
+/// The other two line ends of tbase.md §14.2 (276 is in `broken_copies_give_precise_errors`).
+#[test]
+fn missing_line_ends_name_their_offset() {
+    for (offset, line) in [(100, 1), (328, 4)] {
+        let mut bytes = fixture("example_3line.dia");
+        bytes[offset] = b' ';
+        let error = Diagram::decode(&bytes, 0).unwrap_err().to_string();
+        assert_eq!(error, format!("<input>@{offset:#x} (record 1): expected CR LF ending line {line}, found \" \\n\""));
+    }
+}
