@@ -317,3 +317,23 @@ fn missing_line_ends_name_their_offset() {
         assert_eq!(error, format!("<input>@{offset:#x} (record 1): expected CR LF ending line {line}, found \" \\n\""));
     }
 }
+
+#[test]
+fn invalid_shift_jis_is_a_warning_and_hanten_sakujo_are_reported() {
+    let mut bytes = fixture("example_3line.dia");
+    bytes[192..194].copy_from_slice(&[0x81, 0x20]); // 作品題名: a lead byte with an invalid trail byte
+    bytes[311] = b'1'; // HANTEN
+    bytes[312] = b'1'; // SAKUJO
+    let (d, findings) = Diagram::decode_checked(&bytes, 0).unwrap();
+    let what: Vec<(Severity, &str)> = findings.iter().map(|f| (f.severity, f.what.as_str())).collect();
+    assert_eq!(
+        what,
+        [
+            (Severity::Warning, "作品題名: invalid Shift-JIS, decoded with U+FFFD"),
+            (Severity::Warning, "HANTEN is set: the diagram may be stored mirrored (read as stored)"),
+            (Severity::Warning, "SAKUJO is set: the record may be marked deleted"),
+        ]
+    );
+    assert_eq!(findings[0].location.offset, Some(192));
+    assert!(d.title.starts_with('\u{FFFD}'));
+}

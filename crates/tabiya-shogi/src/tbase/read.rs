@@ -168,11 +168,12 @@ impl<'a> Fields<'a> {
             }
             i += if lead { 2 } else { 1 };
         }
-        if Codepage::ShiftJis.decode_strict(bytes).is_none() {
+        let text = Codepage::ShiftJis.decode_strict(bytes).unwrap_or_else(|| {
             let at = self.at(offset);
             self.findings.push(Finding::warning(at, format!("{name}: invalid Shift-JIS, decoded with U+FFFD")));
-        }
-        Codepage::ShiftJis.decode(bytes).trim_end_matches([' ', '\u{3000}']).to_owned()
+            Codepage::ShiftJis.decode(bytes)
+        });
+        text.trim_end_matches([' ', '\u{3000}']).to_owned()
     }
 
     /// A number field: `None` when blank; a warning and `None` when not a number.
