@@ -243,6 +243,9 @@ fn set_paths(out: &Path) -> (PathBuf, PathBuf) {
 /// normalise derived fields; LF line ends become CR LF), with their .tjn and .rem rewritten
 /// beside the output.
 fn copy_set(args: &ConvertArgs, global: &Global, contents: &Contents) -> Result<ExitCode, CliError> {
+    for error in contents.records.iter().filter_map(|r| r.as_ref().err()) {
+        summary(global.quiet, format!("warning: {error} (record not copied)"));
+    }
     let dia: Vec<u8> = contents.records.iter().flatten().flat_map(|record| record.bytes).collect();
     write_set(&args.output, &dia, &contents.solutions, &contents.comments)?;
     summary(global.quiet, format!("{} records written", dia.len() / tbase::RECORD_LEN));

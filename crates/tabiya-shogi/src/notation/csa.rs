@@ -234,7 +234,7 @@ impl Reader {
                     }
                     _ => return Err(format!("9 cells in P{rank}")),
                 };
-                self.kifu().start.piece_set(square, piece);
+                self.place(square, piece)?;
             }
             return Ok(());
         }
@@ -260,8 +260,21 @@ impl Reader {
                 *hand = hand.added(kind).ok_or(format!("a piece that can be held, found {text}"))?;
             } else {
                 let square = square(&text[..2]).ok_or(format!("a square, found {text}"))?;
-                kifu.start.piece_set(square, Some(Piece::new(kind, color)));
+                self.place(square, Some(Piece::new(kind, color)))?;
             }
+        }
+        Ok(())
+    }
+
+    /// Puts a piece on an empty square. A square given twice is an error: shogi_core's `piece_set`
+    /// would keep a king it overwrites as the king's square.
+    fn place(&mut self, square: Square, piece: Option<Piece>) -> Result<(), String> {
+        let start = &mut self.kifu().start;
+        if start.piece_at(square).is_some() {
+            return Err(format!("square {}{} given once, found it given again", square.file(), square.rank()));
+        }
+        if piece.is_some() {
+            start.piece_set(square, piece);
         }
         Ok(())
     }
@@ -328,5 +341,11 @@ mod tests {
         // Left-aligned empty cells (`*  `) and trimmed rows read the same.
         let other = text.replace(" * ", "*  ").replace("P1*  *  *  *  *  *  *  *  *  ", "P1*");
         assert_eq!(read(&other).unwrap(), back);
+        // 8二 holds the gote king: placing a sente gold there is an error, not an overwrite.
+        let twice = text.replace("P+00KI", "P+82KI");
+        assert_eq!(
+            read(&twice).unwrap_err().to_string(),
+            "<input>@0x133: expected line 12: square 82 given once, found it given again, found \"P+82KI00GI00GI00KE\""
+        );
     }
 }

@@ -24,7 +24,9 @@ fn count_kanji(n: u8) -> String {
         0..=1 => String::new(),
         2..=9 => RANKS[usize::from(n - 1)].to_string(),
         10 => "十".into(),
-        _ => format!("十{}", RANKS[usize::from((n - 11).min(8))]),
+        11..=19 => format!("十{}", RANKS[usize::from(n - 11)]),
+        // More than a set holds: written so that it reads back.
+        _ => n.to_string(),
     }
 }
 
@@ -368,5 +370,7 @@ mod tests {
         assert_eq!(kanji_number("１６"), Some(16));
         assert_eq!(kanji_number("1x"), None);
         assert_eq!(count_kanji(16), "十六");
+        assert_eq!(count_kanji(25), "25");
+        assert_eq!(kanji_number("25"), Some(25));
     }
 }
