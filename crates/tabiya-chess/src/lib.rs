@@ -4,4 +4,5 @@
 //! [`boardcode`] the position and move code that CTG and Kvetka books share.
 
 pub mod boardcode;
+pub mod ctg;
 pub mod game;
