@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
-use tabiya_chess::ctg::{Book, Weights, dump, hex, verify};
+use tabiya_chess::ctg::{Book, Weights, dump, hex, to_polyglot, verify};
+use tabiya_chess::polyglot;
 use tabiya_io::corpus::corpus_file;
 
 fn powerplay() -> Option<PathBuf> {
@@ -138,4 +139,50 @@ fn simple_verifies() {
     let v = verify(&Book::open(&path).unwrap());
     assert!(v.ok(), "{:?}", v.findings);
     assert_eq!(v.count("records"), Some(4));
+}
+
+#[test]
+fn powerplay17_play_weights_of_the_issue() {
+    let Some(path) = powerplay() else { return };
+    let book = Book::open(&path).unwrap();
+    for (moves, uci, weight) in [("", "e2e4", 462), ("e2e4", "c7c5", 498), ("e2e4 c7c5", "b1c3", 421)] {
+        let probe = book.probe(&after(moves)).unwrap();
+        let weights = Weights::Play.weights(&probe.moves);
+        let best = probe.moves.iter().zip(&weights).max_by_key(|(_, w)| **w).unwrap();
+        assert_eq!((best.0.uci().as_str(), *best.1), (uci, weight), "after {moves:?}");
+    }
+}
+
+#[test]
+fn powerplay17_to_polyglot_answers_like_the_ctg() {
+    let Some(path) = powerplay() else { return };
+    let book = Book::open(&path).unwrap();
+    let export = to_polyglot(&book, Weights::Play).unwrap();
+    assert_eq!(export.records, 13_305);
+    assert_eq!(export.undecodable, 0);
+    let entries = &export.entries;
+    assert!(entries.windows(2).all(|w| w[0].key <= w[1].key));
+    // Every position reached from the start gets the CTG's moves with positive play weight,
+    // in the same weights, through the Polyglot key.
+    let mut checked = 0;
+    for dumped in dump(&book).unwrap().iter().filter(|d| d.reached) {
+        let pos = dumped.position.as_ref().unwrap();
+        let probe = book.probe(pos).unwrap();
+        let weights = Weights::Play.weights(&probe.moves);
+        let mut expected: Vec<(String, u64)> =
+            probe.moves.iter().zip(weights).filter(|(_, w)| *w > 0).map(|(m, w)| (m.uci(), w)).collect();
+        let mut got: Vec<(String, u64)> =
+            polyglot::probe(entries, pos).into_iter().map(|h| (h.uci, u64::from(h.entry.weight))).collect();
+        if expected.iter().any(|(_, w)| *w > 65_535) {
+            continue;
+        }
+        expected.sort();
+        got.sort();
+        assert_eq!(got, expected, "{}", hex(dumped.record.key));
+        checked += 1;
+    }
+    assert!(checked > 12_000, "{checked}");
+    let start = polyglot::probe(entries, &Chess::default());
+    assert_eq!(start.len(), 1);
+    assert_eq!((start[0].uci.as_str(), start[0].entry.weight), ("e2e4", 462));
 }

@@ -113,7 +113,7 @@ pub fn dump(book: &Book) -> Result<Vec<DumpedPosition<'_>>, CtgError> {
 }
 
 /// The record of a normalised position, with the en-passant retry of the probe.
-fn lookup(by_key: &HashMap<&[u8], usize>, normalized: &Normalized) -> Option<usize> {
+pub(super) fn lookup(by_key: &HashMap<&[u8], usize>, normalized: &Normalized) -> Option<usize> {
     let found = Key::encode(normalized).and_then(|key| by_key.get(key.as_bytes()).copied());
     found.or_else(|| {
         let without_ep = Normalized { ep_file: None, ..normalized.clone() };

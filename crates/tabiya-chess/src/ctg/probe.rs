@@ -70,19 +70,35 @@ pub enum Weights {
 impl Weights {
     /// Weights of the moves of one position, in order.
     pub fn weights(self, moves: &[BookMove]) -> Vec<u64> {
-        let base = |m: &BookMove| m.mover_stats().map_or(0, |s| 2 * u64::from(s.wins) + u64::from(s.draws));
-        match self {
-            Weights::Raw => moves.iter().map(base).collect(),
-            Weights::Play => {
-                let without_results = moves.iter().all(|m| base(m) == 0);
-                moves.iter().map(|m| play_weight(m, if without_results { 1 } else { base(m) })).collect()
-            }
-        }
+        let moves: Vec<(u8, Option<Stats>)> = moves.iter().map(|m| (m.stored.annotation, m.child)).collect();
+        self.weigh(&moves)
     }
 
     /// The weight of one move on its own (`Play` without the all-zero rule).
     pub fn weight(self, m: &BookMove) -> u64 {
-        self.weights(std::slice::from_ref(m))[0]
+        self.weigh(&[(m.stored.annotation, m.child)])[0]
+    }
+
+    /// Weights of moves given as (annotation byte, child statistics as stored).
+    pub(super) fn weigh(self, moves: &[(u8, Option<Stats>)]) -> Vec<u64> {
+        let base = |child: &Option<Stats>| {
+            child.map_or(0, |c| {
+                let mover = c.from_opponent();
+                2 * u64::from(mover.wins) + u64::from(mover.draws)
+            })
+        };
+        match self {
+            Weights::Raw => moves.iter().map(|(_, child)| base(child)).collect(),
+            Weights::Play => {
+                let without_results = moves.iter().all(|(_, child)| base(child) == 0);
+                moves
+                    .iter()
+                    .map(|(annotation, child)| {
+                        play_weight(*annotation, *child, if without_results { 1 } else { base(child) })
+                    })
+                    .collect()
+            }
+        }
     }
 }
 
@@ -99,12 +115,12 @@ fn annotation_factor(annotation: u8) -> u64 {
     }
 }
 
-fn play_weight(m: &BookMove, base: u64) -> u64 {
-    if m.child.is_some_and(|c| c.is_red()) {
+fn play_weight(annotation: u8, child: Option<Stats>, base: u64) -> u64 {
+    if child.is_some_and(|c| c.is_red()) {
         return 0;
     }
-    let green = if m.child.is_some_and(|c| c.is_green()) { 10 } else { 1 };
-    let eighths = base * annotation_factor(m.stored.annotation) * green;
+    let green = if child.is_some_and(|c| c.is_green()) { 10 } else { 1 };
+    let eighths = base * annotation_factor(annotation) * green;
     if eighths == 0 { 0 } else { ((eighths + 4) / 8).max(1) }
 }
 
