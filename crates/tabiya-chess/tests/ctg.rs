@@ -186,3 +186,122 @@ fn powerplay17_to_polyglot_answers_like_the_ctg() {
     assert_eq!(start.len(), 1);
     assert_eq!((start[0].uci.as_str(), start[0].entry.weight), ("e2e4", 462));
 }
+
+/// A copy of a corpus book in a temporary directory, with some of its files.
+fn copy_book(ctg: &std::path::Path, exts: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for ext in exts {
+        std::fs::copy(ctg.with_extension(ext), dir.path().join("book").with_extension(ext)).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn missing_index_walks_the_pages_with_a_warning() {
+    let Some(path) = powerplay() else { return };
+    for exts in [&["ctg"][..], &["ctg", "cto"][..], &["ctg", "ctb"][..]] {
+        let dir = copy_book(&path, exts);
+        let book = Book::open(&dir.path().join("book.ctg")).unwrap();
+        assert_eq!(book.warnings().len(), 1);
+        assert!(book.warnings().iter().next().unwrap().message.contains("walking every page"));
+        assert!(book.tree().is_none());
+        assert_eq!(book_moves(&book, &after("e2e4 c7c5"))[0], ("b1c3".to_string(), 0x34, 421));
+        assert_eq!(dump(&book).unwrap().len(), 13_305);
+    }
+    // Named by its stem or by the .cto: the same book.
+    let dir = copy_book(&path, &["ctg", "cto", "ctb"]);
+    for name in ["book", "book.cto"] {
+        let book = Book::open(&dir.path().join(name)).unwrap();
+        assert!(book.tree().is_some() && book.warnings().is_empty());
+    }
+}
+
+#[test]
+fn truncated_books_name_the_page_and_offset() {
+    let Some(path) = powerplay() else { return };
+    let bytes = std::fs::read(&path).unwrap();
+    let cto = std::fs::read(path.with_extension("cto")).unwrap();
+    let ctb = std::fs::read(path.with_extension("ctb")).unwrap();
+    // Cut inside page 237 (the start position's page, file offset 0xEE000) after its header.
+    let cut = 238 * 4096 + 3000;
+    let book = Book::from_bytes(bytes[..cut].to_vec(), Some((&cto, &ctb))).unwrap();
+    assert!(book.warnings().iter().any(|w| w.message.contains("truncated")));
+    let error = book.probe(&Chess::default()).unwrap_err().to_string();
+    assert!(error.contains("data page 237"), "{error}");
+    assert!(error.contains("book.ctg@0x"), "{error}");
+    // A page the file no longer has.
+    let error = Book::from_bytes(bytes[..100 * 4096].to_vec(), Some((&cto, &ctb)))
+        .unwrap()
+        .probe(&Chess::default())
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("book.cto@0x"), "{error}");
+    // Truncated index files and header page.
+    assert!(
+        Book::from_bytes(bytes.clone(), Some((&cto[..100], &ctb))).unwrap_err().to_string().contains("book.cto@0x10")
+    );
+    assert!(
+        Book::from_bytes(bytes.clone(), Some((&cto, &ctb[..20]))).unwrap_err().to_string().contains("book.ctb@0xc")
+    );
+    assert!(Book::from_bytes(bytes[..10].to_vec(), Some((&cto, &ctb))).is_err());
+}
+
+#[test]
+fn corrupt_records_are_errors_not_panics() {
+    let Some(path) = powerplay() else { return };
+    let mut bytes = std::fs::read(&path).unwrap();
+    let cto = std::fs::read(path.with_extension("cto")).unwrap();
+    let ctb = std::fs::read(path.with_extension("ctb")).unwrap();
+    // The start record's move-block length (page 237, page offset 3071 + 22) made even.
+    bytes[238 * 4096 + 3071 + 22] = 4;
+    let book = Book::from_bytes(bytes, Some((&cto, &ctb))).unwrap();
+    let error = book.probe(&Chess::default()).unwrap_err().to_string();
+    assert!(error.contains("odd move-block length") && error.contains("data page 237"), "{error}");
+    let v = verify(&book);
+    assert!(!v.ok());
+}
+
+/// Truncations and byte flips of both corpus books: every operation returns, none panics.
+#[test]
+fn mutated_books_never_panic() {
+    for path in [simple(), powerplay()].into_iter().flatten() {
+        let bytes = std::fs::read(&path).unwrap();
+        let cto = std::fs::read(path.with_extension("cto")).unwrap();
+        let ctb = std::fs::read(path.with_extension("ctb")).unwrap();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let exercise = |ctg: Vec<u8>, cto: &[u8], ctb: &[u8]| {
+            if let Ok(book) = Book::from_bytes(ctg, Some((cto, ctb))) {
+                let _ = book.probe(&Chess::default());
+                let _ = book.probe(&after("e2e4 c7c5"));
+                let _ = dump(&book);
+                let _ = to_polyglot(&book, Weights::Play);
+                let _ = verify(&book);
+            }
+        };
+        let rounds = if bytes.len() > 100_000 { 4 } else { 60 };
+        for _ in 0..rounds {
+            // Flip bytes inside the pages that matter most: the header page and a few data pages.
+            let mut ctg = bytes.clone();
+            for _ in 0..8 {
+                let page = if bytes.len() > 100_000 { [0, 1, 89, 206, 238][next(5)] } else { next(2) };
+                let at = page * 4096 + next(4096.min(bytes.len() - page * 4096));
+                ctg[at] ^= 1 << next(8);
+            }
+            exercise(ctg, &cto, &ctb);
+            let mut cto_m = cto.clone();
+            let at = next(cto_m.len());
+            cto_m[at] ^= 0xff;
+            let mut ctb_m = ctb.clone();
+            let at = next(ctb_m.len());
+            ctb_m[at] ^= 1 << next(8);
+            exercise(bytes.clone(), &cto_m, &ctb_m);
+            exercise(bytes[..next(bytes.len())].to_vec(), &cto[..next(cto.len())], &ctb);
+        }
+    }
+}
