@@ -305,3 +305,34 @@ fn mutated_books_never_panic() {
         }
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Random data pages behind a valid header page, with and without a random index.
+    #[test]
+    fn random_books_never_panic(
+        page in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..4092),
+        cto in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
+        ctb in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..32),
+    ) {
+        let mut ctg = vec![0u8; 4096];
+        ctg[..4].copy_from_slice(&[0x00, 0x20, 0x10, 0x00]);
+        ctg[0x13] = 1;
+        // A page header that covers the random bytes, so that records get parsed.
+        let used = 4 + page.len() as u16;
+        ctg.extend_from_slice(&[0, 1, (used >> 8) as u8, used as u8]);
+        ctg.extend_from_slice(&page);
+        let mut cto_valid = vec![0, 16, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+        cto_valid.extend_from_slice(&cto);
+        let ctb_valid = [&[0, 12, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0][..], &ctb].concat();
+        for index in [Some((cto_valid.as_slice(), ctb_valid.as_slice())), Some((cto.as_slice(), ctb.as_slice())), None] {
+            if let Ok(book) = Book::from_bytes(ctg.clone(), index) {
+                let _ = book.probe(&Chess::default());
+                let _ = dump(&book);
+                let _ = to_polyglot(&book, Weights::Play);
+                let _ = verify(&book);
+            }
+        }
+    }
+}
