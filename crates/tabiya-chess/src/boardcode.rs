@@ -260,9 +260,15 @@ impl Normalized {
     /// The legal move of `real` (the position this was made from) that `shape` names, or
     /// `None` when there is none. A pawn reaching the last rank promotes to a queen.
     pub fn real_move(&self, real: &Chess, shape: MoveShape) -> Option<Move> {
+        self.find_move(&real.legal_moves(), shape)
+    }
+
+    /// [`Normalized::real_move`] among the legal moves of the real position, generated once
+    /// by a caller that decodes several moves.
+    pub fn find_move(&self, legal: &[Move], shape: MoveShape) -> Option<Move> {
         let (from, to) = self.squares(shape)?;
         let (from, to) = (self.frame.square(from), self.frame.square(to));
-        real.legal_moves().into_iter().find(|mv| match mv {
+        legal.iter().copied().find(|mv| match mv {
             Move::Castle { .. } => matches!(shape, MoveShape::Castle(side) if mv.castling_side() == Some(side)),
             _ => {
                 !matches!(shape, MoveShape::Castle(_))
@@ -301,10 +307,24 @@ pub fn square_code(piece: Option<Piece>) -> (u32, u32) {
 
 /// Appends the code of every square in [`SQUARE_ORDER`].
 pub fn write_board(board: &Board, out: &mut BitWriter) {
-    for sq in SQUARE_ORDER {
-        let (bits, len) = square_code(board.piece_at(sq));
-        out.push_bits(bits, len);
+    // Codes by square from the occupied squares only, then packed 32 bits at a time: keys are
+    // computed on every probe, and this is most of their cost.
+    let mut codes = [(0u32, 1u32); 64];
+    for (sq, piece) in board {
+        codes[usize::from(sq)] = square_code(Some(piece));
     }
+    let (mut acc, mut acc_len) = (0u64, 0u32);
+    for sq in SQUARE_ORDER {
+        let (bits, len) = codes[usize::from(sq)];
+        acc = acc << len | u64::from(bits);
+        acc_len += len;
+        if acc_len >= 32 {
+            out.push_bits((acc >> (acc_len - 32)) as u32, 32);
+            acc_len -= 32;
+            acc &= (1 << acc_len) - 1;
+        }
+    }
+    out.push_bits(acc as u32, acc_len);
 }
 
 /// Reads 64 square codes; `None` when the bits run out first. Every bit string is a valid
@@ -366,16 +386,19 @@ impl BitWriter {
     }
 
     pub fn push(&mut self, bit: bool) {
-        if bit {
-            self.bytes[self.len / 8] |= 0x80 >> (self.len % 8);
-        }
-        self.len += 1;
+        self.push_bits(u32::from(bit), 1);
     }
 
-    /// The low `count` bits of `value`, most significant first.
+    /// The low `count` (at most 32) bits of `value`, most significant first.
     pub fn push_bits(&mut self, value: u32, count: u32) {
-        for i in (0..count).rev() {
-            self.push(value >> i & 1 == 1);
+        let mut remaining = count;
+        while remaining > 0 {
+            let free = 8 - (self.len % 8) as u32;
+            let take = free.min(remaining);
+            let chunk = (value >> (remaining - take)) & ((1 << take) - 1);
+            self.bytes[self.len / 8] |= (chunk << (free - take)) as u8;
+            self.len += take as usize;
+            remaining -= take;
         }
     }
 

@@ -55,8 +55,9 @@ pub fn dump(book: &Book) -> Result<Vec<DumpedPosition<'_>>, CtgError> {
         if positions[index].is_some() {
             continue;
         }
+        let legal = pos.legal_moves();
         for stored in records[index].moves() {
-            if let Some(mv) = resolve(&pos, &normalized, stored.code).into_move() {
+            if let Some(mv) = resolve(&legal, &normalized, stored.code).into_move() {
                 let mut child = pos.clone();
                 child.play_unchecked(mv);
                 queue.push_back(child);
@@ -85,13 +86,14 @@ pub fn dump(book: &Book) -> Result<Vec<DumpedPosition<'_>>, CtgError> {
                 }
             },
         };
+        let legal = position.as_ref().map(|(pos, _)| pos.legal_moves()).unwrap_or_default();
         let moves = record
             .moves()
             .map(|stored| {
                 let Some((pos, normalized)) = &position else {
                     return DumpedMove { stored, mv: None, san: None, alternative_reading: false };
                 };
-                let resolved = resolve(pos, normalized, stored.code);
+                let resolved = resolve(&legal, normalized, stored.code);
                 if let Some(problem) = resolved.problem() {
                     problems.push(format!("move code {:#04x}: {problem}", stored.code));
                 }

@@ -46,8 +46,9 @@ pub fn to_polyglot(book: &Book, weights: Weights) -> Result<PolyglotExport, CtgE
         };
         let mut shapes: Vec<MoveShape> = Vec::new();
         let mut weighed: Vec<(u8, Option<Stats>)> = Vec::new();
+        let legal = pos.legal_moves();
         for stored in record.moves() {
-            let Some(mv) = resolve(&pos, &normalized, stored.code).into_move() else {
+            let Some(mv) = resolve(&legal, &normalized, stored.code).into_move() else {
                 export.undecodable += 1;
                 continue;
             };
@@ -67,12 +68,13 @@ pub fn to_polyglot(book: &Book, weights: Weights) -> Result<PolyglotExport, CtgE
             let view = Normalized { frame, ..normalized.clone() };
             let Ok(real) = view.real_position() else { continue };
             let key = polyglot_key(&real);
+            let legal = real.legal_moves();
             export.positions += 1;
             for (&shape, &weight) in shapes.iter().zip(&weights) {
                 if weight == 0 {
                     continue;
                 }
-                if let Some(mv) = view.real_move(&real, shape) {
+                if let Some(mv) = view.find_move(&legal, shape) {
                     export.entries.push(Entry { key, raw_move: encode_move(mv), weight, learn: 0 });
                 }
             }

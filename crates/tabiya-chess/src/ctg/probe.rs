@@ -2,7 +2,7 @@
 //! child statistics, and the weights an engine plays by.
 
 use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, Chess, Move};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use super::CtgError;
 use super::codes;
@@ -132,8 +132,9 @@ impl Book {
         let (normalized, key, record) = self.find_position(pos, &mut warnings)?;
         let mut moves = Vec::new();
         if let Some(record) = &record {
+            let legal = pos.legal_moves();
             for stored in record.moves() {
-                let Some(mv) = self.real_move(pos, &normalized, stored, &mut warnings) else { continue };
+                let Some(mv) = self.real_move(&legal, &normalized, stored, &mut warnings) else { continue };
                 let mut child_pos = pos.clone();
                 let san = SanPlus::from_move_and_play_unchecked(&mut child_pos, mv).to_string();
                 let child = self.find_position(&child_pos, &mut Vec::new())?.2.map(|r| r.stats);
@@ -174,12 +175,12 @@ impl Book {
     /// 0x1A/0xF9 or names none.
     fn real_move(
         &self,
-        pos: &Chess,
+        legal: &[Move],
         normalized: &Normalized,
         stored: StoredMove,
         warnings: &mut Vec<String>,
     ) -> Option<Move> {
-        let resolved = resolve(pos, normalized, stored.code);
+        let resolved = resolve(legal, normalized, stored.code);
         if let Some(problem) = resolved.problem() {
             warnings.push(format!("move code {:#04x}: {problem}", stored.code));
         }
@@ -216,14 +217,14 @@ impl Resolved {
     }
 }
 
-/// Decodes a stored code in `pos` (normalised as `normalized`), trying the other reading of
-/// 0x1A/0xF9 when the table's reading is illegal.
-pub(super) fn resolve(pos: &Chess, normalized: &Normalized, code: u8) -> Resolved {
+/// Decodes a stored code among the legal moves of a position (normalised as `normalized`),
+/// trying the other reading of 0x1A/0xF9 when the table's reading is illegal.
+pub(super) fn resolve(legal: &[Move], normalized: &Normalized, code: u8) -> Resolved {
     let Some(shape) = codes::decode(code) else { return Resolved::Unused };
-    if let Some(mv) = normalized.real_move(pos, shape) {
+    if let Some(mv) = normalized.find_move(legal, shape) {
         return Resolved::Move(mv);
     }
-    match codes::alternative(code).and_then(|other| normalized.real_move(pos, other)) {
+    match codes::alternative(code).and_then(|other| normalized.find_move(legal, other)) {
         Some(mv) => Resolved::Alternative(mv),
         None => Resolved::Illegal,
     }

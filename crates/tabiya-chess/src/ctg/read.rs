@@ -113,7 +113,12 @@ impl<'a> Page<'a> {
     /// The records up to the used bytes, in stored order. A record that does not fit gives an
     /// error naming its offset, and ends the iteration.
     pub fn records(&self) -> Records<'a> {
-        Records { page: *self, pos: 4, failed: false }
+        self.records_from(4)
+    }
+
+    /// The records from a page offset on.
+    fn records_from(&self, pos: usize) -> Records<'a> {
+        Records { page: *self, pos, failed: false }
     }
 
     /// Whether bytes after the used part are non-zero (stale data ChessBase leaves behind).
@@ -365,14 +370,35 @@ impl Book {
         Ok(Some(entry as u32))
     }
 
-    /// The record with these key bytes in one page.
+    /// The record with these key bytes in one page. Records are skipped by their lengths; only
+    /// the match is parsed in full, and a damaged record on the way gives the parser's error.
     pub fn find_in_page(&self, page: u32, key: &[u8]) -> Result<Option<Record<'_>>, CtgError> {
-        for record in self.page(page)?.records() {
-            let record = record?;
-            if record.key == key {
-                return Ok(Some(record));
+        let page = self.page(page)?;
+        let used = usize::from(page.used).min(page.bytes.len());
+        let mut pos = 4;
+        while pos < used {
+            let Some((klen, len)) = record_extent(page.bytes, pos, used) else {
+                return match page.records_from(pos).next() {
+                    Some(Err(e)) => Err(e),
+                    _ => Ok(None),
+                };
+            };
+            // The header byte (length and flags) rules out most records before the comparison.
+            if page.bytes.get(pos) == key.first() && page.bytes.get(pos..pos + klen) == Some(key) {
+                return page.records_from(pos).next().transpose();
             }
+            pos += len;
         }
         Ok(None)
     }
+}
+
+/// (key length, record length) of the record at `pos`, when it is well-formed as far as its
+/// lengths go and ends within `used`.
+fn record_extent(bytes: &[u8], pos: usize, used: usize) -> Option<(usize, usize)> {
+    let header = *bytes.get(pos)?;
+    let klen = key_len(header);
+    let mlen = usize::from(*bytes.get(pos + klen)?);
+    let len = klen + mlen + STATS_LEN;
+    (klen >= 2 && header & 0x80 == 0 && mlen % 2 == 1 && pos + len <= used).then_some((klen, len))
 }

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use shakmaty::{Color, File};
+use shakmaty::{Color, File, Position};
 
 use super::key::{self, Key, hex};
 use super::probe::{Resolved, resolve};
@@ -136,8 +136,9 @@ pub fn verify(book: &Book) -> Verification {
                     continue;
                 }
             };
+            let legal = pos.legal_moves();
             for stored in record.moves() {
-                let resolved = resolve(&pos, &normalized, stored.code);
+                let resolved = resolve(&legal, &normalized, stored.code);
                 if let Some(problem) = resolved.problem() {
                     let what = format!("move code {:#04x}: {problem}", stored.code);
                     if matches!(resolved, Resolved::Alternative(_)) { v.warning(&at, what) } else { v.error(&at, what) }
