@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
-use tabiya_chess::ctg::{Book, Weights, dump, hex, to_polyglot, verify};
+use tabiya_chess::boardcode::Normalized;
+use tabiya_chess::ctg::{Book, Key, Stats, Weights, dump, hex, to_polyglot, verify};
 use tabiya_chess::polyglot;
 use tabiya_io::corpus::corpus_file;
 
@@ -335,4 +336,127 @@ proptest::proptest! {
             }
         }
     }
+}
+
+/// A one-page book (bucket 0 → page 0, like `simple`) holding the given records.
+fn tiny_book(records: &[(Vec<u8>, &[(u8, u8)], Stats)]) -> Book {
+    let mut page = vec![0u8; 4];
+    for (key, moves, stats) in records {
+        page.extend_from_slice(key);
+        page.push(2 * moves.len() as u8 + 1);
+        for &(code, annotation) in *moves {
+            page.extend_from_slice(&[code, annotation]);
+        }
+        page.extend_from_slice(&stats.to_bytes());
+    }
+    let used = page.len() as u16;
+    page[..4].copy_from_slice(&[0, records.len() as u8, (used >> 8) as u8, used as u8]);
+    page.resize(4096, 0);
+    let mut ctg = vec![0u8; 4096];
+    ctg[..4].copy_from_slice(&[0x00, 0x20, 0x10, 0x00]);
+    ctg[0x13] = 1;
+    ctg.extend_from_slice(&page);
+    let cto = [0, 16, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    let ctb = [0, 12, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0];
+    Book::from_bytes(ctg, Some((&cto, &ctb))).unwrap()
+}
+
+fn position(fen: &str) -> Chess {
+    fen.parse::<shakmaty::fen::Fen>().unwrap().into_position(shakmaty::CastlingMode::Standard).unwrap()
+}
+
+fn key_of(pos: &Chess) -> Vec<u8> {
+    Key::encode(&Normalized::new(pos)).unwrap().as_bytes().to_vec()
+}
+
+fn ucis(book: &Book, pos: &Chess) -> (Vec<String>, Vec<String>) {
+    let probe = book.probe(pos).unwrap();
+    (probe.moves.iter().map(|m| m.uci()).collect(), probe.warnings)
+}
+
+#[test]
+fn second_queen_codes_0x1a_and_0xf9() {
+    // Queen 1 on a1, queen 2 on h1 (square order a1, a2, …, h8).
+    let open = position("4k3/8/8/8/8/8/8/Q3K2Q w - - 0 1");
+    let book = tiny_book(&[(key_of(&open), &[(0x1a, 0), (0xf9, 0)], Stats::default())]);
+    assert_eq!(ucis(&book, &open), (vec!["h1h7".to_string(), "h1f1".to_string()], vec![]));
+    // h1h7 blocked by the h3 pawn: 0x1A read as x+6 (h1f1), with a warning.
+    let blocked = position("4k3/8/8/8/8/7P/8/Q3K2Q w - - 0 1");
+    let book = tiny_book(&[(key_of(&blocked), &[(0x1a, 0)], Stats::default())]);
+    let (moves, warnings) = ucis(&book, &blocked);
+    assert_eq!(moves, ["h1f1"]);
+    assert_eq!(warnings.len(), 1);
+    assert!(warnings[0].contains("0x1a") && warnings[0].contains("other 6-square queen move"), "{warnings:?}");
+    let v = verify(&book);
+    assert!(v.ok() && v.findings.iter().any(|f| f.what.contains("other 6-square")), "{:?}", v.findings);
+}
+
+#[test]
+fn black_to_move_and_mirrored_positions_map_back() {
+    // Stored flipped and mirrored: Black's b7 pawn is White's g2 pawn (pawn 1, y+2 = 0xDB).
+    let black = position("2k5/1p6/8/8/8/8/8/4K3 b - - 0 1");
+    let book = tiny_book(&[(key_of(&black), &[(0xdb, 0), (0x13, 0)], Stats::default())]);
+    let probe = book.probe(&black).unwrap();
+    assert!(probe.normalized.frame.flipped && probe.normalized.frame.mirrored);
+    let moves: Vec<String> = probe.moves.iter().map(|m| m.uci()).collect();
+    // King y+1 in the normalised frame (f1 → f2) is c8 → c7 for real.
+    assert_eq!(moves, ["b7b5", "c8c7"]);
+    // The three other positions that normalise to the same key answer the same moves, mapped.
+    for (fen, expected) in [
+        ("4k3/8/8/8/8/8/1P6/2K5 w - - 0 1", ["b2b4", "c1c2"]),
+        ("3k4/8/8/8/8/8/6P1/5K2 w - - 0 1", ["g2g4", "f1f2"]),
+        ("5k2/6p1/8/8/8/8/8/3K4 b - - 0 1", ["g7g5", "f8f7"]),
+    ] {
+        assert_eq!(ucis(&book, &position(fen)).0, expected, "{fen}");
+    }
+    // Converted to Polyglot, every one of the four is in the book.
+    let export = to_polyglot(&book, Weights::Play).unwrap();
+    assert_eq!(export.positions, 4);
+    for fen in ["2k5/1p6/8/8/8/8/8/4K3 b - - 0 1", "3k4/8/8/8/8/8/6P1/5K2 w - - 0 1"] {
+        assert_eq!(polyglot::probe(&export.entries, &position(fen)).len(), 2, "{fen}");
+    }
+}
+
+#[test]
+fn en_passant_is_retried_without_the_file() {
+    let pos = position("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1");
+    let without_ep = position("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1");
+    assert_ne!(key_of(&pos), key_of(&without_ep));
+    // e5xd6 is pawn 1, x+7 y+1 (0x0C); only legal with the ep square.
+    let book = tiny_book(&[(key_of(&without_ep), &[(0x0c, 0), (0xec, 0)], Stats::default())]);
+    let (moves, warnings) = ucis(&book, &pos);
+    assert_eq!(moves, ["e5d6", "e5e6"]);
+    assert!(warnings.iter().any(|w| w.contains("without its en-passant file")), "{warnings:?}");
+}
+
+#[test]
+fn play_weights_follow_annotations_and_colours() {
+    let start = Chess::default();
+    let child = |uci: &str| {
+        let mut pos = start.clone();
+        pos.play_unchecked(uci.parse::<UciMove>().unwrap().to_move(&start).unwrap());
+        key_of(&pos)
+    };
+    // Child statistics are for the child's side to move (Black): White's wins are its losses.
+    let stats = |losses, draws, recommendation| Stats { games: 10, losses, draws, recommendation, ..Stats::default() };
+    let book = tiny_book(&[
+        // e4 (plain), d4 `!`, c4 `?!`, Nf3 red, Nc3 green.
+        (key_of(&start), &[(0x5f, 0), (0xe6, 1), (0x9b, 6), (0xf3, 0), (0x34, 0)], Stats::default()),
+        (child("e2e4"), &[], stats(3, 2, 0)),
+        (child("d2d4"), &[], stats(3, 2, 0)),
+        (child("c2c4"), &[], stats(3, 2, 0)),
+        (child("g1f3"), &[], stats(3, 2, 0x40)),
+        (child("b1c3"), &[], stats(3, 2, 0x80)),
+    ]);
+    let probe = book.probe(&start).unwrap();
+    let moves: Vec<String> = probe.moves.iter().map(|m| m.uci()).collect();
+    assert_eq!(moves, ["e2e4", "d2d4", "c2c4", "g1f3", "b1c3"]);
+    // 2·3 + 2 = 8 for every move; × 1, × 8, × 1/8, red 0, green × 10.
+    assert_eq!(Weights::Raw.weights(&probe.moves), [8, 8, 8, 8, 8]);
+    assert_eq!(Weights::Play.weights(&probe.moves), [8, 64, 1, 0, 80]);
+    let export = to_polyglot(&book, Weights::Play).unwrap();
+    let weights: Vec<(String, u16)> =
+        polyglot::probe(&export.entries, &start).into_iter().map(|h| (h.uci, h.entry.weight)).collect();
+    assert_eq!(weights, [("b1c3".into(), 80), ("d2d4".into(), 64), ("e2e4".into(), 8), ("c2c4".into(), 1)]);
+    assert_eq!(export.zero_weight, 1);
 }
