@@ -338,8 +338,11 @@ proptest::proptest! {
     }
 }
 
+/// A record of a synthetic book: key bytes, (code, annotation) pairs, statistics.
+type TinyRecord<'a> = (Vec<u8>, &'a [(u8, u8)], Stats);
+
 /// A one-page book (bucket 0 → page 0, like `simple`) holding the given records.
-fn tiny_book(records: &[(Vec<u8>, &[(u8, u8)], Stats)]) -> Book {
+fn tiny_book(records: &[TinyRecord<'_>]) -> Book {
     let mut page = vec![0u8; 4];
     for (key, moves, stats) in records {
         page.extend_from_slice(key);
