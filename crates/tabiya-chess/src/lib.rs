@@ -3,3 +3,4 @@
 //! [`game`] holds the vocabulary every game format reads into and writes from.
 
 pub mod game;
+pub mod kvetka;
