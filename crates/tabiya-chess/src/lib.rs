@@ -1,6 +1,8 @@
 //! Chess databases and opening books over shakmaty.
 //!
-//! [`game`] holds the vocabulary every game format reads into and writes from.
+//! [`game`] holds the vocabulary every game format reads into and writes from;
+//! [`boardcode`] the position and move code that CTG and Kvetka books share.
 
+pub mod boardcode;
 pub mod game;
 pub mod kvetka;
