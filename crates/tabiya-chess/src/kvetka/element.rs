@@ -158,14 +158,16 @@ impl Element {
         let start = r.offset();
         let length = r.compact_int("element length")? as usize;
         if length > r.remaining() {
-            return Err(r.error(format!("an element of {length} bytes within the block")).found(format!(
-                "{} bytes left before the block's end n",
-                r.remaining()
-            )));
+            return Err(r
+                .error(format!("an element of {length} bytes within the block"))
+                .found(format!("{} bytes left before the block's end n", r.remaining())));
         }
         let total = (r.offset() - start) as usize + length;
         if total > MAX_ELEMENT_SIZE {
-            warnings.push(Location::at(start), format!("element of {total} bytes exceeds the {MAX_ELEMENT_SIZE}-byte limit"));
+            warnings.push(
+                Location::at(start),
+                format!("element of {total} bytes exceeds the {MAX_ELEMENT_SIZE}-byte limit"),
+            );
         }
         let mut body = r.sub(length, "element")?;
         let key = Key(body.array("element key")?);
@@ -193,7 +195,10 @@ impl Element {
                     body.skip(used, "game links")?;
                 }
                 None => {
-                    warnings.push(Location::at(at), "game links are not a CompactInt count and 6-byte references; kept raw");
+                    warnings.push(
+                        Location::at(at),
+                        "game links are not a CompactInt count and 6-byte references; kept raw",
+                    );
                     element.game_links = GameLinks::Raw(body.rest().to_vec());
                     body.skip(body.remaining(), "game links")?;
                 }
@@ -245,9 +250,14 @@ mod tests {
         element.encode(element_type, &mut bytes);
         assert_eq!(bytes.len(), element.encoded_size(element_type));
         let mut r = ByteReader::new(&bytes);
-        let parsed =
-            Element::parse(&mut r, element_type, StringEndian::Auto, &mut Warnings::default(), &mut ElementNotes::default())
-                .unwrap();
+        let parsed = Element::parse(
+            &mut r,
+            element_type,
+            StringEndian::Auto,
+            &mut Warnings::default(),
+            &mut ElementNotes::default(),
+        )
+        .unwrap();
         assert!(r.is_empty());
         let mut again = Vec::new();
         parsed.encode(element_type, &mut again);

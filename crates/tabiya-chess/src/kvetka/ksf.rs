@@ -93,7 +93,8 @@ impl Sources {
         let mut sources = Vec::with_capacity(count);
         for (i, &address) in addresses.iter().enumerate() {
             if (address as usize) < table.min(data.len()) {
-                warnings.push(Location::at(4 + 4 * i as u64), format!("source {i} starts inside the table of contents"));
+                warnings
+                    .push(Location::at(4 + 4 * i as u64), format!("source {i} starts inside the table of contents"));
             }
             let mut r = ByteReader::new(data);
             r.seek(address as usize, "source description").map_err(|e| e.with_record(i as u64))?;

@@ -72,7 +72,8 @@ impl BookReader {
             part_paths.into_iter().map(|p| read_input(&p).map(|b| (p, b))).collect::<Result<_, _>>()?;
         let total: u64 = parts.iter().map(|(_, b)| b.len() as u64).sum();
         let (part0, bytes0) = &parts[0];
-        let (header, header_size, block_number) = read_header(part0, bytes0, total, options.string_endian, &mut problems)?;
+        let (header, header_size, block_number) =
+            read_header(part0, bytes0, total, options.string_endian, &mut problems)?;
 
         let mut part_starts = vec![0u32];
         for (i, (path, bytes)) in parts.iter().enumerate() {
@@ -104,7 +105,9 @@ impl BookReader {
             problems.push(Problem {
                 error: false,
                 location: Location::default().in_file(part0),
-                message: format!("the parts hold {stored} blocks, the header counts {block_number}; the rest is ignored"),
+                message: format!(
+                    "the parts hold {stored} blocks, the header counts {block_number}; the rest is ignored"
+                ),
             });
         }
 
@@ -128,7 +131,18 @@ impl BookReader {
                 });
             }
         }
-        Ok(BookReader { files, parts, header, header_size, block_number, part_starts, kin, kin_present, options, problems })
+        Ok(BookReader {
+            files,
+            parts,
+            header,
+            header_size,
+            block_number,
+            part_starts,
+            kin,
+            kin_present,
+            options,
+            problems,
+        })
     }
 
     pub fn header(&self) -> &Header {
@@ -159,7 +173,8 @@ impl BookReader {
         }
         let part = self.part_starts.partition_point(|&s| s <= index).checked_sub(1)?;
         let (path, bytes) = self.parts.get(part)?;
-        let offset = if part == 0 { self.header_size } else { 0 } + BLOCK_SIZE * (index - self.part_starts[part]) as usize;
+        let offset =
+            if part == 0 { self.header_size } else { 0 } + BLOCK_SIZE * (index - self.part_starts[part]) as usize;
         Some((bytes.get(offset..offset + BLOCK_SIZE)?, path, offset))
     }
 
@@ -190,8 +205,9 @@ impl BookReader {
         let mut elements = Vec::new();
         let mut local = Warnings::default();
         while !r.is_empty() {
-            let element = Element::parse(&mut r, self.header.element_type, self.options.string_endian, &mut local, notes)
-                .map_err(locate)?;
+            let element =
+                Element::parse(&mut r, self.header.element_type, self.options.string_endian, &mut local, notes)
+                    .map_err(locate)?;
             elements.push(element);
         }
         for w in local.0 {
@@ -214,7 +230,9 @@ impl BookReader {
         let from_kin = self.kin.as_ref().map(|kin| kin.partition_point(|k| k <= key));
         let after = match from_kin {
             // Trust the .kin only when the block it names really starts with its key.
-            Some(after) if after == 0 || self.first_key(after as u32 - 1) == self.kin.as_ref().map(|k| k[after - 1]) => {
+            Some(after)
+                if after == 0 || self.first_key(after as u32 - 1) == self.kin.as_ref().map(|k| k[after - 1]) =>
+            {
                 after
             }
             _ => {
@@ -260,7 +278,8 @@ fn read_header(
         return Err(KvetkaError::UnsupportedType { path: path.to_path_buf(), found: type_byte });
     }
     let units = parse_header(data, endian, false).map_err(|e| e.in_file(path))?;
-    let fits = |(_, size, blocks): &(Header, usize, u32)| *size as u64 + BLOCK_SIZE as u64 * u64::from(*blocks) <= total;
+    let fits =
+        |(_, size, blocks): &(Header, usize, u32)| *size as u64 + BLOCK_SIZE as u64 * u64::from(*blocks) <= total;
     if !fits(&units)
         && let Ok(bytes) = parse_header(data, endian, true)
         && fits(&bytes)
@@ -341,7 +360,11 @@ pub fn open(path: &Path, options: ReadOptions) -> Result<Opened, KvetkaError> {
     let sources = match reader.sources(&mut warnings) {
         Ok(s) => s,
         Err(e) => {
-            problems.push(Problem { error: true, location: Location::default(), message: format!("{e}; sources ignored") });
+            problems.push(Problem {
+                error: true,
+                location: Location::default(),
+                message: format!("{e}; sources ignored"),
+            });
             None
         }
     };
@@ -356,8 +379,7 @@ pub fn open(path: &Path, options: ReadOptions) -> Result<Opened, KvetkaError> {
         (_, false) => KinState::Absent,
         (None, true) => KinState::Ignored,
         (Some(kin), true) => {
-            let mismatch =
-                blocks.iter().zip(kin).position(|(b, k)| b.elements.first().is_some_and(|e| e.key != *k));
+            let mismatch = blocks.iter().zip(kin).position(|(b, k)| b.elements.first().is_some_and(|e| e.key != *k));
             match mismatch {
                 None => KinState::Agrees,
                 Some(i) => {
@@ -375,12 +397,23 @@ pub fn open(path: &Path, options: ReadOptions) -> Result<Opened, KvetkaError> {
     if let Some(sources) = &book.sources {
         check_references(&book, sources, &block_location, &mut problems);
     }
-    Ok(Opened { parts: reader.part_paths().map(Path::to_path_buf).collect(), files: reader.files, book, kin, key_order, problems })
+    Ok(Opened {
+        parts: reader.part_paths().map(Path::to_path_buf).collect(),
+        files: reader.files,
+        book,
+        kin,
+        key_order,
+        problems,
+    })
 }
 
 /// Strictly increasing keys inside and across blocks (spec 11.5). When memcmp order fails but
 /// signed-byte order holds, one warning; otherwise every violation is an error.
-fn check_order(blocks: &[Block], location: &dyn Fn(usize) -> Location, problems: &mut Vec<Problem>) -> Option<KeyOrder> {
+fn check_order(
+    blocks: &[Block],
+    location: &dyn Fn(usize) -> Location,
+    problems: &mut Vec<Problem>,
+) -> Option<KeyOrder> {
     let keyed = || blocks.iter().enumerate().flat_map(|(b, block)| block.elements.iter().map(move |e| (b, e.key)));
     let violations = |order: KeyOrder| {
         keyed().zip(keyed().skip(1)).filter(move |((_, a), (_, b))| order.compare(&a.0, &b.0) != Ordering::Less)

@@ -147,7 +147,8 @@ impl Book {
             remove_stale(&stale)?;
         }
         if options.kin {
-            let keys: Vec<&[u8]> = self.blocks.iter().filter_map(|b| b.elements.first()).map(|e| &e.key.0[..]).collect();
+            let keys: Vec<&[u8]> =
+                self.blocks.iter().filter_map(|b| b.elements.first()).map(|e| &e.key.0[..]).collect();
             write_file(&files.kin(), &keys)?;
         } else {
             remove_stale(&files.kin())?;
