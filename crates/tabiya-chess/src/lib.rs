@@ -6,3 +6,4 @@
 pub mod boardcode;
 pub mod game;
 pub mod kvetka;
+pub mod pgn;

@@ -1,0 +1,538 @@
+//! Reading PGN into [`Game`]s: pgn-reader tokenizes, shakmaty checks and plays every move.
+//!
+//! Leniency rules (design notes, pgn-and-performance.md §1.5):
+//! * A blank line never ends a game: movetext that pgn-reader splits off at a blank line
+//!   (a game without a result token followed by tagless movetext) is joined to its game.
+//! * A UTF-8 BOM is skipped; text that is not valid UTF-8 is decoded as Windows-1252 and the
+//!   game gets a warning.
+//! * Null moves (`--`) are played in the main line and in variations.
+//! * An illegal or ambiguous move ends its line (main line or variation) with a warning that
+//!   names the game and the move; reading goes on.
+//! * Variants other than standard chess and Chess960 are an error for that game.
+
+use std::cell::Cell;
+use std::collections::VecDeque;
+use std::io::{self, Read};
+use std::mem;
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use pgn_reader::{Nag, Outcome, RawComment, RawTag, SanPlus, Skip, Visitor};
+use shakmaty::fen::Fen;
+use shakmaty::san::{San, SanError};
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, KnownOutcome, Position};
+use shakmaty::{Move, Square};
+use tabiya_io::{Codepage, Location, Warnings};
+
+use super::PgnError;
+use crate::game::{Game, GameResult, Line, Node};
+
+/// What to keep of each game. Skipping variations and comments makes reading faster when
+/// only the main line matters (book building).
+#[derive(Debug, Clone)]
+pub struct ReadOptions {
+    pub variations: bool,
+    pub comments: bool,
+    /// Named in every error and warning location.
+    pub file: Option<PathBuf>,
+}
+
+impl Default for ReadOptions {
+    fn default() -> ReadOptions {
+        ReadOptions { variations: true, comments: true, file: None }
+    }
+}
+
+/// One game as read, with what the reader had to repair or drop.
+#[derive(Debug, Clone)]
+pub struct ReadGame {
+    pub game: Game,
+    pub warnings: Warnings,
+    /// 1-based number of the game in the input.
+    pub number: u64,
+    /// Byte offset of the game's first tag (or first movetext byte) in the input.
+    pub offset: u64,
+}
+
+/// An iterator over the games of a PGN input, yielding each game or the error that made the
+/// reader give it up.
+pub struct PgnReader<R: Read> {
+    reader: pgn_reader::Reader<CountingRead<R>>,
+    bytes_read: Rc<Cell<u64>>,
+    visitor: GameVisitor,
+    done: bool,
+}
+
+impl<R: Read> PgnReader<R> {
+    pub fn new(input: R) -> PgnReader<R> {
+        PgnReader::with_options(input, ReadOptions::default())
+    }
+
+    pub fn with_options(input: R, options: ReadOptions) -> PgnReader<R> {
+        let bytes_read = Rc::new(Cell::new(0));
+        let counting = CountingRead { inner: input, bytes_read: Rc::clone(&bytes_read) };
+        PgnReader {
+            reader: pgn_reader::Reader::new(counting),
+            bytes_read,
+            visitor: GameVisitor::new(options),
+            done: false,
+        }
+    }
+
+    /// Offset in the input of the next byte the tokenizer will look at.
+    fn input_offset(&self) -> u64 {
+        self.bytes_read.get() - self.reader.buffer().len() as u64
+    }
+
+    fn io_error(&mut self, source: io::Error) {
+        if source.kind() != io::ErrorKind::InvalidData {
+            self.done = true;
+        }
+        let location = self.visitor.location();
+        self.visitor.ready.push_back(Err(PgnError::Io { location, source }));
+    }
+}
+
+impl<R: Read> Iterator for PgnReader<R> {
+    type Item = Result<ReadGame, PgnError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(item) = self.visitor.ready.pop_front() {
+                return Some(item);
+            }
+            if self.done {
+                return None;
+            }
+            match self.reader.has_more() {
+                Ok(true) => {}
+                Ok(false) => {
+                    self.done = true;
+                    self.visitor.finish_carried();
+                    continue;
+                }
+                Err(e) => {
+                    self.io_error(e);
+                    continue;
+                }
+            }
+            let start = self.input_offset();
+            self.visitor.offset = start;
+            if let Err(e) = self.reader.read_game(&mut self.visitor) {
+                self.io_error(e);
+                if self.input_offset() == start {
+                    // No progress: the tokenizer cannot get past this point.
+                    self.done = true;
+                }
+            }
+        }
+    }
+}
+
+/// Counts the bytes handed to pgn-reader, so that games can be located by offset.
+struct CountingRead<R> {
+    inner: R,
+    bytes_read: Rc<Cell<u64>>,
+}
+
+impl<R: Read> Read for CountingRead<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes_read.set(self.bytes_read.get() + n as u64);
+        Ok(n)
+    }
+}
+
+/// Decodes tag values and comments: UTF-8, or Windows-1252 (which covers Latin-1) if the
+/// bytes are not valid UTF-8.
+fn decode_text(bytes: &[u8], not_utf8: &mut bool) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => {
+            *not_utf8 = true;
+            Codepage::Windows1252.decode(bytes).into_owned()
+        }
+    }
+}
+
+#[derive(Default)]
+struct TagSection {
+    tags: Vec<(String, String)>,
+    not_utf8: bool,
+}
+
+/// A line being read: the main line or an open variation.
+struct Frame {
+    line: Line,
+    /// Position after the line's last move.
+    pos: Chess,
+    /// Position before the line's last move: where a variation of that move starts.
+    before: Option<Chess>,
+    /// Ply number of `pos` counted from the game's start position, for naming moves.
+    ply: u32,
+    /// An illegal move ended this line; later moves of it are ignored.
+    stopped: bool,
+}
+
+impl Frame {
+    fn new(pos: Chess, ply: u32) -> Frame {
+        Frame { line: Line::default(), pos, before: None, ply, stopped: false }
+    }
+}
+
+/// A game whose movetext is being read.
+struct GameState {
+    game: Game,
+    /// `frames[0]` is the main line; the others are open variations, innermost last.
+    frames: Vec<Frame>,
+    /// pgn-reader skips a variation and then still reports its `)`.
+    skipping_variation: bool,
+    outcome: Option<Outcome>,
+    partial_comment: Vec<u8>,
+    not_utf8: bool,
+    warnings: Warnings,
+    location: Location,
+    /// The fullmove number of the start position, for naming moves.
+    first_move_number: u32,
+    first_turn: Color,
+}
+
+impl GameState {
+    fn current(&mut self) -> &mut Frame {
+        // `frames` always holds the main line.
+        let last = self.frames.len() - 1;
+        &mut self.frames[last]
+    }
+
+    fn warn(&mut self, message: impl Into<String>) {
+        let message = message.into();
+        self.warnings.push(self.location.clone(), message);
+    }
+
+    /// "12. Nf3" or "12... Nf3" for the move played from ply `ply`.
+    fn move_name(&self, ply: u32, san: &SanPlus) -> String {
+        let offset = u32::from(self.first_turn == Color::Black);
+        let number = self.first_move_number + (ply + offset) / 2;
+        let dots = if (ply + offset).is_multiple_of(2) { "." } else { "..." };
+        format!("{number}{dots} {san}")
+    }
+}
+
+struct GameVisitor {
+    options: ReadOptions,
+    /// Number of the latest game started.
+    number: u64,
+    /// Offset of the game being read, set by the iterator.
+    offset: u64,
+    /// A game whose movetext ended at a blank line without a result: the next tagless
+    /// movetext continues it.
+    carry: Option<Box<GameState>>,
+    ready: VecDeque<Result<ReadGame, PgnError>>,
+}
+
+impl GameVisitor {
+    fn new(options: ReadOptions) -> GameVisitor {
+        GameVisitor { options, number: 0, offset: 0, carry: None, ready: VecDeque::new() }
+    }
+
+    fn location(&self) -> Location {
+        Location { file: self.options.file.clone(), offset: Some(self.offset), record: Some(self.number.max(1)) }
+    }
+
+    fn finish_carried(&mut self) {
+        if let Some(state) = self.carry.take() {
+            self.finish(state);
+        }
+    }
+
+    fn finish(&mut self, mut state: Box<GameState>) {
+        while state.frames.len() > 1 {
+            state.warn("variation not closed before the end of the game");
+            close_variation(&mut state);
+        }
+        let is_junk = state.game.tags.is_empty()
+            && state.frames[0].line.nodes.is_empty()
+            && state.frames[0].line.comments.is_empty()
+            && state.outcome.is_none();
+        if is_junk {
+            // Text between games that holds no game at all.
+            self.number -= 1;
+            return;
+        }
+        let GameState { mut game, mut frames, outcome, not_utf8, mut warnings, location, .. } = *state;
+        game.moves = mem::take(&mut frames[0].line);
+        let tag_result = game.tag("Result").and_then(GameResult::from_pgn);
+        game.result = match outcome {
+            Some(outcome) => {
+                let result = game_result(outcome);
+                if tag_result.is_some_and(|r| r != result) {
+                    warnings.push(
+                        location.clone(),
+                        format!("result tag {:?} differs from the movetext's {}", game.tag("Result"), result.as_pgn()),
+                    );
+                }
+                result
+            }
+            None => tag_result.unwrap_or_default(),
+        };
+        if not_utf8 {
+            warnings.push(location.clone(), "text is not valid UTF-8; decoded as Windows-1252");
+        }
+        let number = location.record.unwrap_or_default();
+        let offset = location.offset.unwrap_or_default();
+        self.ready.push_back(Ok(ReadGame { game, warnings, number, offset }));
+    }
+
+    fn start_game(&mut self, tags: TagSection) -> Result<Box<GameState>, PgnError> {
+        let location = self.location();
+        let mut game = Game { tags: tags.tags, ..Game::default() };
+        if let Some(variant) = game.tag("Variant") {
+            match variant.to_ascii_lowercase().as_str() {
+                "" | "standard" | "normal" => {}
+                "chess960" | "chess 960" | "fischerandom" | "fischer random" | "fischerrandom" | "960" => {
+                    game.castling_mode = CastlingMode::Chess960;
+                }
+                _ => return Err(PgnError::UnsupportedVariant { location, variant: variant.to_owned() }),
+            }
+        }
+        let mut warnings = Warnings::default();
+        let pos = match game.tag("FEN").map(str::to_owned) {
+            None => Chess::default(),
+            Some(text) => {
+                let invalid =
+                    |reason: String| PgnError::InvalidFen { location: location.clone(), fen: text.clone(), reason };
+                let fen = Fen::from_ascii(text.trim().as_bytes()).map_err(|e| invalid(e.to_string()))?;
+                let pos = match fen.clone().into_position(game.castling_mode) {
+                    Ok(pos) => pos,
+                    // X-FEN / Shredder-FEN castling of a Chess960 game without a Variant tag.
+                    Err(_) if game.castling_mode == CastlingMode::Standard => {
+                        let pos =
+                            fen.clone().into_position(CastlingMode::Chess960).map_err(|e| invalid(e.to_string()))?;
+                        warnings.push(location.clone(), "FEN castling rights are Chess960's; read as Chess960");
+                        game.castling_mode = CastlingMode::Chess960;
+                        pos
+                    }
+                    Err(e) => return Err(invalid(e.to_string())),
+                };
+                game.start = Some(fen);
+                pos
+            }
+        };
+        let first_move_number = pos.fullmoves().get();
+        let first_turn = pos.turn();
+        Ok(Box::new(GameState {
+            game,
+            frames: vec![Frame::new(pos, 0)],
+            skipping_variation: false,
+            outcome: None,
+            partial_comment: Vec::new(),
+            not_utf8: tags.not_utf8,
+            warnings,
+            location,
+            first_move_number,
+            first_turn,
+        }))
+    }
+}
+
+/// A long-algebraic move (`g1f3`, `e7e8q`): SAN parsing reads it as a pawn move with a full
+/// from-square, which is only legal when a pawn stands there.
+fn long_algebraic(san: San, pos: &Chess) -> Option<Move> {
+    match san {
+        San::Normal { file: Some(file), rank: Some(rank), to, promotion, .. } => {
+            let from = Square::from_coords(file, rank);
+            UciMove::Normal { from, to, promotion }.to_move(pos).ok()
+        }
+        _ => None,
+    }
+}
+
+fn game_result(outcome: Outcome) -> GameResult {
+    match outcome {
+        Outcome::Known(KnownOutcome::Decisive { winner: Color::White }) => GameResult::WhiteWins,
+        Outcome::Known(KnownOutcome::Decisive { winner: Color::Black }) => GameResult::BlackWins,
+        Outcome::Known(KnownOutcome::Draw) => GameResult::Draw,
+        Outcome::Unknown => GameResult::Unknown,
+    }
+}
+
+/// Attaches the innermost open variation to the move it is an alternative to.
+fn close_variation(state: &mut GameState) {
+    if let Some(variation) = state.frames.pop() {
+        // A variation is only opened after a move of its parent line.
+        if let Some(node) = state.current().line.nodes.last_mut() {
+            node.variations.push(variation.line);
+        }
+    }
+}
+
+impl Visitor for GameVisitor {
+    type Tags = TagSection;
+    type Movetext = Box<GameState>;
+    type Output = ();
+
+    fn begin_tags(&mut self) -> ControlFlow<(), TagSection> {
+        ControlFlow::Continue(TagSection::default())
+    }
+
+    fn tag(&mut self, tags: &mut TagSection, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+        let name = decode_text(name, &mut tags.not_utf8);
+        let value = decode_text(&value.decode(), &mut tags.not_utf8);
+        tags.tags.push((name, value));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: TagSection) -> ControlFlow<(), Box<GameState>> {
+        if tags.tags.is_empty()
+            && let Some(mut state) = self.carry.take()
+        {
+            state.warn("blank line inside the movetext; the game goes on");
+            return ControlFlow::Continue(state);
+        }
+        self.finish_carried();
+        self.number += 1;
+        match self.start_game(tags) {
+            Ok(state) => ControlFlow::Continue(state),
+            Err(e) => {
+                self.ready.push_back(Err(e));
+                ControlFlow::Break(())
+            }
+        }
+    }
+
+    fn san(&mut self, state: &mut Box<GameState>, san_plus: SanPlus) -> ControlFlow<()> {
+        let frame = state.current();
+        if frame.stopped {
+            return ControlFlow::Continue(());
+        }
+        let ply = frame.ply;
+        let played = match san_plus.san {
+            San::Null => {
+                if frame.pos.is_check() {
+                    Err("null move while in check")
+                } else {
+                    match frame.pos.clone().swap_turn() {
+                        Ok(next) => Ok((None, next)),
+                        Err(_) => Err("null move from a position where the other side cannot move"),
+                    }
+                }
+            }
+            san => match san.to_move(&frame.pos).or_else(|e| long_algebraic(san, &frame.pos).ok_or(e)) {
+                Ok(m) => {
+                    let mut next = frame.pos.clone();
+                    next.play_unchecked(m);
+                    Ok((Some(m), next))
+                }
+                Err(SanError::AmbiguousSan) => Err("ambiguous move"),
+                Err(_) => Err("illegal move"),
+            },
+        };
+        match played {
+            Ok((mv, next)) => {
+                let frame = state.current();
+                frame.before = Some(mem::replace(&mut frame.pos, next));
+                frame.ply += 1;
+                frame.line.nodes.push(Node::new(mv));
+            }
+            Err(what) => {
+                state.current().stopped = true;
+                let name = state.move_name(ply, &san_plus);
+                let line = if state.frames.len() == 1 { "the main line" } else { "its variation" };
+                state.warn(format!("{what} {name}; {line} ends before it"));
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn nag(&mut self, state: &mut Box<GameState>, nag: Nag) -> ControlFlow<()> {
+        let frame = state.current();
+        if frame.stopped {
+            return ControlFlow::Continue(());
+        }
+        match frame.line.nodes.last_mut() {
+            Some(node) => node.nags.push(nag.0),
+            None => state.warn(format!("NAG ${} before the first move of a line dropped", nag.0)),
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn partial_comment(&mut self, state: &mut Box<GameState>, comment: RawComment<'_>) -> ControlFlow<()> {
+        if self.options.comments {
+            state.partial_comment.extend_from_slice(comment.as_bytes());
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, state: &mut Box<GameState>, comment: RawComment<'_>) -> ControlFlow<()> {
+        if !self.options.comments {
+            return ControlFlow::Continue(());
+        }
+        let mut not_utf8 = false;
+        let text = if state.partial_comment.is_empty() {
+            decode_text(comment.as_bytes(), &mut not_utf8)
+        } else {
+            let mut bytes = mem::take(&mut state.partial_comment);
+            bytes.extend_from_slice(comment.as_bytes());
+            decode_text(&bytes, &mut not_utf8)
+        };
+        state.not_utf8 |= not_utf8;
+        let frame = state.current();
+        if !frame.stopped {
+            match frame.line.nodes.last_mut() {
+                Some(node) => node.comments.push(text),
+                None => frame.line.comments.push(text),
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, state: &mut Box<GameState>) -> ControlFlow<(), Skip> {
+        let frame = state.current();
+        let start = match (&frame.before, frame.stopped) {
+            (Some(before), false) if self.options.variations => Some((before.clone(), frame.ply - 1)),
+            _ => None,
+        };
+        match start {
+            Some((pos, ply)) => {
+                state.frames.push(Frame::new(pos, ply));
+                ControlFlow::Continue(Skip(false))
+            }
+            None => {
+                if self.options.variations && !state.current().stopped {
+                    state.warn("variation before the first move of a line dropped");
+                }
+                state.skipping_variation = true;
+                ControlFlow::Continue(Skip(true))
+            }
+        }
+    }
+
+    fn end_variation(&mut self, state: &mut Box<GameState>) -> ControlFlow<()> {
+        if mem::take(&mut state.skipping_variation) {
+            return ControlFlow::Continue(());
+        }
+        if state.frames.len() > 1 {
+            close_variation(state);
+        } else {
+            state.warn("')' without a variation to close ignored");
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(&mut self, state: &mut Box<GameState>, outcome: Outcome) -> ControlFlow<()> {
+        if state.frames.len() == 1 {
+            state.outcome = Some(outcome);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, state: Box<GameState>) {
+        if state.outcome.is_some() {
+            self.finish(state);
+        } else {
+            self.carry = Some(state);
+        }
+    }
+}
