@@ -22,6 +22,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod build;
 pub mod conventions;
 mod element;
 mod error;

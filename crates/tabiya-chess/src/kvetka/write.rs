@@ -121,29 +121,24 @@ impl Book {
             Some(sources) => write_file(&files.ksf(), &[&sources.to_bytes()])?,
             None => remove_stale(&files.ksf())?,
         }
-        let first_part_blocks = ((MAX_PART_SIZE as usize).saturating_sub(header.len()) / BLOCK_SIZE).max(1);
-        let later_part_blocks = MAX_PART_SIZE as usize / BLOCK_SIZE;
         let mut next = 0;
-        let mut part = 0;
-        while part == 0 || next < self.blocks.len() {
-            let count = if part == 0 { first_part_blocks } else { later_part_blocks };
-            let end = (next + count).min(self.blocks.len());
+        let counts = part_block_counts(header.len(), self.blocks.len());
+        for (part, &count) in counts.iter().enumerate() {
             let path = files.part(part);
             let mut file = AtomicFile::create(&path).map_err(|e| KvetkaError::io(&path, e))?;
             if part == 0 {
                 file.write_all(&header).map_err(|e| KvetkaError::io(&path, e))?;
             }
-            for block in &self.blocks[next..end] {
+            for block in &self.blocks[next..next + count] {
                 block_bytes.clear();
                 self.encode_block(block, &mut block_bytes)?;
                 file.write_all(&block_bytes).map_err(|e| KvetkaError::io(&path, e))?;
             }
             file.commit().map_err(|e| KvetkaError::io(&path, e))?;
-            next = end;
-            part += 1;
+            next += count;
         }
         // Parts left over from a larger book of the same name would be read as ours.
-        for stale in files.existing_parts().into_iter().skip(part) {
+        for stale in files.existing_parts().into_iter().skip(counts.len()) {
             remove_stale(&stale)?;
         }
         if options.kin {
@@ -177,6 +172,20 @@ impl Book {
     }
 }
 
+/// Blocks per part file (spec 10.8): part 0 holds the header and as many whole blocks as fit
+/// in 20 MiB, every later part up to 10,240 blocks. An empty book is one part, the header.
+pub fn part_block_counts(header_size: usize, block_number: usize) -> Vec<usize> {
+    let first = ((MAX_PART_SIZE as usize).saturating_sub(header_size) / BLOCK_SIZE).max(1);
+    let later = MAX_PART_SIZE as usize / BLOCK_SIZE;
+    let mut counts = vec![block_number.min(first)];
+    let mut left = block_number - counts[0];
+    while left > 0 {
+        counts.push(left.min(later));
+        left -= counts[counts.len() - 1];
+    }
+    counts
+}
+
 /// The element's size, or why the writer refuses it (over 682 bytes, comment over 300 characters).
 fn check_element(element: &Element, element_type: u8) -> Result<usize, KvetkaError> {
     if let Some(comment) = &element.comment
@@ -207,8 +216,51 @@ fn write_file(path: &Path, chunks: &[&[u8]]) -> Result<(), KvetkaError> {
 }
 
 fn remove_stale(path: &Path) -> Result<(), KvetkaError> {
+    // Only files of this book's own names reach here: the parts, .kin and .ksf being replaced.
     match std::fs::remove_file(path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(KvetkaError::io(path, e)),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_follow_spec_14_4() {
+        // Header of caption "Test": 28 bytes.
+        assert_eq!(part_block_counts(28, 25_000), [10_239, 10_240, 4_521]);
+        assert_eq!(28 + 10_239 * BLOCK_SIZE, 20_969_500);
+        assert_eq!(part_block_counts(28, 10_239), [10_239]);
+        assert_eq!(part_block_counts(28, 10_240), [10_239, 1]);
+        assert_eq!(part_block_counts(28, 0), [0]);
+    }
+
+    #[test]
+    fn a_full_block_splits_into_halves_and_stays_sorted() {
+        let mut book = Book::default();
+        let element = |i: u8| {
+            let mut key = [0; 22];
+            key[0] = i;
+            let mut e = Element::new(super::super::Key(key));
+            e.flags = 0x08; // future data: 600 bytes of padding make the element 629 bytes
+            e.extra = vec![0; 600];
+            e
+        };
+        for i in [10, 30, 20, 40] {
+            book.insert(element(i), &mut |_, _| unreachable!("keys differ"));
+        }
+        // Three elements fit in 2046 bytes; the fourth splits the block 2 + 2.
+        let firsts: Vec<Vec<u8>> =
+            book.blocks.iter().map(|b| b.elements.iter().map(|e| e.key.0[0]).collect()).collect();
+        assert_eq!(firsts, [vec![10, 20], vec![30, 40]]);
+        book.insert(element(25), &mut |_, _| unreachable!("keys differ"));
+        let firsts: Vec<Vec<u8>> =
+            book.blocks.iter().map(|b| b.elements.iter().map(|e| e.key.0[0]).collect()).collect();
+        assert_eq!(firsts, [vec![10, 20, 25], vec![30, 40]]);
+        let mut merged = 0;
+        book.insert(element(20), &mut |_, _| merged += 1);
+        assert_eq!(merged, 1);
     }
 }
