@@ -4,6 +4,8 @@
 //! [`boardcode`] the position and move code that CTG and Kvetka books share.
 
 pub mod boardcode;
+pub mod book;
 pub mod game;
 pub mod kvetka;
 pub mod pgn;
+pub mod polyglot;

@@ -11,6 +11,9 @@ use super::{KEY_LEN, Key};
 /// Bits in a key.
 pub const KEY_BITS: usize = 8 * KEY_LEN;
 
+/// A key, or the number of bits a position would need when that exceeds 176.
+pub type KeyOrTooLong = Result<Key, usize>;
+
 /// The key of a position, with its normalised form, or the number of bits it would need when
 /// that exceeds 176 (positions with several promoted pieces).
 pub fn encode(pos: &Chess) -> Result<(Key, Normalized), usize> {

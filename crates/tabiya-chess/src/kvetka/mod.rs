@@ -30,6 +30,7 @@ mod files;
 pub mod key;
 mod ksf;
 pub mod moves;
+pub mod probe;
 mod read;
 mod text;
 mod write;
