@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
 
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{CastlingMode, Chess, Color, Position};
 
 use super::conventions::MAX_ELEMENT_SIZE;
 use super::element::Element;
@@ -48,6 +48,8 @@ pub struct BuildReport {
     pub games_filtered: u64,
     /// Games the PGN reader could not read.
     pub games_unreadable: u64,
+    /// Chess960 games: Kvetka books hold standard chess only.
+    pub games_chess960: u64,
     /// Games with result `*`: positions and moves, no statistics.
     pub games_without_result: u64,
     /// Positions whose code needs more than 176 bits (the game stops before them).
@@ -83,8 +85,6 @@ pub struct Builder {
     header: Header,
     tallies: KeyMap<Tally>,
     sources: Vec<Source>,
-    /// Index the first source of this build will have (after those of a book appended to).
-    first_source: usize,
     report: BuildReport,
 }
 
@@ -97,18 +97,7 @@ pub struct GamePlace {
 
 impl Builder {
     pub fn new(header: Header) -> Builder {
-        Builder::continuing(header, 0)
-    }
-
-    /// A builder whose sources will follow `existing_sources` sources of a book it is appended to.
-    pub fn continuing(header: Header, existing_sources: usize) -> Builder {
-        Builder {
-            header,
-            tallies: KeyMap::default(),
-            sources: Vec::new(),
-            first_source: existing_sources,
-            report: BuildReport::default(),
-        }
+        Builder { header, tallies: KeyMap::default(), sources: Vec::new(), report: BuildReport::default() }
     }
 
     pub fn report(&self) -> &BuildReport {
@@ -117,7 +106,7 @@ impl Builder {
 
     /// Starts a new source (a PGN file); the games added next belong to it.
     pub fn add_source(&mut self, address: String) -> Result<(), KvetkaError> {
-        if self.first_source + self.sources.len() > usize::from(u16::MAX) {
+        if self.sources.len() > usize::from(u16::MAX) {
             return Err(KvetkaError::unrepresentable("more than 65,536 sources"));
         }
         self.sources.push(Source { source_type: SOURCE_PGN, is_bad: 0, address, games: Vec::new() });
@@ -138,6 +127,10 @@ impl Builder {
     /// Adds one game. `place` is where it is in the current source (needed for references).
     pub fn add_game(&mut self, game: &Game, place: GamePlace) -> Result<(), KvetkaError> {
         self.report.games_read += 1;
+        if game.castling_mode == CastlingMode::Chess960 {
+            self.report.games_chess960 += 1;
+            return Ok(());
+        }
         if !self.accepts(game) {
             self.report.games_filtered += 1;
             return Ok(());
@@ -213,7 +206,7 @@ impl Builder {
         if !self.header.references() {
             return Ok(None);
         }
-        let index = self.first_source + self.sources.len().saturating_sub(1);
+        let index = self.sources.len().saturating_sub(1);
         let Some(source) = self.sources.last_mut() else {
             return Err(KvetkaError::unrepresentable("a game reference without a source"));
         };
@@ -288,7 +281,8 @@ impl Builder {
             fit(e, self.header.element_type, &mut self.report);
         }
         if self.header.links != 0 {
-            self.report.link_moves += add_links(&mut elements);
+            let keys: KeySet = elements.iter().map(|e| e.key).collect();
+            self.report.link_moves += add_links(&mut elements, &keys);
         }
         self.report.positions = elements.len() as u64;
         let mut book = Book::from_elements(self.header, elements)?;
@@ -332,9 +326,8 @@ pub(crate) fn fit(e: &mut Element, element_type: u8, report: &mut BuildReport) {
 }
 
 /// `links`: from every position, every legal encodable move that leads to another position
-/// of the book (spec 10.4). Returns the number of moves added.
-pub(crate) fn add_links(elements: &mut [Element]) -> u64 {
-    let keys: KeySet = elements.iter().map(|e| e.key).collect();
+/// of the book (`keys`, spec 10.4). Returns the number of moves added.
+pub(crate) fn add_links(elements: &mut [Element], keys: &KeySet) -> u64 {
     let mut added = 0;
     for e in elements.iter_mut() {
         let Ok(norm) = key::decode(&e.key) else { continue };

@@ -24,11 +24,13 @@
 
 pub mod build;
 pub mod conventions;
+pub mod convert;
 mod element;
 mod error;
 mod files;
 pub mod key;
 mod ksf;
+pub mod merge;
 pub mod moves;
 pub mod probe;
 mod read;

@@ -85,6 +85,19 @@ impl Book {
         self.split_if_full(index);
     }
 
+    /// Splits every block that no longer fits (elements grew), keeping the order.
+    pub(crate) fn split_full_blocks(&mut self) {
+        let mut index = 0;
+        while index < self.blocks.len() {
+            self.split_if_full(index);
+            let used: usize =
+                self.blocks[index].elements.iter().map(|e| e.encoded_size(self.header.element_type)).sum();
+            if used <= BLOCK_PAYLOAD || self.blocks[index].elements.len() < 2 {
+                index += 1;
+            }
+        }
+    }
+
     fn split_if_full(&mut self, index: usize) {
         let element_type = self.header.element_type;
         let sizes: Vec<usize> = self.blocks[index].elements.iter().map(|e| e.encoded_size(element_type)).collect();
