@@ -43,7 +43,7 @@ pub use element::{
 pub use error::KvetkaError;
 pub use files::BookFiles;
 pub use ksf::{GameRecord, SOURCE_PGN, Source, Sources, table_size as ksf_table_size};
-pub use read::{BookReader, KinState, Opened, Problem, open};
+pub use read::{BookBytes, BookReader, KinState, Opened, Problem, open, read_whole};
 pub use write::WriteOptions;
 
 use std::fmt;

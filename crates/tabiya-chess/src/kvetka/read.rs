@@ -47,20 +47,29 @@ pub struct BookReader {
     /// The `.kin` keys when the file exists and has `block_number` keys.
     kin: Option<Vec<Key>>,
     kin_present: bool,
+    ksf: Option<FileBytes>,
     options: ReadOptions,
     problems: Vec<Problem>,
 }
 
-impl BookReader {
-    /// Opens the parts of the book named by `path` (any of its files or its stem) and reads
-    /// the header and the `.kin`; blocks are read when asked for.
-    pub fn open(path: &Path, options: ReadOptions) -> Result<BookReader, KvetkaError> {
+/// The bytes of a book's files: the `.kob` parts in number order, the `.kin` and `.ksf` when
+/// present. [`BookReader::open`] maps them from disk; tests and fuzzing build them in memory.
+#[derive(Debug)]
+pub struct BookBytes {
+    pub files: BookFiles,
+    pub parts: Vec<(PathBuf, FileBytes)>,
+    pub kin: Option<FileBytes>,
+    pub ksf: Option<FileBytes>,
+}
+
+impl BookBytes {
+    /// Maps the files of the book named by `path` (any of its files or its stem).
+    pub fn load(path: &Path) -> Result<BookBytes, KvetkaError> {
         let files = BookFiles::new(path);
         let part_paths = files.existing_parts();
         if part_paths.is_empty() {
             return Err(KvetkaError::io(files.part(0), std::io::ErrorKind::NotFound.into()));
         }
-        let mut problems = Vec::new();
         if let Some(extra) = files.part_after_gap() {
             return Err(DataError::new(
                 Location::default().in_file(&extra),
@@ -68,10 +77,28 @@ impl BookReader {
             )
             .into());
         }
-        let parts: Vec<(PathBuf, FileBytes)> =
-            part_paths.into_iter().map(|p| read_input(&p).map(|b| (p, b))).collect::<Result<_, _>>()?;
+        let parts = part_paths.into_iter().map(|p| read_input(&p).map(|b| (p, b))).collect::<Result<_, _>>()?;
+        let optional = |path: PathBuf| if path.is_file() { read_input(&path).map(Some) } else { Ok(None) };
+        let kin = optional(files.kin())?;
+        let ksf = optional(files.ksf())?;
+        Ok(BookBytes { files, parts, kin, ksf })
+    }
+}
+
+impl BookReader {
+    /// Opens the parts of the book named by `path` (any of its files or its stem) and reads
+    /// the header and the `.kin`; blocks are read when asked for.
+    pub fn open(path: &Path, options: ReadOptions) -> Result<BookReader, KvetkaError> {
+        BookReader::from_bytes(BookBytes::load(path)?, options)
+    }
+
+    pub fn from_bytes(bytes: BookBytes, options: ReadOptions) -> Result<BookReader, KvetkaError> {
+        let BookBytes { files, parts, kin: kin_bytes, ksf } = bytes;
+        let mut problems = Vec::new();
+        let Some((part0, bytes0)) = parts.first() else {
+            return Err(KvetkaError::io(files.part(0), std::io::ErrorKind::NotFound.into()));
+        };
         let total: u64 = parts.iter().map(|(_, b)| b.len() as u64).sum();
-        let (part0, bytes0) = &parts[0];
         let (header, header_size, block_number) =
             read_header(part0, bytes0, total, options.string_endian, &mut problems)?;
 
@@ -113,9 +140,8 @@ impl BookReader {
 
         let kin_path = files.kin();
         let mut kin = None;
-        let kin_present = kin_path.is_file();
-        if kin_present {
-            let bytes = read_input(&kin_path)?;
+        let kin_present = kin_bytes.is_some();
+        if let Some(bytes) = kin_bytes {
             if bytes.len() == KEY_LEN * block_number as usize {
                 kin = Some(bytes.chunks_exact(KEY_LEN).map(|c| Key(c.try_into().unwrap_or([0; KEY_LEN]))).collect());
             } else {
@@ -140,6 +166,7 @@ impl BookReader {
             part_starts,
             kin,
             kin_present,
+            ksf,
             options,
             problems,
         })
@@ -252,10 +279,7 @@ impl BookReader {
     /// Reads the `.ksf`, if the book has one.
     pub fn sources(&self, warnings: &mut Warnings) -> Result<Option<Sources>, KvetkaError> {
         let path = self.files.ksf();
-        if !path.is_file() {
-            return Ok(None);
-        }
-        let bytes = read_input(&path)?;
+        let Some(bytes) = &self.ksf else { return Ok(None) };
         let mut local = Warnings::default();
         let sources = Sources::parse(&bytes, self.options.string_endian, &mut local).map_err(|e| e.in_file(&path))?;
         for w in local.0 {
@@ -346,7 +370,11 @@ impl Opened {
 
 /// Reads a whole book (all blocks, `.kin`, `.ksf`) and checks it.
 pub fn open(path: &Path, options: ReadOptions) -> Result<Opened, KvetkaError> {
-    let reader = BookReader::open(path, options)?;
+    read_whole(BookReader::open(path, options)?)
+}
+
+/// Reads every block of an opened book and checks it.
+pub fn read_whole(reader: BookReader) -> Result<Opened, KvetkaError> {
     let mut problems = reader.problems.clone();
     let mut warnings = Warnings::default();
     let mut notes = ElementNotes::default();
