@@ -281,7 +281,7 @@ impl BookReader {
         let path = self.files.ksf();
         let Some(bytes) = &self.ksf else { return Ok(None) };
         let mut local = Warnings::default();
-        let sources = Sources::parse(&bytes, self.options.string_endian, &mut local).map_err(|e| e.in_file(&path))?;
+        let sources = Sources::parse(bytes, self.options.string_endian, &mut local).map_err(|e| e.in_file(&path))?;
         for w in local.0 {
             warnings.push(w.location.in_file(&path), w.message);
         }
