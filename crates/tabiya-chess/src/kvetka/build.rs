@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
 
+use rayon::prelude::*;
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
 use super::conventions::MAX_ELEMENT_SIZE;
@@ -65,6 +66,29 @@ pub struct BuildReport {
     /// Comments dropped because the element did not fit even without links.
     pub comments_dropped: u64,
     pub positions: u64,
+}
+
+impl BuildReport {
+    fn add(&mut self, other: &BuildReport) {
+        let pairs = [
+            (&mut self.games_read, other.games_read),
+            (&mut self.games_added, other.games_added),
+            (&mut self.games_filtered, other.games_filtered),
+            (&mut self.games_unreadable, other.games_unreadable),
+            (&mut self.games_chess960, other.games_chess960),
+            (&mut self.games_without_result, other.games_without_result),
+            (&mut self.positions_too_long, other.positions_too_long),
+            (&mut self.moves_underpromotion, other.moves_underpromotion),
+            (&mut self.moves_without_code, other.moves_without_code),
+            (&mut self.link_moves, other.link_moves),
+            (&mut self.links_dropped, other.links_dropped),
+            (&mut self.comments_dropped, other.comments_dropped),
+            (&mut self.positions, other.positions),
+        ];
+        for (mine, theirs) in pairs {
+            *mine += theirs;
+        }
+    }
 }
 
 /// Statistics and references of one position while games are added.
@@ -233,20 +257,47 @@ impl Builder {
         Ok(Some(SourceRef { source: index as u16, game: number as u32 }))
     }
 
-    /// Adds every game of a PGN file as a new source (its full path).
+    /// Adds every game of a PGN file as a new source (its full path). The file is read in
+    /// parallel, in pieces that start at a game, and the pieces are combined in file order, so
+    /// the book is the same as when read in one piece.
     pub fn add_pgn(&mut self, path: &Path, bytes: &[u8]) -> Result<(), KvetkaError> {
-        if self.header.references() {
+        self.add_pgn_in_pieces(path, bytes, rayon::current_num_threads())
+    }
+
+    fn add_pgn_in_pieces(&mut self, path: &Path, bytes: &[u8], pieces: usize) -> Result<(), KvetkaError> {
+        let references = self.header.references();
+        if references {
             let full = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
             self.add_source(full.display().to_string())?;
         }
+        let bounds = game_pieces(bytes, pieces);
+        let parts: Vec<Result<Builder, KvetkaError>> = bounds
+            .par_windows(2)
+            .map(|w| {
+                let mut part = Builder::new(self.header.clone());
+                if references {
+                    part.add_source(String::new())?;
+                }
+                part.add_pgn_piece(path, &bytes[w[0]..w[1]], w[0] as u64)?;
+                Ok(part)
+            })
+            .collect();
+        for part in parts {
+            self.absorb(part?);
+        }
+        Ok(())
+    }
+
+    /// The games of `piece`, which starts at byte `base` of the file.
+    fn add_pgn_piece(&mut self, path: &Path, piece: &[u8], base: u64) -> Result<(), KvetkaError> {
         let options = ReadOptions { variations: false, comments: false, file: Some(path.to_path_buf()) };
         // A game's length reaches to the next game's first byte, so each game waits for the next.
         let mut pending: Option<(Game, u64)> = None;
-        for item in PgnReader::with_options(bytes, options) {
+        for item in PgnReader::with_options(piece, options) {
             match item {
                 Ok(read) => {
                     if let Some((game, offset)) = pending.take() {
-                        self.add_game(&game, place(offset, read.offset))?;
+                        self.add_game(&game, place(base + offset, base + read.offset))?;
                     }
                     pending = Some((read.game, read.offset));
                 }
@@ -254,9 +305,34 @@ impl Builder {
             }
         }
         if let Some((game, offset)) = pending {
-            self.add_game(&game, place(offset, bytes.len() as u64))?;
+            self.add_game(&game, place(base + offset, base + piece.len() as u64))?;
         }
         Ok(())
+    }
+
+    /// Adds what `part` collected from the games that follow this builder's games in the
+    /// current source.
+    fn absorb(&mut self, part: Builder) {
+        let source = self.sources.len().saturating_sub(1) as u16;
+        let first_game = self.sources.last().map_or(0, |s| s.games.len() as u32);
+        let shift = |r: SourceRef| SourceRef { source, game: r.game + first_game };
+        if let (Some(mine), Some(theirs)) = (self.sources.last_mut(), part.sources.into_iter().next()) {
+            mine.games.extend(theirs.games);
+        }
+        for (key, t) in part.tallies {
+            let mine = self.tallies.entry(key).or_default();
+            mine.wins = mine.wins.saturating_add(t.wins);
+            mine.draws = mine.draws.saturating_add(t.draws);
+            mine.losses = mine.losses.saturating_add(t.losses);
+            for (a, b) in mine.moves.iter_mut().zip(t.moves) {
+                *a |= b;
+            }
+            if mine.first_game.is_none() {
+                mine.first_game = t.first_game.map(shift);
+            }
+            mine.last_of.extend(t.last_of.into_iter().map(shift));
+        }
+        self.report.add(&part.report);
     }
 
     /// The book: elements in key order, greedy blocks, comments from `names`, links if the
@@ -291,6 +367,24 @@ impl Builder {
         }
         Ok((book, self.report))
     }
+}
+
+/// Starts of pieces of about `bytes.len() / pieces` bytes, each at a line `[Event ` after an
+/// empty line (so never inside a game), then the end.
+fn game_pieces(bytes: &[u8], pieces: usize) -> Vec<usize> {
+    let mut bounds = vec![0];
+    for k in 1..pieces.max(1) {
+        let from = (bytes.len() * k / pieces).max(*bounds.last().unwrap_or(&0));
+        let found = bytes[from..].windows(9).position(|w| w.starts_with(b"\n\n[Event ") || w == b"\n\r\n[Event ");
+        if let Some(at) = found {
+            let start = from + at + if bytes[from + at + 1] == b'\r' { 3 } else { 2 };
+            if start > *bounds.last().unwrap_or(&0) {
+                bounds.push(start);
+            }
+        }
+    }
+    bounds.push(bytes.len());
+    bounds
 }
 
 fn place(offset: u64, next: u64) -> GamePlace {
@@ -402,5 +496,38 @@ impl OpeningNames {
     /// The name of a position (for probing a book without comments).
     pub fn name_of(&self, pos: &Chess) -> Option<&String> {
         self.get(&key::encode(pos).ok()?.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GAMES: &str = "[Event \"a\"]\n[White \"A\"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Event \"b\"]\n\n1. e4 c5 0-1\n\n\
+        [Event \"c\"]\n\n1. d4 d5 1/2-1/2\n\n[Event \"d\"]\n\n1. e4 e5 2. Nc3 *\n\n[Event \"e\"]\n\n1. e4 e5 2. Nf3 0-1\n";
+
+    #[test]
+    fn pieces_start_at_games() {
+        let bounds = game_pieces(GAMES.as_bytes(), 3);
+        assert_eq!(bounds.len(), 4);
+        for &b in &bounds[1..3] {
+            assert!(GAMES[b..].starts_with("[Event "), "{b}");
+        }
+        assert_eq!(game_pieces(b"1. e4 *", 4), [0, 7]);
+    }
+
+    #[test]
+    fn reading_in_pieces_builds_the_same_book() {
+        let header = Header { element_type: 1, ..Header::default() };
+        let build = |pieces| {
+            let mut b = Builder::new(header.clone());
+            b.add_pgn_in_pieces(Path::new("x.pgn"), GAMES.as_bytes(), pieces).unwrap();
+            b.finish(None).unwrap()
+        };
+        let (one, report) = build(1);
+        assert_eq!(report.games_added, 5);
+        for pieces in [2, 3, 5] {
+            assert_eq!(build(pieces), (one.clone(), report.clone()), "{pieces} pieces");
+        }
     }
 }

@@ -124,12 +124,10 @@ impl Book {
         let header = self.header.to_bytes(block_number);
         // Every block is checked before any file is touched, so a refused element leaves the
         // old book in place.
-        let mut block_bytes = Vec::with_capacity(BLOCK_SIZE);
         for block in &self.blocks {
-            block_bytes.clear();
-            self.encode_block(block, &mut block_bytes)?;
+            self.check_block(block)?;
         }
-
+        let mut block_bytes = Vec::with_capacity(BLOCK_SIZE);
         match &self.sources {
             Some(sources) => write_file(&files.ksf(), &[&sources.to_bytes()])?,
             None => remove_stale(&files.ksf())?,
@@ -144,7 +142,7 @@ impl Book {
             }
             for block in &self.blocks[next..next + count] {
                 block_bytes.clear();
-                self.encode_block(block, &mut block_bytes)?;
+                self.encode_block(block, &mut block_bytes);
                 file.write_all(&block_bytes).map_err(|e| KvetkaError::io(&path, e))?;
             }
             file.commit().map_err(|e| KvetkaError::io(&path, e))?;
@@ -164,24 +162,32 @@ impl Book {
         Ok(())
     }
 
-    /// Appends the 2048 bytes of `block`: n, the elements, zeros.
-    fn encode_block(&self, block: &Block, out: &mut Vec<u8>) -> Result<(), KvetkaError> {
-        let start = out.len();
-        out.extend_from_slice(&[0, 0]);
+    /// Bytes the block's elements take, or why the writer refuses it.
+    fn check_block(&self, block: &Block) -> Result<usize, KvetkaError> {
+        let mut used = 0;
         for element in &block.elements {
-            check_element(element, self.header.element_type)?;
-            element.encode(self.header.element_type, out);
+            used += check_element(element, self.header.element_type)?;
         }
-        let used = out.len() - start;
-        if used > BLOCK_SIZE {
+        if used > BLOCK_PAYLOAD {
             return Err(KvetkaError::unrepresentable(format!(
-                "a block of {used} bytes (at most {BLOCK_SIZE}) starting with key {}",
+                "a block of {} bytes (at most {BLOCK_SIZE}) starting with key {}",
+                used + 2,
                 block.elements.first().map(|e| e.key.to_hex()).unwrap_or_default()
             )));
         }
+        Ok(used)
+    }
+
+    /// Appends the 2048 bytes of a checked block: n, the elements, zeros.
+    fn encode_block(&self, block: &Block, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(&[0, 0]);
+        for element in &block.elements {
+            element.encode(self.header.element_type, out);
+        }
+        let used = out.len() - start;
         out[start..start + 2].copy_from_slice(&(used as u16).to_be_bytes());
         out.resize(start + BLOCK_SIZE, 0);
-        Ok(())
     }
 }
 
