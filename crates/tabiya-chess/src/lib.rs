@@ -7,5 +7,6 @@ pub mod boardcode;
 pub mod book;
 pub mod ctg;
 pub mod game;
+pub mod kvetka;
 pub mod pgn;
 pub mod polyglot;

@@ -37,7 +37,9 @@ pub fn input_format(path: &Path, explicit: Option<&str>) -> Result<(PathBuf, For
         for ext in ["si4", "si5", "si3", "ctg", "kob", "dia", "wtb", "pgn", "bin"] {
             let candidate = path.with_extension(ext);
             let stem_0 = PathBuf::from(format!("{}_0.kob", path.display()));
-            for c in [candidate, stem_0] {
+            // `book.kob` names the Kvetka book whose first part is `book_0.kob`.
+            let kob_0 = PathBuf::from(format!("{}_0.kob", path.with_extension("").display()));
+            for c in [candidate, stem_0, kob_0] {
                 if c.is_file() {
                     return input_format(&c, None);
                 }
