@@ -463,3 +463,32 @@ fn play_weights_follow_annotations_and_colours() {
     assert_eq!(weights, [("b1c3".into(), 80), ("d2d4".into(), 64), ("e2e4".into(), 8), ("c2c4".into(), 1)]);
     assert_eq!(export.zero_weight, 1);
 }
+
+#[test]
+fn powerplay17_to_kvetka_keeps_every_position_and_move() {
+    use tabiya_chess::kvetka;
+    let Some(path) = powerplay() else { return };
+    let book = Book::open(&path).unwrap();
+    let export = tabiya_chess::ctg::to_kvetka(&book).unwrap();
+    assert_eq!((export.elements.len(), export.too_long, export.undecodable), (13_305, 0, 0));
+    let moves: usize = export.elements.iter().map(|e| e.moves.len()).sum();
+    assert_eq!(moves, 13_406);
+    let header = kvetka::Header { caption: "PowerPlay17".into(), ..kvetka::Header::default() };
+    let written = kvetka::Book::from_elements(header, export.elements).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    written.write(&dir.path().join("pp17"), &Default::default()).unwrap();
+    let kob = kvetka::Book::read(&dir.path().join("pp17_0.kob")).unwrap();
+    assert_eq!(kob.element_count(), 13_305);
+    // Every position reached from the start: the same moves and the same W/D/L.
+    for dumped in dump(&book).unwrap().iter().filter(|d| d.reached) {
+        let pos = dumped.position.as_ref().unwrap();
+        let (key, norm) = kvetka::key::encode(pos).unwrap();
+        let element = kob.find(&key).unwrap();
+        let s = dumped.record.stats;
+        assert_eq!((element.wins, element.draws, element.losses), (s.wins, s.draws, s.losses));
+        let from_kvetka: Vec<_> =
+            element.moves.iter().map(|&c| kvetka::moves::decode_move(&norm, pos, c).unwrap()).collect();
+        let from_ctg: Vec<_> = dumped.moves.iter().map(|m| m.mv.unwrap()).collect();
+        assert_eq!(from_kvetka, from_ctg, "{}", hex(dumped.record.key));
+    }
+}

@@ -67,6 +67,21 @@ fn info_verify_convert_powerplay17() {
     // The start position's entry: Polyglot key 463b96181691fc9c, e2e4 (0x031c), weight 462.
     let start = bytes.chunks(16).find(|e| e[..8] == 0x463b_9618_1691_fc9c_u64.to_be_bytes()).unwrap();
     assert_eq!(&start[8..12], &[0x03, 0x1c, 0x01, 0xce]);
+
+    // CTG → Kvetka: the same positions and moves, W/D/L of the side to move.
+    let kob = dir.path().join("book.kob");
+    let out = tabiya(&["convert", book, "-o", kob.to_str().unwrap(), "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let kob_0 = dir.path().join("book_0.kob");
+    let info = json(&tabiya(&["verify", kob_0.to_str().unwrap(), "--json"]));
+    assert_eq!(info["ok"], true);
+    assert_eq!(
+        (info["checked"]["positions"].as_u64(), info["checked"]["moves"].as_u64()),
+        (Some(13_305), Some(13_406))
+    );
+    let probe = json(&tabiya(&["probe", kob_0.to_str().unwrap(), "--moves", "e4", "--json"]));
+    assert_eq!((probe["position"]["wins"].as_u64(), probe["position"]["losses"].as_u64()), (Some(195), Some(173)));
+    assert_eq!(probe["moves"][0]["uci"], "c7c5");
 }
 
 #[test]

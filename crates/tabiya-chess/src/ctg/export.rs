@@ -1,4 +1,5 @@
-//! CTG → Polyglot: every position a CTG probe answers, with the moves and weights it gives.
+//! CTG → Polyglot: every position a CTG probe answers, with the moves and weights it gives;
+//! CTG → Kvetka: record by record, as both formats key the same normalised positions.
 
 use std::collections::HashMap;
 
@@ -11,6 +12,7 @@ use super::probe::{Weights, resolve};
 use super::read::Book;
 use super::record::Stats;
 use crate::boardcode::{Frame, MoveShape, Normalized};
+use crate::kvetka;
 use crate::polyglot::{Entry, encode_move, key as polyglot_key};
 
 /// The Polyglot entries of a CTG book and what did not make it.
@@ -81,6 +83,58 @@ pub fn to_polyglot(book: &Book, weights: Weights) -> Result<PolyglotExport, CtgE
         }
     }
     export.entries.sort_by_key(|e| (e.key, std::cmp::Reverse(e.weight)));
+    Ok(export)
+}
+
+/// The Kvetka elements of a CTG book and what did not make it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KvetkaExport {
+    /// One element per record, in CTG page order (`kvetka::Book::from_elements` sorts them).
+    pub elements: Vec<kvetka::Element>,
+    /// Records whose board code does not fit Kvetka's 176 bits.
+    pub too_long: u64,
+    /// Stored moves, or whole records, that do not decode.
+    pub undecodable: u64,
+    /// Games without a result: CTG counts them, a Kvetka element has only W/D/L.
+    pub games_without_result: u64,
+}
+
+/// Converts a book to Kvetka elements: the same normalised position under Kvetka's key, the
+/// W/D/L of the side to move, the moves re-coded (every CTG move has a Kvetka code). Ratings,
+/// annotations, recommendation and evaluation bytes have no place in a Kvetka element.
+pub fn to_kvetka(book: &Book) -> Result<KvetkaExport, CtgError> {
+    let mut export = KvetkaExport::default();
+    for record in book.records() {
+        let record = record?;
+        let Some((normalized, pos)) =
+            key::decode(record.key).ok().and_then(|n| n.real_position().ok().map(|pos| (n, pos)))
+        else {
+            export.undecodable += record.moves().len() as u64;
+            continue;
+        };
+        let Ok(key) = kvetka::key::key_of(&normalized) else {
+            export.too_long += 1;
+            continue;
+        };
+        let stats = record.stats;
+        let mut element = kvetka::Element::new(key);
+        (element.wins, element.draws, element.losses) = (stats.wins, stats.draws, stats.losses);
+        let results = u64::from(stats.wins) + u64::from(stats.draws) + u64::from(stats.losses);
+        export.games_without_result += u64::from(stats.games).saturating_sub(results);
+        let legal = pos.legal_moves();
+        for stored in record.moves() {
+            let code = resolve(&legal, &normalized, stored.code)
+                .into_move()
+                .and_then(|mv| normalized.shape_of(&mv))
+                .and_then(kvetka::moves::code);
+            match code {
+                Some(code) if !element.moves.contains(&code) => element.moves.push(code),
+                Some(_) => {}
+                None => export.undecodable += 1,
+            }
+        }
+        export.elements.push(element);
+    }
     Ok(export)
 }
 

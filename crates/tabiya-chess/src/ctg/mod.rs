@@ -59,7 +59,7 @@ pub use codes::{
     encode as encode_move,
 };
 pub use dump::{DumpedMove, DumpedPosition, dump};
-pub use export::{PolyglotExport, to_polyglot};
+pub use export::{KvetkaExport, PolyglotExport, to_kvetka, to_polyglot};
 pub use hash::hash;
 pub use index::BucketTree;
 pub use key::{Key, MAX_KEY_LEN, decode as decode_key, hex};

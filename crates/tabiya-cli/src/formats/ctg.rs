@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use serde_json::{Map, Value, json};
 use tabiya_chess::ctg::{self, Book, Stats, Weights};
-use tabiya_chess::polyglot;
+use tabiya_chess::{kvetka, polyglot};
 use tabiya_io::Format;
 
 use crate::args::*;
@@ -171,7 +171,7 @@ fn extend(map: &mut Map<String, Value>, stats: &Stats) {
 }
 
 pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
-    if from != FORMAT || !matches!(to, Format::JsonLines | Format::Polyglot) {
+    if from != FORMAT || !matches!(to, Format::JsonLines | Format::Polyglot | Format::Kvetka) {
         return None;
     }
     Some(convert_book(args, global, to))
@@ -182,6 +182,9 @@ fn convert_book(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitC
         return Err(CliError::Usage("converting a CTG book takes one input book".into()));
     };
     let book = open(input, global.quiet)?;
+    if to == Format::Kvetka {
+        return to_kvetka(&book, args, global);
+    }
     let mut out = Output::create(&args.output)?;
     let written = |e: std::io::Error| CliError::output(&args.output, e);
     match to {
@@ -223,5 +226,28 @@ fn convert_book(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitC
             );
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// CTG → Kvetka: the book's records as Kvetka elements, written as `stem_0.kob` … and `.kin`.
+fn to_kvetka(book: &Book, args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
+    let export = ctg::to_kvetka(book).map_err(CliError::input)?;
+    let caption = book.paths().ctg.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let header = kvetka::Header { caption, ..kvetka::Header::default() };
+    let elements = export.elements.len();
+    let written = kvetka::Book::from_elements(header, export.elements).map_err(CliError::input)?;
+    written.write(&args.output, &Default::default()).map_err(|e| CliError::output(&args.output, e))?;
+    summary(
+        global.quiet,
+        format!(
+            "{}: {elements} positions in {} blocks; {} positions over 176 bits and {} undecodable moves skipped; \
+             {} games without a result not carried over (Kvetka keeps W/D/L only)",
+            args.output.display(),
+            written.blocks.len(),
+            export.too_long,
+            export.undecodable,
+            export.games_without_result
+        ),
+    );
     Ok(ExitCode::SUCCESS)
 }
