@@ -132,7 +132,7 @@ fn bench<M: Measurement + 'static>(c: &mut Criterion<M>) {
         b.iter(|| {
             let mut out = Vec::with_capacity(8 << 20);
             for p in dump(&book).unwrap() {
-                serde_json::to_writer(&mut out, &p.to_json()).unwrap();
+                serde_json::to_writer(&mut out, &p.json_line()).unwrap();
                 out.write_all(b"\n").unwrap();
             }
             out.len()

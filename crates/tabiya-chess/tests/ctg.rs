@@ -59,7 +59,7 @@ fn powerplay17_probes_of_the_issue() {
     let record = probe.record.unwrap();
     assert_eq!(hex(record.key), "56b60f7960f3a60f58b078e0c1e1a60f5960f3b60f7f");
     assert_eq!((record.page, record.offset), (237, 238 * 4096 + 3071));
-    assert_eq!(record.len(), 58);
+    assert_eq!(record.byte_len(), 58);
     let s = record.stats;
     assert_eq!((s.games, s.wins, s.losses, s.draws, s.unknown_12), (499, 176, 201, 116, 2370));
     assert_eq!((s.own_ratings.count, s.own_ratings.sum, s.own_ratings.average()), (391, 877_568, Some(2244)));
@@ -109,8 +109,11 @@ fn powerplay17_dump_has_every_position_and_legal_move() {
     eprintln!("reached from the start position: {reached}");
     let start = positions.iter().find(|p| p.record.page == 237 && p.record.offset == 238 * 4096 + 3071).unwrap();
     assert!(start.reached);
-    assert_eq!(start.to_json()["fen"], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-    assert_eq!(start.to_json()["moves"][0]["san"], "e4");
+    let line = serde_json::to_value(start.json_line()).unwrap();
+    assert_eq!(line["fen"], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert_eq!(line["moves"][0]["san"], "e4");
+    assert_eq!(line["moves"][0]["uci"], "e2e4");
+    assert_eq!((line["games"].as_u64(), line["own_ratings"]["average"].as_u64()), (Some(499), Some(2244)));
 }
 
 #[test]

@@ -3,7 +3,6 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use serde_json::{Value, json};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
@@ -12,7 +11,7 @@ use super::CtgError;
 use super::key::{self, Key, hex};
 use super::probe::{Resolved, resolve};
 use super::read::Book;
-use super::record::{Record, StoredMove, annotation_symbol, evaluation_symbol};
+use super::record::{RatingBlock, Record, StoredMove, annotation_symbol, evaluation_symbol};
 use crate::boardcode::Normalized;
 
 /// One record, decoded.
@@ -46,72 +45,86 @@ pub struct DumpedMove {
 pub fn dump(book: &Book) -> Result<Vec<DumpedPosition<'_>>, CtgError> {
     let records = book.records().collect::<Result<Vec<_>, _>>()?;
     let by_key: HashMap<&[u8], usize> = records.iter().enumerate().rev().map(|(i, r)| (r.key, i)).collect();
-    let mut positions: Vec<Option<(Chess, Normalized)>> = vec![None; records.len()];
+    let mut decoded: Vec<Option<Decoded>> = vec![None; records.len()];
 
     let mut queue = VecDeque::from([Chess::default()]);
     while let Some(pos) = queue.pop_front() {
         let normalized = Normalized::new(&pos);
         let Some(index) = lookup(&by_key, &normalized) else { continue };
-        if positions[index].is_some() {
+        if decoded[index].is_some() {
             continue;
         }
-        let legal = pos.legal_moves();
-        for stored in records[index].moves() {
-            if let Some(mv) = resolve(&legal, &normalized, stored.code).into_move() {
-                let mut child = pos.clone();
-                child.play_unchecked(mv);
-                queue.push_back(child);
-            }
-        }
-        positions[index] = Some((pos, normalized));
+        let (found, children) = decode_moves(pos, &normalized, &records[index], true);
+        queue.extend(children);
+        decoded[index] = Some(found);
     }
 
     let mut dumped = Vec::with_capacity(records.len());
-    for (record, reached) in records.into_iter().zip(positions) {
-        let mut problems = Vec::new();
-        let reached_flag = reached.is_some();
-        let position = match reached {
-            Some(found) => Some(found),
-            None => match key::decode(record.key) {
-                Ok(normalized) => match normalized.real_position() {
-                    Ok(pos) => Some((pos, normalized)),
-                    Err(e) => {
-                        problems.push(format!("the key is not a valid position: {e}"));
-                        None
-                    }
-                },
-                Err(expected) => {
-                    problems.push(format!("the key does not decode: expected {expected}"));
-                    None
-                }
+    for (record, found) in records.into_iter().zip(decoded) {
+        let reached = found.is_some();
+        let found = found.unwrap_or_else(|| match key::decode(record.key) {
+            Ok(normalized) => match normalized.real_position() {
+                Ok(pos) => decode_moves(pos, &normalized, &record, false).0,
+                Err(e) => Decoded::failed(&record, format!("the key is not a valid position: {e}")),
             },
-        };
-        let legal = position.as_ref().map(|(pos, _)| pos.legal_moves()).unwrap_or_default();
-        let moves = record
-            .moves()
-            .map(|stored| {
-                let Some((pos, normalized)) = &position else {
-                    return DumpedMove { stored, mv: None, san: None, alternative_reading: false };
-                };
-                let resolved = resolve(&legal, normalized, stored.code);
-                if let Some(problem) = resolved.problem() {
-                    problems.push(format!("move code {:#04x}: {problem}", stored.code));
-                }
-                let alternative_reading = matches!(resolved, Resolved::Alternative(_));
-                let mv = resolved.into_move();
-                let san = mv.map(|mv| SanPlus::from_move(pos.clone(), mv).to_string());
-                DumpedMove { stored, mv, san, alternative_reading }
-            })
-            .collect();
+            Err(expected) => Decoded::failed(&record, format!("the key does not decode: expected {expected}")),
+        });
         dumped.push(DumpedPosition {
             record,
-            position: position.map(|(pos, _)| pos),
-            reached: reached_flag,
-            moves,
-            problems,
+            position: found.position,
+            reached,
+            moves: found.moves,
+            problems: found.problems,
         });
     }
     Ok(dumped)
+}
+
+/// A record's position and moves, decoded.
+#[derive(Debug, Clone)]
+struct Decoded {
+    position: Option<Chess>,
+    moves: Vec<DumpedMove>,
+    problems: Vec<String>,
+}
+
+impl Decoded {
+    /// A record whose key gives no position: its moves stay undecoded.
+    fn failed(record: &Record<'_>, problem: String) -> Decoded {
+        let moves = record
+            .moves()
+            .map(|stored| DumpedMove { stored, mv: None, san: None, alternative_reading: false })
+            .collect();
+        Decoded { position: None, moves, problems: vec![problem] }
+    }
+}
+
+/// Decodes the moves of `record` in `pos`; with `children`, also the positions they lead to.
+fn decode_moves(pos: Chess, normalized: &Normalized, record: &Record<'_>, children: bool) -> (Decoded, Vec<Chess>) {
+    let legal = pos.legal_moves();
+    let mut next = Vec::new();
+    let mut problems = Vec::new();
+    let moves = record
+        .moves()
+        .map(|stored| {
+            let resolved = resolve(&legal, normalized, stored.code);
+            if let Some(problem) = resolved.problem() {
+                problems.push(format!("move code {:#04x}: {problem}", stored.code));
+            }
+            let alternative_reading = matches!(resolved, Resolved::Alternative(_));
+            let mv = resolved.into_move();
+            let san = mv.map(|mv| {
+                let mut child = pos.clone();
+                let san = SanPlus::from_move_and_play_unchecked(&mut child, mv).to_string();
+                if children {
+                    next.push(child);
+                }
+                san
+            });
+            DumpedMove { stored, mv, san, alternative_reading }
+        })
+        .collect();
+    (Decoded { position: Some(pos), moves, problems }, next)
 }
 
 /// The record of a normalised position, with the en-passant retry of the probe.
@@ -126,45 +139,71 @@ pub(super) fn lookup(by_key: &HashMap<&[u8], usize>, normalized: &Normalized) ->
 impl DumpedPosition<'_> {
     /// The JSON Lines object of `tabiya convert book.ctg -o book.jsonl`: the FEN, where the
     /// record lies, its key, the statistics for the side to move, and the moves.
-    pub fn to_json(&self) -> Value {
+    pub fn json_line(&self) -> JsonLine<'_> {
         let stats = &self.record.stats;
-        let moves: Vec<Value> = self
-            .moves
-            .iter()
-            .map(|m| {
-                json!({
-                    "uci": m.mv.map(|mv| mv.to_uci(CastlingMode::Standard).to_string()),
-                    "san": m.san,
-                    "code": m.stored.code,
-                    "annotation": annotation_symbol(m.stored.annotation),
-                    "annotation_byte": m.stored.annotation,
+        JsonLine {
+            fen: self.position.as_ref().map(|p| Fen::from_position(p, EnPassantMode::Legal).to_string()),
+            reached: self.reached,
+            page: self.record.page,
+            offset: self.record.offset,
+            key: hex(self.record.key),
+            games: stats.games,
+            wins: stats.wins,
+            draws: stats.draws,
+            losses: stats.losses,
+            unknown_12: stats.unknown_12,
+            own_ratings: stats.own_ratings,
+            opponent_ratings: stats.opponent_ratings,
+            recommendation: stats.recommendation,
+            unknown_31: stats.unknown_31,
+            evaluation: stats.evaluation,
+            evaluation_symbol: evaluation_symbol(stats.evaluation),
+            moves: self
+                .moves
+                .iter()
+                .map(|m| JsonMove {
+                    uci: m.mv.map(|mv| mv.to_uci(CastlingMode::Standard).to_string()),
+                    san: m.san.as_deref(),
+                    code: m.stored.code,
+                    annotation: annotation_symbol(m.stored.annotation),
+                    annotation_byte: m.stored.annotation,
                 })
-            })
-            .collect();
-        let mut line = json!({
-            "fen": self.position.as_ref().map(|p| Fen::from_position(p, EnPassantMode::Legal).to_string()),
-            "reached": self.reached,
-            "page": self.record.page,
-            "offset": self.record.offset,
-            "key": hex(self.record.key),
-            "games": stats.games,
-            "wins": stats.wins,
-            "draws": stats.draws,
-            "losses": stats.losses,
-            "unknown_12": stats.unknown_12,
-            "own_ratings": stats.own_ratings,
-            "opponent_ratings": stats.opponent_ratings,
-            "recommendation": stats.recommendation,
-            "unknown_31": stats.unknown_31,
-            "evaluation": stats.evaluation,
-            "evaluation_symbol": evaluation_symbol(stats.evaluation),
-            "moves": moves,
-        });
-        if !self.problems.is_empty()
-            && let Some(object) = line.as_object_mut()
-        {
-            object.insert("problems".into(), json!(self.problems));
+                .collect(),
+            problems: &self.problems,
         }
-        line
     }
+}
+
+/// One line of the JSON Lines dump (field names are stable; see [`DumpedPosition::json_line`]).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct JsonLine<'a> {
+    pub fen: Option<String>,
+    pub reached: bool,
+    pub page: u32,
+    pub offset: u64,
+    pub key: String,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub unknown_12: u32,
+    pub own_ratings: RatingBlock,
+    pub opponent_ratings: RatingBlock,
+    pub recommendation: u8,
+    pub unknown_31: u8,
+    pub evaluation: u8,
+    pub evaluation_symbol: Option<&'static str>,
+    pub moves: Vec<JsonMove<'a>>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub problems: &'a [String],
+}
+
+/// A move of a [`JsonLine`].
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct JsonMove<'a> {
+    pub uci: Option<String>,
+    pub san: Option<&'a str>,
+    pub code: u8,
+    pub annotation: Option<&'static str>,
+    pub annotation_byte: u8,
 }

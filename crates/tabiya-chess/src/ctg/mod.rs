@@ -41,12 +41,12 @@
 //! # Ok::<(), tabiya_chess::ctg::CtgError>(())
 //! ```
 
-mod codes;
+pub mod codes;
 mod dump;
 mod export;
 mod hash;
 mod index;
-mod key;
+pub mod key;
 mod probe;
 mod read;
 mod record;
@@ -54,15 +54,11 @@ mod verify;
 
 use tabiya_io::DataError;
 
-pub use codes::{
-    SECOND_QUEEN_RIGHT_6, SECOND_QUEEN_UP_6, alternative as alternative_move, decode as decode_move,
-    encode as encode_move,
-};
-pub use dump::{DumpedMove, DumpedPosition, dump};
+pub use dump::{DumpedMove, DumpedPosition, JsonLine, JsonMove, dump};
 pub use export::{KvetkaExport, PolyglotExport, to_kvetka, to_polyglot};
 pub use hash::hash;
 pub use index::BucketTree;
-pub use key::{Key, MAX_KEY_LEN, decode as decode_key, hex};
+pub use key::{Key, hex};
 pub use probe::{BookMove, Probe, Weights};
 pub use read::{Book, BookPaths, Header, Page, Records};
 pub use record::{RatingBlock, Record, STATS_LEN, Stats, StoredMove, annotation_symbol, evaluation_symbol};

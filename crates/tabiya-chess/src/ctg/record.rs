@@ -138,12 +138,8 @@ impl Record<'_> {
     }
 
     /// Length of the record in bytes.
-    pub fn len(&self) -> usize {
+    pub fn byte_len(&self) -> usize {
         self.key.len() + 1 + self.move_bytes.len() + STATS_LEN
-    }
-
-    pub fn is_empty(&self) -> bool {
-        false
     }
 }
 

@@ -211,7 +211,7 @@ fn convert_book(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitC
             for p in &positions {
                 moves += p.moves.len();
                 problems += p.problems.len();
-                serde_json::to_writer(&mut out, &p.to_json()).map_err(|e| written(e.into()))?;
+                serde_json::to_writer(&mut out, &p.json_line()).map_err(|e| written(e.into()))?;
                 out.write_all(b"\n").map_err(written)?;
             }
             out.finish(&args.output)?;
