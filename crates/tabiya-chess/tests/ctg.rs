@@ -128,6 +128,8 @@ fn powerplay17_verifies() {
     assert_eq!(count("records"), 13_305);
     assert_eq!(count("moves"), 13_406);
     assert_eq!(count("ep_records"), 67);
+    // ctg.md 4.2: 6,263 records without castling rights.
+    assert_eq!(count("records") - count("castling_records"), 6_263);
     assert_eq!(count("pages_with_stale_bytes"), 141);
     assert_eq!(count("found_exact"), 13_305);
     assert_eq!(count("found_legacy"), 13_305);
@@ -494,4 +496,24 @@ fn powerplay17_to_kvetka_keeps_every_position_and_move() {
         let from_ctg: Vec<_> = dumped.moves.iter().map(|m| m.mv.unwrap()).collect();
         assert_eq!(from_kvetka, from_ctg, "{}", hex(dumped.record.key));
     }
+}
+
+/// ctg.md 6: the legacy walk finds 12,561 records at the first in-range bucket, 672 at the
+/// second, 72 at the third (split buckets on the way have no page).
+#[test]
+fn powerplay17_legacy_walk_depths() {
+    let Some(path) = powerplay() else { return };
+    let book = Book::open(&path).unwrap();
+    let tree = book.tree().unwrap();
+    let mut depths = [0u32; 4];
+    for record in book.records() {
+        let record = record.unwrap();
+        let hash = tabiya_chess::ctg::hash(record.key);
+        let depth = tree
+            .legacy_pages(hash)
+            .position(|(_, page)| page >= 0 && book.find_in_page(page as u32, record.key).unwrap().is_some())
+            .unwrap();
+        depths[depth.min(3)] += 1;
+    }
+    assert_eq!(depths, [12_561, 672, 72, 0]);
 }
