@@ -473,38 +473,13 @@ mod tests {
 
     /// The Kvetka key (kvetka.md 4.2): board, 4-bit ep (file + 1), 4-bit castling, zero bits to 176.
     fn kvetka_key(pos: &Chess) -> String {
-        let norm = Normalized::new(pos);
-        let mut bits = BitWriter::new();
-        write_board(&norm.board, &mut bits);
-        bits.push_bits(norm.ep_file.map_or(0, |f| f as u32 + 1), 4);
-        bits.push_bits(u32::from(norm.castling.nibble()), 4);
-        bits.pad_to(176);
-        hex(bits.as_bytes())
+        crate::kvetka::key::encode(pos).unwrap().0.to_hex()
     }
 
     /// The CTG key (ctg.md 4.1): header byte, board, pad so that the trailer ends on a byte,
     /// 3-bit ep file, 4-bit castling.
     fn ctg_key(pos: &Chess) -> String {
-        let norm = Normalized::new(pos);
-        let mut bits = BitWriter::new();
-        write_board(&norm.board, &mut bits);
-        let trailer = if norm.ep_file.is_some() { 3 } else { 0 } + if norm.castling.is_empty() { 0 } else { 4 };
-        if trailer == 0 {
-            bits.push(false);
-        }
-        while bits.len() % 8 != (8 - trailer) % 8 {
-            bits.push(false);
-        }
-        if let Some(file) = norm.ep_file {
-            bits.push_bits(file as u32, 3);
-        }
-        if !norm.castling.is_empty() {
-            bits.push_bits(u32::from(norm.castling.nibble()), 4);
-        }
-        let header = (1 + bits.len() / 8) as u8
-            | if norm.ep_file.is_some() { 0x20 } else { 0 }
-            | if norm.castling.is_empty() { 0 } else { 0x40 };
-        format!("{header:02x}{}", hex(bits.as_bytes()))
+        hex(crate::ctg::Key::encode(&Normalized::new(pos)).unwrap().as_bytes())
     }
 
     #[test]
