@@ -517,3 +517,32 @@ fn powerplay17_legacy_walk_depths() {
     }
     assert_eq!(depths, [12_561, 672, 72, 0]);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+    /// Positions of random games: the key decodes to the normalised position and re-encodes to
+    /// itself, and every legal move with a CTG code decodes back to the same move.
+    #[test]
+    fn random_game_positions_round_trip(choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..120)) {
+        let mut pos = Chess::default();
+        for choice in choices {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let normalized = Normalized::new(&pos);
+            let key = Key::encode(&normalized).unwrap();
+            let decoded = tabiya_chess::ctg::key::decode(key.as_bytes()).unwrap();
+            proptest::prop_assert_eq!(&decoded.board, &normalized.board);
+            proptest::prop_assert_eq!((decoded.castling, decoded.ep_file), (normalized.castling, normalized.ep_file));
+            proptest::prop_assert_eq!(Key::encode(&decoded), Some(key));
+            for mv in &legal {
+                let Some(code) = normalized.shape_of(mv).and_then(tabiya_chess::ctg::codes::encode) else { continue };
+                let shape = tabiya_chess::ctg::codes::decode(code).unwrap();
+                proptest::prop_assert_eq!(normalized.real_move(&pos, shape), Some(*mv));
+            }
+            pos.play_unchecked(legal[usize::from(choice) % legal.len()]);
+        }
+    }
+}
