@@ -348,6 +348,13 @@ type TinyRecord<'a> = (Vec<u8>, &'a [(u8, u8)], Stats);
 
 /// A one-page book (bucket 0 → page 0, like `simple`) holding the given records.
 fn tiny_book(records: &[TinyRecord<'_>]) -> Book {
+    let cto = [0, 16, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    let ctb = [0, 12, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0];
+    Book::from_bytes(tiny_ctg(records), Some((&cto, &ctb))).unwrap()
+}
+
+/// The .ctg of a book whose page 0 holds the given records.
+fn tiny_ctg(records: &[TinyRecord<'_>]) -> Vec<u8> {
     let mut page = vec![0u8; 4];
     for (key, moves, stats) in records {
         page.extend_from_slice(key);
@@ -364,9 +371,7 @@ fn tiny_book(records: &[TinyRecord<'_>]) -> Book {
     ctg[..4].copy_from_slice(&[0x00, 0x20, 0x10, 0x00]);
     ctg[0x13] = 1;
     ctg.extend_from_slice(&page);
-    let cto = [0, 16, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-    let ctb = [0, 12, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0];
-    Book::from_bytes(ctg, Some((&cto, &ctb))).unwrap()
+    ctg
 }
 
 fn position(fen: &str) -> Chess {
@@ -545,4 +550,27 @@ proptest::proptest! {
             pos.play_unchecked(legal[usize::from(choice) % legal.len()]);
         }
     }
+}
+
+/// A record whose page the tree does not lead to is still found by the legacy walk, with a
+/// warning, and `verify` reports it as an error.
+#[test]
+fn record_found_only_by_the_legacy_walk() {
+    // The start key hashes to 0xEB7ED3D7: with the root split its leaf is bucket 2, and the
+    // legacy walk goes on to bucket (h & 3) + 3 = 6.
+    let start = Chess::default();
+    let mut ctg = tiny_ctg(&[(key_of(&start), &[(0x5f, 0)], Stats::default())]);
+    ctg[0x13] = 2;
+    ctg.extend_from_slice(&[0, 0, 0, 4]);
+    ctg.resize(3 * 4096, 0);
+    let entries: [i32; 7] = [-1, 0, 1, -1, -1, -1, 0];
+    let mut cto = vec![0, 16, 0, 1, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0];
+    cto.extend(entries.iter().flat_map(|e| e.to_be_bytes()));
+    let ctb = [0, 12, 0, 1, 0, 0, 0, 0, 0, 0, 0, 8, 0x01];
+    let book = Book::from_bytes(ctg, Some((&cto, &ctb))).unwrap();
+    let (moves, warnings) = ucis(&book, &start);
+    assert_eq!(moves, ["e2e4"]);
+    assert!(warnings.iter().any(|w| w.contains("only by the legacy walk")), "{warnings:?}");
+    let v = verify(&book);
+    assert!(v.findings.iter().any(|f| f.error && f.what.contains("not found by the exact")), "{:?}", v.findings);
 }

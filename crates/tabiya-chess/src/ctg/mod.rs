@@ -60,7 +60,7 @@ pub use hash::hash;
 pub use index::BucketTree;
 pub use key::{Key, hex};
 pub use probe::{BookMove, Probe, Weights};
-pub use read::{Book, BookPaths, Header, Page, Records};
+pub use read::{Book, BookPaths, Header, Lookup, Page, Records};
 pub use record::{RatingBlock, Record, STATS_LEN, Stats, StoredMove, annotation_symbol, evaluation_symbol};
 pub use verify::{Finding, Verification, verify};
 

@@ -7,7 +7,7 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 use super::CtgError;
 use super::codes;
 use super::key::{Key, hex};
-use super::read::Book;
+use super::read::{Book, Lookup};
 use super::record::{Record, Stats, StoredMove};
 use crate::boardcode::Normalized;
 
@@ -153,13 +153,24 @@ impl Book {
     ) -> Result<(Normalized, Option<Key>, Option<Record<'_>>), CtgError> {
         let normalized = Normalized::new(pos);
         let Some(key) = Key::encode(&normalized) else { return Ok((normalized, None, None)) };
-        if let Some(record) = self.find(&key)? {
+        let mut find = |key: &Key| -> Result<Option<Record<'_>>, CtgError> {
+            let found = self.find(key)?;
+            if let Some((record, Lookup::Legacy)) = &found {
+                warnings.push(format!(
+                    "key {}: found in data page {} only by the legacy walk; the .ctb/.cto tree leads elsewhere",
+                    hex(key.as_bytes()),
+                    record.page
+                ));
+            }
+            Ok(found.map(|(record, _)| record))
+        };
+        if let Some(record) = find(&key)? {
             return Ok((normalized, Some(key), Some(record)));
         }
         if normalized.ep_file.is_some() {
             let without_ep = Normalized { ep_file: None, ..normalized.clone() };
             if let Some(other) = Key::encode(&without_ep)
-                && let Some(record) = self.find(&other)?
+                && let Some(record) = find(&other)?
             {
                 warnings.push(format!(
                     "key {} not in the book; found the position stored without its en-passant file",

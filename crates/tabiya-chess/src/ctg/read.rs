@@ -75,6 +75,18 @@ impl BookPaths {
     }
 }
 
+/// How [`Book::find`] found a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lookup {
+    /// Through the leaf bucket of the .ctb/.cto tree, as ChessBase places records.
+    Exact,
+    /// Only through the legacy walk of other readers: the tree does not lead to the record's
+    /// page, so the index disagrees with the pages.
+    Legacy,
+    /// Through the keys indexed by walking the pages (no .cto/.ctb).
+    PageWalk,
+}
+
 /// How records are found.
 #[derive(Debug)]
 enum Index {
@@ -313,16 +325,16 @@ impl Book {
         })
     }
 
-    /// The record with this key: the exact bucket-tree look-up, then the legacy walk, or the
-    /// page index when the book has no .cto/.ctb.
-    pub fn find(&self, key: &Key) -> Result<Option<Record<'_>>, CtgError> {
+    /// The record with this key and how it was found: the exact bucket-tree look-up, then the
+    /// legacy walk, or the page index when the book has no .cto/.ctb.
+    pub fn find(&self, key: &Key) -> Result<Option<(Record<'_>, Lookup)>, CtgError> {
         match &self.index {
-            Index::Tree(_) => match self.find_exact(key)? {
-                Some(record) => Ok(Some(record)),
-                None => self.find_legacy(key),
-            },
+            Index::Tree(_) => Ok(match self.find_exact(key)? {
+                Some(record) => Some((record, Lookup::Exact)),
+                None => self.find_legacy(key)?.map(|record| (record, Lookup::Legacy)),
+            }),
             Index::Scanned(keys) => match keys.get(key.as_bytes()) {
-                Some(&(page, _)) => self.find_in_page(page, key.as_bytes()),
+                Some(&(page, _)) => Ok(self.find_in_page(page, key.as_bytes())?.map(|r| (r, Lookup::PageWalk))),
                 None => Ok(None),
             },
         }
