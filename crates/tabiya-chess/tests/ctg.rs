@@ -574,3 +574,25 @@ fn record_found_only_by_the_legacy_walk() {
     let v = verify(&book);
     assert!(v.findings.iter().any(|f| f.error && f.what.contains("not found by the exact")), "{:?}", v.findings);
 }
+
+/// SOURCES.md: `simple` holds the start position, 1.e4, 1.d4 and 1.d4 d5.
+#[test]
+fn simple_dump_is_the_four_positions() {
+    let Some(path) = simple() else { return };
+    let book = Book::open(&path).unwrap();
+    let mut fens: Vec<String> = dump(&book)
+        .unwrap()
+        .iter()
+        .map(|p| {
+            assert!(p.reached && p.problems.is_empty());
+            serde_json::to_value(p.json_line()).unwrap()["fen"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    fens.sort();
+    let mut expected: Vec<String> = ["", "e2e4", "d2d4", "d2d4 d7d5"]
+        .iter()
+        .map(|m| shakmaty::fen::Fen::from_position(&after(m), shakmaty::EnPassantMode::Legal).to_string())
+        .collect();
+    expected.sort();
+    assert_eq!(fens, expected);
+}

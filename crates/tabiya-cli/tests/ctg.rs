@@ -103,6 +103,11 @@ fn damaged_books() {
     assert_eq!(out.status.code(), Some(3));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("data page 237") && stderr.contains("book.ctg@0x"), "{stderr}");
-    let out = tabiya(&["verify", copy.to_str().unwrap()]);
+    let out = tabiya(&["verify", copy.to_str().unwrap(), "--json"]);
     assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let problems = report["problems"].as_array().unwrap();
+    let truncated = problems.iter().find(|p| p["severity"] == "error").unwrap();
+    let place = truncated["where"].as_str().unwrap();
+    assert!(place.contains("book.ctg@0x") && place.contains("(data page 237)"), "{place}");
 }

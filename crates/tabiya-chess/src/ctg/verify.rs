@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use shakmaty::{Color, File, Position};
 
+use super::CtgError;
 use super::key::{self, Key, hex};
 use super::probe::{Resolved, resolve};
 use super::read::Book;
@@ -40,6 +41,18 @@ impl Verification {
         self.findings.push(Finding { error: true, location: location.to_string(), what: what.into() });
     }
 
+    /// A reading error, split into where it happened and what was expected there.
+    fn failed(&mut self, file: &str, e: CtgError) {
+        match e {
+            CtgError::Data { error, page } => {
+                let page = page.map(|p| format!(" (data page {p})")).unwrap_or_default();
+                let found = error.found.map(|f| format!(", found {f}")).unwrap_or_default();
+                self.error(format!("{}{page}", error.location), format!("expected {}{found}", error.expected));
+            }
+            CtgError::Io { .. } => self.error(file, e.to_string()),
+        }
+    }
+
     fn warning(&mut self, location: impl ToString, what: impl Into<String>) {
         self.findings.push(Finding { error: false, location: location.to_string(), what: what.into() });
     }
@@ -74,7 +87,7 @@ pub fn verify(book: &Book) -> Verification {
         let page = match page {
             Ok(page) => page,
             Err(e) => {
-                v.error(&ctg, e.to_string());
+                v.failed(&ctg, e);
                 continue;
             }
         };
@@ -85,7 +98,7 @@ pub fn verify(book: &Book) -> Verification {
             let record = match record {
                 Ok(record) => record,
                 Err(e) => {
-                    v.error(&ctg, e.to_string());
+                    v.failed(&ctg, e);
                     break;
                 }
             };
