@@ -210,8 +210,14 @@ impl Book {
     pub fn open(path: &Path) -> Result<Book, CtgError> {
         let paths = BookPaths::new(path);
         let ctg = read_input(&paths.ctg).map_err(CtgError::from)?;
-        let index_files = match (std::fs::read(&paths.cto), std::fs::read(&paths.ctb)) {
-            (Ok(cto), Ok(ctb)) => Some((cto, ctb)),
+        // A missing index file means walking the pages; any other failure to read one is an error.
+        let read_index = |path: &Path| match std::fs::read(path) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(source) => Err(CtgError::Io { path: path.to_path_buf(), source }),
+        };
+        let index_files = match (read_index(&paths.cto)?, read_index(&paths.ctb)?) {
+            (Some(cto), Some(ctb)) => Some((cto, ctb)),
             _ => None,
         };
         let index = index_files.as_ref().map(|(cto, ctb)| (cto.as_slice(), ctb.as_slice()));
