@@ -12,8 +12,8 @@
 //!
 //! let book = Book::open("PowerPlay17-Sicilienne.ctg".as_ref())?;
 //! let probe = book.probe(&Chess::default())?;
-//! for m in &probe.moves {
-//!     println!("{} weight {}", m.uci(), Weights::Play.weight(m));
+//! for (m, weight) in probe.moves.iter().zip(Weights::Play.weights(&probe.moves)) {
+//!     println!("{} weight {weight}", m.uci());
 //! }
 //! # Ok::<(), tabiya_chess::ctg::CtgError>(())
 //! ```

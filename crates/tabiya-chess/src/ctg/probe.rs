@@ -59,8 +59,9 @@ pub enum Weights {
     /// times the annotation factor (none 1, `!` 8, `!!` 32, `!?` 1/2, `?!` 1/8, `?` and `??` 0,
     /// only move 1,000,000, other bytes 1), times 10 for a green child (main move); 0 for a
     /// red child (do not play) or a child the book lacks. Rounded to integers, never rounding a
-    /// positive weight to 0. When no move of the position gets a positive base (a book without
-    /// results, like `simple`), every move that is neither red nor `?`/`??` gets the same weight.
+    /// positive weight to 0. When no move of the position has a positive 2·wins + draws (a book
+    /// without results, like `simple`), that base is taken as 1 for every move, so the
+    /// annotations and colours alone decide.
     #[default]
     Play,
     /// The mover's 2·wins + draws from the child record, and nothing else.
@@ -72,11 +73,6 @@ impl Weights {
     pub fn weights(self, moves: &[BookMove]) -> Vec<u64> {
         let moves: Vec<(u8, Option<Stats>)> = moves.iter().map(|m| (m.stored.annotation, m.child)).collect();
         self.weigh(&moves)
-    }
-
-    /// The weight of one move on its own (`Play` without the all-zero rule).
-    pub fn weight(self, m: &BookMove) -> u64 {
-        self.weigh(&[(m.stored.annotation, m.child)])[0]
     }
 
     /// Weights of moves given as (annotation byte, child statistics as stored).
