@@ -1,10 +1,14 @@
 //! Chess databases and opening books over shakmaty.
 //!
-//! [`game`] holds the vocabulary every game format reads into and writes from.
+//! [`game`] holds the vocabulary every game format reads into and writes from;
+//! [`boardcode`] the position and move code that CTG and Kvetka books share.
 
+pub mod boardcode;
 pub mod book;
+pub mod ctg;
 pub mod game;
 pub mod games;
+pub mod kvetka;
 pub mod pgn;
 pub mod polyglot;
 pub mod scid;

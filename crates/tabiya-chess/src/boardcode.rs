@@ -1,0 +1,599 @@
+//! The position and move code that ChessBase CTG and Kvetka books share.
+//!
+//! Both formats key a position the same way, and both name a move the same way; only the
+//! bytes around the board code and the move-code tables differ.
+//!
+//! 1. **Normalisation** ([`Normalized::new`]): a Black-to-move position is turned into
+//!    White-to-move by mirroring the board vertically and swapping the colours (castling rights
+//!    and the en-passant square follow); then, when nobody can castle and White's king is on
+//!    files a–d, the files are mirrored (a ↔ h). [`Frame`] records which maps were applied.
+//! 2. **Board code** ([`write_board`], [`read_board`]): the squares in [`SQUARE_ORDER`]
+//!    (a1, a2, …, a8, b1, …, h8), each as a prefix-free code, MSB-first, the last bit being the
+//!    colour: empty `0`, pawn `11c`, knight `1001c`, bishop `1010c`, rook `1011c`,
+//!    queen `10001c`, king `10000c`.
+//! 3. **Move shape** ([`MoveShape`]): which white piece of a type moves (counted in square
+//!    order in the normalised board) and by how many files and ranks, modulo 8; castling is
+//!    its own shape. Each format maps shapes to its own byte codes.
+//!
+//! What follows the board code — CTG's header byte and variable-length ep/castling trailer,
+//! Kvetka's fixed 4-bit ep and castling fields and 22-byte padding — belongs to each format.
+//! [`Normalized::ep_file`] and [`Normalized::castling`] give the values both trailers hold.
+//!
+//! ```
+//! use shakmaty::{Chess, Position, Square};
+//! use tabiya_chess::boardcode::{BitWriter, MoveShape, Normalized, write_board};
+//!
+//! let start = Chess::default();
+//! let norm = Normalized::new(&start);
+//! let mut bits = BitWriter::new();
+//! write_board(&norm.board, &mut bits);
+//! assert_eq!(bits.len(), 164);
+//! assert_eq!(&bits.as_bytes()[..3], &[0xb6, 0x0f, 0x79]);
+//!
+//! // 1.e4 is the fifth white pawn (a2, b2, …, e2 in square order) moving two ranks up.
+//! let e4 = MoveShape::Piece { role: shakmaty::Role::Pawn, ordinal: 5, dx: 0, dy: 2 };
+//! let mv = norm.real_move(&start, e4).unwrap();
+//! assert_eq!((mv.from(), mv.to()), (Some(Square::E2), Square::E4));
+//! assert_eq!(norm.shape_of(&mv), Some(e4));
+//! ```
+
+use shakmaty::{
+    Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, FromSetup, Move, Piece, Position,
+    PositionError, Rank, Role, Setup, Square,
+};
+
+/// The order in which both formats visit the squares, and count pieces: a1, a2, …, a8, b1, …, h8.
+pub const SQUARE_ORDER: [Square; 64] = {
+    let mut order = [Square::A1; 64];
+    let mut i = 0;
+    while i < 64 {
+        order[i] = Square::new(((i % 8) * 8 + i / 8) as u32);
+        i += 1;
+    }
+    order
+};
+
+/// Which of the two normalising maps were applied to a real position. Both are their own
+/// inverses and commute, so the same map takes real squares to normalised ones and back.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Frame {
+    /// Black was to move: ranks mirrored (r → 9 − r) and colours swapped.
+    pub flipped: bool,
+    /// Nobody could castle and White's king (after the flip) was on files a–d: files mirrored.
+    pub mirrored: bool,
+}
+
+impl Frame {
+    /// A real square in the normalised frame, or a normalised square in the real frame.
+    pub fn square(self, sq: Square) -> Square {
+        let sq = if self.flipped { sq.flip_vertical() } else { sq };
+        if self.mirrored { sq.flip_horizontal() } else { sq }
+    }
+
+    /// A real file in the normalised frame, or the other way round.
+    pub fn file(self, file: File) -> File {
+        if self.mirrored { file.flip_horizontal() } else { file }
+    }
+
+    /// The side to move of the real position.
+    pub fn turn(self) -> Color {
+        if self.flipped { Color::Black } else { Color::White }
+    }
+}
+
+/// Castling rights of the normalised position, as four bits in the order both formats store
+/// them: Black O-O, Black O-O-O, White O-O, White O-O-O (most significant first).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct CastlingBits(u8);
+
+impl CastlingBits {
+    pub const NONE: CastlingBits = CastlingBits(0);
+
+    /// The low four bits of `nibble`, Black O-O in bit 3.
+    pub fn from_nibble(nibble: u8) -> CastlingBits {
+        CastlingBits(nibble & 0x0f)
+    }
+
+    /// The four bits, Black O-O in bit 3, White O-O-O in bit 0.
+    pub fn nibble(self) -> u8 {
+        self.0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn has(self, color: Color, side: CastlingSide) -> bool {
+        self.0 & Self::bit(color, side) != 0
+    }
+
+    #[must_use]
+    pub fn with(self, color: Color, side: CastlingSide) -> CastlingBits {
+        CastlingBits(self.0 | Self::bit(color, side))
+    }
+
+    fn bit(color: Color, side: CastlingSide) -> u8 {
+        match (color, side) {
+            (Color::Black, CastlingSide::KingSide) => 8,
+            (Color::Black, CastlingSide::QueenSide) => 4,
+            (Color::White, CastlingSide::KingSide) => 2,
+            (Color::White, CastlingSide::QueenSide) => 1,
+        }
+    }
+
+    /// The rook squares of the standard set-up that carry these rights, as shakmaty keeps them.
+    fn rook_squares(self) -> Bitboard {
+        let mut rooks = Bitboard::EMPTY;
+        for (color, side) in ALL_RIGHTS {
+            if self.has(color, side) {
+                let file = if side == CastlingSide::KingSide { File::H } else { File::A };
+                rooks.add(Square::from_coords(file, color.backrank()));
+            }
+        }
+        rooks
+    }
+}
+
+const ALL_RIGHTS: [(Color, CastlingSide); 4] = [
+    (Color::Black, CastlingSide::KingSide),
+    (Color::Black, CastlingSide::QueenSide),
+    (Color::White, CastlingSide::KingSide),
+    (Color::White, CastlingSide::QueenSide),
+];
+
+/// A position as both formats store it: White to move, maybe mirrored, with the castling
+/// rights and the en-passant file the key holds.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Normalized {
+    /// The normalised board; White is the side to move.
+    pub board: Board,
+    /// Castling rights in the normalised colours (the FEN rights, not "castling is legal now").
+    pub castling: CastlingBits,
+    /// The file of the pawn that has just made a double step, in the normalised frame, when a
+    /// pawn of the side to move stands directly beside it (whether or not the capture is legal:
+    /// a pinned pawn still counts).
+    pub ep_file: Option<File>,
+    /// How to get back to the real position.
+    pub frame: Frame,
+}
+
+impl Normalized {
+    /// Normalises a real position.
+    pub fn new(pos: &Chess) -> Normalized {
+        let flipped = pos.turn() == Color::Black;
+        let mut board = pos.board().clone();
+        if flipped {
+            board.mirror();
+        }
+        let castling = ALL_RIGHTS.iter().fold(CastlingBits::NONE, |bits, &(color, side)| {
+            if pos.castles().has(color, side) { bits.with(if flipped { !color } else { color }, side) } else { bits }
+        });
+        let mut ep_file = pos.ep_square(EnPassantMode::PseudoLegal).map(Square::file);
+        let mirrored = castling.is_empty() && board.king_of(Color::White).is_some_and(|king| king.file() <= File::D);
+        if mirrored {
+            board.flip_horizontal();
+            ep_file = ep_file.map(File::flip_horizontal);
+        }
+        Normalized { board, castling, ep_file, frame: Frame { flipped, mirrored } }
+    }
+
+    /// A position read back from a key: the frame is unknown, so it is the identity.
+    pub fn from_key_parts(board: Board, castling: CastlingBits, ep_file: Option<File>) -> Normalized {
+        Normalized { board, castling, ep_file, frame: Frame::default() }
+    }
+
+    /// The position in the real frame (the normalised one when the frame is the identity),
+    /// halfmove clock 0 and move number 1, as a shakmaty set-up.
+    pub fn real_setup(&self) -> Setup {
+        let frame = self.frame;
+        let mut board = self.board.clone();
+        if frame.mirrored {
+            board.flip_horizontal();
+        }
+        let mut castling = self.castling;
+        let mut ep_square = self.ep_file.map(|file| Square::from_coords(frame.file(file), Rank::Sixth));
+        if frame.flipped {
+            board.mirror();
+            castling = ALL_RIGHTS.iter().fold(CastlingBits::NONE, |bits, &(color, side)| {
+                if self.castling.has(color, side) { bits.with(!color, side) } else { bits }
+            });
+            ep_square = ep_square.map(Square::flip_vertical);
+        }
+        let mut setup = Setup::empty();
+        setup.board = board;
+        setup.turn = frame.turn();
+        setup.castling_rights = castling.rook_squares();
+        setup.ep_square = ep_square;
+        setup
+    }
+
+    /// The real position as a playable shakmaty position. The error is boxed (it is large) and
+    /// lets a lenient caller `ignore_…` what it tolerates.
+    pub fn real_position(&self) -> Result<Chess, Box<PositionError<Chess>>> {
+        Chess::from_setup(self.real_setup(), CastlingMode::Standard).map_err(Box::new)
+    }
+
+    /// The square of the `ordinal`-th (from 1) white piece of `role` in [`SQUARE_ORDER`].
+    pub fn nth_piece(&self, role: Role, ordinal: u8) -> Option<Square> {
+        let pieces = self.board.by_piece(Piece { color: Color::White, role });
+        let n = usize::from(ordinal).checked_sub(1)?;
+        SQUARE_ORDER.iter().copied().filter(|&sq| pieces.contains(sq)).nth(n)
+    }
+
+    /// The shape of a move of the real position this was made from; `None` for an
+    /// under-promotion, which neither format can store. The ordinal is not bounded here: each
+    /// format rejects the ordinals its table lacks (a third knight, …).
+    pub fn shape_of(&self, mv: &Move) -> Option<MoveShape> {
+        if let Some(side) = mv.castling_side() {
+            return Some(MoveShape::Castle(side));
+        }
+        if mv.promotion().is_some_and(|role| role != Role::Queen) {
+            return None;
+        }
+        let from = self.frame.square(mv.from()?);
+        let to = self.frame.square(mv.to());
+        let role = mv.role();
+        let pieces = self.board.by_piece(Piece { color: Color::White, role });
+        let before = SQUARE_ORDER.iter().take_while(|&&sq| sq != from).filter(|&&sq| pieces.contains(sq)).count();
+        Some(MoveShape::Piece {
+            role,
+            ordinal: u8::try_from(before + 1).ok()?,
+            dx: (to.file() as u8).wrapping_sub(from.file() as u8) & 7,
+            dy: (to.rank() as u8).wrapping_sub(from.rank() as u8) & 7,
+        })
+    }
+
+    /// The from and to squares of a shape in the normalised frame (castling: the king's move
+    /// e1 → g1 or c1), or `None` when the piece does not exist.
+    pub fn squares(&self, shape: MoveShape) -> Option<(Square, Square)> {
+        match shape {
+            MoveShape::Castle(side) => Some((Square::E1, Square::from_coords(side.king_to_file(), Rank::First))),
+            MoveShape::Piece { role, ordinal, dx, dy } => {
+                let from = self.nth_piece(role, ordinal)?;
+                let file = File::new((from.file() as u32 + u32::from(dx)) & 7);
+                let rank = Rank::new((from.rank() as u32 + u32::from(dy)) & 7);
+                Some((from, Square::from_coords(file, rank)))
+            }
+        }
+    }
+
+    /// The legal move of `real` (the position this was made from) that `shape` names, or
+    /// `None` when there is none. A pawn reaching the last rank promotes to a queen.
+    pub fn real_move(&self, real: &Chess, shape: MoveShape) -> Option<Move> {
+        self.find_move(&real.legal_moves(), shape)
+    }
+
+    /// [`Normalized::real_move`] among the legal moves of the real position, generated once
+    /// by a caller that decodes several moves.
+    pub fn find_move(&self, legal: &[Move], shape: MoveShape) -> Option<Move> {
+        let (from, to) = self.squares(shape)?;
+        let (from, to) = (self.frame.square(from), self.frame.square(to));
+        legal.iter().copied().find(|mv| match mv {
+            Move::Castle { .. } => matches!(shape, MoveShape::Castle(side) if mv.castling_side() == Some(side)),
+            _ => {
+                !matches!(shape, MoveShape::Castle(_))
+                    && mv.from() == Some(from)
+                    && mv.to() == to
+                    && mv.promotion().is_none_or(|role| role == Role::Queen)
+            }
+        })
+    }
+}
+
+/// How a move is named in both formats, before each maps it to its byte code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MoveShape {
+    /// The `ordinal`-th (from 1) white piece of `role` in [`SQUARE_ORDER`] of the normalised
+    /// board moves `dx` files right and `dy` ranks up, both modulo 8 (7 = one to the left or down).
+    Piece { role: Role, ordinal: u8, dx: u8, dy: u8 },
+    /// Castling, the king moving e1 → g1 (king side) or e1 → c1 (queen side).
+    Castle(CastlingSide),
+}
+
+/// The code of one square, as (bits, number of bits): empty `0`, pawn `11c`, knight `1001c`,
+/// bishop `1010c`, rook `1011c`, queen `10001c`, king `10000c` (c = 1 for Black).
+pub fn square_code(piece: Option<Piece>) -> (u32, u32) {
+    let Some(piece) = piece else { return (0, 1) };
+    let (prefix, len) = match piece.role {
+        Role::Pawn => (0b11, 2),
+        Role::Knight => (0b1001, 4),
+        Role::Bishop => (0b1010, 4),
+        Role::Rook => (0b1011, 4),
+        Role::Queen => (0b10001, 5),
+        Role::King => (0b10000, 5),
+    };
+    ((prefix << 1) | u32::from(piece.color == Color::Black), len + 1)
+}
+
+/// Appends the code of every square in [`SQUARE_ORDER`].
+pub fn write_board(board: &Board, out: &mut BitWriter) {
+    // Codes by square from the occupied squares only, then packed 32 bits at a time: keys are
+    // computed on every probe, and this is most of their cost.
+    let mut codes = [(0u32, 1u32); 64];
+    for (sq, piece) in board {
+        codes[usize::from(sq)] = square_code(Some(piece));
+    }
+    let (mut acc, mut acc_len) = (0u64, 0u32);
+    for sq in SQUARE_ORDER {
+        let (bits, len) = codes[usize::from(sq)];
+        acc = acc << len | u64::from(bits);
+        acc_len += len;
+        if acc_len >= 32 {
+            out.push_bits((acc >> (acc_len - 32)) as u32, 32);
+            acc_len -= 32;
+            acc &= (1 << acc_len) - 1;
+        }
+    }
+    out.push_bits(acc as u32, acc_len);
+}
+
+/// Reads 64 square codes; `None` when the bits run out first. Every bit string is a valid
+/// code, so nothing else can fail here (whether the board is a legal position is for shakmaty).
+pub fn read_board(bits: &mut BitReader<'_>) -> Option<Board> {
+    let mut board = Board::empty();
+    for sq in SQUARE_ORDER {
+        if !bits.bit()? {
+            continue;
+        }
+        let role = if bits.bit()? {
+            Role::Pawn
+        } else {
+            match bits.bits(2)? {
+                0b01 => Role::Knight,
+                0b10 => Role::Bishop,
+                0b11 => Role::Rook,
+                _ => {
+                    if bits.bit()? {
+                        Role::Queen
+                    } else {
+                        Role::King
+                    }
+                }
+            }
+        };
+        let color = if bits.bit()? { Color::Black } else { Color::White };
+        board.set_piece_at(sq, Piece { color, role });
+    }
+    Some(board)
+}
+
+/// Bits packed most significant first, as both formats store them. Holds 512 bits, more than
+/// a board (at most 64 × 6 = 384 bits) and any trailer need.
+#[derive(Debug, Clone)]
+pub struct BitWriter {
+    bytes: [u8; 64],
+    len: usize,
+}
+
+impl Default for BitWriter {
+    fn default() -> Self {
+        BitWriter::new()
+    }
+}
+
+impl BitWriter {
+    pub fn new() -> BitWriter {
+        BitWriter { bytes: [0; 64], len: 0 }
+    }
+
+    /// Number of bits written.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn push(&mut self, bit: bool) {
+        self.push_bits(u32::from(bit), 1);
+    }
+
+    /// The low `count` (at most 32) bits of `value`, most significant first.
+    pub fn push_bits(&mut self, value: u32, count: u32) {
+        let mut remaining = count;
+        while remaining > 0 {
+            let free = 8 - (self.len % 8) as u32;
+            let take = free.min(remaining);
+            let chunk = (value >> (remaining - take)) & ((1 << take) - 1);
+            self.bytes[self.len / 8] |= (chunk << (free - take)) as u8;
+            self.len += take as usize;
+            remaining -= take;
+        }
+    }
+
+    /// Zero bits until the length is `len` (nothing if it already is or is longer).
+    pub fn pad_to(&mut self, len: usize) {
+        self.len = self.len.max(len);
+    }
+
+    /// The written bits, the last byte zero-padded.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len.div_ceil(8)]
+    }
+}
+
+/// Reads bits most significant first; `None` past the end.
+#[derive(Debug, Clone)]
+pub struct BitReader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> BitReader<'a> {
+    pub fn new(bytes: &'a [u8]) -> BitReader<'a> {
+        BitReader { bytes, pos: 0 }
+    }
+
+    /// Number of bits read.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    pub fn remaining(&self) -> usize {
+        self.bytes.len() * 8 - self.pos
+    }
+
+    pub fn bit(&mut self) -> Option<bool> {
+        let byte = self.bytes.get(self.pos / 8)?;
+        let bit = byte & (0x80 >> (self.pos % 8)) != 0;
+        self.pos += 1;
+        Some(bit)
+    }
+
+    /// `count` (at most 32) bits as a number, the first bit most significant.
+    pub fn bits(&mut self, count: u32) -> Option<u32> {
+        (0..count).try_fold(0u32, |acc, _| Some(acc << 1 | u32::from(self.bit()?)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::fen::Fen;
+    use shakmaty::uci::UciMove;
+
+    use super::*;
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+    }
+
+    fn after(moves: &str) -> Chess {
+        let mut pos = Chess::default();
+        for uci in moves.split_whitespace() {
+            let mv = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+            pos.play_unchecked(mv);
+        }
+        pos
+    }
+
+    fn hex(bytes: &[u8]) -> String {
+        bytes.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// The Kvetka key (kvetka.md 4.2): board, 4-bit ep (file + 1), 4-bit castling, zero bits to 176.
+    fn kvetka_key(pos: &Chess) -> String {
+        crate::kvetka::key::encode(pos).unwrap().0.to_hex()
+    }
+
+    /// The CTG key (ctg.md 4.1): header byte, board, pad so that the trailer ends on a byte,
+    /// 3-bit ep file, 4-bit castling.
+    fn ctg_key(pos: &Chess) -> String {
+        hex(crate::ctg::Key::encode(&Normalized::new(pos)).unwrap().as_bytes())
+    }
+
+    #[test]
+    fn square_order_is_file_by_file() {
+        assert_eq!(&SQUARE_ORDER[..3], &[Square::A1, Square::A2, Square::A3]);
+        assert_eq!(SQUARE_ORDER[8], Square::B1);
+        assert_eq!(SQUARE_ORDER[63], Square::H8);
+    }
+
+    #[test]
+    fn ctg_key_vectors() {
+        // ctg.md section 11.
+        assert_eq!(ctg_key(&Chess::default()), "56b60f7960f3a60f58b078e0c1e1a60f5960f3b60f7f");
+        assert_eq!(ctg_key(&after("e2e4")), "56b60f7960f3a60f58b078e0c721a60f5960f3b60f7f");
+        assert_eq!(ctg_key(&after("d2d4 g8f6 c2c4")), "56b60f7960f3a63958b1c8e0c1e1a690f560f3b60f7f");
+    }
+
+    #[test]
+    fn kvetka_key_vectors() {
+        // kvetka.md section 14.1.
+        assert_eq!(kvetka_key(&Chess::default()), "b60f7960f3a60f58b078e0c1e1a60f5960f3b60f70f0");
+        assert_eq!(kvetka_key(&after("e2e4")), "b60f7960f3a60f58b078e0c721a60f5960f3b60f70f0");
+        assert_eq!(kvetka_key(&after("e2e4 c7c5")), "b60f7960f3a63958b078e031e1a60f5960f3b60f70f0");
+        assert_eq!(kvetka_key(&after("e2e4 d7d5 e4e5 f7f5")), "b60f7960f3a60f58b1c8e019e1a6395960f3b60f76f0");
+        assert_eq!(
+            kvetka_key(&position("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3")),
+            "b60f7960f3a60f58b1c8e019e1a6395960f3b60f70f0"
+        );
+        for fen in ["r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"] {
+            assert_eq!(kvetka_key(&position(fen)), "b017000000800840002c05c3c0000000000000000000", "{fen}");
+        }
+        for fen in [
+            "4k3/8/8/8/8/8/1P6/2K5 w - - 0 1",
+            "3k4/8/8/8/8/8/6P1/5K2 w - - 0 1",
+            "2k5/1p6/8/8/8/8/8/4K3 b - - 0 1",
+            "5k2/6p1/8/8/8/8/8/3K4 b - - 0 1",
+        ] {
+            assert_eq!(kvetka_key(&position(fen)), "00000001080400180000000000000000000000000000", "{fen}");
+        }
+    }
+
+    #[test]
+    fn frames() {
+        let norm = Normalized::new(&position("2k5/1p6/8/8/8/8/8/4K3 b - - 0 1"));
+        assert_eq!(norm.frame, Frame { flipped: true, mirrored: true });
+        assert_eq!(norm.frame.square(Square::B7), Square::G2);
+        assert_eq!(norm.board.king_of(Color::White), Some(Square::F1));
+        // Castling rights prevent the mirror even with the king on the queen side.
+        let norm = Normalized::new(&position("4k3/8/8/8/8/8/8/R2K4 w - - 0 1"));
+        assert!(norm.frame.mirrored);
+        let norm = Normalized::new(&position("r3k3/8/8/8/8/8/8/3K4 b q - 0 1"));
+        assert_eq!(norm.frame, Frame { flipped: true, mirrored: false });
+        assert_eq!(norm.castling, CastlingBits::NONE.with(Color::White, CastlingSide::QueenSide));
+    }
+
+    #[test]
+    fn real_setup_undoes_the_frame() {
+        for fen in [
+            "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1",
+            "rnbqkbnr/pppp1ppp/8/8/3Pp3/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1",
+            "2k5/1p6/8/8/8/8/8/4K3 b - - 0 1",
+            "4k3/8/8/2pP4/8/8/8/2K5 w - c6 0 1",
+            "r3k3/8/8/8/8/8/8/3K4 b q - 0 1",
+        ] {
+            let pos = position(fen);
+            let back = Normalized::new(&pos).real_position().unwrap();
+            assert_eq!(Fen::from_position(&back, EnPassantMode::Legal).to_string(), fen);
+        }
+    }
+
+    #[test]
+    fn read_board_inverts_write_board() {
+        for pos in [Chess::default(), after("e2e4 d7d5 e4e5 f7f5"), position("4k3/8/8/8/8/8/1P6/2K5 w - - 0 1")] {
+            let mut bits = BitWriter::new();
+            write_board(pos.board(), &mut bits);
+            let mut reader = BitReader::new(bits.as_bytes());
+            assert_eq!(read_board(&mut reader).as_ref(), Some(pos.board()));
+            assert_eq!(reader.position(), bits.len());
+        }
+        assert_eq!(read_board(&mut BitReader::new(&[0xff; 8])), None);
+    }
+
+    /// The shapes behind kvetka.md 14.2 and ctg.md 4.3 / 11.
+    #[test]
+    fn move_shapes() {
+        let piece = |role, ordinal, dx, dy| MoveShape::Piece { role, ordinal, dx, dy };
+        let cases: &[(Chess, &str, MoveShape)] = &[
+            (Chess::default(), "e2e4", piece(Role::Pawn, 5, 0, 2)),
+            (Chess::default(), "d2d4", piece(Role::Pawn, 4, 0, 2)),
+            (Chess::default(), "g1f3", piece(Role::Knight, 2, 7, 2)),
+            (Chess::default(), "b1c3", piece(Role::Knight, 1, 1, 2)),
+            (after("e2e4"), "c7c5", piece(Role::Pawn, 3, 0, 2)),
+            (after("e2e4"), "e7e5", piece(Role::Pawn, 5, 0, 2)),
+            (after("e2e4"), "g8f6", piece(Role::Knight, 2, 7, 2)),
+            (after("e2e4"), "b8c6", piece(Role::Knight, 1, 1, 2)),
+            (after("e2e4 d7d5 e4e5 f7f5"), "e5f6", piece(Role::Pawn, 5, 1, 1)),
+            (position("4k3/8/8/8/8/8/1P6/2K5 w - - 0 1"), "b2b4", piece(Role::Pawn, 1, 0, 2)),
+            (position("4k3/8/8/8/8/8/1P6/2K5 w - - 0 1"), "c1d2", piece(Role::King, 1, 7, 1)),
+            (position("4k3/8/8/8/8/8/1P6/2K5 w - - 0 1"), "c1b1", piece(Role::King, 1, 1, 0)),
+            (position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"), "e1g1", MoveShape::Castle(CastlingSide::KingSide)),
+            (position("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"), "e8c8", MoveShape::Castle(CastlingSide::QueenSide)),
+            (position("8/1P2k3/8/8/8/8/8/4K3 w - - 0 1"), "b7b8q", piece(Role::Pawn, 1, 0, 1)),
+        ];
+        for (pos, uci, shape) in cases {
+            let mv = uci.parse::<UciMove>().unwrap().to_move(pos).unwrap();
+            let norm = Normalized::new(pos);
+            assert_eq!(norm.shape_of(&mv), Some(*shape), "{uci}");
+            assert_eq!(norm.real_move(pos, *shape), Some(mv), "{uci}");
+        }
+        let pos = position("8/1P2k3/8/8/8/8/8/4K3 w - - 0 1");
+        let knight = "b7b8n".parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        assert_eq!(Normalized::new(&pos).shape_of(&knight), None);
+        // No third knight in the start position, and no legal move for the first rook.
+        assert_eq!(Normalized::new(&Chess::default()).real_move(&Chess::default(), piece(Role::Knight, 3, 1, 2)), None);
+        assert_eq!(Normalized::new(&Chess::default()).real_move(&Chess::default(), piece(Role::Rook, 1, 0, 1)), None);
+    }
+}

@@ -1,0 +1,168 @@
+//! Position keys (spec 4): the shared normalisation and Huffman board code of
+//! [`crate::boardcode`], then Kvetka's fixed trailer: 4-bit ep (file + 1), 4-bit castling,
+//! zero bits up to 176.
+
+use shakmaty::{Chess, Color, File, Role};
+
+use crate::boardcode::{BitReader, BitWriter, CastlingBits, Normalized, read_board, write_board};
+
+use super::{KEY_LEN, Key};
+
+/// Bits in a key.
+pub const KEY_BITS: usize = 8 * KEY_LEN;
+
+/// A key, or the number of bits a position would need when that exceeds 176.
+pub type KeyOrTooLong = Result<Key, usize>;
+
+/// The key of a position, with its normalised form, or the number of bits it would need when
+/// that exceeds 176 (positions with several promoted pieces).
+pub fn encode(pos: &Chess) -> Result<(Key, Normalized), usize> {
+    let norm = Normalized::new(pos);
+    key_of(&norm).map(|key| (key, norm))
+}
+
+/// The key of a normalised position, or the bits it would need when over 176.
+pub fn key_of(norm: &Normalized) -> Result<Key, usize> {
+    let mut bits = BitWriter::new();
+    write_board(&norm.board, &mut bits);
+    bits.push_bits(norm.ep_file.map_or(0, |f| f as u32 + 1), 4);
+    bits.push_bits(u32::from(norm.castling.nibble()), 4);
+    if bits.len() > KEY_BITS {
+        return Err(bits.len());
+    }
+    bits.pad_to(KEY_BITS);
+    let mut key = [0; KEY_LEN];
+    key.copy_from_slice(bits.as_bytes());
+    Ok(Key(key))
+}
+
+/// Why the bytes of a key are not a position the writer could have made (spec 11.6).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeyError {
+    #[error("the board code does not fit in 176 bits")]
+    Truncated,
+    #[error("ep field {0:#06b} (expected 0 or a file 1–8)")]
+    EnPassant(u8),
+    #[error("padding bits after the code are not zero")]
+    Padding,
+    #[error("not a legal White-to-move position: {0}")]
+    Illegal(String),
+    #[error("no castling rights and the white king on files a–d: the mirror rule was not applied")]
+    NotMirrored,
+}
+
+/// The White-to-move position a key stands for, in the normalised frame.
+pub fn decode(key: &Key) -> Result<Normalized, KeyError> {
+    let mut bits = BitReader::new(&key.0);
+    let board = read_board(&mut bits).ok_or(KeyError::Truncated)?;
+    let ep = bits.bits(4).ok_or(KeyError::Truncated)? as u8;
+    let castling = CastlingBits::from_nibble(bits.bits(4).ok_or(KeyError::Truncated)? as u8);
+    while bits.remaining() > 0 {
+        if bits.bit() == Some(true) {
+            return Err(KeyError::Padding);
+        }
+    }
+    let ep_file = match ep {
+        0 => None,
+        1..=8 => Some(File::new(u32::from(ep) - 1)),
+        _ => return Err(KeyError::EnPassant(ep)),
+    };
+    Ok(Normalized::from_key_parts(board, castling, ep_file))
+}
+
+/// Decodes and checks a key: legal position, mirror rule (for `tabiya verify`).
+pub fn check(key: &Key) -> Result<Chess, KeyError> {
+    let norm = decode(key)?;
+    if norm.castling.is_empty()
+        && norm.board.king_of(Color::White).is_some_and(|k| k.file() <= File::D)
+        && norm.board.by_role(Role::King).count() == 2
+    {
+        return Err(KeyError::NotMirrored);
+    }
+    norm.real_position().map_err(|e| KeyError::Illegal(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::CastlingMode;
+    use shakmaty::Position;
+    use shakmaty::fen::Fen;
+    use shakmaty::san::San;
+
+    use super::*;
+
+    fn after(sans: &str) -> Chess {
+        let mut pos = Chess::default();
+        for san in sans.split_whitespace() {
+            let mv = san.parse::<San>().unwrap().to_move(&pos).unwrap();
+            pos.play_unchecked(mv);
+        }
+        pos
+    }
+
+    fn fen(fen: &str) -> Chess {
+        fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+    }
+
+    fn hex(pos: &Chess) -> String {
+        encode(pos).unwrap().0.to_hex()
+    }
+
+    /// kvetka.md 14.1, hand-checked from the document.
+    #[test]
+    fn keys_of_the_spec() {
+        assert_eq!(hex(&Chess::default()), "b60f7960f3a60f58b078e0c1e1a60f5960f3b60f70f0");
+        assert_eq!(hex(&after("e4")), "b60f7960f3a60f58b078e0c721a60f5960f3b60f70f0");
+        assert_eq!(hex(&after("e4 c5")), "b60f7960f3a63958b078e031e1a60f5960f3b60f70f0");
+        assert_eq!(hex(&after("e4 d5 e5 f5")), "b60f7960f3a60f58b1c8e019e1a6395960f3b60f76f0");
+        assert_eq!(
+            hex(&fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3")),
+            "b60f7960f3a60f58b1c8e019e1a6395960f3b60f70f0"
+        );
+        assert_eq!(hex(&fen("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1")), "b017000000800840002c05c3c0000000000000000000");
+        for f in ["3k4/8/8/8/8/8/6P1/5K2 w - - 0 1", "2k5/1p6/8/8/8/8/8/4K3 b - - 0 1"] {
+            assert_eq!(hex(&fen(f)), "00000001080400180000000000000000000000000000", "{f}");
+        }
+    }
+
+    #[test]
+    fn keys_decode_to_the_normalised_position() {
+        let key = encode(&after("e4 d5 e5 f5")).unwrap().0;
+        let pos = check(&key).unwrap();
+        assert_eq!(
+            Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string(),
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 1"
+        );
+        let flipped = encode(&after("e4")).unwrap().0;
+        assert_eq!(
+            Fen::from_position(&check(&flipped).unwrap(), shakmaty::EnPassantMode::Legal).to_string(),
+            "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
+    }
+
+    #[test]
+    fn bad_keys_are_named() {
+        let mut key = encode(&Chess::default()).unwrap().0;
+        key.0[21] = 1;
+        assert_eq!(check(&key), Err(KeyError::Padding));
+        let unmirrored = Key::from_hex("00000000000000000000000000000000000000000000").unwrap();
+        assert!(matches!(check(&unmirrored), Err(KeyError::Illegal(_))));
+        let mut ep = encode(&Chess::default()).unwrap().0;
+        ep.0[20] = 0x7f; // last board nibble 7, ep 0xf
+        assert_eq!(check(&ep), Err(KeyError::EnPassant(15)));
+        let queen_side = encode(&fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1")).unwrap().0;
+        assert!(check(&queen_side).is_ok());
+        // The board of 14.1's last vector with the king left on c1: the mirror rule was skipped.
+        let unmirrored = fen("4k3/8/8/8/8/8/1P6/2K5 w - - 0 1");
+        let norm = Normalized::from_key_parts(unmirrored.board().clone(), CastlingBits::NONE, None);
+        assert_eq!(check(&key_of(&norm).unwrap()), Err(KeyError::NotMirrored));
+    }
+
+    #[test]
+    fn too_many_promoted_pieces_do_not_fit() {
+        // Nine queens and full armies of minor pieces: far over 176 bits.
+        // 16 pawns (48 bits), 14 queens (84), 2 kings (12), 32 empty squares, 8 trailer bits.
+        let board: shakmaty::Board = "qqqqkqqq/pppppppp/8/8/8/8/PPPPPPPP/QQQQKQQQ".parse().unwrap();
+        assert_eq!(key_of(&Normalized::from_key_parts(board, CastlingBits::NONE, None)), Err(184));
+    }
+}

@@ -1,0 +1,170 @@
+//! Kvetka opening books (`.kob` parts, `.kin`, `.ksf`): the format of the Russian seed
+//! `000_4eddb30f5ce68e62.txt`, read the way `specs/kvetka.md` decides.
+//!
+//! A book is a sorted list of [`Element`]s (one per position: W/D/L of the player to move,
+//! one-byte move codes, optional comment and game references) packed into 2048-byte
+//! [`Block`]s after a [`Header`]; the `.kin` repeats each block's first key and the `.ksf`
+//! ([`Sources`]) says where the referenced games are. Every guess about the document lives in
+//! [`conventions`].
+//!
+//! ```
+//! use tabiya_chess::kvetka::{Book, Element, Header, Key};
+//!
+//! let mut start = Element::new(Key::from_hex("b60f7960f3a60f58b078e0c1e1a60f5960f3b60f70f0").unwrap());
+//! start.wins = 1;
+//! start.moves = vec![0x11]; // 1.e4
+//! let book = Book::from_elements(Header { caption: "Test".into(), ..Header::default() }, vec![start]).unwrap();
+//!
+//! let dir = tempfile::tempdir()?;
+//! book.write(&dir.path().join("tiny"), &Default::default())?;
+//! let opened = tabiya_chess::kvetka::open(&dir.path().join("tiny_0.kob"), Default::default())?;
+//! assert_eq!(opened.book, book);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod build;
+pub mod conventions;
+pub mod convert;
+mod element;
+mod error;
+mod files;
+pub mod key;
+mod ksf;
+pub mod merge;
+pub mod moves;
+pub mod probe;
+mod read;
+mod text;
+mod write;
+
+pub use element::{
+    ELEMENT_TYPE_REFERENCES, Element, FLAG_COMMENT, FLAG_GAME_LINKS, FLAG_SOME_SOURCE, FLAGS_FUTURE, GameLinks,
+};
+pub use error::KvetkaError;
+pub use files::BookFiles;
+pub use ksf::{GameRecord, SOURCE_PGN, Source, Sources, table_size as ksf_table_size};
+pub use read::{BookBytes, BookReader, KinState, Opened, Problem, open, read_whole};
+pub use write::WriteOptions;
+
+use std::fmt;
+
+use tabiya_io::{ByteReader, DataError};
+
+/// Length of a position key.
+pub const KEY_LEN: usize = 22;
+
+/// A normalised position (spec 4): Huffman board code, ep and castling nibbles, zero padding.
+/// `Ord` is memcmp, the book's order.
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Key(pub [u8; KEY_LEN]);
+
+impl Key {
+    pub fn from_hex(hex: &str) -> Option<Key> {
+        if hex.len() != 2 * KEY_LEN || !hex.is_ascii() {
+            return None;
+        }
+        let mut key = [0; KEY_LEN];
+        for (i, byte) in key.iter_mut().enumerate() {
+            *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
+        }
+        Some(Key(key))
+    }
+
+    pub fn to_hex(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+impl fmt::Debug for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Key({})", self.to_hex())
+    }
+}
+
+/// A game reference (SourceType, spec 6): source index in the `.ksf`, game index in the source.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SourceRef {
+    pub source: u16,
+    pub game: u32,
+}
+
+impl SourceRef {
+    pub(crate) fn parse(r: &mut ByteReader<'_>, what: &str) -> Result<SourceRef, DataError> {
+        Ok(SourceRef { source: r.u16_be(what)?, game: r.u32_be(what)? })
+    }
+
+    pub(crate) fn encode(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.source.to_be_bytes());
+        out.extend_from_slice(&self.game.to_be_bytes());
+    }
+}
+
+/// The `.kob` header (spec 3.1); `block_number` is the length of [`Book::blocks`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    pub caption: String,
+    /// Game filters used when adding games; 0 = no filter.
+    pub min_white_elo: u16,
+    pub min_black_elo: u16,
+    pub min_strong_elo: u16,
+    pub min_weak_elo: u16,
+    /// Plies of a game added to the book; 0xFF = all.
+    pub max_move: u8,
+    /// Bit 0: elements carry game references.
+    pub element_type: u8,
+    /// Non-zero: moves between book positions are searched and added.
+    pub links: u8,
+}
+
+impl Default for Header {
+    fn default() -> Header {
+        Header {
+            caption: String::new(),
+            min_white_elo: 0,
+            min_black_elo: 0,
+            min_strong_elo: 0,
+            min_weak_elo: 0,
+            max_move: 0xff,
+            element_type: 0,
+            links: 0,
+        }
+    }
+}
+
+impl Header {
+    pub fn references(&self) -> bool {
+        self.element_type & ELEMENT_TYPE_REFERENCES != 0
+    }
+}
+
+/// One 2048-byte block's elements, in key order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Block {
+    pub elements: Vec<Element>,
+}
+
+/// A whole book in memory.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Book {
+    pub header: Header,
+    pub blocks: Vec<Block>,
+    /// The `.ksf`, when the book has one.
+    pub sources: Option<Sources>,
+}
+
+impl Book {
+    pub fn elements(&self) -> impl Iterator<Item = &Element> {
+        self.blocks.iter().flat_map(|b| b.elements.iter())
+    }
+
+    pub fn element_count(&self) -> usize {
+        self.blocks.iter().map(|b| b.elements.len()).sum()
+    }
+
+    /// The element with `key`, by binary search over blocks and elements (the book's order).
+    pub fn find(&self, key: &Key) -> Option<&Element> {
+        let after = self.blocks.partition_point(|b| b.elements.first().is_some_and(|e| e.key <= *key));
+        let block = &self.blocks.get(after.checked_sub(1)?)?.elements;
+        block.binary_search_by(|e| e.key.cmp(key)).ok().map(|i| &block[i])
+    }
+}

@@ -1,0 +1,285 @@
+//! Writing books: greedy block filling for new books, the document's split-in-halves rule when
+//! elements are added to an existing one, parts of at most 20 MiB, and the files written
+//! atomically in the order ksf → kob parts → kin, so the index comes last.
+
+use std::io::Write;
+use std::path::Path;
+
+use tabiya_io::AtomicFile;
+
+use super::conventions::{BLOCK_PAYLOAD, BLOCK_SIZE, MAX_COMMENT_CHARS, MAX_ELEMENT_SIZE, MAX_PART_SIZE};
+use super::element::Element;
+use super::error::KvetkaError;
+use super::files::BookFiles;
+use super::text::{unicode_units, write_unicode};
+use super::{Block, Book, Header};
+
+/// The writer's choices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// Write the `.kin` (the default); without it an old `.kin` of the same name is removed.
+    pub kin: bool,
+}
+
+impl Default for WriteOptions {
+    fn default() -> WriteOptions {
+        WriteOptions { kin: true }
+    }
+}
+
+impl Header {
+    /// The header's bytes for a book of `block_number` blocks.
+    pub fn to_bytes(&self, block_number: u32) -> Vec<u8> {
+        let mut out = vec![0x01];
+        write_unicode(&mut out, &self.caption);
+        for elo in [self.min_white_elo, self.min_black_elo, self.min_strong_elo, self.min_weak_elo] {
+            out.extend_from_slice(&elo.to_be_bytes());
+        }
+        out.extend_from_slice(&[self.max_move, self.element_type, self.links]);
+        out.extend_from_slice(&block_number.to_be_bytes());
+        out
+    }
+}
+
+impl Book {
+    /// A book whose elements (sorted here by key) fill blocks greedily, each block taking as
+    /// many whole elements as fit (spec 10.8).
+    pub fn from_elements(header: Header, mut elements: Vec<Element>) -> Result<Book, KvetkaError> {
+        elements.sort_unstable_by_key(|e| e.key);
+        if let Some(pair) = elements.windows(2).find(|w| w[0].key == w[1].key) {
+            return Err(KvetkaError::unrepresentable(format!("two elements with the key {}", pair[0].key.to_hex())));
+        }
+        let mut blocks = Vec::new();
+        let mut current = Block::default();
+        let mut used = 0;
+        for element in elements {
+            let size = check_element(&element, header.element_type)?;
+            if used + size > BLOCK_PAYLOAD {
+                blocks.push(std::mem::take(&mut current));
+                used = 0;
+            }
+            used += size;
+            current.elements.push(element);
+        }
+        if !current.elements.is_empty() {
+            blocks.push(current);
+        }
+        Ok(Book { header, blocks, sources: None })
+    }
+
+    /// Adds `element` where its key belongs; an element with the same key is updated by
+    /// `merge(existing, new)` instead. A block that overflows is split into two consecutive
+    /// blocks holding about the same number of bytes (the seed's rule), so the book stays
+    /// sorted and earlier blocks keep their place.
+    pub fn insert(&mut self, element: Element, merge: &mut dyn FnMut(&mut Element, Element)) {
+        if self.blocks.is_empty() {
+            self.blocks.push(Block::default());
+        }
+        let after = self.blocks.partition_point(|b| b.elements.first().is_some_and(|e| e.key <= element.key));
+        let index = after.saturating_sub(1);
+        let elements = &mut self.blocks[index].elements;
+        match elements.binary_search_by(|e| e.key.cmp(&element.key)) {
+            Ok(i) => merge(&mut elements[i], element),
+            Err(i) => elements.insert(i, element),
+        }
+        self.split_if_full(index);
+    }
+
+    /// Splits every block that no longer fits (elements grew), keeping the order.
+    pub(crate) fn split_full_blocks(&mut self) {
+        let mut index = 0;
+        while index < self.blocks.len() {
+            self.split_if_full(index);
+            let used: usize =
+                self.blocks[index].elements.iter().map(|e| e.encoded_size(self.header.element_type)).sum();
+            if used <= BLOCK_PAYLOAD || self.blocks[index].elements.len() < 2 {
+                index += 1;
+            }
+        }
+    }
+
+    fn split_if_full(&mut self, index: usize) {
+        let element_type = self.header.element_type;
+        let sizes: Vec<usize> = self.blocks[index].elements.iter().map(|e| e.encoded_size(element_type)).collect();
+        let total: usize = sizes.iter().sum();
+        if total <= BLOCK_PAYLOAD || sizes.len() < 2 {
+            return;
+        }
+        // The cut whose first half is closest to half the bytes, keeping both halves non-empty.
+        let mut best = (usize::MAX, 1);
+        let mut before = 0;
+        for (cut, size) in sizes.iter().enumerate().take(sizes.len() - 1) {
+            before += size;
+            best = best.min(((2 * before).abs_diff(total), cut + 1));
+        }
+        let second = self.blocks[index].elements.split_off(best.1);
+        self.blocks.insert(index + 1, Block { elements: second });
+    }
+
+    /// Writes `stem_N.kob` parts, `stem.ksf` (when the book has sources) and `stem.kin`.
+    /// `path` is the stem or any file name of the book.
+    pub fn write(&self, path: &Path, options: &WriteOptions) -> Result<(), KvetkaError> {
+        let files = BookFiles::new(path);
+        let block_number = self.blocks.len() as u32;
+        let header = self.header.to_bytes(block_number);
+        // Every block is checked before any file is touched, so a refused element leaves the
+        // old book in place.
+        for block in &self.blocks {
+            self.check_block(block)?;
+        }
+        let mut block_bytes = Vec::with_capacity(BLOCK_SIZE);
+        match &self.sources {
+            Some(sources) => write_file(&files.ksf(), &[&sources.to_bytes()])?,
+            None => remove_stale(&files.ksf())?,
+        }
+        let mut next = 0;
+        let counts = part_block_counts(header.len(), self.blocks.len());
+        for (part, &count) in counts.iter().enumerate() {
+            let path = files.part(part);
+            let mut file = AtomicFile::create(&path).map_err(|e| KvetkaError::io(&path, e))?;
+            if part == 0 {
+                file.write_all(&header).map_err(|e| KvetkaError::io(&path, e))?;
+            }
+            for block in &self.blocks[next..next + count] {
+                block_bytes.clear();
+                self.encode_block(block, &mut block_bytes);
+                file.write_all(&block_bytes).map_err(|e| KvetkaError::io(&path, e))?;
+            }
+            file.commit().map_err(|e| KvetkaError::io(&path, e))?;
+            next += count;
+        }
+        // Parts left over from a larger book of the same name would be read as ours.
+        for stale in files.existing_parts().into_iter().skip(counts.len()) {
+            remove_stale(&stale)?;
+        }
+        if options.kin {
+            let keys: Vec<&[u8]> =
+                self.blocks.iter().filter_map(|b| b.elements.first()).map(|e| &e.key.0[..]).collect();
+            write_file(&files.kin(), &keys)?;
+        } else {
+            remove_stale(&files.kin())?;
+        }
+        Ok(())
+    }
+
+    /// Bytes the block's elements take, or why the writer refuses it.
+    fn check_block(&self, block: &Block) -> Result<usize, KvetkaError> {
+        let mut used = 0;
+        for element in &block.elements {
+            used += check_element(element, self.header.element_type)?;
+        }
+        if used > BLOCK_PAYLOAD {
+            return Err(KvetkaError::unrepresentable(format!(
+                "a block of {} bytes (at most {BLOCK_SIZE}) starting with key {}",
+                used + 2,
+                block.elements.first().map(|e| e.key.to_hex()).unwrap_or_default()
+            )));
+        }
+        Ok(used)
+    }
+
+    /// Appends the 2048 bytes of a checked block: n, the elements, zeros.
+    fn encode_block(&self, block: &Block, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(&[0, 0]);
+        for element in &block.elements {
+            element.encode(self.header.element_type, out);
+        }
+        let used = out.len() - start;
+        out[start..start + 2].copy_from_slice(&(used as u16).to_be_bytes());
+        out.resize(start + BLOCK_SIZE, 0);
+    }
+}
+
+/// Blocks per part file (spec 10.8): part 0 holds the header and as many whole blocks as fit
+/// in 20 MiB, every later part up to 10,240 blocks. An empty book is one part, the header.
+pub fn part_block_counts(header_size: usize, block_number: usize) -> Vec<usize> {
+    let first = ((MAX_PART_SIZE as usize).saturating_sub(header_size) / BLOCK_SIZE).max(1);
+    let later = MAX_PART_SIZE as usize / BLOCK_SIZE;
+    let mut counts = vec![block_number.min(first)];
+    let mut left = block_number - counts[0];
+    while left > 0 {
+        counts.push(left.min(later));
+        left -= counts[counts.len() - 1];
+    }
+    counts
+}
+
+/// The element's size, or why the writer refuses it (over 682 bytes, comment over 300 characters).
+fn check_element(element: &Element, element_type: u8) -> Result<usize, KvetkaError> {
+    if let Some(comment) = &element.comment
+        && unicode_units(comment) > MAX_COMMENT_CHARS
+    {
+        return Err(KvetkaError::unrepresentable(format!(
+            "position {}: comment of {} characters (at most {MAX_COMMENT_CHARS})",
+            element.key.to_hex(),
+            unicode_units(comment)
+        )));
+    }
+    let size = element.encoded_size(element_type);
+    if size > MAX_ELEMENT_SIZE {
+        return Err(KvetkaError::unrepresentable(format!(
+            "position {}: element of {size} bytes (at most {MAX_ELEMENT_SIZE})",
+            element.key.to_hex()
+        )));
+    }
+    Ok(size)
+}
+
+fn write_file(path: &Path, chunks: &[&[u8]]) -> Result<(), KvetkaError> {
+    let mut file = AtomicFile::create(path).map_err(|e| KvetkaError::io(path, e))?;
+    for chunk in chunks {
+        file.write_all(chunk).map_err(|e| KvetkaError::io(path, e))?;
+    }
+    file.commit().map_err(|e| KvetkaError::io(path, e))
+}
+
+fn remove_stale(path: &Path) -> Result<(), KvetkaError> {
+    // Only files of this book's own names reach here: the parts, .kin and .ksf being replaced.
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(KvetkaError::io(path, e)),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_follow_spec_14_4() {
+        // Header of caption "Test": 28 bytes.
+        assert_eq!(part_block_counts(28, 25_000), [10_239, 10_240, 4_521]);
+        assert_eq!(28 + 10_239 * BLOCK_SIZE, 20_969_500);
+        assert_eq!(part_block_counts(28, 10_239), [10_239]);
+        assert_eq!(part_block_counts(28, 10_240), [10_239, 1]);
+        assert_eq!(part_block_counts(28, 0), [0]);
+    }
+
+    #[test]
+    fn a_full_block_splits_into_halves_and_stays_sorted() {
+        let mut book = Book::default();
+        let element = |i: u8| {
+            let mut key = [0; 22];
+            key[0] = i;
+            let mut e = Element::new(super::super::Key(key));
+            e.flags = 0x08; // future data: 600 bytes of padding make the element 629 bytes
+            e.extra = vec![0; 600];
+            e
+        };
+        for i in [10, 30, 20, 40] {
+            book.insert(element(i), &mut |_, _| unreachable!("keys differ"));
+        }
+        // Three elements fit in 2046 bytes; the fourth splits the block 2 + 2.
+        let firsts: Vec<Vec<u8>> =
+            book.blocks.iter().map(|b| b.elements.iter().map(|e| e.key.0[0]).collect()).collect();
+        assert_eq!(firsts, [vec![10, 20], vec![30, 40]]);
+        book.insert(element(25), &mut |_, _| unreachable!("keys differ"));
+        let firsts: Vec<Vec<u8>> =
+            book.blocks.iter().map(|b| b.elements.iter().map(|e| e.key.0[0]).collect()).collect();
+        assert_eq!(firsts, [vec![10, 20, 25], vec![30, 40]]);
+        let mut merged = 0;
+        book.insert(element(20), &mut |_, _| merged += 1);
+        assert_eq!(merged, 1);
+    }
+}
