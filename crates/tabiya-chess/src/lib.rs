@@ -5,6 +5,7 @@
 
 pub mod boardcode;
 pub mod book;
+pub mod ctg;
 pub mod game;
 pub mod kvetka;
 pub mod pgn;

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use serde_json::{Map, Value, json};
 use shakmaty::fen::Fen;
-use shakmaty::san::{San, SanPlus};
+use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+use shakmaty::{CastlingMode, EnPassantMode};
 use tabiya_chess::kvetka::build::{BuildReport, Builder, OpeningNames};
 use tabiya_chess::kvetka::conventions::ReadOptions;
 use tabiya_chess::kvetka::{self, Book, BookReader, Header, KinState, KvetkaError, Sources, key, probe};
@@ -160,29 +160,8 @@ pub fn verify(path: &Path, args: &VerifyArgs, _global: &Global) -> Result<ExitCo
     Ok(report.exit_code())
 }
 
-/// The position of `--fen` or `--moves` (SAN or UCI from the initial position).
-fn probe_position(args: &ProbeArgs) -> Result<Chess, CliError> {
-    if let Some(fen) = &args.fen {
-        let fen: Fen = fen.parse().map_err(|e| CliError::Usage(format!("--fen: {e}")))?;
-        return fen.into_position(CastlingMode::Standard).map_err(|e| CliError::Usage(format!("--fen: {e}")));
-    }
-    let mut pos = Chess::default();
-    for text in args.moves.as_deref().unwrap_or("").split_whitespace() {
-        let mv = match text.parse::<San>().ok().and_then(|san| san.to_move(&pos).ok()) {
-            Some(mv) => mv,
-            None => text
-                .parse::<UciMove>()
-                .ok()
-                .and_then(|uci| uci.to_move(&pos).ok())
-                .ok_or_else(|| CliError::Usage(format!("--moves: '{text}' is not a legal move here")))?,
-        };
-        pos.play_unchecked(mv);
-    }
-    Ok(pos)
-}
-
 pub fn probe(path: &Path, args: &ProbeArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    let pos = probe_position(args)?;
+    let pos = super::probe_position(args)?;
     let reader = BookReader::open(path, ReadOptions::default()).map_err(input_error)?;
     let found = probe::probe(&reader, &pos).map_err(input_error)?;
     let mut warnings = tabiya_io::Warnings::default();
