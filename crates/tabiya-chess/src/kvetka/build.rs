@@ -236,7 +236,8 @@ impl Builder {
         };
         let number = source.games.len();
         let name = |tag: &str| {
-            encode_ansi(game.tag(tag).unwrap_or(""), &format!("{} game {}: {tag}", source.address, number + 1))
+            let context = format!("{}: the game at byte {}: {tag}", source.address, place.offset);
+            encode_ansi(game.tag(tag).unwrap_or(""), &context)
         };
         let elo = |tag| game.tag(tag).and_then(|v| v.trim().parse::<u16>().ok()).unwrap_or(0);
         let record = GameRecord {
@@ -266,9 +267,9 @@ impl Builder {
 
     fn add_pgn_in_pieces(&mut self, path: &Path, bytes: &[u8], pieces: usize) -> Result<(), KvetkaError> {
         let references = self.header.references();
+        let address = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()).display().to_string();
         if references {
-            let full = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-            self.add_source(full.display().to_string())?;
+            self.add_source(address.clone())?;
         }
         let bounds = game_pieces(bytes, pieces);
         let parts: Vec<Result<Builder, KvetkaError>> = bounds
@@ -276,7 +277,7 @@ impl Builder {
             .map(|w| {
                 let mut part = Builder::new(self.header.clone());
                 if references {
-                    part.add_source(String::new())?;
+                    part.add_source(address.clone())?;
                 }
                 part.add_pgn_piece(path, &bytes[w[0]..w[1]], w[0] as u64)?;
                 Ok(part)
