@@ -345,3 +345,19 @@ fn corpus_book_statistics_match_the_pgn() {
         );
     }
 }
+
+#[test]
+fn ctg_records_become_elements_of_the_same_positions() {
+    let Some(path) = tabiya_io::corpus::corpus_file("ctg/PowerPlay17-Sicilienne/PowerPlay17-Sicilienne.ctg") else {
+        return;
+    };
+    let ctg = tabiya_chess::ctg::Book::open(&path).unwrap();
+    let (book, report) = tabiya_chess::kvetka::convert::from_ctg(&ctg, Header::default()).unwrap();
+    // The CTG book holds 13,305 position records with 13,406 moves, all expressible in Kvetka.
+    assert_eq!(
+        (report.positions, report.moves, report.moves_skipped, report.positions_invalid),
+        (13_305, 13_406, 0, 0)
+    );
+    // After 1.e4 c5 the CTG record counts 171 wins, 114 draws, 192 losses for White.
+    assert_eq!(stats(&book, "e4 c5"), Some((171, 114, 192, vec![0x20])));
+}

@@ -331,6 +331,7 @@ pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) ->
         (Format::Kvetka, Format::Kvetka) => merge_books,
         (Format::Kvetka, Format::Polyglot) => to_polyglot,
         (Format::Polyglot, Format::Kvetka) => from_polyglot,
+        (Format::Ctg, Format::Kvetka) => from_ctg,
         (Format::Kvetka, Format::JsonLines) => dump,
         _ => return None,
     };
@@ -385,6 +386,27 @@ fn from_polyglot(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliErr
             report.positions,
             report.moves,
             report.positions_not_reached
+        ),
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn from_ctg(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
+    let [input] = args.inputs.as_slice() else {
+        return Err(CliError::Usage("converting from CTG takes one book".into()));
+    };
+    let ctg = tabiya_chess::ctg::Book::open(input).map_err(CliError::input)?;
+    let (book, report) = kvetka::convert::from_ctg(&ctg, Header::default()).map_err(input_error)?;
+    book.write(&args.output, &Default::default()).map_err(write_error)?;
+    summary(
+        global.quiet,
+        format!(
+            "{}: {} positions, {} moves from the CTG records; {} records with an invalid key, {} moves without a Kvetka code",
+            args.output.display(),
+            report.positions,
+            report.moves,
+            report.positions_invalid,
+            report.moves_skipped
         ),
     );
     Ok(ExitCode::SUCCESS)
