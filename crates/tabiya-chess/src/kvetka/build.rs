@@ -341,7 +341,8 @@ impl Builder {
     pub fn finish(mut self, names: Option<&OpeningNames>) -> Result<(Book, BuildReport), KvetkaError> {
         let references = self.header.references();
         let mut elements = Vec::with_capacity(self.tallies.len());
-        for (key, t) in self.tallies.drain() {
+        // Consumed, so the table is freed before the blocks are packed.
+        for (key, t) in std::mem::take(&mut self.tallies) {
             let mut e = Element::new(key);
             (e.wins, e.draws, e.losses) = (t.wins, t.draws, t.losses);
             e.moves = codes(&t.moves);
