@@ -256,9 +256,11 @@ impl BookReader {
     pub fn find(&self, key: &Key) -> Result<Option<Element>, KvetkaError> {
         let from_kin = self.kin.as_ref().map(|kin| kin.partition_point(|k| k <= key));
         let after = match from_kin {
-            // Trust the .kin only when the block it names really starts with its key.
+            // Trust the .kin only when the block it points at (block 0 when the key sorts
+            // before all) really starts with the key the .kin gives.
             Some(after)
-                if after == 0 || self.first_key(after as u32 - 1) == self.kin.as_ref().map(|k| k[after - 1]) =>
+                if self.first_key(after.saturating_sub(1) as u32)
+                    == self.kin.as_ref().and_then(|k| k.get(after.saturating_sub(1)).copied()) =>
             {
                 after
             }

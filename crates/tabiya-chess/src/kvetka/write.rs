@@ -12,7 +12,7 @@ use super::element::Element;
 use super::error::KvetkaError;
 use super::files::BookFiles;
 use super::text::{unicode_units, write_unicode};
-use super::{Block, Book, Header};
+use super::{Block, Book, Header, KEY_LEN};
 
 /// The writer's choices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
