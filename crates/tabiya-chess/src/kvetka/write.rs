@@ -156,8 +156,11 @@ impl Book {
             remove_stale(&stale)?;
         }
         if options.kin {
+            // An empty block (n = 2, only ever read from another writer) has no first key: zeros
+            // keep the .kin at one key per block.
+            let zero = [0u8; KEY_LEN];
             let keys: Vec<&[u8]> =
-                self.blocks.iter().filter_map(|b| b.elements.first()).map(|e| &e.key.0[..]).collect();
+                self.blocks.iter().map(|b| b.elements.first().map_or(&zero[..], |e| &e.key.0[..])).collect();
             write_file(&files.kin(), &keys)?;
         } else {
             remove_stale(&files.kin())?;
