@@ -6,7 +6,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
 
 use rayon::prelude::*;
-use shakmaty::{CastlingMode, Chess, Color, Position};
+use shakmaty::{CastlingMode, Color, Position};
 
 use super::conventions::MAX_ELEMENT_SIZE;
 use super::element::Element;
@@ -493,11 +493,6 @@ impl OpeningNames {
 
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
-    }
-
-    /// The name of a position (for probing a book without comments).
-    pub fn name_of(&self, pos: &Chess) -> Option<&String> {
-        self.get(&key::encode(pos).ok()?.0)
     }
 }
 

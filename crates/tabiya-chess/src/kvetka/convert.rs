@@ -217,10 +217,3 @@ pub fn element_json(e: &Element) -> Value {
         "game_links": e.links().iter().map(reference).collect::<Vec<_>>(),
     })
 }
-
-impl Book {
-    /// Whether the position is in the book (for tests and tools).
-    pub fn contains_position(&self, pos: &Chess) -> bool {
-        key::encode(pos).is_ok_and(|(k, _)| self.find(&k).is_some())
-    }
-}

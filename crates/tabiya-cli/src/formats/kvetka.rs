@@ -265,7 +265,15 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     let names = match &o.eco {
         Some(path) => {
             let bytes = read_input(path).map_err(CliError::input)?;
-            Some(OpeningNames::from_pgn(path, &bytes))
+            let names = OpeningNames::from_pgn(path, &bytes);
+            if names.is_empty() {
+                return Err(CliError::Input(format!(
+                    "{}: no opening names (games with ECO and Opening tags) found",
+                    path.display()
+                )));
+            }
+            summary(global.quiet, format!("{}: {} opening names", path.display(), names.len()));
+            Some(names)
         }
         None => None,
     };
