@@ -455,3 +455,17 @@ fn parts_concatenate_and_a_header_in_a_later_part_is_named() {
     let err = open(&dir.path().join("split"), ReadOptions::default()).unwrap_err().to_string();
     assert!(err.contains("part 1 is missing"), "{err}");
 }
+
+#[test]
+fn a_caption_length_counted_in_bytes_is_read_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let (stem, _) = build_tiny(dir.path());
+    let part = stem.with_file_name("tiny_0.kob");
+    let mut bytes = read(part.clone());
+    bytes[4] = 8; // "Test" = 4 code units = 8 bytes
+    std::fs::write(&part, &bytes).unwrap();
+    let opened = open(&part, ReadOptions::default()).unwrap();
+    assert_eq!(opened.book.header.caption, "Test");
+    assert_eq!(opened.book.element_count(), 3);
+    assert!(opened.problems.iter().any(|p| p.message.contains("byte count")), "{:?}", opened.problems);
+}
