@@ -127,8 +127,8 @@ pub fn verify(path: &Path, args: &VerifyArgs, _global: &Global) -> Result<ExitCo
     for (b, block) in opened.book.blocks.iter().enumerate() {
         for e in &block.elements {
             let position = key::check(&e.key);
-            let location =
-                format!("{} block {b}", opened.parts.first().map(|p| p.display().to_string()).unwrap_or_default());
+            // Blocks are numbered across all parts, as the .kob stream counts them.
+            let location = format!("{} block {b}", opened.files.stem.display());
             match position {
                 Err(why) => report.problem(Severity::Error, &location, format!("key {}: {why}", e.key.to_hex())),
                 Ok(pos) => {
