@@ -377,7 +377,7 @@ fn game_pieces(bytes: &[u8], pieces: usize) -> Vec<usize> {
     let mut bounds = vec![0];
     for k in 1..pieces.max(1) {
         let from = (bytes.len() * k / pieces).max(*bounds.last().unwrap_or(&0));
-        let found = bytes[from..].windows(9).position(|w| w.starts_with(b"\n\n[Event ") || w == b"\n\r\n[Event ");
+        let found = bytes[from..].windows(10).position(|w| w.starts_with(b"\n\n[Event ") || w == b"\n\r\n[Event ");
         if let Some(at) = found {
             let start = from + at + if bytes[from + at + 1] == b'\r' { 3 } else { 2 };
             if start > *bounds.last().unwrap_or(&0) {
@@ -511,6 +511,10 @@ mod tests {
             assert!(GAMES[b..].starts_with("[Event "), "{b}");
         }
         assert_eq!(game_pieces(b"1. e4 *", 4), [0, 7]);
+        let crlf = GAMES.replace('\n', "\r\n");
+        let bounds = game_pieces(crlf.as_bytes(), 2);
+        assert_eq!(bounds.len(), 3);
+        assert!(crlf[bounds[1]..].starts_with("[Event "));
     }
 
     #[test]
