@@ -345,3 +345,127 @@ fn corpus_book_statistics_match_the_pgn() {
         );
     }
 }
+
+#[test]
+fn ctg_records_become_elements_of_the_same_positions() {
+    let Some(path) = tabiya_io::corpus::corpus_file("ctg/PowerPlay17-Sicilienne/PowerPlay17-Sicilienne.ctg") else {
+        return;
+    };
+    let ctg = tabiya_chess::ctg::Book::open(&path).unwrap();
+    let (book, report) = tabiya_chess::kvetka::convert::from_ctg(&ctg, Header::default()).unwrap();
+    // The CTG book holds 13,305 position records with 13,406 moves, all expressible in Kvetka.
+    assert_eq!(
+        (report.positions, report.moves, report.moves_skipped, report.positions_invalid),
+        (13_305, 13_406, 0, 0)
+    );
+    // After 1.e4 c5 the CTG record counts 171 wins, 114 draws, 192 losses for White.
+    assert_eq!(stats(&book, "e4 c5"), Some((171, 114, 192, vec![0x20])));
+}
+
+/// A book written as given (the writer keeps the blocks it is handed).
+fn write_blocks(dir: &Path, name: &str, elements: Vec<Vec<tabiya_chess::kvetka::Element>>) -> PathBuf {
+    let blocks = elements.into_iter().map(|elements| tabiya_chess::kvetka::Block { elements }).collect();
+    let book = Book { header: Header { caption: "Test".into(), ..Header::default() }, blocks, sources: None };
+    let stem = dir.join(name);
+    book.write(&stem, &Default::default()).unwrap();
+    stem
+}
+
+fn element(first: u8, comment: Option<&str>) -> tabiya_chess::kvetka::Element {
+    let mut key = [0; 22];
+    key[0] = first;
+    let mut e = tabiya_chess::kvetka::Element::new(Key(key));
+    e.set_comment(comment.map(str::to_owned));
+    e
+}
+
+#[test]
+fn keys_in_signed_byte_order_are_detected_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let stem = write_blocks(dir.path(), "signed", vec![vec![element(0x81, None), element(0x01, None)]]);
+    let opened = open(&stem, ReadOptions::default()).unwrap();
+    assert_eq!(opened.key_order, Some(tabiya_chess::kvetka::conventions::KeyOrder::Signed));
+    assert_eq!(opened.errors().count(), 0);
+    assert!(opened.problems.iter().any(|p| p.message.contains("signed bytes")), "{:?}", opened.problems);
+
+    let stem = write_blocks(
+        dir.path(),
+        "broken",
+        vec![vec![element(0x05, None), element(0x05, None)], vec![element(0x01, None)]],
+    );
+    let opened = open(&stem, ReadOptions::default()).unwrap();
+    assert_eq!(opened.key_order, None);
+    let errors: Vec<&str> = opened.errors().map(|p| p.message.as_str()).collect();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors[0].starts_with("duplicate key") && errors[1].starts_with("key out of order"));
+}
+
+#[test]
+fn little_endian_comments_are_read_and_reported_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let stem =
+        write_blocks(dir.path(), "le", vec![vec![element(1, Some("Иванов")), element(2, Some("A41|Queen's Pawn"))]]);
+    let part = dir.path().join("le_0.kob");
+    let mut bytes = read(part.clone());
+    for text in ["Иванов", "A41|Queen's Pawn"] {
+        let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let at = bytes.windows(be.len()).position(|w| w == be).unwrap();
+        bytes[at..at + le.len()].copy_from_slice(&le);
+    }
+    std::fs::write(&part, &bytes).unwrap();
+    let opened = open(&stem, ReadOptions::default()).unwrap();
+    let comments: Vec<_> = opened.book.elements().map(|e| e.comment.clone().unwrap()).collect();
+    assert_eq!(comments, ["Иванов", "A41|Queen's Pawn"]);
+    let warnings: Vec<_> = opened.problems.iter().filter(|p| p.message.contains("UTF-16LE")).collect();
+    assert_eq!(warnings.len(), 1);
+}
+
+#[test]
+fn a_kin_that_disagrees_is_ignored_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let (stem, _) = build_tiny(dir.path());
+    std::fs::write(stem.with_file_name("tiny.kin"), [0xffu8; 22]).unwrap();
+    let opened = open(&stem, ReadOptions::default()).unwrap();
+    assert_eq!(opened.kin, KinState::Ignored);
+    assert!(opened.problems.iter().all(|p| !p.error));
+    // Look-ups do not trust it: the start position is still found.
+    let reader = BookReader::open(&stem, ReadOptions::default()).unwrap();
+    let start = Key::from_hex("b60f7960f3a60f58b078e0c1e1a60f5960f3b60f70f0").unwrap();
+    assert!(reader.find(&start).unwrap().is_some());
+}
+
+#[test]
+fn parts_concatenate_and_a_header_in_a_later_part_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let (stem, _) = build_tiny(dir.path());
+    let part0 = read(stem.with_file_name("tiny_0.kob"));
+    // Header in part 0, the block in part 1: the same book.
+    std::fs::write(stem.with_file_name("split_0.kob"), &part0[..28]).unwrap();
+    std::fs::write(stem.with_file_name("split_1.kob"), &part0[28..]).unwrap();
+    let split = open(&dir.path().join("split"), ReadOptions::default()).unwrap();
+    assert_eq!(split.parts.len(), 2);
+    assert_eq!(split.book.element_count(), 3);
+    // A copy of the header at the start of part 1 is reported as such.
+    std::fs::write(stem.with_file_name("split_1.kob"), &part0).unwrap();
+    let err = open(&dir.path().join("split"), ReadOptions::default()).unwrap_err().to_string();
+    assert!(err.contains("split_1.kob") && err.contains("unexpected header"), "{err}");
+    // A gap in the numbering is an error.
+    std::fs::rename(stem.with_file_name("split_1.kob"), stem.with_file_name("split_2.kob")).unwrap();
+    let err = open(&dir.path().join("split"), ReadOptions::default()).unwrap_err().to_string();
+    assert!(err.contains("part 1 is missing"), "{err}");
+}
+
+#[test]
+fn a_caption_length_counted_in_bytes_is_read_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let (stem, _) = build_tiny(dir.path());
+    let part = stem.with_file_name("tiny_0.kob");
+    let mut bytes = read(part.clone());
+    bytes[4] = 8; // "Test" = 4 code units = 8 bytes
+    std::fs::write(&part, &bytes).unwrap();
+    let opened = open(&part, ReadOptions::default()).unwrap();
+    assert_eq!(opened.book.header.caption, "Test");
+    assert_eq!(opened.book.element_count(), 3);
+    assert!(opened.problems.iter().any(|p| p.message.contains("byte count")), "{:?}", opened.problems);
+}

@@ -121,3 +121,18 @@ fn damaged_books_exit_with_status_3_or_verify_1() {
     assert!(message.contains("book_0.kob@0x1c (record 0)") && message.contains("block size n"), "{message}");
     assert_eq!(tabiya(&["verify", &book]).status.code(), Some(1));
 }
+
+#[test]
+fn names_windows_1251_cannot_hold_are_refused_with_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("m.pgn");
+    std::fs::write(&pgn, "[White \"Ivanov\"]\n\n1. e4 1-0\n\n[White \"Müller\"]\n\n1. d4 0-1\n").unwrap();
+    let book = dir.path().join("m.kob");
+    let out = tabiya(&["book", "-q", pgn.to_str().unwrap(), "-o", book.to_str().unwrap(), "--game-links"]);
+    assert_eq!(out.status.code(), Some(3));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(message.contains("m.pgn: the game at byte 29: White: 'ü'"), "{message}");
+    assert!(!dir.path().join("m_0.kob").exists());
+    // Without game references no name is stored, and the book is built.
+    ok(&["book", "-q", pgn.to_str().unwrap(), "-o", book.to_str().unwrap()]);
+}

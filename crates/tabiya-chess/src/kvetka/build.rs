@@ -6,7 +6,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
 
 use rayon::prelude::*;
-use shakmaty::{CastlingMode, Chess, Color, Position};
+use shakmaty::{CastlingMode, Color, Position};
 
 use super::conventions::MAX_ELEMENT_SIZE;
 use super::element::Element;
@@ -236,7 +236,8 @@ impl Builder {
         };
         let number = source.games.len();
         let name = |tag: &str| {
-            encode_ansi(game.tag(tag).unwrap_or(""), &format!("{} game {}: {tag}", source.address, number + 1))
+            let context = format!("{}: the game at byte {}: {tag}", source.address, place.offset);
+            encode_ansi(game.tag(tag).unwrap_or(""), &context)
         };
         let elo = |tag| game.tag(tag).and_then(|v| v.trim().parse::<u16>().ok()).unwrap_or(0);
         let record = GameRecord {
@@ -266,9 +267,9 @@ impl Builder {
 
     fn add_pgn_in_pieces(&mut self, path: &Path, bytes: &[u8], pieces: usize) -> Result<(), KvetkaError> {
         let references = self.header.references();
+        let address = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()).display().to_string();
         if references {
-            let full = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-            self.add_source(full.display().to_string())?;
+            self.add_source(address.clone())?;
         }
         let bounds = game_pieces(bytes, pieces);
         let parts: Vec<Result<Builder, KvetkaError>> = bounds
@@ -276,7 +277,7 @@ impl Builder {
             .map(|w| {
                 let mut part = Builder::new(self.header.clone());
                 if references {
-                    part.add_source(String::new())?;
+                    part.add_source(address.clone())?;
                 }
                 part.add_pgn_piece(path, &bytes[w[0]..w[1]], w[0] as u64)?;
                 Ok(part)
@@ -340,7 +341,8 @@ impl Builder {
     pub fn finish(mut self, names: Option<&OpeningNames>) -> Result<(Book, BuildReport), KvetkaError> {
         let references = self.header.references();
         let mut elements = Vec::with_capacity(self.tallies.len());
-        for (key, t) in self.tallies.drain() {
+        // Consumed, so the table is freed before the blocks are packed.
+        for (key, t) in std::mem::take(&mut self.tallies) {
             let mut e = Element::new(key);
             (e.wins, e.draws, e.losses) = (t.wins, t.draws, t.losses);
             e.moves = codes(&t.moves);
@@ -375,7 +377,7 @@ fn game_pieces(bytes: &[u8], pieces: usize) -> Vec<usize> {
     let mut bounds = vec![0];
     for k in 1..pieces.max(1) {
         let from = (bytes.len() * k / pieces).max(*bounds.last().unwrap_or(&0));
-        let found = bytes[from..].windows(9).position(|w| w.starts_with(b"\n\n[Event ") || w == b"\n\r\n[Event ");
+        let found = bytes[from..].windows(10).position(|w| w.starts_with(b"\n\n[Event ") || w == b"\n\r\n[Event ");
         if let Some(at) = found {
             let start = from + at + if bytes[from + at + 1] == b'\r' { 3 } else { 2 };
             if start > *bounds.last().unwrap_or(&0) {
@@ -492,11 +494,6 @@ impl OpeningNames {
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
     }
-
-    /// The name of a position (for probing a book without comments).
-    pub fn name_of(&self, pos: &Chess) -> Option<&String> {
-        self.get(&key::encode(pos).ok()?.0)
-    }
 }
 
 #[cfg(test)]
@@ -514,6 +511,10 @@ mod tests {
             assert!(GAMES[b..].starts_with("[Event "), "{b}");
         }
         assert_eq!(game_pieces(b"1. e4 *", 4), [0, 7]);
+        let crlf = GAMES.replace('\n', "\r\n");
+        let bounds = game_pieces(crlf.as_bytes(), 2);
+        assert_eq!(bounds.len(), 3);
+        assert!(crlf[bounds[1]..].starts_with("[Event "));
     }
 
     #[test]

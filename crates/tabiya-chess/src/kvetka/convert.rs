@@ -29,6 +29,8 @@ pub struct ConvertReport {
     pub positions_not_reached: u64,
     /// Stored moves that are not legal in their position (or not encodable, towards Kvetka).
     pub moves_skipped: u64,
+    /// Records whose key is not a valid position (CTG).
+    pub positions_invalid: u64,
 }
 
 /// The book as positions reachable from the initial position, each move with the W/D/L of
@@ -146,6 +148,45 @@ pub fn from_polyglot(entries: &[Entry], header: Header) -> Result<(Book, Convert
     Ok((Book::from_elements(header, elements)?, report))
 }
 
+/// A Kvetka book with every record of a CTG book: CTG normalises positions exactly like Kvetka
+/// (same board code, colour flip and mirror), so each record becomes the element of the same
+/// position, with the record's W/D/L for the side to move and its moves recoded.
+pub fn from_ctg(ctg: &crate::ctg::Book, header: Header) -> Result<(Book, ConvertReport), KvetkaError> {
+    let dumped =
+        crate::ctg::dump(ctg).map_err(|e| KvetkaError::unrepresentable(format!("the CTG book cannot be read: {e}")))?;
+    let mut report = ConvertReport::default();
+    let mut elements: KeyMap<Element> = KeyMap::default();
+    for record in dumped {
+        let Some(pos) = &record.position else {
+            report.positions_invalid += 1;
+            continue;
+        };
+        let Ok((key, norm)) = key::encode(pos) else {
+            report.moves_skipped += record.moves.len() as u64;
+            continue;
+        };
+        let e = elements.entry(key).or_insert_with(|| Element::new(key));
+        let stats = &record.record.stats;
+        e.wins = e.wins.saturating_add(stats.wins);
+        e.draws = e.draws.saturating_add(stats.draws);
+        e.losses = e.losses.saturating_add(stats.losses);
+        for m in &record.moves {
+            match m.mv.and_then(|mv| encode_move(&norm, &mv)) {
+                Some(code) if !e.moves.contains(&code) => e.moves.push(code),
+                Some(_) => {}
+                None => report.moves_skipped += 1,
+            }
+        }
+    }
+    let mut elements: Vec<Element> = elements.into_values().collect();
+    for e in &mut elements {
+        e.moves.sort_unstable();
+        report.moves += e.moves.len() as u64;
+    }
+    report.positions = elements.len() as u64;
+    Ok((Book::from_elements(header, elements)?, report))
+}
+
 /// One JSON object per element: key, the normalised position as FEN, statistics, moves
 /// (code, UCI and SAN in the normalised position), comment and references.
 pub fn element_json(e: &Element) -> Value {
@@ -175,11 +216,4 @@ pub fn element_json(e: &Element) -> Value {
         "some_source": e.some_source.as_ref().map(reference),
         "game_links": e.links().iter().map(reference).collect::<Vec<_>>(),
     })
-}
-
-impl Book {
-    /// Whether the position is in the book (for tests and tools).
-    pub fn contains_position(&self, pos: &Chess) -> bool {
-        key::encode(pos).is_ok_and(|(k, _)| self.find(&k).is_some())
-    }
 }

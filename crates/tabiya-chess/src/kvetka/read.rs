@@ -256,9 +256,11 @@ impl BookReader {
     pub fn find(&self, key: &Key) -> Result<Option<Element>, KvetkaError> {
         let from_kin = self.kin.as_ref().map(|kin| kin.partition_point(|k| k <= key));
         let after = match from_kin {
-            // Trust the .kin only when the block it names really starts with its key.
+            // Trust the .kin only when the block it points at (block 0 when the key sorts
+            // before all) really starts with the key the .kin gives.
             Some(after)
-                if after == 0 || self.first_key(after as u32 - 1) == self.kin.as_ref().map(|k| k[after - 1]) =>
+                if self.first_key(after.saturating_sub(1) as u32)
+                    == self.kin.as_ref().and_then(|k| k.get(after.saturating_sub(1)).copied()) =>
             {
                 after
             }
@@ -272,8 +274,42 @@ impl BookReader {
             }
         };
         let Some(index) = after.checked_sub(1) else { return Ok(None) };
-        let block = self.block(index as u32, &mut Warnings::default())?;
-        Ok(block.elements.into_iter().find(|e| e.key == *key))
+        self.find_in_block(index as u32, key)
+    }
+
+    /// Scans block `index` by element lengths and keys, parsing only the element with `key`.
+    /// A block the scan cannot follow is parsed in full for its error.
+    fn find_in_block(&self, index: u32, key: &Key) -> Result<Option<Element>, KvetkaError> {
+        let Some((bytes, path, offset)) = self.block_bytes(index) else { return Ok(None) };
+        let used = usize::from(u16::from_be_bytes([bytes[0], bytes[1]]));
+        let Some(elements) = bytes.get(2..used) else {
+            return self.block(index, &mut Warnings::default()).map(|_| None);
+        };
+        let mut r = ByteReader::with_base(elements, offset as u64 + 2);
+        while !r.is_empty() {
+            let start = r.position();
+            let scanned = r.compact_int("element length").ok().and_then(|len| {
+                let body = r.bytes(len as usize, "element").ok()?;
+                Some(body.get(..KEY_LEN)? == key.0)
+            });
+            match scanned {
+                Some(false) => continue,
+                Some(true) => {
+                    let mut at = ByteReader::with_base(&elements[start..], offset as u64 + 2 + start as u64);
+                    let element = Element::parse(
+                        &mut at,
+                        self.header.element_type,
+                        self.options.string_endian,
+                        &mut Warnings::default(),
+                        &mut ElementNotes::default(),
+                    )
+                    .map_err(|e| KvetkaError::Data(e.in_file(path).with_record(index.into())))?;
+                    return Ok(Some(element));
+                }
+                None => return self.block(index, &mut Warnings::default()).map(|_| None),
+            }
+        }
+        Ok(None)
     }
 
     /// Reads the `.ksf`, if the book has one.

@@ -12,7 +12,7 @@ use super::element::Element;
 use super::error::KvetkaError;
 use super::files::BookFiles;
 use super::text::{unicode_units, write_unicode};
-use super::{Block, Book, Header};
+use super::{Block, Book, Header, KEY_LEN};
 
 /// The writer's choices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,21 +49,24 @@ impl Book {
         if let Some(pair) = elements.windows(2).find(|w| w[0].key == w[1].key) {
             return Err(KvetkaError::unrepresentable(format!("two elements with the key {}", pair[0].key.to_hex())));
         }
-        let mut blocks = Vec::new();
-        let mut current = Block::default();
-        let mut used = 0;
-        for element in elements {
-            let size = check_element(&element, header.element_type)?;
+        let mut starts = Vec::new();
+        let mut used = BLOCK_PAYLOAD;
+        for (i, element) in elements.iter().enumerate() {
+            let size = check_element(element, header.element_type)?;
             if used + size > BLOCK_PAYLOAD {
-                blocks.push(std::mem::take(&mut current));
+                starts.push(i);
                 used = 0;
             }
             used += size;
-            current.elements.push(element);
         }
-        if !current.elements.is_empty() {
-            blocks.push(current);
+        // Blocks are cut from the end and the list shrunk each time, so the elements are not
+        // held twice (a book of millions of positions).
+        let mut blocks = Vec::with_capacity(starts.len());
+        for &start in starts.iter().rev() {
+            blocks.push(Block { elements: elements.split_off(start) });
+            elements.shrink_to_fit();
         }
+        blocks.reverse();
         Ok(Book { header, blocks, sources: None })
     }
 
@@ -153,8 +156,11 @@ impl Book {
             remove_stale(&stale)?;
         }
         if options.kin {
+            // An empty block (n = 2, only ever read from another writer) has no first key: zeros
+            // keep the .kin at one key per block.
+            let zero = [0u8; KEY_LEN];
             let keys: Vec<&[u8]> =
-                self.blocks.iter().filter_map(|b| b.elements.first()).map(|e| &e.key.0[..]).collect();
+                self.blocks.iter().map(|b| b.elements.first().map_or(&zero[..], |e| &e.key.0[..])).collect();
             write_file(&files.kin(), &keys)?;
         } else {
             remove_stale(&files.kin())?;

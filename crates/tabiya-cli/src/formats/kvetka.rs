@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use serde_json::{Map, Value, json};
 use shakmaty::fen::Fen;
-use shakmaty::san::{San, SanPlus};
+use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+use shakmaty::{CastlingMode, EnPassantMode};
 use tabiya_chess::kvetka::build::{BuildReport, Builder, OpeningNames};
 use tabiya_chess::kvetka::conventions::ReadOptions;
 use tabiya_chess::kvetka::{self, Book, BookReader, Header, KinState, KvetkaError, Sources, key, probe};
@@ -127,8 +127,8 @@ pub fn verify(path: &Path, args: &VerifyArgs, _global: &Global) -> Result<ExitCo
     for (b, block) in opened.book.blocks.iter().enumerate() {
         for e in &block.elements {
             let position = key::check(&e.key);
-            let location =
-                format!("{} block {b}", opened.parts.first().map(|p| p.display().to_string()).unwrap_or_default());
+            // Blocks are numbered across all parts, as the .kob stream counts them.
+            let location = format!("{} block {b}", opened.files.stem.display());
             match position {
                 Err(why) => report.problem(Severity::Error, &location, format!("key {}: {why}", e.key.to_hex())),
                 Ok(pos) => {
@@ -160,29 +160,8 @@ pub fn verify(path: &Path, args: &VerifyArgs, _global: &Global) -> Result<ExitCo
     Ok(report.exit_code())
 }
 
-/// The position of `--fen` or `--moves` (SAN or UCI from the initial position).
-fn probe_position(args: &ProbeArgs) -> Result<Chess, CliError> {
-    if let Some(fen) = &args.fen {
-        let fen: Fen = fen.parse().map_err(|e| CliError::Usage(format!("--fen: {e}")))?;
-        return fen.into_position(CastlingMode::Standard).map_err(|e| CliError::Usage(format!("--fen: {e}")));
-    }
-    let mut pos = Chess::default();
-    for text in args.moves.as_deref().unwrap_or("").split_whitespace() {
-        let mv = match text.parse::<San>().ok().and_then(|san| san.to_move(&pos).ok()) {
-            Some(mv) => mv,
-            None => text
-                .parse::<UciMove>()
-                .ok()
-                .and_then(|uci| uci.to_move(&pos).ok())
-                .ok_or_else(|| CliError::Usage(format!("--moves: '{text}' is not a legal move here")))?,
-        };
-        pos.play_unchecked(mv);
-    }
-    Ok(pos)
-}
-
 pub fn probe(path: &Path, args: &ProbeArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    let pos = probe_position(args)?;
+    let pos = super::probe_position(args)?;
     let reader = BookReader::open(path, ReadOptions::default()).map_err(input_error)?;
     let found = probe::probe(&reader, &pos).map_err(input_error)?;
     let mut warnings = tabiya_io::Warnings::default();
@@ -286,7 +265,15 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     let names = match &o.eco {
         Some(path) => {
             let bytes = read_input(path).map_err(CliError::input)?;
-            Some(OpeningNames::from_pgn(path, &bytes))
+            let names = OpeningNames::from_pgn(path, &bytes);
+            if names.is_empty() {
+                return Err(CliError::Input(format!(
+                    "{}: no opening names (games with ECO and Opening tags) found",
+                    path.display()
+                )));
+            }
+            summary(global.quiet, format!("{}: {} opening names", path.display(), names.len()));
+            Some(names)
         }
         None => None,
     };
@@ -352,6 +339,7 @@ pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) ->
         (Format::Kvetka, Format::Kvetka) => merge_books,
         (Format::Kvetka, Format::Polyglot) => to_polyglot,
         (Format::Polyglot, Format::Kvetka) => from_polyglot,
+        (Format::Ctg, Format::Kvetka) => from_ctg,
         (Format::Kvetka, Format::JsonLines) => dump,
         _ => return None,
     };
@@ -406,6 +394,27 @@ fn from_polyglot(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliErr
             report.positions,
             report.moves,
             report.positions_not_reached
+        ),
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn from_ctg(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
+    let [input] = args.inputs.as_slice() else {
+        return Err(CliError::Usage("converting from CTG takes one book".into()));
+    };
+    let ctg = tabiya_chess::ctg::Book::open(input).map_err(CliError::input)?;
+    let (book, report) = kvetka::convert::from_ctg(&ctg, Header::default()).map_err(input_error)?;
+    book.write(&args.output, &Default::default()).map_err(write_error)?;
+    summary(
+        global.quiet,
+        format!(
+            "{}: {} positions, {} moves from the CTG records; {} records with an invalid key, {} moves without a Kvetka code",
+            args.output.display(),
+            report.positions,
+            report.moves,
+            report.positions_invalid,
+            report.moves_skipped
         ),
     );
     Ok(ExitCode::SUCCESS)
