@@ -42,6 +42,10 @@ fn books_equal_polyglot_make_book() {
     let (full, first_40): (Book, Book) = (full.finish(), first_40.book);
     // The notes: 760,688 (position, move) pairs in the first 40 plies.
     assert_eq!(first_40.move_count(), 760_688);
+    // Every position kept is the one its key names.
+    for position in first_40.positions().step_by(97) {
+        assert_eq!(tabiya_chess::polyglot::key(&position.position()), position.key);
+    }
 
     // -max-ply 40 -min-game 1
     assert_eq!(fingerprint(&entries_from_book(&first_40, &make(1, 0.0, None, false))), (522_436, 0xb0b1ad7febbd5bbd));

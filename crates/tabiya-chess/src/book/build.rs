@@ -3,7 +3,7 @@
 //! make-book` counts them).
 
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
 use super::{Book, MoveStats, PackedPosition, PositionRecord, position_key};
 use crate::game::{Game, GameResult};
@@ -54,19 +54,24 @@ enum Tally {
 #[derive(Debug, Clone, Copy)]
 struct Occurrence {
     key: u64,
-    /// Index into `BookBuilder::packed`; increases with every occurrence, so the order
-    /// moves were first met survives sorting by `(key, order)`.
+    /// Index into `BookBuilder::moves`; increases with every occurrence, so the order moves
+    /// were first met survives sorting by `(key, order)`.
     order: u32,
-    mv: shakmaty::Move,
+    mv: Move,
     tally: Tally,
 }
 
-/// The occurrences whose positions a book keeps (the first of each key), as bits: reading
-/// their positions in key order would be a cache miss each, picking them in `order` order
-/// is one sequential pass.
+/// Where a game's occurrences begin (they follow each other, in `order`) and the position
+/// they start from.
+struct Start {
+    order: u32,
+    position: Chess,
+}
+
+/// The occurrences whose positions a book keeps (the first of each key), as bits, with the
+/// number of heads before each word: positions are packed for these only, in `order` order.
 struct Heads {
     bits: Vec<u64>,
-    /// Heads in the words before each word, filled by `keep`.
     before: Vec<u32>,
 }
 
@@ -79,23 +84,20 @@ impl Heads {
         self.bits[order as usize / 64] |= 1 << (order % 64);
     }
 
-    /// The heads' positions, in `order` order, reusing the vector's memory.
-    fn keep(&mut self, mut packed: Vec<PackedPosition>) -> Vec<PackedPosition> {
-        let mut kept = 0;
-        for (word, &bits) in self.bits.iter().enumerate() {
-            self.before.push(kept as u32);
-            let mut rest = bits;
-            while rest != 0 {
-                packed[kept] = packed[word * 64 + rest.trailing_zeros() as usize];
-                kept += 1;
-                rest &= rest - 1;
-            }
-        }
-        packed.truncate(kept);
-        packed
+    fn contains(&self, order: usize) -> bool {
+        self.bits[order / 64] & (1 << (order % 64)) != 0
     }
 
-    /// Where `keep` put the position of the head `order`.
+    fn count_before_words(&mut self) {
+        let count = |heads: &mut u32, bits: &u64| {
+            let before = *heads;
+            *heads += bits.count_ones();
+            Some(before)
+        };
+        self.before = self.bits.iter().scan(0, count).collect();
+    }
+
+    /// The number of heads before `order`: where its position is among the packed ones.
     fn rank(&self, order: u32) -> u32 {
         let (word, bit) = (order as usize / 64, order % 64);
         self.before[word] + (self.bits[word] & ((1 << bit) - 1)).count_ones()
@@ -103,12 +105,17 @@ impl Heads {
 }
 
 /// Accumulates games (or move statistics read from another book) into a [`Book`].
+///
+/// Positions are not kept while games are added, only the moves and where each game starts:
+/// `finish` replays the games and packs the positions the book keeps (about half of them
+/// in full games), which costs less than packing every position and a third of the memory.
 #[derive(Default)]
 pub struct BookBuilder {
     options: BuildOptions,
     occurrences: Vec<Occurrence>,
-    /// The position of every occurrence, by `order`.
-    packed: Vec<PackedPosition>,
+    /// The move of every occurrence, by `order`.
+    moves: Vec<Move>,
+    starts: Vec<Start>,
     /// Statistics of `Tally::Added` occurrences, with their `order`.
     added: Vec<(u32, MoveStats)>,
     summary: BuildSummary,
@@ -125,10 +132,10 @@ impl BookBuilder {
 
     /// The book, positions sorted by key, each position's moves in the order first met.
     pub fn finish(self) -> Book {
-        let BookBuilder { mut occurrences, packed, added, .. } = self;
+        let BookBuilder { mut occurrences, moves, starts, added, .. } = self;
         occurrences.sort_unstable_by_key(|o| (o.key, o.order));
         let mut book = Book::default();
-        let mut heads = Heads::new(packed.len());
+        let mut heads = Heads::new(moves.len());
         for group in occurrences.chunk_by(|a, b| a.key == b.key) {
             let first_move = book.moves.len();
             for occurrence in group {
@@ -163,23 +170,38 @@ impl BookBuilder {
                 move_count: (book.moves.len() - first_move) as u32,
             });
         }
-        book.packed = heads.keep(packed);
+        book.packed.reserve_exact(book.positions.len());
+        for (i, start) in starts.iter().enumerate() {
+            let end = starts.get(i + 1).map_or(moves.len(), |next| next.order as usize);
+            let mut pos = start.position.clone();
+            for (order, &mv) in moves.iter().enumerate().take(end).skip(start.order as usize) {
+                if heads.contains(order) {
+                    book.packed.push(PackedPosition::new(&pos));
+                }
+                pos.play_unchecked(mv);
+            }
+        }
+        heads.count_before_words();
         for position in &mut book.positions {
             position.packed = heads.rank(position.packed);
         }
         book
     }
 
-    fn push(&mut self, key: u64, pos: &Chess, mv: shakmaty::Move, tally: Tally) {
-        let order = self.packed.len() as u32;
-        self.packed.push(PackedPosition::new(pos));
-        self.occurrences.push(Occurrence { key, order, mv, tally });
+    fn push(&mut self, key: u64, mv: Move, tally: Tally) {
+        self.occurrences.push(Occurrence { key, order: self.moves.len() as u32, mv, tally });
+        self.moves.push(mv);
+    }
+
+    fn start(&mut self, pos: &Chess) {
+        self.starts.push(Start { order: self.moves.len() as u32, position: pos.clone() });
     }
 
     /// Adds statistics of a move read from elsewhere (another book format).
     pub fn add_stats(&mut self, pos: &Chess, stats: &MoveStats) {
-        self.added.push((self.packed.len() as u32, *stats));
-        self.push(position_key(pos), pos, stats.mv, Tally::Added);
+        self.added.push((self.moves.len() as u32, *stats));
+        self.start(pos);
+        self.push(position_key(pos), stats.mv, Tally::Added);
     }
 
     fn below_min_elo(&self, game: &Game) -> bool {
@@ -210,10 +232,11 @@ impl BookBuilder {
             (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => Tally::MoverWon,
             _ => Tally::MoverLost,
         };
+        self.start(&pos);
         let mut key = position_key(&pos);
         for node in game.moves.nodes.iter().take(self.options.max_ply as usize) {
             let Some(mv) = node.mv else { break };
-            self.push(key, &pos, mv, tally(pos.turn()));
+            self.push(key, mv, tally(pos.turn()));
             self.summary.moves_added += 1;
             let next = pos.update_zobrist_hash(Zobrist64(key), mv, EnPassantMode::PseudoLegal);
             pos.play_unchecked(mv);
@@ -302,5 +325,30 @@ mod tests {
             assert_eq!(split.summary.games_added, 12);
             assert!(split.book == whole, "{pieces} pieces");
         }
+        // The positions replayed in `finish` are the ones the keys name.
+        for position in whole.positions() {
+            assert_eq!(position_key(&position.position()), position.key);
+        }
+    }
+
+    #[test]
+    fn added_moves_keep_their_positions_and_counts() {
+        use shakmaty::uci::UciMove;
+
+        let start = Chess::default();
+        let e4 = UciMove::from_ascii(b"e2e4").unwrap().to_move(&start).unwrap();
+        let after_e4 = start.clone().play(e4).unwrap();
+        let c5 = UciMove::from_ascii(b"c7c5").unwrap().to_move(&after_e4).unwrap();
+        let stats = |mv, games, wins| MoveStats { mv, games, wins, draws: 0, losses: games - wins };
+        let mut builder = BookBuilder::new(BuildOptions::default());
+        builder.add_stats(&after_e4, &stats(c5, 5, 2));
+        builder.add_stats(&start, &stats(e4, 3, 1));
+        builder.add_stats(&after_e4, &stats(c5, 1, 1));
+        let book = builder.finish();
+        assert_eq!(book.len(), 2);
+        let sicilian = book.get(&after_e4).unwrap();
+        assert_eq!(sicilian.position(), after_e4);
+        assert_eq!(sicilian.moves, [stats(c5, 6, 3)]);
+        assert_eq!(book.get(&start).unwrap().moves, [stats(e4, 3, 1)]);
     }
 }
