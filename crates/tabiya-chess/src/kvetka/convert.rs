@@ -36,7 +36,7 @@ pub struct ConvertReport {
 /// The book as positions reachable from the initial position, each move with the W/D/L of
 /// the position it leads to seen from the side that plays it.
 pub fn to_book_model(kvetka: &Book) -> (book::Book, ConvertReport) {
-    let mut model = book::Book::default();
+    let mut model = book::BookBuilder::new(book::BuildOptions::default());
     let mut report = ConvertReport::default();
     let mut reached: HashSet<Key, std::hash::BuildHasherDefault<super::build::KeyHasher>> = HashSet::default();
     let mut stack = vec![Chess::default()];
@@ -67,10 +67,12 @@ pub fn to_book_model(kvetka: &Book) -> (book::Book, ConvertReport) {
             stack.push(next);
         }
         report.moves += moves.len() as u64;
-        model.position_mut(zobrist, &pos).moves = moves;
+        for stats in &moves {
+            model.add_stats(&pos, stats);
+        }
     }
     report.positions_not_reached = kvetka.elements().filter(|e| !reached.contains(&e.key)).count() as u64;
-    (model, report)
+    (model.finish(), report)
 }
 
 /// Polyglot entries for a Kvetka book: weight 2·wins + draws of the mover (make-book's rule),
