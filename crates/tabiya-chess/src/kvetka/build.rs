@@ -291,7 +291,12 @@ impl Builder {
 
     /// The games of `piece`, which starts at byte `base` of the file.
     fn add_pgn_piece(&mut self, path: &Path, piece: &[u8], base: u64) -> Result<(), KvetkaError> {
-        let options = ReadOptions { variations: false, comments: false, file: Some(path.to_path_buf()), ..ReadOptions::default() };
+        let options = ReadOptions {
+            variations: false,
+            comments: false,
+            file: Some(path.to_path_buf()),
+            ..ReadOptions::default()
+        };
         // A game's length reaches to the next game's first byte, so each game waits for the next.
         let mut pending: Option<(Game, u64)> = None;
         for item in PgnReader::with_options(piece, options) {
@@ -459,7 +464,12 @@ pub struct OpeningNames {
 impl OpeningNames {
     /// Reads the lines; a position reached by several lines keeps the first line's name.
     pub fn from_pgn(path: &Path, bytes: &[u8]) -> OpeningNames {
-        let options = ReadOptions { variations: false, comments: false, file: Some(path.to_path_buf()), ..ReadOptions::default() };
+        let options = ReadOptions {
+            variations: false,
+            comments: false,
+            file: Some(path.to_path_buf()),
+            ..ReadOptions::default()
+        };
         let mut names = KeyMap::default();
         for read in PgnReader::with_options(bytes, options).flatten() {
             let game = &read.game;
