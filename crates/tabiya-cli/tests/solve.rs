@@ -51,7 +51,8 @@ fn checks_obf_files_against_their_listed_scores() {
     std::fs::write(&bad, format!("{FFO_1};\nnot a position\n")).unwrap();
     let out = tabiya(&["solve", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(3));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("line 2, column 1"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("bad.obf@0x44 (record 2)"), "{stderr}");
     // Neither a file nor a position: a usage error.
     assert_eq!(tabiya(&["solve", "nonsense"]).status.code(), Some(2));
 }

@@ -35,7 +35,7 @@ fn main() -> ExitCode {
     let mut lines = Vec::new();
     for name in ["fforum-1-19.obf", "fforum-20-39.obf", "fforum-40-59.obf", "fforum-60-79.obf"] {
         let text = std::fs::read_to_string(ffo.join(name)).expect("FFO suite in the corpus");
-        lines.extend(obf::parse(&text).map(|l| l.expect("valid OBF")));
+        lines.extend(obf::parse(&text).map(|(_, l)| l.expect("valid OBF")));
     }
     let answers = std::fs::read_to_string(ffo.join("ffo_1_79_answers.tsv")).expect("answers");
     let answers: Vec<(i32, Vec<Square>)> = answers

@@ -8,7 +8,7 @@
 //!
 //! // FFO endgame #1: Black to move wins by 18 with g8.
 //! let line = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X;";
-//! let position: Position = obf::parse_line(line)?.position;
+//! let position: Position = obf::parse_line(line, 1)?.position;
 //! let solution = Solver::new().solve(position.board);
 //! assert_eq!(solution.score, 18);
 //! assert_eq!(solution.best_moves.iter().map(|s| s.to_string()).collect::<Vec<_>>(), ["g8"]);
