@@ -87,7 +87,7 @@ fn importer<'p>(policy: TheoreticalPolicy<'p>) -> Importer<'p> {
     players.append("???").unwrap();
     let mut tournaments = NameFile::new(NameKind::Tournaments, Header::dated((2026, 2, 16)));
     tournaments.append("Diverses parties").unwrap();
-    Importer { games: GameFile::new(Header::dated((2026, 2, 16)), 2026), players, tournaments, policy }
+    Importer::new(GameFile::new(Header::dated((2026, 2, 16)), 2026), players, tournaments, policy)
 }
 
 #[test]

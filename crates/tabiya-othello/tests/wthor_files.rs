@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use tabiya_io::Warnings;
 use tabiya_io::corpus::corpus_file;
 use tabiya_othello::wthor::{
-    BoardSize, Game10, GameFile, GameFile10, Header, NameFile, NameKind, Solitaire, SolitaireFile,
+    BoardSize, Game10, GameFile, GameFile10, Header, NameFile, NameKind, Severity, Solitaire, SolitaireFile,
+    verify_games_10,
 };
 
 fn files_in(dir: &Path) -> Vec<PathBuf> {
@@ -159,6 +160,17 @@ fn synthetic_wtd_file() {
         .collect();
     assert_eq!(corners, ["a10", "j10", "a1", "j1"]);
     assert_eq!(file.to_bytes(), bytes);
+    let v = verify_games_10(Path::new("WTH_2025.wtd"), &bytes);
+    assert!(v.ok(), "{:?}", v.problems);
+    let warned: Vec<Option<u64>> = v.problems.iter().map(|p| p.location.offset).collect();
+    assert_eq!(warned, [Some(16 + 104 + 8)], "record 1 starts with a10, not g6");
+    let mut bad = bytes.clone();
+    bad[16 + 8 + 1] = 12 * 11 + 1; // row 11 does not exist
+    bad[16 + 104 + 8 + 50] = 13; // a move after the padding
+    let v = verify_games_10(Path::new("WTH_2025.wtd"), &bad);
+    let errors: Vec<Option<u64>> =
+        v.problems.iter().filter(|p| p.severity == Severity::Error).map(|p| p.location.offset).collect();
+    assert_eq!(errors, [Some(16 + 8 + 1), Some(16 + 104 + 8 + 4)], "{:?}", v.problems);
     // Read as an 8×8 file, the same bytes are suspicious: P1 says 10.
     let mut warnings = Warnings::default();
     let as_wtb = GameFile::read(&bytes, &mut warnings).unwrap();

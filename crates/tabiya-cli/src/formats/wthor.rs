@@ -415,22 +415,29 @@ fn ggf_result(re: &str) -> Option<i32> {
     number.parse::<f64>().ok().map(|f| f.round() as i32)
 }
 
+/// How new games get their theoretical scores: solved (`solver`, given with `--theoretical
+/// solve`), or what the user chose instead.
+fn theoretical_policy<'s>(
+    options: &ConvertOptions,
+    solver: Option<&'s mut dyn wthor::EndgameSolver>,
+) -> Result<TheoreticalPolicy<'s>, CliError> {
+    match (options.theoretical, solver) {
+        (Some(Theoretical::CopyReal), _) => Ok(TheoreticalPolicy::CopyReal),
+        (Some(Theoretical::Unknown), _) => Ok(TheoreticalPolicy::Unknown),
+        (Some(Theoretical::Solve), Some(solver)) => Ok(TheoreticalPolicy::Solve(solver)),
+        _ => Err(CliError::Usage(
+            "choose how to fill theoretical scores: --theoretical solve (exact, at 24 empties), \
+             copy-real (copy the real score) or unknown (store 0)"
+                .into(),
+        )),
+    }
+}
+
 /// Transcripts or GGF → a new `.wtb`, names appended to copies of the name files.
 fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode, CliError> {
     let mut solver =
         (args.wthor.theoretical == Some(Theoretical::Solve)).then(super::solve::theoretical_solver).transpose()?;
-    let policy = match (args.wthor.theoretical, solver.as_mut()) {
-        (Some(Theoretical::CopyReal), _) => TheoreticalPolicy::CopyReal,
-        (Some(Theoretical::Unknown), _) => TheoreticalPolicy::Unknown,
-        (Some(Theoretical::Solve), Some(solver)) => TheoreticalPolicy::Solve(solver),
-        _ => {
-            return Err(CliError::Usage(
-                "choose how to fill theoretical scores: --theoretical solve (exact, at 24 empties), \
-                 copy-real (copy the real score) or unknown (store 0)"
-                    .into(),
-            ));
-        }
-    };
+    let policy = theoretical_policy(&args.wthor, solver.as_mut().map(|s| s as &mut dyn wthor::EndgameSolver))?;
     let out_dir = dir_of(&args.output);
     let source = load_names(out_dir, args.names.as_deref())?;
     let (players, tournaments) = match source {
@@ -446,7 +453,7 @@ fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode,
     };
     let (old_players, old_tournaments) = (players.len(), tournaments.len());
     let mut importer =
-        Importer { games: GameFile::new(Header::today(), output_year(&args.output)), players, tournaments, policy };
+        Importer::new(GameFile::new(Header::today(), output_year(&args.output)), players, tournaments, policy);
     let (mut added, mut skipped) = (0u64, 0u64);
     for input in &args.inputs {
         let text = text_of(&read(input)?);

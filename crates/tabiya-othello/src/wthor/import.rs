@@ -1,6 +1,8 @@
 //! New games into a Wthor file: normalised by symmetry to start with f5, replayed, real score
 //! computed, theoretical score from the chosen policy, names appended to the name files.
 
+use std::collections::HashMap;
+
 use crate::board::{Position, Square, Symmetry};
 
 use super::WthorError;
@@ -54,10 +56,43 @@ pub struct Importer<'p> {
     pub games: GameFile,
     pub players: NameFile,
     pub tournaments: NameFile,
-    pub policy: TheoreticalPolicy<'p>,
+    policy: TheoreticalPolicy<'p>,
+    /// Name → index of both name files, so that a large import does not scan them per game.
+    player_index: HashMap<String, u16>,
+    tournament_index: HashMap<String, u16>,
 }
 
-impl Importer<'_> {
+/// Every name of a file by index; the first of duplicates wins, as a scan would find it.
+fn index_of(file: &NameFile) -> HashMap<String, u16> {
+    let mut map = HashMap::with_capacity(file.len());
+    for (i, name) in file.names().enumerate() {
+        if let Ok(i) = u16::try_from(i) {
+            map.entry(name.into_owned()).or_insert(i);
+        }
+    }
+    map
+}
+
+/// The index of `name` in `file`, appending it if needed; an empty name is index 0 (`???`,
+/// `Diverses parties` in the FFO's files).
+fn name_index(file: &mut NameFile, index: &mut HashMap<String, u16>, name: &str) -> Result<u16, WthorError> {
+    if name.is_empty() {
+        return Ok(0);
+    }
+    if let Some(&i) = index.get(name) {
+        return Ok(i);
+    }
+    let i = file.append(name)?;
+    index.insert(name.to_owned(), i);
+    Ok(i)
+}
+
+impl<'p> Importer<'p> {
+    pub fn new(games: GameFile, players: NameFile, tournaments: NameFile, policy: TheoreticalPolicy<'p>) -> Self {
+        let (player_index, tournament_index) = (index_of(&players), index_of(&tournaments));
+        Importer { games, players, tournaments, policy, player_index, tournament_index }
+    }
+
     /// Adds a game; returns how it ends.
     pub fn add(&mut self, new: &NewGame) -> Result<Ending, ImportError> {
         let first = *new.moves.first().ok_or(ImportError::Empty)?;
@@ -78,11 +113,9 @@ impl Importer<'_> {
         };
         game.real_score = real;
         game.theoretical_score = self.policy.score(&replay, real, depth);
-        // An unnamed player or tournament is index 0 (`???`, `Diverses parties` in the FFO's files).
-        let index = |file: &mut NameFile, name: &str| if name.is_empty() { Ok(0) } else { file.find_or_append(name) };
-        game.black = index(&mut self.players, &new.black)?;
-        game.white = index(&mut self.players, &new.white)?;
-        game.tournament = index(&mut self.tournaments, &new.tournament)?;
+        game.black = name_index(&mut self.players, &mut self.player_index, &new.black)?;
+        game.white = name_index(&mut self.players, &mut self.player_index, &new.white)?;
+        game.tournament = name_index(&mut self.tournaments, &mut self.tournament_index, &new.tournament)?;
         self.games.games.push(game);
         Ok(replay.ending())
     }

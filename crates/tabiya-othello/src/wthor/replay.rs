@@ -1,7 +1,7 @@
 //! Replaying stored moves: passes are not stored, so a move belongs to the side to move unless
 //! that side has no legal move, in which case it belongs to the opponent.
 
-use crate::board::{Color, Position, Square};
+use crate::board::{Color, Position, Square, flips};
 
 use super::square::square_of_code;
 
@@ -73,18 +73,38 @@ impl Replay {
             }
             let square = square?;
             let mut position = replay.position;
-            if position.moves() == 0 {
+            // Trying the move first spares the move generation on every ply: a move that
+            // flips something on an empty square is legal; otherwise the side to move must
+            // have no move at all, and the move is the opponent's.
+            let empty = position.board.empty() & square.bit() != 0;
+            let mut flipped = if empty {
+                flips(position.board.player, position.board.opponent, usize::from(square.index()))
+            } else {
+                0
+            };
+            if flipped == 0 {
+                if position.moves() != 0 {
+                    return Err(ReplayError::Illegal { index, square, side: position.side });
+                }
                 if position.pass().moves() == 0 {
                     return Err(ReplayError::AfterEnd { index, square });
                 }
                 position = position.pass();
                 replay.passes += 1;
+                flipped = if empty {
+                    flips(position.board.player, position.board.opponent, usize::from(square.index()))
+                } else {
+                    0
+                };
+                if flipped == 0 {
+                    return Err(ReplayError::Illegal { index, square, side: position.side });
+                }
             }
             if position.side == Color::White && index < 64 {
                 replay.white_moves |= 1 << index;
             }
             replay.position =
-                position.play(square).map_err(|e| ReplayError::Illegal { index, square, side: e.side })?;
+                Position { board: position.board.play_flips(square.bit(), flipped), side: position.side.opposite() };
             replay.moves = index + 1;
         }
         // The side to move at the end is the one that must play (unless the game is over).

@@ -179,7 +179,7 @@ pub fn verify_games(
                 continue;
             }
         };
-        check_scores(game, &replay, depth, solver.as_deref_mut(), &mut v, at(i, 6));
+        check_scores(game, &replay, depth, solver.as_deref_mut(), &mut v, || at(i, 6));
         let s = &mut v.stats;
         s.passes += u64::from(replay.passes);
         s.games_with_pass += u64::from(replay.passes > 0);
@@ -315,7 +315,7 @@ fn check_scores<'s>(
     depth: u8,
     solver: Option<&mut (dyn EndgameSolver + 's)>,
     v: &mut Verification,
-    at: Location,
+    at: impl Fn() -> Location,
 ) {
     let Some(real) = replay.real_score() else { return };
     let s = &mut v.stats;
@@ -329,7 +329,7 @@ fn check_scores<'s>(
     }
     if real != game.real_score {
         s.real_score_mismatches += 1;
-        v.push(Severity::Error, at.clone(), format!("real score {} but the moves give {real}", game.real_score));
+        v.push(Severity::Error, at(), format!("real score {} but the moves give {real}", game.real_score));
     }
     let expected = if replay.moves <= 60 - usize::from(depth) {
         Some(real)
@@ -341,7 +341,7 @@ fn check_scores<'s>(
         s.theoretical_checked += 1;
         if expected != game.theoretical_score {
             s.theoretical_mismatches += 1;
-            let mut at = at;
+            let mut at = at();
             at.offset = at.offset.map(|o| o + 1);
             v.push(
                 Severity::Error,
