@@ -43,10 +43,6 @@ impl CachedSolver {
         self.scores.insert(key, solution.score as i8);
         solution.score
     }
-
-    pub fn solver(&self) -> &Solver {
-        &self.solver
-    }
 }
 
 impl EndgameSolver for CachedSolver {
