@@ -51,7 +51,8 @@ fn checks_obf_files_against_their_listed_scores() {
     std::fs::write(&bad, format!("{FFO_1};\nnot a position\n")).unwrap();
     let out = tabiya(&["solve", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(3));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("line 2, column 1"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("bad.obf@0x44 (record 2)"), "{stderr}");
     // Neither a file nor a position: a usage error.
     assert_eq!(tabiya(&["solve", "nonsense"]).status.code(), Some(2));
 }
@@ -93,4 +94,32 @@ fn writes_and_verifies_solitaires() {
     assert_eq!(problems.len(), 2, "{problems:?}");
     assert!(problems[0].starts_with("score"), "{problems:?}");
     assert!(problems[1].starts_with("first move 11 stored"), "{problems:?}");
+}
+
+/// `verify --deep` solves each game at the header's P3. At the real depth (24) that takes
+/// minutes per file (the 24-game check of specs/wthor.md §11 is `cargo bench --bench
+/// wthor_theoretical`); here WTH_1977.wtb with P3 patched to 12 shows the wiring: every game
+/// solved once, each result compared with the stored score (stored for 24, so they differ).
+#[test]
+fn verify_deep_solves_every_game_at_the_header_depth() {
+    let Some(games) = tabiya_io::corpus::corpus_file("wthor/current/WTH_1977.wtb") else {
+        eprintln!("skipped: TABIYA_CORPUS not set");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("WTH_1977.wtb");
+    let mut bytes = std::fs::read(games).unwrap();
+    bytes[14] = 12;
+    std::fs::write(&path, &bytes).unwrap();
+    let out = tabiya(&["verify", "--deep", "--json", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let checked = &json["checked"];
+    assert_eq!((checked["games"].as_u64(), checked["theoretical_checked"].as_u64()), (Some(12), Some(12)));
+    assert_eq!((checked["positions_solved"].as_u64(), checked["positions_from_cache"].as_u64()), (Some(12), Some(0)));
+    assert!(checked["theoretical_mismatches"].as_u64().unwrap() > 0);
+
+    let out = tabiya(&["verify", "--json", path.to_str().unwrap()]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(json["checked"].get("positions_solved").is_none());
 }

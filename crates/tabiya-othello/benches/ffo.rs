@@ -35,7 +35,7 @@ fn main() -> ExitCode {
     let mut lines = Vec::new();
     for name in ["fforum-1-19.obf", "fforum-20-39.obf", "fforum-40-59.obf", "fforum-60-79.obf"] {
         let text = std::fs::read_to_string(ffo.join(name)).expect("FFO suite in the corpus");
-        lines.extend(obf::parse(&text).map(|l| l.expect("valid OBF")));
+        lines.extend(obf::parse(&text).map(|(_, l)| l.expect("valid OBF")));
     }
     let answers = std::fs::read_to_string(ffo.join("ffo_1_79_answers.tsv")).expect("answers");
     let answers: Vec<(i32, Vec<Square>)> = answers
@@ -50,19 +50,21 @@ fn main() -> ExitCode {
 
     let solver = Solver::new().threads(threads).expect("thread pool");
     println!("threads {threads}");
-    println!("  # | empties | score | move |     time (s) |          nodes |     nodes/s");
+    println!("  # | empties | score | move |     time (s) |  CPU time (s) |          nodes |     nodes/s");
     let (mut total_time, mut total_nodes, mut wrong) = (Duration::ZERO, 0u64, 0);
     for id in first..=last.min(79) {
         solver.clear();
         let line = &lines[id - 1];
+        let cpu_before = cpu_seconds();
         let solution = solver.solve(line.position.board);
+        let cpu = cpu_seconds().zip(cpu_before).map_or(f64::NAN, |(after, before)| after - before);
         let (score, best) = &answers[id - 1];
         let mv = solution.best_moves.first().copied();
         let ok = solution.score == *score && mv.is_some_and(|m| best.contains(&m));
         wrong += usize::from(!ok);
         let secs = solution.elapsed.as_secs_f64();
         println!(
-            "{id:>3} | {:>7} | {:>+5} | {:>4} | {secs:>12.3} | {:>14} | {:>11.0}{}",
+            "{id:>3} | {:>7} | {:>+5} | {:>4} | {secs:>12.3} | {cpu:>13.3} | {:>14} | {:>11.0}{}",
             line.position.board.empties(),
             solution.score,
             mv.map_or("--".into(), |m| m.to_string()),
@@ -84,8 +86,11 @@ fn main() -> ExitCode {
     if wrong == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
-/// Time this process has spent on a CPU (Linux), in seconds.
+/// Time this process (all its threads) has spent on a CPU (Linux: user + system time of
+/// /proc/self/stat, in clock ticks of 1/100 s), in seconds.
 fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/schedstat").ok()?;
-    Some(stat.split_whitespace().next()?.parse::<f64>().ok()? / 1e9)
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
 }

@@ -40,7 +40,7 @@ fn obf_lines() -> Option<Vec<obf::ObfLine>> {
     let mut lines = Vec::new();
     for name in ["fforum-1-19.obf", "fforum-20-39.obf", "fforum-40-59.obf", "fforum-60-79.obf"] {
         let text = std::fs::read_to_string(corpus_file(&format!("ffo/{name}"))?).unwrap();
-        lines.extend(obf::parse(&text).map(Result::unwrap));
+        lines.extend(obf::parse(&text).map(|(_, l)| l.unwrap()));
     }
     Some(lines)
 }

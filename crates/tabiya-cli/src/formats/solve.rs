@@ -38,7 +38,7 @@ pub struct SolveOptions {
 /// One solved position, as printed with --json.
 #[derive(Serialize)]
 struct SolvedLine {
-    line: usize,
+    line: u64,
     position: String,
     empties: u32,
     goal: &'static str,
@@ -98,28 +98,31 @@ pub fn solve(options: &SolveOptions, global: &Global) -> Result<ExitCode, CliErr
 }
 
 /// The OBF lines of a file, or the single position given on the command line (line 0).
-fn read_positions(target: &str) -> Result<Vec<(usize, ObfLine)>, CliError> {
+fn read_positions(target: &str) -> Result<Vec<(u64, ObfLine)>, CliError> {
     let path = PathBuf::from(target);
     if target != "-" && !path.is_file() {
-        let line = obf::parse_line(target.trim())
-            .map_err(|e| CliError::Usage(format!("'{target}' is neither a file nor an OBF position: {e}")))?;
+        let line = obf::parse_line(target.trim(), 1).map_err(|e| {
+            CliError::Usage(format!(
+                "'{target}' is neither a file nor an OBF position: expected {} at byte {}",
+                e.expected,
+                e.location.offset.unwrap_or(0)
+            ))
+        })?;
         return Ok(vec![(0, line)]);
     }
     let bytes = tabiya_io::read_input(&path).map_err(|e| CliError::Input(format!("{target}: {e}")))?;
     let text = std::str::from_utf8(&bytes).map_err(|e| CliError::Input(format!("{target}: not text: {e}")))?;
-    let mut lines = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        if line.trim().is_empty() || line.starts_with('%') || line.starts_with('#') {
-            continue;
-        }
-        let parsed = obf::parse_line(line.trim_end())
-            .map_err(|e| CliError::Input(format!("{target}: {}", obf::ObfError { line: number + 1, ..e })))?;
-        lines.push((number + 1, parsed));
-    }
-    Ok(lines)
+    obf::parse(text)
+        .map(|(number, line)| {
+            line.map(|l| (number, l)).map_err(|mut e| {
+                e.location.file = Some(path.clone());
+                CliError::input(e)
+            })
+        })
+        .collect()
 }
 
-fn describe(number: usize, line: &ObfLine, solution: &Solution, goal: Goal) -> SolvedLine {
+fn describe(number: u64, line: &ObfLine, solution: &Solution, goal: Goal) -> SolvedLine {
     let seconds = solution.elapsed.as_secs_f64();
     let listed = line.best_listed();
     let agrees = listed.as_ref().map(|(score, moves)| {

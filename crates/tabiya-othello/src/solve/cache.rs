@@ -43,10 +43,6 @@ impl CachedSolver {
         self.scores.insert(key, solution.score as i8);
         solution.score
     }
-
-    pub fn solver(&self) -> &Solver {
-        &self.solver
-    }
 }
 
 impl EndgameSolver for CachedSolver {
@@ -69,7 +65,7 @@ mod tests {
     fn solves_a_position_and_its_mirror_image_once() {
         // FFO #1: Black to move wins by 18, i.e. 41 discs with the empties.
         let line = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
-        let position = obf::parse_line(line).unwrap().position;
+        let position = obf::parse_line(line, 1).unwrap().position;
         let mut cached = CachedSolver::new(Solver::new().table_bits(16));
         assert_eq!(cached.black_score(&position), 41);
         let s = Symmetry::ROTATE_180;

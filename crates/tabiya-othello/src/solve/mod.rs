@@ -8,7 +8,7 @@
 //!
 //! // FFO endgame #1: Black to move wins by 18 with g8.
 //! let line = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X;";
-//! let position: Position = obf::parse_line(line)?.position;
+//! let position: Position = obf::parse_line(line, 1)?.position;
 //! let solution = Solver::new().solve(position.board);
 //! assert_eq!(solution.score, 18);
 //! assert_eq!(solution.best_moves.iter().map(|s| s.to_string()).collect::<Vec<_>>(), ["g8"]);
@@ -175,5 +175,56 @@ impl Solver {
             self.table.store(board, board.empties(), best, best, best_moves.last().map(|s| s.index()));
         }
         Solution { score: best, best_moves, passes: false, nodes: search.nodes + 1, elapsed: Duration::ZERO }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Color, Position};
+    use crate::text::obf;
+
+    fn solve(solver: &Solver, line: &str) -> (i32, Vec<String>) {
+        let solution = solver.solve(obf::parse_line(line, 1).unwrap().position.board);
+        let mut moves: Vec<String> = solution.best_moves.iter().map(Square::to_string).collect();
+        moves.sort();
+        (solution.score, moves)
+    }
+
+    // FFO #1 (+18 g8; h1, h7, a2, a3 also win), #4 (0: a5 and h8 draw, nothing wins), #9 (-8).
+    const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    const FFO_4: &str = "-XXXXXX-X-XXXOO-XOXXXOOXXXOXOOOX-OXOOXXX--OOOXXX--OOXX----XOXXO- X";
+    const FFO_9: &str = "--XOXX--O-OOXXXX-OOOXXXX-XOXXXOXXXOXOOOXOXXOXOXX--OXOO----OOOO-- O";
+
+    #[test]
+    fn win_draw_loss_gives_the_sign_and_the_moves_that_keep_it() {
+        let solver = Solver::new().table_bits(16).goal(Goal::WinDrawLoss).all_best_moves(true);
+        assert_eq!(solve(&solver, FFO_1), (1, vec!["a2".into(), "a3".into(), "g8".into(), "h1".into(), "h7".into()]));
+        assert_eq!(solve(&solver, FFO_4), (0, vec!["a5".into(), "h8".into()]));
+        assert_eq!(solve(&solver, FFO_9).0, -1);
+    }
+
+    #[test]
+    fn exact_scores_with_one_or_every_best_move() {
+        let one = Solver::new().table_bits(16);
+        let (score, moves) = solve(&one, FFO_4);
+        assert_eq!(score, 0);
+        assert!(moves == ["a5"] || moves == ["h8"], "{moves:?}");
+        let every = Solver::new().table_bits(16).all_best_moves(true).threads(2).unwrap();
+        assert_eq!(solve(&every, FFO_4), (0, vec!["a5".into(), "h8".into()]));
+        assert_eq!(solve(&every, FFO_9), (-8, vec!["a4".into(), "g7".into()]));
+    }
+
+    #[test]
+    fn forced_pass_and_finished_games() {
+        let square = |name: &str| name.parse::<Square>().unwrap().bit();
+        // White to move cannot: after the pass Black's d1 takes every disc.
+        let passing = Position::from_discs(square("a1") | square("b1"), square("c1"), Color::White).unwrap();
+        let solution = Solver::new().table_bits(12).solve(passing.board);
+        assert_eq!((solution.score, solution.passes, solution.best_moves.len()), (-64, true, 0));
+        // Neither side can move: the final score, empties to the winner (2 discs to 1 + 61 empties).
+        let over = Position::from_discs(square("a1") | square("h1"), square("h8"), Color::Black).unwrap();
+        let solution = Solver::new().table_bits(12).solve(over.board);
+        assert_eq!((solution.score, solution.passes), (64 - 2, false));
     }
 }

@@ -5,8 +5,9 @@
 use crate::board::{Board, flips};
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
-/// The most legal moves an Othello position can have is 33.
-const MAX_MOVES: usize = 34;
+/// Room for every empty square: a reachable position has at most 33 legal moves, but OBF
+/// input may be any arrangement of discs.
+const MAX_MOVES: usize = 64;
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Move {

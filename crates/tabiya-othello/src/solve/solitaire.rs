@@ -164,7 +164,7 @@ mod tests {
     use crate::text::obf;
 
     fn board(line: &str) -> Board {
-        obf::parse_line(line).unwrap().position.board
+        obf::parse_line(line, 1).unwrap().position.board
     }
 
     #[test]
@@ -189,7 +189,7 @@ mod tests {
     fn checks_stored_solitaires() {
         let solver = SolitaireSolver::new(1).unwrap();
         let position =
-            obf::parse_line("----OX----OOXX---OOOXX-XOOXXOOOOOXXOXXOOOXXXOOOOOXXXXOXO--OOOOOX X").unwrap().position;
+            obf::parse_line("----OX----OOXX---OOOXX-XOOXXOOOOOXXOXXOOOXXXOOOOOXXXXOXO--OOOOOX X", 1).unwrap().position;
         let mut solitaire = Solitaire { empties: 14, side_to_move: 1, score: 2, best_move: 14, ..Solitaire::default() };
         solitaire.set_discs(position.black(), position.white());
         assert_eq!(check_solitaire(&solver, &solitaire), []);

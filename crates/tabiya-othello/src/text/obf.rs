@@ -6,13 +6,16 @@
 //! use tabiya_othello::text::obf;
 //!
 //! let line = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12;";
-//! let parsed = obf::parse_line(line)?;
+//! let parsed = obf::parse_line(line, 1)?;
 //! assert_eq!(parsed.position.board.empties(), 14);
 //! assert_eq!(parsed.scores[0].0.to_string(), "g8");
 //! assert_eq!(obf::format_line(&parsed.position, &parsed.scores), line);
-//! # Ok::<(), obf::ObfError>(())
+//! # Ok::<(), tabiya_othello::text::TextError>(())
 //! ```
 
+use tabiya_io::Location;
+
+use super::TextError;
 use crate::board::{Color, Position, Square};
 
 /// One OBF line: a position and the scores listed for some of its moves.
@@ -22,35 +25,14 @@ pub struct ObfLine {
     pub scores: Vec<(Square, i32)>,
 }
 
-/// Where an OBF line stops making sense.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ObfError {
-    /// 1-based; 0 when parsing a single line.
-    pub line: usize,
-    /// 1-based character position in the line.
-    pub column: usize,
-    pub expected: &'static str,
-    pub found: String,
+fn error(line: u64, offset: usize, expected: &'static str, found: &str) -> TextError {
+    TextError::new(Location::at(offset as u64).with_record(line), expected, found.chars().take(16).collect::<String>())
 }
 
-impl std::fmt::Display for ObfError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.line > 0 {
-            write!(f, "line {}, ", self.line)?;
-        }
-        write!(f, "column {}: expected {}, found {:?}", self.column, self.expected, self.found)
-    }
-}
-
-impl std::error::Error for ObfError {}
-
-fn error(column: usize, expected: &'static str, found: &str) -> ObfError {
-    ObfError { line: 0, column: column + 1, expected, found: found.chars().take(16).collect() }
-}
-
-/// Parses one line. Like Edax, accepts lower case and `*`/`.` for a black disc and an empty
-/// square, and `B`/`W` for the side.
-pub fn parse_line(line: &str) -> Result<ObfLine, ObfError> {
+/// Parses one line; `number` (1-based) locates errors, whose offsets count bytes from the start
+/// of the line. Like Edax, accepts lower case and `*`/`.` for a black disc and an empty square,
+/// and `B`/`W` for the side.
+pub fn parse_line(line: &str, number: u64) -> Result<ObfLine, TextError> {
     let bytes = line.as_bytes();
     let (mut black, mut white) = (0u64, 0u64);
     for index in 0..64 {
@@ -58,7 +40,7 @@ pub fn parse_line(line: &str) -> Result<ObfLine, ObfError> {
             Some(b'X' | b'B' | b'*') => black |= 1 << index,
             Some(b'O' | b'W') => white |= 1 << index,
             Some(b'-' | b'.') => {}
-            _ => return Err(error(index, "a square: X, O or -", line.get(index..).unwrap_or(""))),
+            _ => return Err(error(number, index, "a square: X, O or -", line.get(index..).unwrap_or(""))),
         }
     }
     let rest = line.get(64..).unwrap_or("");
@@ -67,20 +49,20 @@ pub fn parse_line(line: &str) -> Result<ObfLine, ObfError> {
     let side = match trimmed.as_bytes().first().map(u8::to_ascii_uppercase) {
         Some(b'X' | b'B') => Color::Black,
         Some(b'O' | b'W') => Color::White,
-        _ => return Err(error(side_column, "the side to move: X or O", trimmed)),
+        _ => return Err(error(number, side_column, "the side to move: X or O", trimmed)),
     };
-    let position = Position::from_discs(black, white, side).ok_or_else(|| error(0, "a board", line))?;
+    let position = Position::from_discs(black, white, side).ok_or_else(|| error(number, 0, "a board", line))?;
     let mut scores = Vec::new();
     let mut column = side_column + 1;
     let tail = trimmed.get(1..).unwrap_or("");
     for (i, field) in tail.split(';').enumerate() {
         let entry = field.trim();
         if i == 0 && !entry.is_empty() {
-            return Err(error(column, "';' after the side to move", field));
+            return Err(error(number, column, "';' after the side to move", field));
         }
         if !entry.is_empty() {
             let at = column + field.len() - field.trim_start().len();
-            scores.push(parse_score(entry).ok_or_else(|| error(at, "Move:score, e.g. G8:+18", entry))?);
+            scores.push(parse_score(entry).ok_or_else(|| error(number, at, "Move:score, e.g. G8:+18", entry))?);
         }
         column += field.len() + 1;
     }
@@ -102,12 +84,26 @@ fn parse_score(entry: &str) -> Option<(Square, i32)> {
     (-64..=64).contains(&score).then_some((square, score))
 }
 
-/// Every non-blank line of an OBF file, each parsed or with its error (line numbers 1-based).
-pub fn parse(text: &str) -> impl Iterator<Item = Result<ObfLine, ObfError>> + '_ {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(n, l)| parse_line(l.trim_end()).map_err(|e| ObfError { line: n + 1, ..e }))
+/// Every position of an OBF file: one per non-blank line; lines starting with `#` or `%` are
+/// comments. Each item is (line number, parsed line or error with its offset in `text`).
+pub fn parse(text: &str) -> impl Iterator<Item = (u64, Result<ObfLine, TextError>)> + '_ {
+    let mut offset = 0u64;
+    text.split('\n').enumerate().filter_map(move |(n, line)| {
+        let start = offset;
+        offset += line.len() as u64 + 1;
+        let content = line.trim();
+        if content.is_empty() || content.starts_with('#') || content.starts_with('%') {
+            return None;
+        }
+        let number = n as u64 + 1;
+        Some((
+            number,
+            parse_line(line.trim_end(), number).map_err(|mut e| {
+                e.location.offset = e.location.offset.map(|o| o + start);
+                e
+            }),
+        ))
+    })
 }
 
 /// The line Edax writes: upper-case moves, signed scores, `; ` between entries.
@@ -127,7 +123,7 @@ mod tests {
 
     #[test]
     fn reads_edax_lines() {
-        let parsed = parse_line(&format!("{FFO_1}; G8:+18; B1:-4; A4:-22;")).unwrap();
+        let parsed = parse_line(&format!("{FFO_1}; G8:+18; B1:-4; A4:-22;"), 1).unwrap();
         assert_eq!(parsed.position.side, Color::Black);
         assert_eq!(parsed.position.black().count_ones(), 27);
         assert_eq!(parsed.position.white().count_ones(), 23);
@@ -135,28 +131,30 @@ mod tests {
         assert_eq!(scores, [("g8".into(), 18), ("b1".into(), -4), ("a4".into(), -22)]);
         assert_eq!(format_line(&parsed.position, &parsed.scores), format!("{FFO_1}; G8:+18; B1:-04; A4:-22;"));
         assert_eq!(parsed.best_listed(), Some((18, vec!["g8".parse().unwrap()])));
-        assert_eq!(parse_line(FFO_1).unwrap().scores, []);
-        assert_eq!(parse_line(FFO_1).unwrap().best_listed(), None);
-        assert_eq!(parse_line(&format!("{FFO_1};")).unwrap().position, parsed.position);
+        assert_eq!(parse_line(FFO_1, 1).unwrap().scores, []);
+        assert_eq!(parse_line(FFO_1, 1).unwrap().best_listed(), None);
+        assert_eq!(parse_line(&format!("{FFO_1};"), 1).unwrap().position, parsed.position);
     }
 
     #[test]
     fn names_what_is_wrong_and_where() {
-        let e = parse_line("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO").unwrap_err();
-        assert_eq!((e.column, e.expected), (63, "a square: X, O or -"));
-        let e = parse_line(&format!("{}Z", &FFO_1[..65])).unwrap_err();
-        assert_eq!((e.column, e.expected), (66, "the side to move: X or O"));
-        let e = parse_line(&format!("{FFO_1}; G9:+18;")).unwrap_err();
-        assert_eq!((e.column, e.expected), (69, "Move:score, e.g. G8:+18"));
-        let errors: Vec<ObfError> = parse(&format!("{FFO_1}\n\nnonsense\n")).filter_map(Result::err).collect();
+        let at = |e: TextError| (e.location.record, e.location.offset, e.expected);
+        let e = parse_line("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO", 7).unwrap_err();
+        assert_eq!(at(e), (Some(7), Some(62), "a square: X, O or -".into()));
+        let e = parse_line(&format!("{}Z", &FFO_1[..65]), 1).unwrap_err();
+        assert_eq!(at(e), (Some(1), Some(65), "the side to move: X or O".into()));
+        let e = parse_line(&format!("{FFO_1}; G9:+18;"), 1).unwrap_err();
+        assert_eq!(at(e), (Some(1), Some(68), "Move:score, e.g. G8:+18".into()));
+        let text = format!("{FFO_1}\n\n% comment\nnonsense\n");
+        let errors: Vec<(u64, TextError)> = parse(&text).filter_map(|(n, r)| r.err().map(|e| (n, e))).collect();
         assert_eq!(errors.len(), 1);
-        assert_eq!(errors[0].line, 3);
+        assert_eq!((errors[0].0, errors[0].1.location.offset), (4, Some(66 + 1 + 1 + 10)));
     }
 
     proptest::proptest! {
         #[test]
         fn never_panics(line in "\\PC{0,90}") {
-            let _ = parse_line(&line);
+            let _ = parse_line(&line, 1);
         }
     }
 }
