@@ -130,7 +130,7 @@ pub fn info(path: &Path, format: Format, args: &InfoArgs, global: &Global) -> Re
         _ => {
             let text = text_of(&data);
             let (mut positions, mut errors) = (0u64, 0u64);
-            for line in obf::parse(&text) {
+            for (_, line) in obf::parse(&text) {
                 if line.is_ok() { positions += 1 } else { errors += 1 }
             }
             report.count("positions", positions).count("unreadable_lines", errors);
