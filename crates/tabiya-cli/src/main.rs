@@ -3,8 +3,6 @@
 
 mod args;
 mod formats;
-// Report types not used by any format yet stay until their formats land.
-#[allow(dead_code)]
 mod report;
 
 use std::process::ExitCode;

@@ -223,11 +223,12 @@ impl Book {
     }
 }
 
-/// The position a probe asks for: a FEN, or moves (SAN or UCI, separated by spaces) played
-/// from the start. The error says which part is wrong.
+/// The position a probe asks for: a FEN, or moves played from the start (SAN or UCI,
+/// separated by spaces; move numbers such as `1.` and check marks are ignored). The error
+/// says which part is wrong.
 pub fn probe_position(fen: Option<&str>, moves: Option<&str>) -> Result<Chess, String> {
     use shakmaty::fen::Fen;
-    use shakmaty::san::San;
+    use shakmaty::san::SanPlus;
     use shakmaty::uci::UciMove;
 
     if let Some(fen) = fen {
@@ -235,8 +236,12 @@ pub fn probe_position(fen: Option<&str>, moves: Option<&str>) -> Result<Chess, S
         return parsed.into_position(shakmaty::CastlingMode::Standard).map_err(|e| format!("FEN {fen:?}: {e}"));
     }
     let mut pos = Chess::default();
-    for text in moves.unwrap_or_default().split_whitespace() {
-        let by_san = text.parse::<San>().ok().and_then(|san| san.to_move(&pos).ok());
+    for token in moves.unwrap_or_default().split_whitespace() {
+        let text = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        if text.is_empty() {
+            continue;
+        }
+        let by_san = text.parse::<SanPlus>().ok().and_then(|san| san.san.to_move(&pos).ok());
         let by_uci = || text.parse::<UciMove>().ok().and_then(|uci| uci.to_move(&pos).ok());
         let mv =
             by_san.or_else(by_uci).ok_or_else(|| format!("{text:?} is not a legal move after {}", fen_of(&pos)))?;

@@ -14,10 +14,7 @@ pub mod wthor;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use shakmaty::fen::Fen;
-use shakmaty::san::SanPlus;
-use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::Chess;
 use tabiya_io::Format;
 
 use crate::args::{BookArgs, ConvertArgs, Global, InfoArgs, ProbeArgs, SolveArgs, VerifyArgs};
@@ -136,28 +133,9 @@ pub fn probe(args: &ProbeArgs, global: &Global) -> Result<ExitCode, CliError> {
     }
 }
 
-/// The position `tabiya probe` looks up: `--fen`, else `--moves` from the start position
-/// (SAN or UCI, move numbers such as `1.` ignored).
+/// The position `tabiya probe` looks up: `--fen`, else `--moves` from the start position.
 pub fn probe_position(args: &ProbeArgs) -> Result<Chess, CliError> {
-    if let Some(text) = &args.fen {
-        let fen: Fen = text.parse().map_err(|e| CliError::Usage(format!("--fen '{text}': {e}")))?;
-        return fen.into_position(CastlingMode::Standard).map_err(|e| CliError::Usage(format!("--fen '{text}': {e}")));
-    }
-    let mut pos = Chess::default();
-    for token in args.moves.as_deref().unwrap_or_default().split_whitespace() {
-        let token = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-        if token.is_empty() {
-            continue;
-        }
-        let mv = token
-            .parse::<SanPlus>()
-            .ok()
-            .and_then(|san| san.san.to_move(&pos).ok())
-            .or_else(|| token.parse::<UciMove>().ok().and_then(|uci| uci.to_move(&pos).ok()))
-            .ok_or_else(|| CliError::Usage(format!("--moves: '{token}' is not a legal move here")))?;
-        pos.play_unchecked(mv);
-    }
-    Ok(pos)
+    tabiya_chess::book::probe_position(args.fen.as_deref(), args.moves.as_deref()).map_err(CliError::Usage)
 }
 
 pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {

@@ -92,7 +92,7 @@ pub fn verify(path: &Path, args: &VerifyArgs, _global: &Global) -> Result<ExitCo
 
 pub fn probe(path: &Path, args: &ProbeArgs, _global: &Global) -> Result<ExitCode, CliError> {
     let entries = read_book(path)?;
-    let pos = book::probe_position(args.fen.as_deref(), args.moves.as_deref()).map_err(CliError::Usage)?;
+    let pos = super::probe_position(args)?;
     let hits = polyglot::probe(&entries, &pos);
     let mut report = ProbeReport {
         book: path.to_path_buf(),
