@@ -69,3 +69,36 @@ fn verify_fails_on_a_damaged_game() {
     assert_eq!(json["ok"], false);
     assert_eq!(json["checked"]["decoded"], 4);
 }
+
+#[test]
+fn books_from_a_database_equal_books_from_its_pgn_export() {
+    let Some(db) = corpus_file("scid/generated-scid502/fischer_4.si4") else { return };
+    let export = corpus_file("scid/generated-scid502/fischer_4.export.pgn").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = |name: &str| dir.path().join(name);
+    let build = |input: &Path, output: &Path, options: &[&str]| {
+        let run = tabiya(&[&["book", s(input), "-o", s(output), "-q"], options].concat());
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    };
+    build(&db, &out("scid.bin"), &["--min-games", "1"]);
+    build(&export, &out("pgn.bin"), &["--min-games", "1"]);
+    let bytes = std::fs::read(out("scid.bin")).unwrap();
+    // 38,522 entries of 16 bytes (the count polyglot's options give for these 827 games).
+    assert_eq!(bytes.len(), 38_522 * 16);
+    assert!(bytes == std::fs::read(out("pgn.bin")).unwrap());
+    // The stem names the database too.
+    build(&db.with_extension(""), &out("stem.bin"), &["--min-games", "1"]);
+    assert!(bytes == std::fs::read(out("stem.bin")).unwrap());
+
+    build(&db, &out("scid.kob"), &["--links"]);
+    build(&export, &out("pgn.kob"), &["--links"]);
+    for name in ["_0.kob", ".kin"] {
+        let read = |stem: &str| std::fs::read(out(&format!("{stem}{name}"))).unwrap();
+        assert!(read("scid") == read("pgn"), "{name}");
+    }
+    // Game links name a PGN file and a byte offset: refused for a SCID database.
+    let refused = tabiya(&["book", s(&db), "-o", s(&out("links.kob")), "--game-links"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--game-links"));
+    assert!(!out("links_0.kob").exists());
+}

@@ -249,21 +249,22 @@ impl BookBuilder {
     }
 }
 
-/// A book built from PGN text, with what reading it found.
-pub struct PgnBuild {
+/// A book built from games, with what reading them found.
+pub struct GamesBuild {
     pub book: Book,
     pub summary: BuildSummary,
-    /// Games the PGN reader could not read (unsupported variants, invalid FEN, syntax).
+    /// Games that could not be read (PGN: unsupported variants, invalid FEN, syntax; SCID:
+    /// damaged records).
     pub unreadable: u64,
-    /// Warnings of the games read.
+    /// Warnings of the PGN games read.
     pub warnings: u64,
 }
 
-impl PgnBuild {
+impl GamesBuild {
     /// This build followed by `later`'s, as if its games came after these.
-    pub fn merge(self, later: PgnBuild) -> PgnBuild {
+    pub fn merge(self, later: GamesBuild) -> GamesBuild {
         let (a, b) = (self.summary, later.summary);
-        PgnBuild {
+        GamesBuild {
             book: self.book.merge(later.book),
             summary: BuildSummary {
                 games_added: a.games_added + b.games_added,
@@ -282,14 +283,14 @@ impl PgnBuild {
 /// per rayon thread when `None`; `RAYON_NUM_THREADS=1` spends the least memory), each read
 /// into its own book, and the books merged in input order, which gives the same book as
 /// reading the text in one piece.
-pub fn build_from_pgn(input: &[u8], options: &BuildOptions, pieces: Option<usize>) -> PgnBuild {
+pub fn build_from_pgn(input: &[u8], options: &BuildOptions, pieces: Option<usize>) -> GamesBuild {
     use rayon::prelude::*;
 
     use crate::pgn::{PgnReader, ReadOptions, split_games};
 
     let read = ReadOptions { variations: false, comments: false, max_plies: Some(options.max_ply), file: None };
     let pieces = split_games(input, pieces.unwrap_or_else(rayon::current_num_threads));
-    let built: Vec<PgnBuild> = pieces
+    let built: Vec<GamesBuild> = pieces
         .par_iter()
         .map(|piece| {
             let mut builder = BookBuilder::new(options.clone());
@@ -303,11 +304,27 @@ pub fn build_from_pgn(input: &[u8], options: &BuildOptions, pieces: Option<usize
                     Err(_) => unreadable += 1,
                 }
             }
-            PgnBuild { summary: builder.summary(), book: builder.finish(), unreadable, warnings }
+            GamesBuild { summary: builder.summary(), book: builder.finish(), unreadable, warnings }
         })
         .collect();
-    let empty = PgnBuild { book: Book::default(), summary: BuildSummary::default(), unreadable: 0, warnings: 0 };
-    built.into_iter().fold(empty, PgnBuild::merge)
+    let empty = GamesBuild { book: Book::default(), summary: BuildSummary::default(), unreadable: 0, warnings: 0 };
+    built.into_iter().fold(empty, GamesBuild::merge)
+}
+
+/// Builds from games read one by one (a SCID database through [`crate::games::open`]); an
+/// `Err` item counts as an unreadable game. PGN text goes faster through [`build_from_pgn`].
+pub fn build_from_games<E>(games: impl IntoIterator<Item = Result<Game, E>>, options: &BuildOptions) -> GamesBuild {
+    let mut builder = BookBuilder::new(options.clone());
+    let mut unreadable = 0;
+    for game in games {
+        match game {
+            Ok(game) => {
+                builder.add_game(&game);
+            }
+            Err(_) => unreadable += 1,
+        }
+    }
+    GamesBuild { summary: builder.summary(), book: builder.finish(), unreadable, warnings: 0 }
 }
 
 #[cfg(test)]

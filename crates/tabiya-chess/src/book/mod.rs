@@ -30,7 +30,7 @@ mod packed;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
-pub use build::{BookBuilder, BuildOptions, BuildSummary, PgnBuild, build_from_pgn};
+pub use build::{BookBuilder, BuildOptions, BuildSummary, GamesBuild, build_from_games, build_from_pgn};
 pub use packed::PackedPosition;
 
 /// The Polyglot key of a position: shakmaty's `Zobrist64` uses Polyglot's Random64 table, and

@@ -47,7 +47,7 @@ pub struct BuildReport {
     pub games_added: u64,
     /// Games below an Elo threshold of the header.
     pub games_filtered: u64,
-    /// Games the PGN reader could not read.
+    /// Games that could not be read (PGN syntax, damaged SCID records).
     pub games_unreadable: u64,
     /// Chess960 games: Kvetka books hold standard chess only.
     pub games_chess960: u64,
@@ -256,6 +256,24 @@ impl Builder {
         };
         source.games.push(record);
         Ok(Some(SourceRef { source: index as u16, game: number as u32 }))
+    }
+
+    /// Adds games read one by one (a SCID database through [`crate::games::open`]); an `Err`
+    /// item counts as an unreadable game. A `.ksf` reference names a PGN file and the game's
+    /// byte offset in it (the source types are PGN file, web page and ChessBase file: none is a
+    /// SCID database), so a book that keeps references refuses these games rather than store
+    /// offsets that point nowhere.
+    pub fn add_games<E>(&mut self, games: impl IntoIterator<Item = Result<Game, E>>) -> Result<(), KvetkaError> {
+        if self.header.references() {
+            return Err(KvetkaError::unrepresentable("game references to games that are not in a PGN file"));
+        }
+        for game in games {
+            match game {
+                Ok(game) => self.add_game(&game, GamePlace { offset: 0, length: 0 })?,
+                Err(_) => self.report.games_unreadable += 1,
+            }
+        }
+        Ok(())
     }
 
     /// Adds every game of a PGN file as a new source (its full path). The file is read in

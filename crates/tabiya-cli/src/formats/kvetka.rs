@@ -9,6 +9,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, EnPassantMode};
+use tabiya_chess::games;
 use tabiya_chess::kvetka::build::{BuildReport, Builder, OpeningNames};
 use tabiya_chess::kvetka::conventions::ReadOptions;
 use tabiya_chess::kvetka::{self, Book, BookReader, Header, KinState, KvetkaError, Sources, key, probe};
@@ -277,15 +278,29 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
         }
         None => None,
     };
+    let references = header.references();
     let mut builder = Builder::new(header);
     let bar = progress(args.inputs.len() as u64, global.quiet, "adding games");
     for input in &args.inputs {
         let (path, format) = super::input_format(input, None)?;
-        if format != Format::Pgn {
-            return Err(CliError::unsupported(format!("building Kvetka books from {format}")));
+        match format {
+            Format::Pgn => {
+                let bytes = read_input(&path).map_err(CliError::input)?;
+                builder.add_pgn(&path, &bytes).map_err(input_error)?;
+            }
+            // Game links point at a game's byte offset in a PGN file; a SCID game has none.
+            Format::Scid3 | Format::Scid4 | Format::Scid5 if references => {
+                return Err(CliError::Usage(format!(
+                    "{}: Kvetka game links refer to games in PGN files; build from SCID without \
+                     --game-links (or from its PGN export)",
+                    path.display()
+                )));
+            }
+            Format::Scid3 | Format::Scid4 | Format::Scid5 => {
+                builder.add_games(games::open(&path).map_err(CliError::input)?).map_err(input_error)?;
+            }
+            other => return Err(CliError::unsupported(format!("building Kvetka books from {other}"))),
         }
-        let bytes = read_input(&path).map_err(CliError::input)?;
-        builder.add_pgn(&path, &bytes).map_err(input_error)?;
         bar.inc(1);
     }
     bar.finish_and_clear();

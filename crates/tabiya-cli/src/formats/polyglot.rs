@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use serde_json::{Map, Value};
 use shakmaty::Color;
 use tabiya_chess::book::{self, BuildOptions};
+use tabiya_chess::games;
 use tabiya_chess::polyglot::{self, Entry, MakeOptions, MergeRule};
 use tabiya_io::Format;
 
@@ -133,22 +134,28 @@ pub fn probe(path: &Path, args: &ProbeArgs, _global: &Global) -> Result<ExitCode
 pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     let options = &args.polyglot;
     let build_options = BuildOptions { max_ply: options.max_ply, min_elo: options.min_elo };
-    let mut built: Option<book::PgnBuild> = None;
+    let mut built: Option<book::GamesBuild> = None;
     for input in &args.inputs {
         let (path, format) = super::input_format(input, None)?;
-        if format != Format::Pgn {
-            return Err(CliError::unsupported(format!("building books from {format}")));
-        }
-        let bytes = tabiya_io::read_input(&path).map_err(CliError::input)?;
         let bar = progress(0, global.quiet, &format!("reading {}", path.display()));
-        let this = book::build_from_pgn(&bytes, &build_options, None);
+        let this = match format {
+            Format::Pgn => {
+                let bytes = tabiya_io::read_input(&path).map_err(CliError::input)?;
+                book::build_from_pgn(&bytes, &build_options, None)
+            }
+            Format::Scid3 | Format::Scid4 | Format::Scid5 => {
+                let games = games::open(&path).map_err(CliError::input)?;
+                book::build_from_games(games, &build_options)
+            }
+            other => return Err(CliError::unsupported(format!("building books from {other}"))),
+        };
         bar.finish_and_clear();
         built = Some(match built {
             None => this,
             Some(earlier) => earlier.merge(this),
         });
     }
-    let Some(book::PgnBuild { book: games_book, summary: counts, unreadable, warnings }) = built else {
+    let Some(book::GamesBuild { book: games_book, summary: counts, unreadable, warnings }) = built else {
         return Err(CliError::Usage("no input".into()));
     };
     let only = match (options.only_white, options.only_black) {
