@@ -45,7 +45,7 @@ pub struct BookOptions {
     /// Kvetka: also add every legal move between two positions of the book (transpositions).
     #[arg(long)]
     pub links: bool,
-    /// Kvetka: keep references to the games (.ksf with the PGN files, players, results).
+    /// Kvetka: keep references to the games (.ksf with the PGN files, players, results; PGN inputs only).
     #[arg(long)]
     pub game_links: bool,
     /// Kvetka: opening names as comments, from an ECO file in PGN form (pgn-extract's eco.pgn).
