@@ -31,3 +31,29 @@ impl TextError {
         TextError { location, expected: expected.into(), found: found.into() }
     }
 }
+
+/// The records of a one-record-a-line format: every line that is not blank or a comment (`#`
+/// or `%` first), with its 1-based number and what `parse` makes of it. `parse` reports
+/// offsets within the line; they are moved to offsets in `text`.
+fn parse_lines<'a, T>(
+    text: &'a str,
+    parse: impl Fn(&'a str, u64) -> Result<T, TextError> + 'a,
+) -> impl Iterator<Item = (u64, Result<T, TextError>)> + 'a {
+    let mut offset = 0u64;
+    text.split('\n').enumerate().filter_map(move |(n, line)| {
+        let start = offset;
+        offset += line.len() as u64 + 1;
+        let content = line.trim();
+        if content.is_empty() || content.starts_with('#') || content.starts_with('%') {
+            return None;
+        }
+        let number = n as u64 + 1;
+        Some((
+            number,
+            parse(line, number).map_err(|mut e| {
+                e.location.offset = e.location.offset.map(|o| o + start);
+                e
+            }),
+        ))
+    })
+}

@@ -87,23 +87,7 @@ fn parse_score(entry: &str) -> Option<(Square, i32)> {
 /// Every position of an OBF file: one per non-blank line; lines starting with `#` or `%` are
 /// comments. Each item is (line number, parsed line or error with its offset in `text`).
 pub fn parse(text: &str) -> impl Iterator<Item = (u64, Result<ObfLine, TextError>)> + '_ {
-    let mut offset = 0u64;
-    text.split('\n').enumerate().filter_map(move |(n, line)| {
-        let start = offset;
-        offset += line.len() as u64 + 1;
-        let content = line.trim();
-        if content.is_empty() || content.starts_with('#') || content.starts_with('%') {
-            return None;
-        }
-        let number = n as u64 + 1;
-        Some((
-            number,
-            parse_line(line.trim_end(), number).map_err(|mut e| {
-                e.location.offset = e.location.offset.map(|o| o + start);
-                e
-            }),
-        ))
-    })
+    super::parse_lines(text, |line, number| parse_line(line.trim_end(), number))
 }
 
 /// The line Edax writes: upper-case moves, signed scores, `; ` between entries.

@@ -35,23 +35,7 @@ pub fn parse_line(text: &str, line: u64) -> Result<Vec<Square>, TextError> {
 /// Every game of a transcript file: one per non-empty line; lines starting with `#` or `%`
 /// are comments. Each item is (line number, moves or error).
 pub fn parse(text: &str) -> impl Iterator<Item = (u64, Result<Vec<Square>, TextError>)> + '_ {
-    let mut offset = 0u64;
-    text.split('\n').enumerate().filter_map(move |(n, line)| {
-        let start = offset;
-        offset += line.len() as u64 + 1;
-        let content = line.trim();
-        if content.is_empty() || content.starts_with('#') || content.starts_with('%') {
-            return None;
-        }
-        let number = n as u64 + 1;
-        Some((
-            number,
-            parse_line(line, number).map_err(|mut e| {
-                e.location.offset = e.location.offset.map(|o| o + start);
-                e
-            }),
-        ))
-    })
+    super::parse_lines(text, parse_line)
 }
 
 /// The transcript of a move list, lower-case, no separators, passes omitted.

@@ -119,19 +119,7 @@ pub fn verify_games(
     mut solver: Option<&mut dyn EndgameSolver>,
 ) -> Verification {
     let mut v = Verification::default();
-    let mut warnings = Warnings::default();
-    let file = match GameFile::read(data, &mut warnings) {
-        Ok(file) => file,
-        Err(e) => {
-            v.push(Severity::Error, e.location.in_file(path), format!("expected {}", e.expected));
-            return v;
-        }
-    };
-    for w in warnings.iter() {
-        // Count and size disagreements mean a damaged file; a date outside the usual range does not.
-        let severity = if w.location.offset.unwrap_or(0) >= 4 { Severity::Error } else { Severity::Warning };
-        v.push(severity, w.location.clone().in_file(path), w.message.clone());
-    }
+    let Some(file) = read_reporting(path, &mut v, |w| GameFile::read(data, w)) else { return v };
     check_header(path, &file, &mut v);
     let depth = file.header.effective_depth().min(60);
     let at = |record: usize, byte: usize| {
@@ -252,18 +240,7 @@ pub fn verify_game_files(paths: &[PathBuf], names: Option<Names<'_>>) -> Vec<Res
 /// N1 against the file size. There is no 10×10 board to replay the games on.
 pub fn verify_games_10(path: &Path, data: &[u8]) -> Verification {
     let mut v = Verification::default();
-    let mut warnings = Warnings::default();
-    let file = match GameFile10::read(data, &mut warnings) {
-        Ok(file) => file,
-        Err(e) => {
-            v.push(Severity::Error, e.location.in_file(path), format!("expected {}", e.expected));
-            return v;
-        }
-    };
-    for w in warnings.iter() {
-        let severity = if w.location.offset.unwrap_or(0) >= 4 { Severity::Error } else { Severity::Warning };
-        v.push(severity, w.location.clone().in_file(path), w.message.clone());
-    }
+    let Some(file) = read_reporting(path, &mut v, |w| GameFile10::read(data, w)) else { return v };
     let g6 = BoardSize::Ten.encode(6, 5).unwrap_or(0);
     for (i, game) in file.games.iter().enumerate() {
         v.stats.games += 1;
@@ -289,6 +266,29 @@ pub fn verify_games_10(path: &Path, data: &[u8]) -> Verification {
 /// The year a game file is named for: `WTH_2001.wtb` → 2001.
 pub fn year_in_file_name(path: &Path) -> Option<u16> {
     path.file_stem()?.to_str()?.rsplit('_').next()?.parse().ok()
+}
+
+/// Reads a game file, recording in `v` the error that stops reading or the reader's warnings.
+/// Warnings about the counts and sizes (header offset 4 on) mean a damaged file and count as
+/// errors; a creation date outside the usual range does not.
+fn read_reporting<F>(
+    path: &Path,
+    v: &mut Verification,
+    read: impl FnOnce(&mut Warnings) -> Result<F, tabiya_io::DataError>,
+) -> Option<F> {
+    let mut warnings = Warnings::default();
+    let file = read(&mut warnings);
+    for w in warnings.iter() {
+        let severity = if w.location.offset.unwrap_or(0) >= 4 { Severity::Error } else { Severity::Warning };
+        v.push(severity, w.location.clone().in_file(path), w.message.clone());
+    }
+    match file {
+        Ok(file) => Some(file),
+        Err(e) => {
+            v.push(Severity::Error, e.location.in_file(path), format!("expected {}", e.expected));
+            None
+        }
+    }
 }
 
 fn check_header(path: &Path, file: &GameFile, v: &mut Verification) {
