@@ -11,19 +11,14 @@ use std::io::Write;
 
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, Throughput};
-use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Position};
+use shakmaty::Chess;
 use tabiya_chess::boardcode::Normalized;
 use tabiya_chess::ctg::{Book, Key, Weights, dump, to_polyglot};
 use tabiya_chess::polyglot;
 
+/// The position after `moves` (SAN or UCI) from the start.
 fn after(moves: &str) -> Chess {
-    let mut pos = Chess::default();
-    for uci in moves.split_whitespace() {
-        let mv = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-        pos.play_unchecked(mv);
-    }
-    pos
+    tabiya_chess::book::probe_position(None, Some(moves)).expect("legal moves")
 }
 
 #[repr(C)]

@@ -5,18 +5,13 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use shakmaty::san::San;
-use shakmaty::{Chess, Position};
+use shakmaty::Chess;
 use tabiya_chess::kvetka::build::Builder;
 use tabiya_chess::kvetka::{BookReader, Header, key, probe};
 
+/// The position after `sans` (SAN or UCI) from the start.
 fn after(sans: &str) -> Chess {
-    let mut pos = Chess::default();
-    for san in sans.split_whitespace() {
-        let mv = san.parse::<San>().unwrap().to_move(&pos).unwrap();
-        pos.play_unchecked(mv);
-    }
-    pos
+    tabiya_chess::book::probe_position(None, Some(sans)).expect("legal moves")
 }
 
 fn probes(c: &mut Criterion) {

@@ -458,13 +458,9 @@ mod tests {
         fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
     }
 
+    /// The position after `moves` (SAN or UCI) from the start.
     fn after(moves: &str) -> Chess {
-        let mut pos = Chess::default();
-        for uci in moves.split_whitespace() {
-            let mv = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-            pos.play_unchecked(mv);
-        }
-        pos
+        crate::book::probe_position(None, Some(moves)).expect("legal moves")
     }
 
     fn hex(bytes: &[u8]) -> String {

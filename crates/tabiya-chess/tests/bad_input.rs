@@ -4,23 +4,11 @@
 use shakmaty::Chess;
 use tabiya_chess::pgn::{PgnReader, ReadOptions};
 use tabiya_chess::polyglot;
-use tabiya_io::corpus::corpus_file;
-
-/// A small deterministic generator (xorshift), so that failures can be replayed.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
-    }
-}
+use tabiya_io::corpus::{Xorshift, corpus_file};
 
 /// Truncations at `cuts` points and `flips` copies with a few random bytes replaced.
 fn mutations(bytes: &[u8], cuts: usize, flips: usize, seed: u64) -> Vec<Vec<u8>> {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Xorshift::new(seed);
     let mut out = Vec::new();
     for i in 1..=cuts {
         out.push(bytes[..bytes.len() * i / (cuts + 1)].to_vec());

@@ -7,7 +7,7 @@ use shakmaty::{Chess, Position};
 use tabiya_chess::boardcode::Normalized;
 use tabiya_chess::ctg::{Book, Key, Stats, Weights, dump, hex, to_polyglot, verify};
 use tabiya_chess::polyglot;
-use tabiya_io::corpus::corpus_file;
+use tabiya_io::corpus::{Xorshift, corpus_file};
 
 fn powerplay() -> Option<PathBuf> {
     corpus_file("ctg/PowerPlay17-Sicilienne/PowerPlay17-Sicilienne.ctg")
@@ -17,13 +17,9 @@ fn simple() -> Option<PathBuf> {
     corpus_file("ctg/simple/simple.ctg")
 }
 
+/// The position after `moves` (SAN or UCI) from the start.
 fn after(moves: &str) -> Chess {
-    let mut pos = Chess::default();
-    for uci in moves.split_whitespace() {
-        let mv = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-        pos.play_unchecked(mv);
-    }
-    pos
+    tabiya_chess::book::probe_position(None, Some(moves)).expect("legal moves")
 }
 
 /// (uci, code, raw weight) of the book moves of a position.
@@ -274,13 +270,8 @@ fn mutated_books_never_panic() {
         let bytes = std::fs::read(&path).unwrap();
         let cto = std::fs::read(path.with_extension("cto")).unwrap();
         let ctb = std::fs::read(path.with_extension("ctb")).unwrap();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = Xorshift::new(0x2545_f491_4f6c_dd1d);
+        let mut next = move |n: usize| rng.below(n);
         let exercise = |ctg: Vec<u8>, cto: &[u8], ctb: &[u8]| {
             if let Ok(book) = Book::from_bytes(ctg, Some((cto, ctb))) {
                 let _ = book.probe(&Chess::default());

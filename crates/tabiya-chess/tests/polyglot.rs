@@ -2,18 +2,13 @@
 //! (../shared/specs/polyglot.md).
 
 use shakmaty::fen::Fen;
-use shakmaty::san::San;
 use shakmaty::{CastlingMode, Chess, Position};
 use tabiya_chess::polyglot::{self, Entry, MergeRule, key, merge, probe, read_entries, verify, write_entries};
 use tabiya_io::corpus::corpus_file;
 
+/// The position after `moves` (SAN or UCI) from the start.
 fn after(moves: &str) -> Chess {
-    let mut pos = Chess::default();
-    for san in moves.split_whitespace() {
-        let mv = san.parse::<San>().unwrap().to_move(&pos).unwrap();
-        pos.play_unchecked(mv);
-    }
-    pos
+    tabiya_chess::book::probe_position(None, Some(moves)).expect("legal moves")
 }
 
 fn from_fen(fen: &str) -> Chess {

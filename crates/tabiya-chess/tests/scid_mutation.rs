@@ -7,7 +7,7 @@ use tabiya_chess::scid::decode::decode_record;
 use tabiya_chess::scid::verify::verify;
 use tabiya_chess::scid::{Database, Version};
 use tabiya_io::Warnings;
-use tabiya_io::corpus::corpus_file;
+use tabiya_io::corpus::{Xorshift, corpus_file};
 
 const DATABASES: [&str; 5] = [
     "scid/scidtopgn-five/five.si4",
@@ -16,18 +16,6 @@ const DATABASES: [&str; 5] = [
     "scid/scidvspc-bases-si3/endings.si3",
     "scid/generated-scid502/utf8_4.si4",
 ];
-
-/// A small deterministic generator (xorshift) so failures can be replayed.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
-    }
-}
 
 /// Opens and fully checks a database; any outcome but a panic is fine.
 fn exercise(path: &Path) {
@@ -42,7 +30,7 @@ fn exercise(path: &Path) {
 #[test]
 fn truncated_and_flipped_files_never_panic() {
     let dir = tempfile::tempdir().unwrap();
-    let mut rng = Rng(0x5C1D_2026);
+    let mut rng = Xorshift::new(0x5C1D_2026);
     let mut cases = 0;
     for relative in DATABASES {
         let Some(index) = corpus_file(relative) else { return };
@@ -78,7 +66,7 @@ fn truncated_and_flipped_files_never_panic() {
 
 #[test]
 fn random_records_never_panic() {
-    let mut rng = Rng(42);
+    let mut rng = Xorshift::new(42);
     for len in 0..2000 {
         let data: Vec<u8> = (0..len % 300).map(|_| rng.below(256) as u8).collect();
         let _ = decode_record(&data, 0, len % 2 == 0, &mut Warnings::default());

@@ -16,3 +16,42 @@ pub fn corpus_file(relative: &str) -> Option<PathBuf> {
     assert!(path.exists(), "TABIYA_CORPUS is set but {} does not exist", path.display());
     Some(path)
 }
+
+/// A small deterministic generator (xorshift64) for the damaged-input tests every reader has:
+/// the same seed gives the same damage, so a failure can be replayed.
+#[derive(Debug, Clone)]
+pub struct Xorshift(u64);
+
+impl Xorshift {
+    /// A zero state would stay zero, so the lowest bit is always set.
+    pub fn new(seed: u64) -> Xorshift {
+        Xorshift(seed | 1)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Xorshift;
+
+    #[test]
+    fn xorshift_is_marsaglias_64_bit_generator() {
+        // Marsaglia's xorshift64 (13, 7, 17) from state 1: the first outputs, worked by hand.
+        let mut rng = Xorshift::new(1);
+        assert_eq!(rng.next_u64(), 0x4082_2041);
+        assert_eq!(rng.next_u64(), 0x1000_4106_0C01_1441);
+        assert_eq!(Xorshift::new(0).next_u64(), Xorshift::new(1).next_u64());
+        assert_eq!(rng.below(0), 0);
+    }
+}

@@ -1,7 +1,7 @@
 //! Truncated and corrupted Wthor files give results or errors, never panics.
 
 use tabiya_io::Warnings;
-use tabiya_io::corpus::corpus_file;
+use tabiya_io::corpus::{Xorshift, corpus_file};
 use tabiya_othello::wthor::{GameFile, GameFile10, NameFile, NameKind, SolitaireFile, verify_games};
 
 /// Every reader on `bytes`; only the absence of a panic matters here.
@@ -15,13 +15,11 @@ fn read_everything(bytes: &[u8]) {
     let _ = verify_games(std::path::Path::new("WTH_1981.wtb"), bytes, None, None);
 }
 
-/// A deterministic sequence (xorshift), so a failure is reproducible.
+/// Truncations and byte flips, the same every run.
 fn mutations(bytes: &[u8], count: usize) -> impl Iterator<Item = Vec<u8>> + '_ {
-    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut rng = Xorshift::new(0x2545_f491_4f6c_dd1d);
     (0..count).map(move |i| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
+        let state = rng.next_u64();
         let mut m = bytes.to_vec();
         let at = (state as usize) % bytes.len().max(1);
         if i % 3 == 0 {

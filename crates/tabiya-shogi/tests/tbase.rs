@@ -3,6 +3,7 @@
 //! copies that must give precise errors.
 
 use shogi_core::Square;
+use tabiya_io::corpus::Xorshift;
 use tabiya_shogi::board::{self, hand_counts};
 use tabiya_shogi::tbase::{self, Diagram, Form, dia_records, read_solutions};
 use tabiya_shogi::tsume::check_solution;
@@ -199,15 +200,12 @@ fn mutated_fixtures_never_panic() {
     for name in names {
         let original = fixture(name);
         let mut variants: Vec<Vec<u8>> = (0..original.len()).step_by(7).map(|n| original[..n].to_vec()).collect();
-        let mut seed = 0x9E37_79B9u32;
+        let mut rng = Xorshift::new(0x9E37_79B9);
         for _ in 0..300 {
             let mut bytes = original.clone();
             for _ in 0..3 {
-                seed ^= seed << 13;
-                seed ^= seed >> 17;
-                seed ^= seed << 5;
-                let at = seed as usize % bytes.len();
-                bytes[at] = (seed >> 8) as u8;
+                let at = rng.below(bytes.len());
+                bytes[at] = rng.next_u64() as u8;
             }
             variants.push(bytes);
         }

@@ -87,17 +87,12 @@ mod tests {
     use shakmaty::CastlingMode;
     use shakmaty::Position;
     use shakmaty::fen::Fen;
-    use shakmaty::san::San;
 
     use super::*;
 
+    /// The position after `sans` (SAN or UCI) from the start.
     fn after(sans: &str) -> Chess {
-        let mut pos = Chess::default();
-        for san in sans.split_whitespace() {
-            let mv = san.parse::<San>().unwrap().to_move(&pos).unwrap();
-            pos.play_unchecked(mv);
-        }
-        pos
+        crate::book::probe_position(None, Some(sans)).expect("legal moves")
     }
 
     fn fen(fen: &str) -> Chess {
