@@ -237,8 +237,8 @@ struct Frame {
     line: Line,
     /// Position after the line's last move.
     pos: Chess,
-    /// Position before the line's last move: where a variation of that move starts.
-    before: Option<Chess>,
+    /// Position the line starts from.
+    start: Chess,
     /// Ply number of `pos` counted from the game's start position, for naming moves.
     ply: u32,
     /// An illegal move ended this line; later moves of it are ignored.
@@ -247,7 +247,19 @@ struct Frame {
 
 impl Frame {
     fn new(pos: Chess, ply: u32) -> Frame {
-        Frame { line: Line::default(), pos, before: None, ply, stopped: false }
+        Frame { line: Line::default(), start: pos.clone(), pos, ply, stopped: false }
+    }
+
+    /// The position before the line's last move, where a variation of that move starts,
+    /// played again from the line's start: variations are rare, so this costs less than
+    /// keeping a copy of the position before every move.
+    fn before_last_move(&self) -> Option<Chess> {
+        let (_, played) = self.line.nodes.split_last()?;
+        let mut pos = self.start.clone();
+        for node in played {
+            play_resolved(&mut pos, node.mv).ok()?;
+        }
+        Some(pos)
     }
 }
 
@@ -550,12 +562,8 @@ impl Visitor for GameVisitor {
             return ControlFlow::Continue(());
         }
         let ply = frame.ply;
-        let keep_before = self.options.variations;
         let played = resolve_san(san_plus.san, &frame.pos).and_then(|mv| {
-            // The position before the move is only needed to start variations from it.
-            let before = keep_before.then(|| frame.pos.clone());
             play_resolved(&mut frame.pos, mv)?;
-            frame.before = before;
             frame.ply += 1;
             frame.line.nodes.push(Node::new(mv));
             Ok(())
@@ -613,8 +621,8 @@ impl Visitor for GameVisitor {
 
     fn begin_variation(&mut self, state: &mut Box<GameState>) -> ControlFlow<(), Skip> {
         let frame = state.current();
-        let start = match (&frame.before, frame.stopped) {
-            (Some(before), false) if self.options.variations => Some((before.clone(), frame.ply - 1)),
+        let start = match frame.stopped {
+            false if self.options.variations => frame.before_last_move().map(|pos| (pos, frame.ply - 1)),
             _ => None,
         };
         match start {
