@@ -190,8 +190,8 @@ struct Movetext {
     outcome: Option<GameResult>,
     /// A variation was opened and is skipped; its `)` is not a stray one.
     skipping_variation: bool,
-    warnings: Vec<&'static str>,
-    nag_warnings: Vec<String>,
+    /// Warnings about the movetext, in the order met.
+    warnings: Vec<String>,
     repairs: Vec<String>,
 }
 
@@ -400,7 +400,7 @@ impl<'a> PgnWalk<'a> {
                 b')' => {
                     self.at += 1;
                     if !std::mem::take(&mut movetext.skipping_variation) {
-                        movetext.warnings.push("')' without a variation to close ignored");
+                        movetext.warnings.push("')' without a variation to close ignored".to_owned());
                     }
                 }
                 b'$' => {
@@ -568,9 +568,6 @@ impl<'a> PgnWalk<'a> {
         for message in movetext.warnings {
             warnings.push(location.clone(), message);
         }
-        for message in movetext.nag_warnings {
-            warnings.push(location.clone(), message);
-        }
         let tag_result = tags.iter().find(|(n, _)| *n == b"Result").map(|(_, v)| decode(v).0);
         let result = match movetext.outcome {
             Some(result) => {
@@ -653,7 +650,6 @@ impl<'a> PgnWalk<'a> {
             outcome: None,
             skipping_variation: false,
             warnings: Vec::new(),
-            nag_warnings: Vec::new(),
             repairs: Vec::new(),
         };
         let read = self.read_movetext(&mut movetext);
@@ -677,7 +673,7 @@ impl Movetext {
 
     fn nag(&mut self, nag: u8) {
         if self.sans.is_empty() {
-            self.nag_warnings.push(format!("NAG ${nag} before the first move of a line dropped"));
+            self.warnings.push(format!("NAG ${nag} before the first move of a line dropped"));
         }
     }
 }
