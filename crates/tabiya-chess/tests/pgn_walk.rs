@@ -23,6 +23,9 @@ struct Seen {
     warnings: Vec<String>,
 }
 
+/// Where a game starts, its result and its main line.
+type MainLine = (u64, GameResult, Vec<Option<Move>>);
+
 fn by_reader(bytes: &[u8], max_plies: Option<u32>) -> Vec<Result<Seen, String>> {
     let options = ReadOptions { variations: false, comments: false, max_plies, file: None };
     PgnReader::from_bytes(bytes, options)
@@ -178,4 +181,46 @@ fn callers_stop_games_and_limits_leave_the_result() {
     assert_eq!(events.len(), 3);
     let offsets: Vec<(u64, u64)> = games.iter().map(|g| (g.offset, g.offset + g.length)).collect();
     assert_eq!(offsets, [(events[0], events[1]), (events[1], events[2]), (events[2], pgn.len() as u64)]);
+}
+
+#[test]
+fn damaged_pgn_walks_to_the_same_main_lines() {
+    use tabiya_io::corpus::Xorshift;
+
+    // Four bytes of each copy replaced by PGN syntax; the walk must find the games, offsets,
+    // results and main lines PgnReader finds (warnings are not compared: on damaged text the
+    // two attach repairs to games differently).
+    let files = [
+        "pgn/edge-cases/dirty-immortal-games-latin1-crlf.pgn",
+        "pgn/edge-cases/pgnextract-null-moves.pgn",
+        "pgn/edge-cases/pgnextract-lalg-promotions.pgn",
+        "pgn/edge-cases/pychess-chessbase-empty-line.pgn",
+        "pgn/edge-cases/scid-res_gameUTF8.pgn",
+    ];
+    let syntax = b"{}()\n[]\"01-*;, e4Nx$!%";
+    let mut rng = Xorshift::new(99);
+    for file in files {
+        let Some(path) = corpus_file(file) else { return eprintln!("skipped") };
+        let bytes = std::fs::read(path).unwrap();
+        for round in 0..200 {
+            let mut copy = bytes.clone();
+            for _ in 0..4 {
+                let at = rng.below(copy.len());
+                copy[at] = syntax[rng.below(syntax.len())];
+            }
+            let main_lines = |items: Vec<Result<Seen, String>>| -> Vec<Option<MainLine>> {
+                items.into_iter().map(|item| item.ok().map(|s| (s.offset, s.result, s.moves))).collect()
+            };
+            let walked = seen(PgnWalk::new(&copy, walk_options(None)))
+                .into_iter()
+                .map(|item| item.map(|(seen, _)| seen))
+                .collect();
+            assert_eq!(
+                main_lines(walked),
+                main_lines(by_reader(&copy, None)),
+                "{file}, round {round}: {:?}",
+                String::from_utf8_lossy(&copy)
+            );
+        }
+    }
 }

@@ -478,13 +478,17 @@ impl<'a> PgnWalk<'a> {
                     Some(next) if is_token_end(next) => movetext.push(san, max_plies),
                     // `d7d8R`: a long-algebraic promotion without `=`.
                     Some(_) if len == 4 && bare_promotion(self.text, self.at) => {
-                        let token = &rest[..5];
-                        let repaired = [&token[..4], b"=", &token[4..]].concat();
-                        if let Ok(san) = SanPlus::from_ascii(&repaired) {
-                            self.at += 1;
-                            let token = String::from_utf8_lossy(token);
-                            movetext.repairs.push(format!("promotion {token} read as {}={}", &token[..4], &token[4..]));
-                            movetext.push(san, max_plies);
+                        // The lenient reading puts in the `=`, then reads the token as usual.
+                        let token = String::from_utf8_lossy(&rest[..5]);
+                        movetext.repairs.push(format!("promotion {token} read as {}={}", &token[..4], &token[4..]));
+                        let repaired = [&rest[..4], b"=", &rest[4..rest.len().min(12)]].concat();
+                        if let Ok((san, len)) = SanPlus::from_ascii_prefix(&repaired)
+                            && len > 5
+                        {
+                            self.at += len - 5;
+                            if self.peek(self.at).is_none_or(is_token_end) {
+                                movetext.push(san, max_plies);
+                            }
                         }
                     }
                     // The rest of the token is read as a token of its own.
@@ -560,8 +564,16 @@ impl<'a> PgnWalk<'a> {
     fn finish_pending(&mut self, end: usize) -> Option<WalkedGame<'a>> {
         let Pending { number, offset, tags, tags_utf8, start, movetext, mut warnings } = self.pending.take()?;
         let location = self.location(offset, number);
-        if tags.is_empty() && movetext.sans.is_empty() && movetext.outcome.is_none() {
-            // Text between games that holds no game at all.
+        // Text between games that holds no game at all: no tags, no result, no first move
+        // that can be played.
+        let first_move_plays = || {
+            let mut pos = start.position.clone();
+            movetext
+                .sans
+                .first()
+                .is_some_and(|san| resolve_san(san.san, &pos).and_then(|mv| play_resolved(&mut pos, mv)).is_ok())
+        };
+        if tags.is_empty() && movetext.outcome.is_none() && !first_move_plays() {
             self.number -= 1;
             return None;
         }
