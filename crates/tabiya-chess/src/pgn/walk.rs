@@ -12,7 +12,10 @@
 //! (a blank line never ends a game, commas between moves and `d7d8R` promotions repaired,
 //! text that is not UTF-8 decoded as Windows-1252, variants and invalid FENs are errors for
 //! their game) and the same warnings, apart from those about variations and comments, which
-//! it skips unread. A test holds it to `PgnReader`'s main lines on every corpus file.
+//! it skips unread, and the illegal moves of games whose callers stop early. Tests hold it
+//! to `PgnReader`'s games, offsets, tags, results, main lines and warnings on every corpus
+//! PGN file, and to its games and main lines on damaged copies of them (where the warnings
+//! about repairs can land on other games).
 //!
 //! ```
 //! use std::ops::ControlFlow;
