@@ -86,7 +86,8 @@ impl Visitor for Validate {
 
 /// A book as `tabiya book` builds it: PGN cut into `pieces` read on rayon's threads.
 fn build(bytes: &[u8], max_ply: u32, pieces: usize) -> usize {
-    let book = build_from_pgn(bytes, &BuildOptions { max_ply, min_elo: None }, Some(pieces)).book;
+    let book =
+        build_from_pgn(bytes, &BuildOptions { max_ply, min_elo: None, keep_positions: false }, Some(pieces)).book;
     let entries = polyglot::entries_from_book(&book, &MakeOptions { min_games: 1, ..MakeOptions::default() });
     let mut out = Vec::new();
     polyglot::write_entries(&entries, &mut out).expect("in memory");

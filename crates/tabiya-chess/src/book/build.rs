@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
-use super::{Book, KeyTrail, MoveStats, PackedPosition, PositionRecord, position_key};
+use super::{Book, KeyTrail, MoveStats, NO_POSITION, PackedPosition, PositionRecord, position_key};
 use crate::game::{Game, GameResult};
 use crate::pgn::{WalkOptions, WalkedGame, walk_pieces};
 
@@ -19,11 +19,15 @@ pub struct BuildOptions {
     pub max_ply: u32,
     /// Only games where both players have an Elo tag of at least this value.
     pub min_elo: Option<u32>,
+    /// Keep every position (for the formats that store positions: CTG, Kvetka). Polyglot
+    /// books need only keys, moves and the side to move; without positions `finish` does not
+    /// replay the games.
+    pub keep_positions: bool,
 }
 
 impl Default for BuildOptions {
     fn default() -> BuildOptions {
-        BuildOptions { max_ply: 1024, min_elo: None }
+        BuildOptions { max_ply: 1024, min_elo: None, keep_positions: true }
     }
 }
 
@@ -60,8 +64,9 @@ struct Occurrence {
     /// Index into `BookBuilder::moves`; increases with every occurrence, so the order moves
     /// were first met survives sorting by `(key, order)`.
     order: u32,
-    /// The move's from, to and promotion squeezed into 16 bits (which tell the moves of one
-    /// position apart), keeping an occurrence at 16 bytes; the move itself is `moves[order]`.
+    /// The move's from, to and promotion squeezed into 15 bits (which tell the moves of one
+    /// position apart) and, in bit 15, whether Black played it, keeping an occurrence at 16
+    /// bytes; the move itself is `moves[order]`.
     code: u16,
     tally: Tally,
 }
@@ -107,6 +112,9 @@ fn move_code(mv: Move) -> u16 {
     let square = |sq: Option<shakmaty::Square>| sq.map_or(0, |sq| sq as u16);
     square(mv.from()) | square(Some(mv.to())) << 6 | mv.promotion().map_or(0, |role| role as u16) << 12
 }
+
+/// Bit 15 of `Occurrence::code`: Black played the move.
+const BLACK_MOVED: u16 = 1 << 15;
 
 /// Where a game's occurrences begin (they follow each other, in `order`) and the position
 /// they start from.
@@ -179,7 +187,7 @@ impl BookBuilder {
 
     /// The book, positions sorted by key, each position's moves in the order first met.
     pub fn finish(self) -> Book {
-        let BookBuilder { mut occurrences, moves: played, starts, added, .. } = self;
+        let BookBuilder { options, mut occurrences, moves: played, starts, added, .. } = self;
         sort_by_key_keeping_order(&mut occurrences);
         let mut book = Book::default();
         let mut heads = Heads::new(played.len());
@@ -187,7 +195,7 @@ impl BookBuilder {
             let first_move = book.moves.len();
             for occurrence in group {
                 let moves = &mut book.moves[first_move..];
-                let code = occurrence.code;
+                let code = occurrence.code & !BLACK_MOVED;
                 let stats = match moves.iter().position(|m| move_code(m.mv) == code) {
                     Some(i) => &mut moves[i],
                     None => {
@@ -210,13 +218,19 @@ impl BookBuilder {
                 }
             }
             let head = &group[0];
-            heads.insert(head.order);
+            if options.keep_positions {
+                heads.insert(head.order);
+            }
             book.positions.push(PositionRecord {
                 key: head.key,
-                packed: head.order,
+                turn: if head.code & BLACK_MOVED == 0 { Color::White } else { Color::Black },
+                packed: if options.keep_positions { head.order } else { NO_POSITION },
                 first_move: first_move as u32,
                 move_count: (book.moves.len() - first_move) as u32,
             });
+        }
+        if !options.keep_positions {
+            return book;
         }
         book.packed.reserve_exact(book.positions.len());
         for (i, start) in starts.iter().enumerate() {
@@ -236,8 +250,9 @@ impl BookBuilder {
         book
     }
 
-    fn push(&mut self, key: u64, mv: Move, tally: Tally) {
-        self.occurrences.push(Occurrence { key, order: self.moves.len() as u32, code: move_code(mv), tally });
+    fn push(&mut self, key: u64, turn: Color, mv: Move, tally: Tally) {
+        let code = move_code(mv) | if turn == Color::Black { BLACK_MOVED } else { 0 };
+        self.occurrences.push(Occurrence { key, order: self.moves.len() as u32, code, tally });
         self.moves.push(mv);
     }
 
@@ -249,7 +264,7 @@ impl BookBuilder {
     pub fn add_stats(&mut self, pos: &Chess, stats: &MoveStats) {
         self.added.push((self.moves.len() as u32, *stats));
         self.start(pos);
-        self.push(position_key(pos), stats.mv, Tally::Added);
+        self.push(position_key(pos), pos.turn(), stats.mv, Tally::Added);
     }
 
     /// Whether a game with this castling mode, these Elo tags and this start position goes
@@ -337,7 +352,7 @@ impl GameCount {
             (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => Tally::MoverWon,
             _ => Tally::MoverLost,
         };
-        builder.push(self.keys.key(pos), mv, tally);
+        builder.push(self.keys.key(pos), pos.turn(), mv, tally);
         builder.summary.moves_added += 1;
         self.plies_left -= 1;
         self.keys.play(pos, mv);
@@ -434,7 +449,17 @@ mod tests {
         }
         // The positions replayed in `finish` are the ones the keys name.
         for position in whole.positions() {
-            assert_eq!(position_key(&position.position()), position.key);
+            let pos = position.position().unwrap();
+            assert_eq!((position_key(&pos), pos.turn()), (position.key, position.turn()));
+        }
+        // Without positions: the same keys, sides to move and moves, in one piece or several.
+        let keys_only = BuildOptions { keep_positions: false, ..options };
+        for pieces in [1, 5] {
+            let light = build_from_pgn(sample, &keys_only, Some(pieces)).book;
+            assert_eq!(light.len(), whole.len());
+            for (a, b) in light.positions().zip(whole.positions()) {
+                assert_eq!((a.key, a.turn(), a.moves, a.position()), (b.key, b.turn(), b.moves, None));
+            }
         }
     }
 
@@ -454,7 +479,7 @@ mod tests {
         let book = builder.finish();
         assert_eq!(book.len(), 2);
         let sicilian = book.get(&after_e4).unwrap();
-        assert_eq!(sicilian.position(), after_e4);
+        assert_eq!(sicilian.position(), Some(after_e4.clone()));
         assert_eq!(sicilian.moves, [stats(c5, 6, 3)]);
         assert_eq!(book.get(&start).unwrap().moves, [stats(e4, 3, 1)]);
     }

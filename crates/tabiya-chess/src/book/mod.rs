@@ -18,7 +18,7 @@
 //! let book = builder.finish();
 //! let start = book.get(&shakmaty::Chess::default()).expect("the start position is in the book");
 //! assert_eq!(start.games(), 3);
-//! assert_eq!(start.position(), shakmaty::Chess::default());
+//! assert_eq!(start.position(), Some(shakmaty::Chess::default()));
 //! let e4 = &start.moves[0];
 //! assert_eq!((e4.games, e4.wins, e4.draws, e4.losses), (2, 1, 1, 0));
 //! # Ok::<(), tabiya_chess::pgn::PgnError>(())
@@ -126,15 +126,19 @@ impl MoveStats {
     }
 }
 
-/// A stored position: its key, the position, and where its moves are.
+/// A stored position: its key, side to move, the position, and where its moves are.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct PositionRecord {
     key: u64,
-    /// Index into `Book::packed`.
+    turn: Color,
+    /// Index into `Book::packed`, or [`NO_POSITION`].
     packed: u32,
     first_move: u32,
     move_count: u32,
 }
+
+/// `PositionRecord::packed` of a book built without positions (`BuildOptions::keep_positions`).
+const NO_POSITION: u32 = u32::MAX;
 
 /// Positions sorted by [`position_key`], each with its moves in the order they were first
 /// met. Built by [`BookBuilder`]; read-only afterwards.
@@ -149,19 +153,21 @@ pub struct Book {
 #[derive(Debug, Clone, Copy)]
 pub struct BookPosition<'a> {
     pub key: u64,
-    packed: &'a PackedPosition,
+    turn: Color,
+    packed: Option<&'a PackedPosition>,
     pub moves: &'a [MoveStats],
 }
 
 impl BookPosition<'_> {
-    /// The position (halfmove clock 0, move number 1: a book does not know them).
-    pub fn position(&self) -> Chess {
-        self.packed.to_position()
+    /// The position (halfmove clock 0, move number 1: a book does not know them); `None` in a
+    /// book built without positions (`BuildOptions::keep_positions`).
+    pub fn position(&self) -> Option<Chess> {
+        self.packed.map(PackedPosition::to_position)
     }
 
     /// The side to move.
     pub fn turn(&self) -> Color {
-        self.packed.turn()
+        self.turn
     }
 
     pub fn games(&self) -> u64 {
@@ -190,7 +196,7 @@ impl PartialEq for Book {
             && self
                 .positions()
                 .zip(other.positions())
-                .all(|(a, b)| a.key == b.key && a.packed == b.packed && a.moves == b.moves)
+                .all(|(a, b)| a.key == b.key && a.turn == b.turn && a.packed == b.packed && a.moves == b.moves)
     }
 }
 
@@ -201,7 +207,8 @@ impl Book {
         let start = record.first_move as usize;
         BookPosition {
             key: record.key,
-            packed: &self.packed[record.packed as usize],
+            turn: record.turn,
+            packed: self.packed.get(record.packed as usize),
             moves: &self.moves[start..start + record.move_count as usize],
         }
     }
@@ -265,13 +272,17 @@ impl Book {
                     None => merged.moves.push(*stats),
                 }
             }
+            let packed = head.packed.map_or(NO_POSITION, |packed| {
+                merged.packed.push(*packed);
+                merged.packed.len() as u32 - 1
+            });
             merged.positions.push(PositionRecord {
                 key: head.key,
-                packed: merged.packed.len() as u32,
+                turn: head.turn,
+                packed,
                 first_move: first_move as u32,
                 move_count: (merged.moves.len() - first_move) as u32,
             });
-            merged.packed.push(*head.packed);
         }
         merged
     }

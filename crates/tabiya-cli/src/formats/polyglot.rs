@@ -133,7 +133,7 @@ pub fn probe(path: &Path, args: &ProbeArgs, _global: &Global) -> Result<ExitCode
 
 pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     let options = &args.polyglot;
-    let build_options = BuildOptions { max_ply: options.max_ply, min_elo: options.min_elo };
+    let build_options = BuildOptions { max_ply: options.max_ply, min_elo: options.min_elo, keep_positions: false };
     let mut built: Option<book::GamesBuild> = None;
     for input in &args.inputs {
         let (path, format) = super::input_format(input, None)?;
