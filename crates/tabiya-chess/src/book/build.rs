@@ -163,7 +163,8 @@ impl Heads {
 ///
 /// Positions are not kept while games are added, only the moves and where each game starts:
 /// `finish` replays the games and packs the positions the book keeps (about half of them
-/// in full games), which costs less than packing every position and a third of the memory.
+/// in full games), which costs less than packing every position and a third of the memory;
+/// with `BuildOptions::keep_positions` off it does not replay them at all.
 #[derive(Default)]
 pub struct BookBuilder {
     options: BuildOptions,

@@ -3,8 +3,9 @@
 //! that plays the move.
 //!
 //! Positions are identified by their Polyglot Zobrist key (shakmaty's `Zobrist64`, which is
-//! Polyglot's) and carry the position itself, so that formats keyed differently (CTG, Kvetka)
-//! can encode it. Format-specific weight rules live with their format (`polyglot::weights`).
+//! Polyglot's) and carry the side to move and the position itself, so that formats keyed
+//! differently (CTG, Kvetka) can encode it; a book for Polyglot output alone is built without
+//! positions (`BuildOptions::keep_positions`). Format-specific weight rules live with their format (`polyglot::weights`).
 //!
 //! ```
 //! use tabiya_chess::book::{BookBuilder, BuildOptions};
