@@ -58,7 +58,7 @@ impl State {
     pub fn play(&mut self, mv: Option<Move>) {
         match mv {
             Some(m) => {
-                self.lists.play(&self.pos, m);
+                self.lists.play(self.pos.turn(), m);
                 self.pos.play_unchecked(m);
             }
             None => self.pos = null_move(&self.pos),

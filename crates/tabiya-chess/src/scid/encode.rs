@@ -2,14 +2,15 @@
 //! which tags go to the index, the names, the extra tags, the move bytes, comment markers and
 //! strings, and every derived field.
 
-use shakmaty::{CastlingMode, Move, Position, Role};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role};
 
 use super::Version;
-use super::decode::{COMMENT, COMMON_TAGS, END_GAME, END_VARIATION, NAG, START_VARIATION, State, start_position};
-use super::derived::{main_line, start_state};
+use super::decode::{COMMENT, COMMON_TAGS, END_GAME, END_VARIATION, NAG, START_VARIATION, null_move, start_position};
+use super::derived::MainLineFields;
 use super::fields::{Date, Eco, MAX_RATING, RATING_TYPES, encode_count, flags_from_letters, result_code, start_flags};
 use super::index::{FLAG_CHESS960, IndexEntry};
-use crate::game::{Game, Line};
+use super::pieces::PieceLists;
+use crate::game::{Game, Line, Node};
 
 /// The longest game record SCID stores (a record must fit in one 128 KiB block).
 pub const MAX_RECORD: usize = 1 << 17;
@@ -71,17 +72,17 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
     let custom_start = game.start.is_some();
     let start = match &game.start {
         Some(fen) => start_position(fen, game.castling_mode)?,
-        None => shakmaty::Chess::default(),
+        None => Chess::default(),
     };
-    let state = start_state(start.clone(), custom_start).map_err(|_| "more than 16 pieces of one colour".to_owned())?;
-    let info = main_line(&start, custom_start, &game.moves.nodes);
-    entry.plies = info.plies.min(1023) as u16;
-    entry.material = info.material;
-    entry.stored_line = info.stored_line;
-    entry.home_pawn_count = info.home_pawn_count;
-    entry.home_pawns = info.home_pawns;
-    entry.flags |= start_flags(custom_start, info.promotion, info.underpromotion);
-
+    let lists = if custom_start {
+        PieceLists::from_position(&start).map_err(|_| "more than 16 pieces of one colour".to_owned())?
+    } else {
+        PieceLists::standard()
+    };
+    let has_null = has_null_move(&game.moves);
+    let cursor = Cursor { lists, turn: start.turn(), pos: has_null.then(|| start.clone()) };
+    let mut main_line = MainLineFields::new(&start, custom_start);
+    // The start-board byte depends on the main line's promotions: written once they are known.
     let mut record = Vec::with_capacity(256);
     for (name, value) in extra {
         match COMMON_TAGS.iter().position(|t| *t == name) {
@@ -96,16 +97,25 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
         record.extend_from_slice(value);
     }
     record.push(0);
-    record.push((entry.flags & 7) as u8);
+    let start_byte_at = record.len();
+    record.push(0);
     if let Some(fen) = &game.start {
         record.extend_from_slice(fen.to_string().as_bytes());
         record.push(0);
     }
     let mut writer = MoveWriter { out: record, comments: Vec::new(), variations: 0, nags: 0 };
     writer.comment(&game.moves.comments);
-    writer.line(state, &game.moves);
+    writer.line(cursor, &game.moves, Some(&mut main_line));
     writer.out.push(END_GAME);
+    let info = main_line.finish();
+    entry.plies = info.plies.min(1023) as u16;
+    entry.material = info.material;
+    entry.stored_line = info.stored_line;
+    entry.home_pawn_count = info.home_pawn_count;
+    entry.home_pawns = info.home_pawns;
+    entry.flags |= start_flags(custom_start, info.promotion, info.underpromotion);
     let mut record = writer.out;
+    record[start_byte_at] = (entry.flags & 7) as u8;
     for c in &writer.comments {
         record.extend_from_slice(c.as_bytes());
         record.push(0);
@@ -153,6 +163,39 @@ fn strtoul(s: &str) -> u64 {
         .fold(0u64, |acc, d| acc.saturating_mul(10).saturating_add(u64::from(d - b'0')))
 }
 
+/// Where the encoder stands in a line: the piece lists and whose move it is. The moves of a
+/// `Game` are legal, so nothing else of the position is needed, except for null moves: a null
+/// move passes the turn only where the position allows it (see [`null_move`]), so games with
+/// null moves carry the position too.
+#[derive(Clone)]
+struct Cursor {
+    lists: PieceLists,
+    turn: Color,
+    pos: Option<Chess>,
+}
+
+impl Cursor {
+    fn play(&mut self, mv: Option<Move>) {
+        if let Some(m) = mv {
+            self.lists.play(self.turn, m);
+        }
+        match &mut self.pos {
+            Some(pos) => {
+                match mv {
+                    Some(m) => pos.play_unchecked(m),
+                    None => *pos = null_move(pos),
+                }
+                self.turn = pos.turn();
+            }
+            None => self.turn = !self.turn,
+        }
+    }
+}
+
+fn has_null_move(line: &Line) -> bool {
+    line.nodes.iter().any(|node: &Node| node.mv.is_none() || node.variations.iter().any(has_null_move))
+}
+
 struct MoveWriter {
     out: Vec<u8>,
     comments: Vec<String>,
@@ -170,11 +213,15 @@ impl MoveWriter {
         }
     }
 
-    fn line(&mut self, mut state: State, line: &Line) {
+    /// Writes a line from `cursor`; `main_line` gathers the derived fields of the main line.
+    fn line(&mut self, mut cursor: Cursor, line: &Line, mut main_line: Option<&mut MainLineFields>) {
         for node in &line.nodes {
-            let before = (!node.variations.is_empty()).then(|| state.clone());
-            self.mv(&state, node.mv);
-            state.play(node.mv);
+            let before = (!node.variations.is_empty()).then(|| cursor.clone());
+            self.mv(&cursor, node.mv);
+            if let Some(fields) = main_line.as_deref_mut() {
+                fields.push(cursor.turn, node.mv);
+            }
+            cursor.play(node.mv);
             for &nag in node.nags.iter().filter(|&&n| n != 0).take(MAX_NAGS) {
                 self.out.extend_from_slice(&[NAG, nag]);
                 self.nags += 1;
@@ -184,20 +231,20 @@ impl MoveWriter {
                 self.variations += 1;
                 self.out.push(START_VARIATION);
                 self.comment(&variation.comments);
-                self.line(before.clone(), variation);
+                self.line(before.clone(), variation, None);
                 self.out.push(END_VARIATION);
             }
         }
     }
 
-    fn mv(&mut self, state: &State, mv: Option<Move>) {
-        let us = state.pos.turn();
+    fn mv(&mut self, cursor: &Cursor, mv: Option<Move>) {
+        let us = cursor.turn;
         let Some(m) = mv else {
             self.out.push(0);
             return;
         };
         let from = m.from().unwrap_or(shakmaty::Square::A1);
-        let slot = state.lists.slot_of(us, from).unwrap_or(0) as u8;
+        let slot = cursor.lists.slot_of(us, from).unwrap_or(0) as u8;
         let (f, t) = (from as i32, m.to() as i32);
         let (ff, fr, tf, tr) = (f & 7, f >> 3, t & 7, t >> 3);
         let mut second = None;

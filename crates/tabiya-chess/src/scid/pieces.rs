@@ -85,9 +85,8 @@ impl PieceLists {
         }
     }
 
-    /// Updates the lists for `mv` played in `pos` (before the move). Promotions keep the slot.
-    pub fn play(&mut self, pos: &Chess, mv: Move) {
-        let us = pos.turn();
+    /// Updates the lists for `mv` played by `us`. Promotions keep the slot.
+    pub fn play(&mut self, us: Color, mv: Move) {
         match mv {
             Move::Normal { from, to, capture, .. } => {
                 if capture.is_some() {
