@@ -6,11 +6,11 @@ use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role};
 
 use super::Version;
 use super::decode::{COMMENT, COMMON_TAGS, END_GAME, END_VARIATION, NAG, START_VARIATION, null_move, start_position};
-use super::derived::MainLineFields;
+use super::derived::{MainLine, MainLineFields};
 use super::fields::{Date, Eco, MAX_RATING, RATING_TYPES, encode_count, flags_from_letters, result_code, start_flags};
 use super::index::{FLAG_CHESS960, IndexEntry};
 use super::pieces::PieceLists;
-use crate::game::{Game, Line, Node};
+use crate::game::{Game, Line};
 
 /// The longest game record SCID stores (a record must fit in one 128 KiB block).
 pub const MAX_RECORD: usize = 1 << 17;
@@ -79,9 +79,7 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
     } else {
         PieceLists::standard()
     };
-    let has_null = has_null_move(&game.moves);
-    let cursor = Cursor { lists, turn: start.turn(), pos: has_null.then(|| start.clone()) };
-    let mut main_line = MainLineFields::new(&start, custom_start);
+    let mut cursor = Cursor { lists, turn: start.turn(), pos: None };
     // The start-board byte depends on the main line's promotions: written once they are known.
     let mut record = Vec::with_capacity(256);
     for (name, value) in extra {
@@ -103,11 +101,16 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
         record.extend_from_slice(fen.to_string().as_bytes());
         record.push(0);
     }
-    let mut writer = MoveWriter { out: record, comments: Vec::new(), variations: 0, nags: 0 };
-    writer.comment(&game.moves.comments);
-    writer.line(cursor, &game.moves, Some(&mut main_line));
-    writer.out.push(END_GAME);
-    let info = main_line.finish();
+    let moves_at = record.len();
+    let mut writer = MoveWriter { out: record, comments: Vec::new(), variations: 0, nags: 0, null_move: false };
+    let mut info = writer.moves(&game.moves, cursor.clone(), MainLineFields::new(&start, custom_start));
+    if writer.null_move {
+        // Rare: the game has null moves, so the walk follows the position this time.
+        writer = MoveWriter { out: writer.out, comments: Vec::new(), variations: 0, nags: 0, null_move: false };
+        writer.out.truncate(moves_at);
+        cursor.pos = Some(start.clone());
+        info = writer.moves(&game.moves, cursor, MainLineFields::new(&start, custom_start));
+    }
     entry.plies = info.plies.min(1023) as u16;
     entry.material = info.material;
     entry.stored_line = info.stored_line;
@@ -165,8 +168,8 @@ fn strtoul(s: &str) -> u64 {
 
 /// Where the encoder stands in a line: the piece lists and whose move it is. The moves of a
 /// `Game` are legal, so nothing else of the position is needed, except for null moves: a null
-/// move passes the turn only where the position allows it (see [`null_move`]), so games with
-/// null moves carry the position too.
+/// move passes the turn only where the position allows it (see [`null_move`]), so a game with
+/// null moves is walked a second time with the position.
 #[derive(Clone)]
 struct Cursor {
     lists: PieceLists,
@@ -192,15 +195,13 @@ impl Cursor {
     }
 }
 
-fn has_null_move(line: &Line) -> bool {
-    line.nodes.iter().any(|node: &Node| node.mv.is_none() || node.variations.iter().any(has_null_move))
-}
-
 struct MoveWriter {
     out: Vec<u8>,
     comments: Vec<String>,
     variations: usize,
     nags: usize,
+    /// A null move was met while walking without the position.
+    null_move: bool,
 }
 
 impl MoveWriter {
@@ -213,11 +214,20 @@ impl MoveWriter {
         }
     }
 
+    /// Writes the whole move tree and returns the main line's derived fields.
+    fn moves(&mut self, moves: &Line, cursor: Cursor, mut main_line: MainLineFields) -> MainLine {
+        self.comment(&moves.comments);
+        self.line(cursor, moves, Some(&mut main_line));
+        self.out.push(END_GAME);
+        main_line.finish()
+    }
+
     /// Writes a line from `cursor`; `main_line` gathers the derived fields of the main line.
     fn line(&mut self, mut cursor: Cursor, line: &Line, mut main_line: Option<&mut MainLineFields>) {
         for node in &line.nodes {
             let before = (!node.variations.is_empty()).then(|| cursor.clone());
             self.mv(&cursor, node.mv);
+            self.null_move |= node.mv.is_none() && cursor.pos.is_none();
             if let Some(fields) = main_line.as_deref_mut() {
                 fields.push(cursor.turn, node.mv);
             }
@@ -299,5 +309,49 @@ impl MoveWriter {
         };
         self.out.push(slot << 4 | code as u8);
         self.out.extend(second);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::san::San;
+    use tabiya_io::Warnings;
+
+    use super::*;
+    use crate::game::Node;
+    use crate::scid::decode::decode_record;
+
+    /// Plays SAN moves (`--` = null move, which keeps the turn when the side to move is in
+    /// check, as the decoder does) into a main line.
+    fn line(moves: &[&str]) -> Line {
+        let mut pos = Chess::default();
+        let mut line = Line::default();
+        for san in moves {
+            let mv = (*san != "--").then(|| San::from_ascii(san.as_bytes()).unwrap().to_move(&pos).unwrap());
+            match mv {
+                Some(m) => pos.play_unchecked(m),
+                None => pos = null_move(&pos),
+            }
+            line.nodes.push(Node::new(mv));
+        }
+        line
+    }
+
+    #[test]
+    fn null_moves_round_trip_in_and_out_of_check() {
+        // 3...-- passes the turn; 4...-- comes in check, so Black moves again (Kxf7).
+        let moves = line(&["e4", "e5", "Qh5", "Nc6", "Nc3", "--", "Qxf7", "--", "Kxf7"]);
+        let mut moves_with_variation = moves.clone();
+        moves_with_variation.nodes[5].variations.push(line(&["e4", "e5", "Qh5", "Nc6", "Nc3", "Nf6"]));
+        moves_with_variation.nodes[5].variations[0].nodes.drain(..5);
+        for moves in [moves, moves_with_variation] {
+            let game = Game { moves, ..Game::default() };
+            let encoded = encode_game(&game, Version::Scid4).unwrap();
+            let record = decode_record(&encoded.record, 0, false, &mut Warnings::default()).unwrap();
+            assert_eq!(record.moves, game.moves);
+            assert_eq!(encoded.entry.plies, 9);
+            // Black's f7 pawn is gone, White's queen is gone: no queen, 8 pawns for White.
+            assert_eq!(encoded.entry.material, 0x2A86A7);
+        }
     }
 }
