@@ -2,7 +2,6 @@
 //! roster first, lines of at most 80 columns, SAN, `$n` NAGs); [`WriterOptions`] lets callers
 //! reproduce other programs' layouts byte for byte.
 
-use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use shakmaty::san::{San, SanPlus, Suffix};
@@ -264,7 +263,7 @@ impl PgnText<'_> {
             let mut token = String::with_capacity(12);
             let numbered = pos.turn() == Color::White || number_black;
             if numbered {
-                token.push_str(&number.to_string());
+                push_number(&mut token, number);
                 token.push_str(if pos.turn() == Color::White { "." } else { "..." });
                 if self.options.space_after_move_number {
                     self.token(&token);
@@ -374,9 +373,11 @@ impl PgnText<'_> {
             let before = (self.options.variations && !node.variations.is_empty()).then(|| pos.clone());
             if number || pos.turn() == Color::White {
                 token.clear();
-                let dots = if pos.turn() == Color::White { "." } else { "..." };
-                let space = if self.options.space_after_move_number { " " } else { "" };
-                let _ = write!(token, "{}{dots}{space}", pos.fullmoves());
+                push_number(&mut token, pos.fullmoves().get());
+                token.push_str(if pos.turn() == Color::White { "." } else { "..." });
+                if self.options.space_after_move_number {
+                    token.push(' ');
+                }
                 self.scid_word(&token);
                 number = false;
             }
@@ -393,7 +394,8 @@ impl PgnText<'_> {
                 for nag in &node.nags {
                     self.scid_space();
                     token.clear();
-                    let _ = write!(token, "${nag}");
+                    token.push('$');
+                    push_number(&mut token, u32::from(*nag));
                     self.scid_word(&token);
                 }
             }
@@ -432,9 +434,7 @@ fn san_plus(pos: &mut Chess, m: Move) -> SanPlus {
         // no need for shakmaty's legal-candidate generation.
         Move::Normal { role, from, capture, to, promotion }
             if role != Role::Pawn
-                && (attacks::attacks(to, role.of(pos.turn()), pos.board().occupied()) & pos.our(role))
-                    .without(from)
-                    .is_empty() =>
+                && (attackers(role, to, pos.board().occupied()) & pos.our(role)).without(from).is_empty() =>
         {
             San::Normal { role, file: None, rank: None, capture: capture.is_some(), to, promotion }
         }
@@ -444,6 +444,35 @@ fn san_plus(pos: &mut Chess, m: Move) -> SanPlus {
     let suffix =
         pos.checkers().any().then(|| if pos.legal_moves().is_empty() { Suffix::Checkmate } else { Suffix::Check });
     SanPlus { san, suffix }
+}
+
+/// Appends `n` in decimal (move numbers and NAGs, without the formatting machinery).
+fn push_number(out: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[i..].iter().map(|&d| char::from(d)));
+}
+
+/// Squares from which a piece of `role` (not a pawn) attacks `to`.
+#[inline]
+fn attackers(role: Role, to: shakmaty::Square, occupied: shakmaty::Bitboard) -> shakmaty::Bitboard {
+    match role {
+        Role::Knight => attacks::knight_attacks(to),
+        Role::Bishop => attacks::bishop_attacks(to, occupied),
+        Role::Rook => attacks::rook_attacks(to, occupied),
+        Role::Queen => attacks::queen_attacks(to, occupied),
+        Role::King => attacks::king_attacks(to),
+        Role::Pawn => shakmaty::Bitboard::EMPTY,
+    }
 }
 
 /// The position after a null move, or `None` if the side to move is in check (a null move
