@@ -155,11 +155,15 @@ impl PgnText<'_> {
         self.buf.push('[');
         self.buf.push_str(name);
         self.buf.push_str(" \"");
-        for c in value.chars() {
-            if self.options.escape_tag_values && (c == '"' || c == '\\') {
-                self.buf.push('\\');
+        if self.options.escape_tag_values {
+            for c in value.chars() {
+                if c == '"' || c == '\\' {
+                    self.buf.push('\\');
+                }
+                self.buf.push(c);
             }
-            self.buf.push(c);
+        } else {
+            self.buf.push_str(value);
         }
         self.buf.push_str("\"]");
         self.newline();
@@ -441,9 +445,22 @@ fn san_plus(pos: &mut Chess, m: Move) -> SanPlus {
         _ => San::from_move(pos, m),
     };
     pos.play_unchecked(m);
-    let suffix =
-        pos.checkers().any().then(|| if pos.legal_moves().is_empty() { Suffix::Checkmate } else { Suffix::Check });
+    let suffix = pos.checkers().any().then(|| if is_mate(pos) { Suffix::Checkmate } else { Suffix::Check });
     SanPlus { san, suffix }
+}
+
+/// Whether the side to move, in check, has no legal move. Most checks leave the king a safe
+/// square, which is found without generating every legal move.
+fn is_mate(pos: &Chess) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(us) else { return pos.legal_moves().is_empty() };
+    let without_king = board.occupied().without(king);
+    let escapes = attacks::king_attacks(king) & !board.by_color(us);
+    if escapes.into_iter().any(|to| pos.king_attackers(to, !us, without_king).is_empty()) {
+        return false;
+    }
+    pos.legal_moves().is_empty()
 }
 
 /// Appends `n` in decimal (move numbers and NAGs, without the formatting machinery).
