@@ -207,6 +207,9 @@ struct MoveWriter {
 impl MoveWriter {
     /// A comment place: SCID joins the comments of one place and marks it when non-empty.
     fn comment(&mut self, comments: &[String]) {
+        if comments.is_empty() {
+            return;
+        }
         let text: String = comments.iter().map(|c| c.trim_matches([' ', '\n', '\r', '\t', '\x0b'])).collect();
         if !text.is_empty() {
             self.out.push(COMMENT);

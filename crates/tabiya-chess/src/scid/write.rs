@@ -140,20 +140,26 @@ impl DatabaseWriter {
                 return Ok(());
             }
         }
-        for (name, kind) in encoded.names.iter().zip(kinds) {
+        let known = std::array::from_fn::<_, 5, _>(|i| self.names.get(kinds[i], encoded.names[i].as_bytes()));
+        for (kind, known) in kinds.into_iter().zip(known) {
             let limit = if version == Version::Scid4 { kind.limit_si4() as u64 } else { kind.limit_si5() };
-            if !self.names.contains(kind, name.as_bytes()) && self.names.base.len(kind) as u64 + 1 >= limit {
+            if known.is_none() && self.names.base.len(kind) as u64 + 1 >= limit {
                 self.summary.skipped.push((number, format!("too many {} names", kind.label())));
                 return Ok(());
             }
         }
         let mut ids = [0u32; 5];
-        for ((name, kind), id) in encoded.names.iter().zip(kinds).zip(&mut ids) {
-            let (new_id, is_new) = self.names.id(kind, name.as_bytes());
-            if is_new && version == Version::Scid5 {
-                NameBase::sn5_record(kind, name.as_bytes(), &mut self.sn5_new);
-            }
-            *id = new_id;
+        for (((name, kind), id), known) in encoded.names.iter().zip(kinds).zip(&mut ids).zip(known) {
+            *id = match known {
+                Some(id) => id,
+                None => {
+                    let (new_id, is_new) = self.names.id(kind, name.as_bytes());
+                    if is_new && version == Version::Scid5 {
+                        NameBase::sn5_record(kind, name.as_bytes(), &mut self.sn5_new);
+                    }
+                    new_id
+                }
+            };
         }
         let e = &mut encoded.entry;
         [e.event, e.site, e.round, e.white, e.black] = ids;
