@@ -125,7 +125,8 @@ impl Source {
         let in_flight = 2 * rayon::current_num_threads();
         match self {
             Source::Pgn { path, file } => {
-                let options = read_options(path);
+                // The file is named in the errors when they are relocated, not in every game.
+                let options = ReadOptions::default();
                 // The text is read a block at a time and cut into pieces before game starts; the
                 // last piece may hold an unfinished game and goes on with the next block.
                 let (mut block, mut block_offset, mut games_before) = (Vec::new(), 0u64, 0u64);
@@ -156,7 +157,7 @@ impl Source {
                         let count = games.len() as u64;
                         for game in games {
                             sink(game.map_err(|mut e| {
-                                relocate(&mut e, piece_offset, games_before);
+                                relocate(&mut e, path, piece_offset, games_before);
                                 GamesError::Pgn(e)
                             }))?;
                         }
@@ -187,12 +188,13 @@ impl Source {
     }
 }
 
-/// Moves a location found in a piece of a PGN file to the file: `offset` bytes and `games`
-/// games precede the piece.
-fn relocate(e: &mut PgnError, offset: u64, games: u64) {
+/// Moves a location found in a piece of a PGN file to the file at `path`: `offset` bytes and
+/// `games` games precede the piece.
+fn relocate(e: &mut PgnError, path: &Path, offset: u64, games: u64) {
     let (PgnError::Io { location, .. }
     | PgnError::UnsupportedVariant { location, .. }
     | PgnError::InvalidFen { location, .. }) = e;
+    location.file = Some(path.to_path_buf());
     if let Some(at) = location.offset.as_mut() {
         *at += offset;
     }
