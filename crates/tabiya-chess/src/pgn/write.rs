@@ -437,8 +437,7 @@ fn san_plus(pos: &mut Chess, m: Move) -> SanPlus {
         // No other piece of this kind even attacks the target square: no disambiguation, and
         // no need for shakmaty's legal-candidate generation.
         Move::Normal { role, from, capture, to, promotion }
-            if role != Role::Pawn
-                && (attackers(role, to, pos.board().occupied()) & pos.our(role)).without(from).is_empty() =>
+            if role != Role::Pawn && !other_attacker(pos, role, from, to) =>
         {
             San::Normal { role, file: None, rank: None, capture: capture.is_some(), to, promotion }
         }
@@ -477,6 +476,19 @@ fn push_number(out: &mut String, n: u32) {
         }
     }
     out.extend(digits[i..].iter().map(|&d| char::from(d)));
+}
+
+/// Whether another piece of ours of `role` (not a pawn) than the one on `from` attacks `to`.
+/// The usual answers need no attack table: the only piece of its kind, or the other bishop on
+/// the other colour.
+fn other_attacker(pos: &Chess, role: Role, from: shakmaty::Square, to: shakmaty::Square) -> bool {
+    let mut others = pos.our(role).without(from);
+    if role == Role::Bishop {
+        let same_colour =
+            if to.is_light() { shakmaty::Bitboard::LIGHT_SQUARES } else { shakmaty::Bitboard::DARK_SQUARES };
+        others &= same_colour;
+    }
+    others.any() && (attackers(role, to, pos.board().occupied()) & others).any()
 }
 
 /// Squares from which a piece of `role` (not a pawn) attacks `to`.
