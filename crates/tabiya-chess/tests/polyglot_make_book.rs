@@ -92,3 +92,22 @@ fn merge_book_rules_on_small_books() {
         [e(0, 0x100, 1, 0), e(1, 0x100, 5, 7), e(1, 0x200, 3, 0), e(2, 0x100, 2, 0)]
     );
 }
+
+#[test]
+fn the_walk_builds_what_games_build_on_small_varied() {
+    // 2,325 games with FEN starts, Chess960 games (12, left out), null moves, variations and
+    // comments: the book from the PGN walk equals the book from the games PgnReader reads.
+    let Some(path) = corpus_file("pgn/small-varied.pgn") else { return eprintln!("skipped") };
+    let bytes = std::fs::read(&path).unwrap();
+    for options in [BuildOptions::default(), BuildOptions { max_ply: 12, min_elo: Some(2400) }] {
+        let mut from_games = BookBuilder::new(options.clone());
+        for item in PgnReader::from_bytes(&bytes, ReadOptions::default()) {
+            from_games.add_game(&item.unwrap().game);
+        }
+        let walked = build_from_pgn(&bytes, &options, Some(2));
+        assert_eq!(walked.summary, from_games.summary(), "{options:?}");
+        assert_eq!(walked.summary.games_chess960, 12);
+        assert_eq!(walked.summary.games_added + walked.summary.games_below_min_elo, 2_325 - 12);
+        assert!(walked.book == from_games.finish(), "{options:?}");
+    }
+}
