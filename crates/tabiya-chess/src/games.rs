@@ -10,9 +10,10 @@
 //! ```
 
 use std::fs::File;
-use std::io::BufReader;
+use std::io::{BufReader, Read, Seek};
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
 use tabiya_io::Format;
 
 use crate::game::Game;
@@ -40,6 +41,24 @@ pub enum Games {
 
 /// Opens the games of `path`: PGN, or a SCID database named by any of its files or its stem.
 pub fn open(path: &Path) -> Result<Games, GamesError> {
+    match source_format(path)? {
+        SourceFormat::Pgn => {
+            let file = File::open(path).map_err(|source| GamesError::Io { path: path.into(), source })?;
+            Ok(Games::Pgn(Box::new(PgnReader::with_options(
+                BufReader::with_capacity(1 << 16, file),
+                read_options(path),
+            ))))
+        }
+        SourceFormat::Scid => Ok(Games::Scid { db: Box::new(Database::open(path)?), next: 0 }),
+    }
+}
+
+enum SourceFormat {
+    Pgn,
+    Scid,
+}
+
+fn source_format(path: &Path) -> Result<SourceFormat, GamesError> {
     let format = if path.exists() {
         tabiya_io::sniff_path(path).map_err(|e| GamesError::NotGames { path: path.into(), what: e.to_string() })?
     } else {
@@ -47,18 +66,140 @@ pub fn open(path: &Path) -> Result<Games, GamesError> {
         Some(Format::Scid4)
     };
     match format {
-        Some(Format::Pgn) => {
-            let file = File::open(path).map_err(|source| GamesError::Io { path: path.into(), source })?;
-            let options = ReadOptions { file: Some(path.to_path_buf()), ..ReadOptions::default() };
-            Ok(Games::Pgn(Box::new(PgnReader::with_options(BufReader::with_capacity(1 << 16, file), options))))
-        }
-        Some(Format::Scid3 | Format::Scid4 | Format::Scid5) => {
-            Ok(Games::Scid { db: Box::new(Database::open(path)?), next: 0 })
-        }
+        Some(Format::Pgn) => Ok(SourceFormat::Pgn),
+        Some(Format::Scid3 | Format::Scid4 | Format::Scid5) => Ok(SourceFormat::Scid),
         other => Err(GamesError::NotGames {
             path: path.into(),
             what: format!("not a file of chess games ({})", other.map_or("unknown format", |f| f.name())),
         }),
+    }
+}
+
+fn read_options(path: &Path) -> ReadOptions {
+    ReadOptions { file: Some(path.to_path_buf()), ..ReadOptions::default() }
+}
+
+/// PGN text per piece read on one thread: a few hundred games.
+const PGN_PIECE: usize = 256 << 10;
+/// SCID games per piece.
+const SCID_PIECE: usize = 512;
+
+/// A file of games opened for reading on all cores: a PGN file or a SCID database.
+pub enum Source {
+    Pgn { path: PathBuf, file: File },
+    Scid(Box<Database>),
+}
+
+impl Source {
+    /// Opens PGN or a SCID database named by any of its files or its stem.
+    pub fn open(path: &Path) -> Result<Source, GamesError> {
+        match source_format(path)? {
+            SourceFormat::Pgn => {
+                let file = File::open(path).map_err(|source| GamesError::Io { path: path.into(), source })?;
+                Ok(Source::Pgn { path: path.to_path_buf(), file })
+            }
+            SourceFormat::Scid => Ok(Source::Scid(Box::new(Database::open(path)?))),
+        }
+    }
+
+    /// Reads every game on all rayon threads and hands them, each turned into a `T` by `map` on
+    /// the thread that read it, to `sink` in file order: the same games, errors and order as
+    /// [`open`] gives, with reading and `map`ping spread over the cores. The file is cut into
+    /// pieces that hold whole games (PGN) or runs of game numbers (SCID); a few pieces per
+    /// thread are in flight at a time, so memory stays flat. `sink`'s error stops the reading.
+    pub fn read_in_parallel<T: Send, E>(
+        &self,
+        map: impl Fn(Game) -> T + Sync,
+        sink: impl FnMut(Result<T, GamesError>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.read_in_pieces(PGN_PIECE, map, sink)
+    }
+
+    /// [`Source::read_in_parallel`] with PGN pieces of about `pgn_piece` bytes.
+    fn read_in_pieces<T: Send, E>(
+        &self,
+        pgn_piece: usize,
+        map: impl Fn(Game) -> T + Sync,
+        mut sink: impl FnMut(Result<T, GamesError>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let in_flight = 2 * rayon::current_num_threads();
+        match self {
+            Source::Pgn { path, file } => {
+                // The file is named in the errors when they are relocated, not in every game.
+                let options = ReadOptions::default();
+                // The text is read a block at a time and cut into pieces before game starts; the
+                // last piece may hold an unfinished game and goes on with the next block.
+                let (mut block, mut block_offset, mut games_before) = (Vec::new(), 0u64, 0u64);
+                let mut file = file;
+                if let Err(source) = file.seek(std::io::SeekFrom::Start(0)) {
+                    return sink(Err(GamesError::Io { path: path.clone(), source }));
+                }
+                loop {
+                    let read = (&mut file).take((in_flight * pgn_piece) as u64).read_to_end(&mut block);
+                    let end = match read {
+                        Ok(0) => true,
+                        Ok(_) => false,
+                        Err(source) => return sink(Err(GamesError::Io { path: path.clone(), source })),
+                    };
+                    let mut pieces = crate::pgn::split_games(&block, in_flight + 1);
+                    let rest = if end { &block[block.len()..] } else { pieces.pop().unwrap_or_default() };
+                    let read: Vec<Vec<Result<T, PgnError>>> = pieces
+                        .par_iter()
+                        .map(|piece| {
+                            PgnReader::with_options(*piece, options.clone())
+                                .map(|read| read.map(|read| map(read.game)))
+                                .collect()
+                        })
+                        .collect();
+                    for (piece, games) in pieces.iter().zip(read) {
+                        // Locations in a piece count from its start: make them count from the file's.
+                        let piece_offset = block_offset + (piece.as_ptr() as usize - block.as_ptr() as usize) as u64;
+                        let count = games.len() as u64;
+                        for game in games {
+                            sink(game.map_err(|mut e| {
+                                relocate(&mut e, path, piece_offset, games_before);
+                                GamesError::Pgn(e)
+                            }))?;
+                        }
+                        games_before += count;
+                    }
+                    if end {
+                        return Ok(());
+                    }
+                    let consumed = block.len() - rest.len();
+                    block.drain(..consumed);
+                    block_offset += consumed as u64;
+                }
+            }
+            Source::Scid(db) => {
+                let firsts: Vec<usize> = (0..db.len()).step_by(SCID_PIECE).collect();
+                for window in firsts.chunks(in_flight) {
+                    let read: Vec<Vec<Result<T, ScidError>>> = window
+                        .par_iter()
+                        .map(|&first| (first..db.len().min(first + SCID_PIECE)).map(|n| db.game(n).map(&map)).collect())
+                        .collect();
+                    for game in read.into_iter().flatten() {
+                        sink(game.map_err(GamesError::from))?;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Moves a location found in a piece of a PGN file to the file at `path`: `offset` bytes and
+/// `games` games precede the piece.
+fn relocate(e: &mut PgnError, path: &Path, offset: u64, games: u64) {
+    let (PgnError::Io { location, .. }
+    | PgnError::UnsupportedVariant { location, .. }
+    | PgnError::InvalidFen { location, .. }) = e;
+    location.file = Some(path.to_path_buf());
+    if let Some(at) = location.offset.as_mut() {
+        *at += offset;
+    }
+    if let Some(number) = location.record.as_mut() {
+        *number += games;
     }
 }
 
@@ -75,6 +216,53 @@ impl Iterator for Games {
                 }
                 *next += 1;
                 Some(db.game(n).map_err(GamesError::from))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every game and every error, as text, in order.
+    fn describe(item: Result<Game, GamesError>) -> String {
+        match item {
+            Ok(game) => format!("{game:?}"),
+            Err(e) => format!("error: {e}"),
+        }
+    }
+
+    #[test]
+    fn parallel_reading_gives_what_sequential_reading_gives() {
+        let files = [
+            "pgn/small-varied.pgn",
+            "pgn/edge-cases/pgnextract-null-moves.pgn",
+            "pgn/edge-cases/pychess-crazyhouse-saturs-jannlee.pgn",
+            "pgn/edge-cases/pgnmentor-double-blank-line-crlf.pgn",
+            "pgn/edge-cases/pychess-chessbase-empty-line.pgn",
+            "scid/scidvspc-bases/endings.si4",
+        ];
+        for relative in files {
+            let Some(path) = tabiya_io::corpus::corpus_file(relative) else { return };
+            let sequential: Vec<String> = open(&path).unwrap().map(describe).collect();
+            assert!(!sequential.is_empty());
+            let source = Source::open(&path).unwrap();
+            // Small pieces: many cuts, and games that span blocks.
+            for piece in [300, 4096, PGN_PIECE] {
+                let mut parallel = Vec::new();
+                source
+                    .read_in_pieces(
+                        piece,
+                        |game| game,
+                        |item| {
+                            parallel.push(describe(item));
+                            Ok::<(), ()>(())
+                        },
+                    )
+                    .unwrap();
+                assert_eq!(parallel.len(), sequential.len(), "{relative}, pieces of {piece} bytes");
+                assert!(parallel == sequential, "{relative}, pieces of {piece} bytes");
             }
         }
     }

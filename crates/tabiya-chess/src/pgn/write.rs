@@ -2,7 +2,6 @@
 //! roster first, lines of at most 80 columns, SAN, `$n` NAGs); [`WriterOptions`] lets callers
 //! reproduce other programs' layouts byte for byte.
 
-use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use shakmaty::san::{San, SanPlus, Suffix};
@@ -156,11 +155,15 @@ impl PgnText<'_> {
         self.buf.push('[');
         self.buf.push_str(name);
         self.buf.push_str(" \"");
-        for c in value.chars() {
-            if self.options.escape_tag_values && (c == '"' || c == '\\') {
-                self.buf.push('\\');
+        if self.options.escape_tag_values {
+            for c in value.chars() {
+                if c == '"' || c == '\\' {
+                    self.buf.push('\\');
+                }
+                self.buf.push(c);
             }
-            self.buf.push(c);
+        } else {
+            self.buf.push_str(value);
         }
         self.buf.push_str("\"]");
         self.newline();
@@ -264,7 +267,7 @@ impl PgnText<'_> {
             let mut token = String::with_capacity(12);
             let numbered = pos.turn() == Color::White || number_black;
             if numbered {
-                token.push_str(&number.to_string());
+                push_number(&mut token, number);
                 token.push_str(if pos.turn() == Color::White { "." } else { "..." });
                 if self.options.space_after_move_number {
                     self.token(&token);
@@ -374,9 +377,11 @@ impl PgnText<'_> {
             let before = (self.options.variations && !node.variations.is_empty()).then(|| pos.clone());
             if number || pos.turn() == Color::White {
                 token.clear();
-                let dots = if pos.turn() == Color::White { "." } else { "..." };
-                let space = if self.options.space_after_move_number { " " } else { "" };
-                let _ = write!(token, "{}{dots}{space}", pos.fullmoves());
+                push_number(&mut token, pos.fullmoves().get());
+                token.push_str(if pos.turn() == Color::White { "." } else { "..." });
+                if self.options.space_after_move_number {
+                    token.push(' ');
+                }
                 self.scid_word(&token);
                 number = false;
             }
@@ -393,7 +398,8 @@ impl PgnText<'_> {
                 for nag in &node.nags {
                     self.scid_space();
                     token.clear();
-                    let _ = write!(token, "${nag}");
+                    token.push('$');
+                    push_number(&mut token, u32::from(*nag));
                     self.scid_word(&token);
                 }
             }
@@ -431,19 +437,71 @@ fn san_plus(pos: &mut Chess, m: Move) -> SanPlus {
         // No other piece of this kind even attacks the target square: no disambiguation, and
         // no need for shakmaty's legal-candidate generation.
         Move::Normal { role, from, capture, to, promotion }
-            if role != Role::Pawn
-                && (attacks::attacks(to, role.of(pos.turn()), pos.board().occupied()) & pos.our(role))
-                    .without(from)
-                    .is_empty() =>
+            if role != Role::Pawn && !other_attacker(pos, role, from, to) =>
         {
             San::Normal { role, file: None, rank: None, capture: capture.is_some(), to, promotion }
         }
         _ => San::from_move(pos, m),
     };
     pos.play_unchecked(m);
-    let suffix =
-        pos.checkers().any().then(|| if pos.legal_moves().is_empty() { Suffix::Checkmate } else { Suffix::Check });
+    let suffix = pos.checkers().any().then(|| if is_mate(pos) { Suffix::Checkmate } else { Suffix::Check });
     SanPlus { san, suffix }
+}
+
+/// Whether the side to move, in check, has no legal move. Most checks leave the king a safe
+/// square, which is found without generating every legal move.
+fn is_mate(pos: &Chess) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(us) else { return pos.legal_moves().is_empty() };
+    let without_king = board.occupied().without(king);
+    let escapes = attacks::king_attacks(king) & !board.by_color(us);
+    if escapes.into_iter().any(|to| pos.king_attackers(to, !us, without_king).is_empty()) {
+        return false;
+    }
+    pos.legal_moves().is_empty()
+}
+
+/// Appends `n` in decimal (move numbers and NAGs, without the formatting machinery).
+fn push_number(out: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[i..].iter().map(|&d| char::from(d)));
+}
+
+/// Whether another piece of ours of `role` (not a pawn) than the one on `from` attacks `to`.
+/// The usual answers need no attack table: the only piece of its kind, or the other bishop on
+/// the other colour.
+fn other_attacker(pos: &Chess, role: Role, from: shakmaty::Square, to: shakmaty::Square) -> bool {
+    let mut others = pos.our(role).without(from);
+    if role == Role::Bishop {
+        let same_colour =
+            if to.is_light() { shakmaty::Bitboard::LIGHT_SQUARES } else { shakmaty::Bitboard::DARK_SQUARES };
+        others &= same_colour;
+    }
+    others.any() && (attackers(role, to, pos.board().occupied()) & others).any()
+}
+
+/// Squares from which a piece of `role` (not a pawn) attacks `to`.
+#[inline]
+fn attackers(role: Role, to: shakmaty::Square, occupied: shakmaty::Bitboard) -> shakmaty::Bitboard {
+    match role {
+        Role::Knight => attacks::knight_attacks(to),
+        Role::Bishop => attacks::bishop_attacks(to, occupied),
+        Role::Rook => attacks::rook_attacks(to, occupied),
+        Role::Queen => attacks::queen_attacks(to, occupied),
+        Role::King => attacks::king_attacks(to),
+        Role::Pawn => shakmaty::Bitboard::EMPTY,
+    }
 }
 
 /// The position after a null move, or `None` if the side to move is in check (a null move

@@ -58,7 +58,7 @@ impl State {
     pub fn play(&mut self, mv: Option<Move>) {
         match mv {
             Some(m) => {
-                self.lists.play(&self.pos, m);
+                self.lists.play(self.pos.turn(), m);
                 self.pos.play_unchecked(m);
             }
             None => self.pos = null_move(&self.pos),
@@ -277,8 +277,9 @@ impl MoveDecoder<'_, '_> {
         }
         let to = Square::new(to as u32);
         let mv = if role == Role::Pawn
-            && Some(to) == pos.ep_square(shakmaty::EnPassantMode::Legal)
             && to.file() != from.file()
+            && !pos.board().occupied().contains(to)
+            && Some(to) == pos.ep_square(shakmaty::EnPassantMode::Legal)
         {
             Move::EnPassant { from, to }
         } else {
@@ -291,21 +292,40 @@ impl MoveDecoder<'_, '_> {
     }
 }
 
-/// `Position::is_legal`, with a quick path for knight, bishop, rook and queen moves (most moves):
-/// the piece reaches the square and its own king is not attacked afterwards.
+/// `Position::is_legal` for the moves the decoder builds, without generating moves for the
+/// usual ones: the piece can make that move on this board, and its own king is not attacked
+/// afterwards. En passant and castling (rare) go through shakmaty.
 fn is_legal(pos: &Chess, mv: Move) -> bool {
-    match mv {
-        Move::Normal { role, from, to, promotion: None, .. } if !matches!(role, Role::Pawn | Role::King) => {
-            let us = pos.turn();
-            let occupied = pos.board().occupied();
-            let Some(king) = pos.board().king_of(us) else { return false };
-            pos.board().by_color(us).contains(from)
-                && !pos.board().by_color(us).contains(to)
-                && attacks::attacks(from, role.of(us), occupied).contains(to)
-                && pos.king_attackers(king, !us, occupied.without(from).with(to)).without(to).is_empty()
-        }
-        _ => pos.is_legal(mv),
+    let Move::Normal { role, from, capture, to, promotion } = mv else { return pos.is_legal(mv) };
+    let board = pos.board();
+    let us = pos.turn();
+    let occupied = board.occupied();
+    if !board.by_color(us).contains(from) || board.by_color(us).contains(to) || capture == Some(Role::King) {
+        return false;
     }
+    let reaches = match role {
+        Role::Pawn => {
+            let last_rank = to.rank() == us.fold_wb(shakmaty::Rank::Eighth, shakmaty::Rank::First);
+            let forward = us.fold_wb(8, -8);
+            let step = i32::from(to) - i32::from(from);
+            let pushes = capture.is_none()
+                && (step == forward
+                    || (step == 2 * forward
+                        && from.rank() == us.fold_wb(shakmaty::Rank::Second, shakmaty::Rank::Seventh)
+                        && !occupied.contains(from.offset(forward).unwrap_or(from))));
+            let captures = capture.is_some() && attacks::pawn_attacks(us, from).contains(to);
+            (pushes || captures) && last_rank == promotion.is_some()
+        }
+        Role::King => promotion.is_none() && attacks::king_attacks(from).contains(to),
+        Role::Knight => promotion.is_none() && attacks::knight_attacks(from).contains(to),
+        Role::Bishop => promotion.is_none() && attacks::bishop_attacks(from, occupied).contains(to),
+        Role::Rook => promotion.is_none() && attacks::rook_attacks(from, occupied).contains(to),
+        Role::Queen => promotion.is_none() && attacks::queen_attacks(from, occupied).contains(to),
+    };
+    let king = if role == Role::King { Some(to) } else { board.king_of(us) };
+    reaches
+        && king
+            .is_some_and(|king| pos.king_attackers(king, !us, occupied.without(from).with(to)).without(to).is_empty())
 }
 
 /// Whether a variation starts after the current move's NAGs and comment marker.

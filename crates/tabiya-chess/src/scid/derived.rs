@@ -4,9 +4,8 @@
 use std::sync::OnceLock;
 
 use shakmaty::san::San;
-use shakmaty::{Board, CastlingSide, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{Bitboard, Board, ByColor, ByRole, CastlingSide, Chess, Color, Move, Position, Role, Square};
 
-use super::decode::State;
 use super::stored_lines::STORED_LINES;
 use crate::game::{Line, Node};
 
@@ -24,71 +23,134 @@ pub struct MainLine {
     pub stored_line: u8,
 }
 
-/// Computes the main-line fields from the start `state` (`custom_start` = the game has a FEN).
+/// Computes the main-line fields from the start position (`custom_start` = the game has a FEN).
 pub fn main_line(start: &Chess, custom_start: bool, nodes: &[Node]) -> MainLine {
-    let mut info = MainLine::default();
+    let mut fields = MainLineFields::new(start, custom_start);
     let mut pos = start.clone();
-    let mut hp_old = HOME_PAWNS_START;
     for node in nodes {
-        info.plies += 1;
-        if let Some(Move::Normal { promotion: Some(role), .. }) = node.mv {
-            info.promotion = true;
-            info.underpromotion |= role != Role::Queen;
-        }
+        fields.push(pos.turn(), node.mv);
         match node.mv {
             Some(m) => pos.play_unchecked(m),
             None => pos = super::decode::null_move(&pos),
         }
-        if !custom_start {
-            let hp_new = home_pawn_signature(pos.board());
-            let changed = u32::from(hp_old).wrapping_sub(u32::from(hp_new));
-            if changed != 0 {
-                hp_old = hp_new;
-                let idx = (31 - changed.leading_zeros()) as u8 & 15;
-                let n = usize::from(info.home_pawn_count);
-                if n < 16 {
-                    info.home_pawns[n / 2] |= if n % 2 == 0 { idx << 4 } else { idx };
-                    info.home_pawn_count += 1;
+    }
+    fields.finish()
+}
+
+/// The main-line fields gathered move by move, from the moves alone: material counts and pawn
+/// squares follow captures and promotions, so no position is replayed (the encoder walks the
+/// main line once for the record and these fields together).
+#[derive(Debug, Clone)]
+pub struct MainLineFields {
+    info: MainLine,
+    custom_start: bool,
+    /// Pieces by colour and role.
+    material: ByColor<ByRole<u8>>,
+    /// Pawn squares by colour, for the home-pawn list.
+    pawns: ByColor<Bitboard>,
+    home_pawns: u16,
+    /// The dictionary prefix matched so far; `None` once the main line has left the dictionary.
+    dictionary_node: Option<usize>,
+}
+
+impl MainLineFields {
+    pub fn new(start: &Chess, custom_start: bool) -> MainLineFields {
+        let board = start.board();
+        MainLineFields {
+            info: MainLine::default(),
+            custom_start,
+            material: board.material(),
+            pawns: ByColor::new_with(|color| board.pawns() & board.by_color(color)),
+            home_pawns: HOME_PAWNS_START,
+            dictionary_node: (!custom_start).then_some(0),
+        }
+    }
+
+    /// The next main-line move (`None` = null move), played by `us`.
+    pub fn push(&mut self, us: Color, mv: Option<Move>) {
+        self.info.plies += 1;
+        match mv {
+            Some(Move::Normal { role, from, capture, to, promotion }) => {
+                if let Some(captured) = capture {
+                    let count = self.material.get_mut(!us).get_mut(captured);
+                    *count = count.saturating_sub(1);
+                    self.pawns.get_mut(!us).discard(to);
                 }
+                if role == Role::Pawn {
+                    self.pawns.get_mut(us).discard(from);
+                    match promotion {
+                        Some(piece) => {
+                            self.info.promotion = true;
+                            self.info.underpromotion |= piece != Role::Queen;
+                            let ours = self.material.get_mut(us);
+                            *ours.get_mut(Role::Pawn) = ours.pawn.saturating_sub(1);
+                            *ours.get_mut(piece) += 1;
+                        }
+                        None => self.pawns.get_mut(us).add(to),
+                    }
+                }
+            }
+            Some(Move::EnPassant { from, to }) => {
+                let theirs = self.material.get_mut(!us).get_mut(Role::Pawn);
+                *theirs = theirs.saturating_sub(1);
+                self.pawns.get_mut(!us).discard(Square::from_coords(to.file(), from.rank()));
+                self.pawns.get_mut(us).discard(from);
+                self.pawns.get_mut(us).add(to);
+            }
+            Some(Move::Castle { .. } | Move::Put { .. }) | None => {}
+        }
+        if !self.custom_start {
+            self.push_home_pawns();
+        }
+        if let Some(node) = self.dictionary_node {
+            self.dictionary_node = mv.and_then(line_move).and_then(|m| dictionary().child(node, m));
+            if let Some(code) = self.dictionary_node.map(|n| dictionary().code(n)).filter(|&c| c != 0) {
+                self.info.stored_line = code;
             }
         }
     }
-    info.material = material_signature(pos.board());
-    if !custom_start {
-        info.stored_line = stored_line_code(nodes);
+
+    /// Appends the home pawn that left its square with the last move, if one did.
+    fn push_home_pawns(&mut self) {
+        // Bit 15 = a2 … bit 8 = h2, bit 7 = a7 … bit 0 = h7.
+        let white = ((self.pawns.white.0 >> 8) as u8).reverse_bits();
+        let black = ((self.pawns.black.0 >> 48) as u8).reverse_bits();
+        let now = u16::from(white) << 8 | u16::from(black);
+        let changed = u32::from(self.home_pawns).wrapping_sub(u32::from(now));
+        if changed != 0 {
+            self.home_pawns = now;
+            let idx = (31 - changed.leading_zeros()) as u8 & 15;
+            let n = usize::from(self.info.home_pawn_count);
+            if n < 16 {
+                self.info.home_pawns[n / 2] |= if n % 2 == 0 { idx << 4 } else { idx };
+                self.info.home_pawn_count += 1;
+            }
+        }
     }
-    info
+
+    pub fn finish(mut self) -> MainLine {
+        self.info.material = signature(&self.material);
+        self.info
+    }
 }
 
 const HOME_PAWNS_START: u16 = 0xFFFF;
 
-/// Bit 15 = a2 … bit 8 = h2, bit 7 = a7 … bit 0 = h7: set while the original pawn is there.
-fn home_pawn_signature(board: &Board) -> u16 {
-    let white = (board.pawns() & board.white()).0;
-    let black = (board.pawns() & board.black()).0;
-    let mut sig = 0u16;
-    for file in 0..8 {
-        if white >> (8 + file) & 1 != 0 {
-            sig |= 1 << (15 - file);
-        }
-        if black >> (48 + file) & 1 != 0 {
-            sig |= 1 << (7 - file);
-        }
-    }
-    sig
-}
-
 /// Material of a position: 2 bits per piece type (capped at 3), 4 bits per pawn count.
 pub fn material_signature(board: &Board) -> u32 {
-    let count = |color: Color, role: Role| (board.by_color(color) & board.by_role(role)).count() as u32;
-    let side = |c: Color| {
-        count(c, Role::Queen).min(3) << 10
-            | count(c, Role::Rook).min(3) << 8
-            | count(c, Role::Bishop).min(3) << 6
-            | count(c, Role::Knight).min(3) << 4
-            | count(c, Role::Pawn).min(15)
+    signature(&board.material())
+}
+
+fn signature(material: &ByColor<ByRole<u8>>) -> u32 {
+    let side = |pieces: &ByRole<u8>| {
+        let count = |role: Role| u32::from(*pieces.get(role)).min(3);
+        count(Role::Queen) << 10
+            | count(Role::Rook) << 8
+            | count(Role::Bishop) << 6
+            | count(Role::Knight) << 4
+            | u32::from(pieces.pawn).min(15)
     };
-    side(Color::White) << 12 | side(Color::Black)
+    side(&material.white) << 12 | side(&material.black)
 }
 
 /// A dictionary move: from and to squares, or a castling side.
@@ -108,45 +170,72 @@ fn line_move(m: Move) -> Option<LineMove> {
     }
 }
 
-/// The 254 dictionary lines as moves, parsed once.
-fn dictionary() -> &'static [Vec<LineMove>] {
-    static LINES: OnceLock<Vec<Vec<LineMove>>> = OnceLock::new();
-    LINES.get_or_init(|| {
-        STORED_LINES
-            .iter()
-            .map(|text| {
-                let mut pos = Chess::default();
-                let mut moves = Vec::new();
-                for token in text.split_whitespace() {
-                    let san = token.rsplit('.').next().unwrap_or(token);
-                    let m = San::from_ascii(san.as_bytes())
-                        .ok()
-                        .and_then(|s| s.to_move(&pos).ok())
-                        .expect("the stored-line dictionary is valid SAN");
-                    moves.extend(line_move(m));
-                    pos.play_unchecked(m);
-                }
-                moves
-            })
-            .collect()
+/// The 254 dictionary lines as a tree of moves: node 0 is the empty line; a node's code is the
+/// first dictionary line (1-based) ending there, 0 if none.
+struct Dictionary {
+    children: Vec<Vec<(LineMove, usize)>>,
+    codes: Vec<u8>,
+}
+
+impl Dictionary {
+    fn child(&self, node: usize, m: LineMove) -> Option<usize> {
+        self.children[node].iter().find(|(want, _)| *want == m).map(|&(_, next)| next)
+    }
+
+    fn code(&self, node: usize) -> u8 {
+        self.codes[node]
+    }
+}
+
+/// The dictionary, parsed once.
+fn dictionary() -> &'static Dictionary {
+    static TREE: OnceLock<Dictionary> = OnceLock::new();
+    TREE.get_or_init(|| {
+        let mut tree = Dictionary { children: vec![Vec::new()], codes: vec![0] };
+        for (i, text) in STORED_LINES.iter().enumerate() {
+            let mut pos = Chess::default();
+            let mut node = 0;
+            for token in text.split_whitespace() {
+                let san = token.rsplit('.').next().unwrap_or(token);
+                let m = San::from_ascii(san.as_bytes())
+                    .ok()
+                    .and_then(|s| s.to_move(&pos).ok())
+                    .expect("the stored-line dictionary is valid SAN");
+                let step = line_move(m).expect("dictionary moves are board moves");
+                node = match tree.child(node, step) {
+                    Some(next) => next,
+                    None => {
+                        tree.children.push(Vec::new());
+                        tree.codes.push(0);
+                        let next = tree.children.len() - 1;
+                        tree.children[node].push((step, next));
+                        next
+                    }
+                };
+                pos.play_unchecked(m);
+            }
+            // The first of two equal lines wins, as in SCID.
+            if tree.codes[node] == 0 {
+                tree.codes[node] = (i + 1) as u8;
+            }
+        }
+        tree
     })
 }
 
-/// Code (1–254) of the longest dictionary line that the main line starts with; the first of
-/// equally long lines wins, as in SCID. 0 when none matches.
+/// Code (1–254) of the longest dictionary line that the main line starts with; 0 when none
+/// matches.
 pub fn stored_line_code(nodes: &[Node]) -> u8 {
-    let mut best = 0;
-    let mut longest = 0;
-    for (i, line) in dictionary().iter().enumerate() {
-        if line.len() > longest
-            && line.len() <= nodes.len()
-            && line.iter().zip(nodes).all(|(want, node)| node.mv.and_then(line_move) == Some(*want))
-        {
-            best = i + 1;
-            longest = line.len();
+    let mut fields = MainLineFields::new(&Chess::default(), false);
+    let mut turn = Color::White;
+    for node in nodes {
+        fields.push(turn, node.mv);
+        turn = !turn;
+        if fields.dictionary_node.is_none() {
+            break;
         }
     }
-    best as u8
+    fields.info.stored_line
 }
 
 /// Variations, comments and NAGs of a whole game (all depths), before rounding.
@@ -177,16 +266,6 @@ fn has_comment(comments: &[String]) -> bool {
     comments.iter().any(|c| !c.is_empty())
 }
 
-/// The state a game starts from: position and piece lists.
-pub fn start_state(pos: Chess, custom_start: bool) -> Result<State, super::pieces::TooManyPieces> {
-    let lists = if custom_start {
-        super::pieces::PieceLists::from_position(&pos)?
-    } else {
-        super::pieces::PieceLists::standard()
-    };
-    Ok(State { pos, lists })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,7 +285,9 @@ mod tests {
 
     #[test]
     fn dictionary_has_254_lines_and_finds_the_longest_match() {
-        assert_eq!(dictionary().len(), 254);
+        let mut codes: Vec<u8> = dictionary().codes.iter().copied().filter(|&c| c != 0).collect();
+        codes.sort_unstable();
+        assert_eq!(codes, (1..=254).collect::<Vec<u8>>());
         let mut pos = Chess::default();
         let mut nodes = Vec::new();
         for san in ["e4", "c5", "Nf3", "Nc6", "d4", "cxd4", "Nxd4", "g6", "c4"] {

@@ -2,13 +2,14 @@
 //! which tags go to the index, the names, the extra tags, the move bytes, comment markers and
 //! strings, and every derived field.
 
-use shakmaty::{CastlingMode, Move, Position, Role};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role};
 
 use super::Version;
-use super::decode::{COMMENT, COMMON_TAGS, END_GAME, END_VARIATION, NAG, START_VARIATION, State, start_position};
-use super::derived::{main_line, start_state};
+use super::decode::{COMMENT, COMMON_TAGS, END_GAME, END_VARIATION, NAG, START_VARIATION, null_move, start_position};
+use super::derived::{MainLine, MainLineFields};
 use super::fields::{Date, Eco, MAX_RATING, RATING_TYPES, encode_count, flags_from_letters, result_code, start_flags};
 use super::index::{FLAG_CHESS960, IndexEntry};
+use super::pieces::PieceLists;
 use crate::game::{Game, Line};
 
 /// The longest game record SCID stores (a record must fit in one 128 KiB block).
@@ -71,17 +72,15 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
     let custom_start = game.start.is_some();
     let start = match &game.start {
         Some(fen) => start_position(fen, game.castling_mode)?,
-        None => shakmaty::Chess::default(),
+        None => Chess::default(),
     };
-    let state = start_state(start.clone(), custom_start).map_err(|_| "more than 16 pieces of one colour".to_owned())?;
-    let info = main_line(&start, custom_start, &game.moves.nodes);
-    entry.plies = info.plies.min(1023) as u16;
-    entry.material = info.material;
-    entry.stored_line = info.stored_line;
-    entry.home_pawn_count = info.home_pawn_count;
-    entry.home_pawns = info.home_pawns;
-    entry.flags |= start_flags(custom_start, info.promotion, info.underpromotion);
-
+    let lists = if custom_start {
+        PieceLists::from_position(&start).map_err(|_| "more than 16 pieces of one colour".to_owned())?
+    } else {
+        PieceLists::standard()
+    };
+    let mut cursor = Cursor { lists, turn: start.turn(), pos: None };
+    // The start-board byte depends on the main line's promotions: written once they are known.
     let mut record = Vec::with_capacity(256);
     for (name, value) in extra {
         match COMMON_TAGS.iter().position(|t| *t == name) {
@@ -96,16 +95,30 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
         record.extend_from_slice(value);
     }
     record.push(0);
-    record.push((entry.flags & 7) as u8);
+    let start_byte_at = record.len();
+    record.push(0);
     if let Some(fen) = &game.start {
         record.extend_from_slice(fen.to_string().as_bytes());
         record.push(0);
     }
-    let mut writer = MoveWriter { out: record, comments: Vec::new(), variations: 0, nags: 0 };
-    writer.comment(&game.moves.comments);
-    writer.line(state, &game.moves);
-    writer.out.push(END_GAME);
+    let moves_at = record.len();
+    let mut writer = MoveWriter { out: record, comments: Vec::new(), variations: 0, nags: 0, null_move: false };
+    let mut info = writer.moves(&game.moves, cursor.clone(), MainLineFields::new(&start, custom_start));
+    if writer.null_move {
+        // Rare: the game has null moves, so the walk follows the position this time.
+        writer = MoveWriter { out: writer.out, comments: Vec::new(), variations: 0, nags: 0, null_move: false };
+        writer.out.truncate(moves_at);
+        cursor.pos = Some(start.clone());
+        info = writer.moves(&game.moves, cursor, MainLineFields::new(&start, custom_start));
+    }
+    entry.plies = info.plies.min(1023) as u16;
+    entry.material = info.material;
+    entry.stored_line = info.stored_line;
+    entry.home_pawn_count = info.home_pawn_count;
+    entry.home_pawns = info.home_pawns;
+    entry.flags |= start_flags(custom_start, info.promotion, info.underpromotion);
     let mut record = writer.out;
+    record[start_byte_at] = (entry.flags & 7) as u8;
     for c in &writer.comments {
         record.extend_from_slice(c.as_bytes());
         record.push(0);
@@ -153,16 +166,50 @@ fn strtoul(s: &str) -> u64 {
         .fold(0u64, |acc, d| acc.saturating_mul(10).saturating_add(u64::from(d - b'0')))
 }
 
+/// Where the encoder stands in a line: the piece lists and whose move it is. The moves of a
+/// `Game` are legal, so nothing else of the position is needed, except for null moves: a null
+/// move passes the turn only where the position allows it (see [`null_move`]), so a game with
+/// null moves is walked a second time with the position.
+#[derive(Clone)]
+struct Cursor {
+    lists: PieceLists,
+    turn: Color,
+    pos: Option<Chess>,
+}
+
+impl Cursor {
+    fn play(&mut self, mv: Option<Move>) {
+        if let Some(m) = mv {
+            self.lists.play(self.turn, m);
+        }
+        match &mut self.pos {
+            Some(pos) => {
+                match mv {
+                    Some(m) => pos.play_unchecked(m),
+                    None => *pos = null_move(pos),
+                }
+                self.turn = pos.turn();
+            }
+            None => self.turn = !self.turn,
+        }
+    }
+}
+
 struct MoveWriter {
     out: Vec<u8>,
     comments: Vec<String>,
     variations: usize,
     nags: usize,
+    /// A null move was met while walking without the position.
+    null_move: bool,
 }
 
 impl MoveWriter {
     /// A comment place: SCID joins the comments of one place and marks it when non-empty.
     fn comment(&mut self, comments: &[String]) {
+        if comments.is_empty() {
+            return;
+        }
         let text: String = comments.iter().map(|c| c.trim_matches([' ', '\n', '\r', '\t', '\x0b'])).collect();
         if !text.is_empty() {
             self.out.push(COMMENT);
@@ -170,11 +217,24 @@ impl MoveWriter {
         }
     }
 
-    fn line(&mut self, mut state: State, line: &Line) {
+    /// Writes the whole move tree and returns the main line's derived fields.
+    fn moves(&mut self, moves: &Line, cursor: Cursor, mut main_line: MainLineFields) -> MainLine {
+        self.comment(&moves.comments);
+        self.line(cursor, moves, Some(&mut main_line));
+        self.out.push(END_GAME);
+        main_line.finish()
+    }
+
+    /// Writes a line from `cursor`; `main_line` gathers the derived fields of the main line.
+    fn line(&mut self, mut cursor: Cursor, line: &Line, mut main_line: Option<&mut MainLineFields>) {
         for node in &line.nodes {
-            let before = (!node.variations.is_empty()).then(|| state.clone());
-            self.mv(&state, node.mv);
-            state.play(node.mv);
+            let before = (!node.variations.is_empty()).then(|| cursor.clone());
+            self.mv(&cursor, node.mv);
+            self.null_move |= node.mv.is_none() && cursor.pos.is_none();
+            if let Some(fields) = main_line.as_deref_mut() {
+                fields.push(cursor.turn, node.mv);
+            }
+            cursor.play(node.mv);
             for &nag in node.nags.iter().filter(|&&n| n != 0).take(MAX_NAGS) {
                 self.out.extend_from_slice(&[NAG, nag]);
                 self.nags += 1;
@@ -184,20 +244,20 @@ impl MoveWriter {
                 self.variations += 1;
                 self.out.push(START_VARIATION);
                 self.comment(&variation.comments);
-                self.line(before.clone(), variation);
+                self.line(before.clone(), variation, None);
                 self.out.push(END_VARIATION);
             }
         }
     }
 
-    fn mv(&mut self, state: &State, mv: Option<Move>) {
-        let us = state.pos.turn();
+    fn mv(&mut self, cursor: &Cursor, mv: Option<Move>) {
+        let us = cursor.turn;
         let Some(m) = mv else {
             self.out.push(0);
             return;
         };
         let from = m.from().unwrap_or(shakmaty::Square::A1);
-        let slot = state.lists.slot_of(us, from).unwrap_or(0) as u8;
+        let slot = cursor.lists.slot_of(us, from).unwrap_or(0) as u8;
         let (f, t) = (from as i32, m.to() as i32);
         let (ff, fr, tf, tr) = (f & 7, f >> 3, t & 7, t >> 3);
         let mut second = None;
@@ -252,5 +312,49 @@ impl MoveWriter {
         };
         self.out.push(slot << 4 | code as u8);
         self.out.extend(second);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::san::San;
+    use tabiya_io::Warnings;
+
+    use super::*;
+    use crate::game::Node;
+    use crate::scid::decode::decode_record;
+
+    /// Plays SAN moves (`--` = null move, which keeps the turn when the side to move is in
+    /// check, as the decoder does) into a main line.
+    fn line(moves: &[&str]) -> Line {
+        let mut pos = Chess::default();
+        let mut line = Line::default();
+        for san in moves {
+            let mv = (*san != "--").then(|| San::from_ascii(san.as_bytes()).unwrap().to_move(&pos).unwrap());
+            match mv {
+                Some(m) => pos.play_unchecked(m),
+                None => pos = null_move(&pos),
+            }
+            line.nodes.push(Node::new(mv));
+        }
+        line
+    }
+
+    #[test]
+    fn null_moves_round_trip_in_and_out_of_check() {
+        // 3...-- passes the turn; 4...-- comes in check, so Black moves again (Kxf7).
+        let moves = line(&["e4", "e5", "Qh5", "Nc6", "Nc3", "--", "Qxf7", "--", "Kxf7"]);
+        let mut moves_with_variation = moves.clone();
+        moves_with_variation.nodes[5].variations.push(line(&["e4", "e5", "Qh5", "Nc6", "Nc3", "Nf6"]));
+        moves_with_variation.nodes[5].variations[0].nodes.drain(..5);
+        for moves in [moves, moves_with_variation] {
+            let game = Game { moves, ..Game::default() };
+            let encoded = encode_game(&game, Version::Scid4).unwrap();
+            let record = decode_record(&encoded.record, 0, false, &mut Warnings::default()).unwrap();
+            assert_eq!(record.moves, game.moves);
+            assert_eq!(encoded.entry.plies, 9);
+            // Black's f7 pawn is gone, White's queen is gone: no queen, 8 pawns for White.
+            assert_eq!(encoded.entry.material, 0x2A86A7);
+        }
     }
 }

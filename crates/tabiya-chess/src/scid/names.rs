@@ -302,8 +302,9 @@ impl NameTable {
         table
     }
 
-    pub fn contains(&self, kind: NameType, name: &[u8]) -> bool {
-        self.ids[kind as usize].contains_key(name)
+    /// The ID of a name already in the table.
+    pub fn get(&self, kind: NameType, name: &[u8]) -> Option<u32> {
+        self.ids[kind as usize].get(name).copied()
     }
 
     /// The ID of `name`, and whether it is new.

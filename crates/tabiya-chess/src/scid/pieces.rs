@@ -4,10 +4,13 @@
 use shakmaty::{Chess, Color, Move, Position, Role, Square};
 
 /// Up to 16 squares per colour; the king is always in slot 0.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct PieceLists {
     squares: [[u8; 16]; 2],
     len: [u8; 2],
+    /// The slot of the piece on each square (stale for empty squares: [`PieceLists::slot_of`]
+    /// checks it against `squares`), so that finding a piece's slot takes no search.
+    slots: [u8; 64],
 }
 
 /// The fixed order of the standard start: K, Ra, Nb, Bc, Q, Bf, Ng, Rh, pawns a–h.
@@ -28,12 +31,21 @@ impl PieceLists {
     /// The lists of a game without a FEN.
     pub fn standard() -> PieceLists {
         let black = STANDARD_WHITE.map(|sq| sq ^ 56);
-        PieceLists { squares: [STANDARD_WHITE, black], len: [16, 16] }
+        PieceLists::with_slots(PieceLists { squares: [STANDARD_WHITE, black], len: [16, 16], slots: [0; 64] })
+    }
+
+    fn with_slots(mut lists: PieceLists) -> PieceLists {
+        for s in 0..2 {
+            for slot in 0..usize::from(lists.len[s]) {
+                lists.slots[usize::from(lists.squares[s][slot])] = slot as u8;
+            }
+        }
+        lists
     }
 
     /// The lists of a game with a FEN: a scan from a8 to h1, each king moved to slot 0.
     pub fn from_position(pos: &Chess) -> Result<PieceLists, TooManyPieces> {
-        let mut lists = PieceLists { squares: [[0; 16]; 2], len: [0, 0] };
+        let mut lists = PieceLists { squares: [[0; 16]; 2], len: [0, 0], slots: [0; 64] };
         let board = pos.board();
         for rank in (0..8u32).rev() {
             for file in 0..8u32 {
@@ -54,7 +66,7 @@ impl PieceLists {
                 lists.len[s] += 1;
             }
         }
-        Ok(lists)
+        Ok(PieceLists::with_slots(lists))
     }
 
     /// The square of `slot` in `color`'s list.
@@ -66,12 +78,18 @@ impl PieceLists {
     /// The slot of the piece on `sq`.
     pub fn slot_of(&self, color: Color, sq: Square) -> Option<usize> {
         let s = side(color);
-        self.squares[s][..usize::from(self.len[s])].iter().position(|&x| x == sq as u8)
+        let slot = usize::from(self.slots[usize::from(sq)]);
+        (slot < usize::from(self.len[s]) && self.squares[s][slot] == sq as u8).then_some(slot)
+    }
+
+    fn put(&mut self, color: Color, slot: usize, sq: Square) {
+        self.squares[side(color)][slot] = sq as u8;
+        self.slots[usize::from(sq)] = slot as u8;
     }
 
     fn set(&mut self, color: Color, from: Square, to: Square) {
         if let Some(slot) = self.slot_of(color, from) {
-            self.squares[side(color)][slot] = to as u8;
+            self.put(color, slot, to);
         }
     }
 
@@ -80,14 +98,14 @@ impl PieceLists {
         let s = side(color);
         if let Some(slot) = self.slot_of(color, sq) {
             let last = usize::from(self.len[s]) - 1;
-            self.squares[s][slot] = self.squares[s][last];
+            let moved = Square::new(u32::from(self.squares[s][last]));
+            self.put(color, slot, moved);
             self.len[s] -= 1;
         }
     }
 
-    /// Updates the lists for `mv` played in `pos` (before the move). Promotions keep the slot.
-    pub fn play(&mut self, pos: &Chess, mv: Move) {
-        let us = pos.turn();
+    /// Updates the lists for `mv` played by `us`. Promotions keep the slot.
+    pub fn play(&mut self, us: Color, mv: Move) {
         match mv {
             Move::Normal { from, to, capture, .. } => {
                 if capture.is_some() {
@@ -109,7 +127,7 @@ impl PieceLists {
                 let rook_slot = self.slot_of(us, rook);
                 self.set(us, king, side.king_to(us));
                 if let Some(slot) = rook_slot {
-                    self.squares[self::side(us)][slot] = side.rook_to(us) as u8;
+                    self.put(us, slot, side.rook_to(us));
                 }
             }
             Move::Put { .. } => {}

@@ -8,7 +8,6 @@
 use std::io::Write;
 use std::path::Path;
 
-use rayon::prelude::*;
 use tabiya_io::AtomicFile;
 
 use super::database::{Database, DatabasePaths};
@@ -17,6 +16,7 @@ use super::index::{Header, IndexEntry, MAX_GAMES_SI4};
 use super::names::{NameBase, NameTable, NameType};
 use super::{ScidError, Version};
 use crate::game::Game;
+use crate::games::{GamesError, Source};
 
 /// What a write did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -140,20 +140,26 @@ impl DatabaseWriter {
                 return Ok(());
             }
         }
-        for (name, kind) in encoded.names.iter().zip(kinds) {
+        let known = std::array::from_fn::<_, 5, _>(|i| self.names.get(kinds[i], encoded.names[i].as_bytes()));
+        for (kind, known) in kinds.into_iter().zip(known) {
             let limit = if version == Version::Scid4 { kind.limit_si4() as u64 } else { kind.limit_si5() };
-            if !self.names.contains(kind, name.as_bytes()) && self.names.base.len(kind) as u64 + 1 >= limit {
+            if known.is_none() && self.names.base.len(kind) as u64 + 1 >= limit {
                 self.summary.skipped.push((number, format!("too many {} names", kind.label())));
                 return Ok(());
             }
         }
         let mut ids = [0u32; 5];
-        for ((name, kind), id) in encoded.names.iter().zip(kinds).zip(&mut ids) {
-            let (new_id, is_new) = self.names.id(kind, name.as_bytes());
-            if is_new && version == Version::Scid5 {
-                NameBase::sn5_record(kind, name.as_bytes(), &mut self.sn5_new);
-            }
-            *id = new_id;
+        for (((name, kind), id), known) in encoded.names.iter().zip(kinds).zip(&mut ids).zip(known) {
+            *id = match known {
+                Some(id) => id,
+                None => {
+                    let (new_id, is_new) = self.names.id(kind, name.as_bytes());
+                    if is_new && version == Version::Scid5 {
+                        NameBase::sn5_record(kind, name.as_bytes(), &mut self.sn5_new);
+                    }
+                    new_id
+                }
+            };
         }
         let e = &mut encoded.entry;
         [e.event, e.site, e.round, e.white, e.black] = ids;
@@ -180,45 +186,29 @@ impl DatabaseWriter {
         Ok(())
     }
 
-    /// Adds every game of the source that `open` creates, in order: the source is read on a
-    /// thread of its own while batches of games are encoded on all cores. Games the source cannot
-    /// read go to `unreadable`; `progress` gets the number of games handled.
-    pub fn add_all<E: Send, I: Iterator<Item = Result<Game, E>>>(
+    /// Adds every game of `source`, in order: the games are read and encoded on all cores (see
+    /// [`Source::read_in_parallel`]) and stored here one by one. Games the source cannot read go
+    /// to `unreadable`; `progress` counts the games handled.
+    pub fn add_games(
         &mut self,
-        open: impl FnOnce() -> I + Send,
-        mut unreadable: impl FnMut(E),
+        source: &Source,
+        mut unreadable: impl FnMut(GamesError),
         mut progress: impl FnMut(u64),
     ) -> Result<(), ScidError> {
-        const BATCH: usize = 256;
         let version = self.paths.version;
-        std::thread::scope(|scope| {
-            let (batches, received) = std::sync::mpsc::sync_channel::<Vec<Result<Game, E>>>(2);
-            scope.spawn(move || {
-                let mut batch = Vec::with_capacity(BATCH);
-                for game in open() {
-                    batch.push(game);
-                    if batch.len() == BATCH
-                        && batches.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))).is_err()
-                    {
-                        return;
+        source.read_in_parallel(
+            |game| encode_game(&game, version),
+            |game| {
+                progress(1);
+                match game {
+                    Ok(encoded) => self.add_encoded(encoded),
+                    Err(e) => {
+                        unreadable(e);
+                        Ok(())
                     }
                 }
-                let _ = batches.send(batch);
-            });
-            for batch in received {
-                let n = batch.len() as u64;
-                let encoded: Vec<_> =
-                    batch.into_par_iter().map(|game| game.map(|game| encode_game(&game, version))).collect();
-                for game in encoded {
-                    match game {
-                        Ok(encoded) => self.add_encoded(encoded)?,
-                        Err(e) => unreadable(e),
-                    }
-                }
-                progress(n);
-            }
-            Ok(())
-        })
+            },
+        )
     }
 
     /// Makes [`DatabaseWriter::finish`] stop after `renames` of its three file replacements

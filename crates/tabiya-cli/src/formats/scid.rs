@@ -4,8 +4,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use tabiya_chess::game::Game;
-use tabiya_chess::games::{self, GamesError};
+use tabiya_chess::games::Source;
 use tabiya_chess::pgn::{Notation, WriterOptions};
 use tabiya_chess::scid::export::export_pgn;
 use tabiya_chess::scid::verify::{Severity as ScidSeverity, verify as verify_db};
@@ -174,31 +173,17 @@ fn import(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, C
     let bar = progress(0, global.quiet, "games");
     let mut unreadable = 0u64;
     for input in &args.inputs {
-        // Opened here for its errors, and again on the reading thread (PGN readers stay on one thread).
-        drop(games::open(input).map_err(CliError::input)?);
-        let source = || -> Box<dyn Iterator<Item = Result<Game, GamesError>>> {
-            match games::open(input) {
-                Ok(games) => Box::new(games),
-                Err(e) => Box::new(std::iter::once(Err(e))),
-            }
-        };
-        let mut io_error = None;
+        let source = Source::open(input).map_err(CliError::input)?;
         writer
-            .add_all(
-                source,
-                |e| match e {
-                    GamesError::Io { .. } | GamesError::NotGames { .. } => io_error = Some(e),
-                    e => {
-                        unreadable += 1;
-                        summary(global.quiet, format!("unreadable game: {e}"));
-                    }
+            .add_games(
+                &source,
+                |e| {
+                    unreadable += 1;
+                    summary(global.quiet, format!("unreadable game: {e}"));
                 },
                 |n| bar.inc(n),
             )
             .map_err(|e| CliError::output(&args.output, e))?;
-        if let Some(e) = io_error {
-            return Err(CliError::input(e));
-        }
     }
     bar.finish_and_clear();
     let result = writer.finish().map_err(|e| CliError::output(&args.output, e))?;
