@@ -56,7 +56,8 @@ const fn rays() -> [[u64; 64]; 8] {
 }
 
 /// The opponent discs that `player` flips by playing on the empty square `square` (0..63);
-/// 0 when the move is illegal.
+/// 0 when the move is illegal. Branch-free: whether a direction flips is as good as random,
+/// so a mispredicted branch per direction would cost more than the masks.
 #[inline]
 pub fn flips(player: u64, opponent: u64, square: usize) -> u64 {
     let mut flipped = 0;
@@ -64,21 +65,18 @@ pub fn flips(player: u64, opponent: u64, square: usize) -> u64 {
         // Towards higher indices the first square that is not an opponent disc is the lowest set bit.
         let ray = rays[square];
         let stop = ray & !opponent;
-        let first = stop & stop.wrapping_neg();
-        if first & player != 0 {
-            flipped |= ray & (first - 1);
-        }
+        let first = stop & stop.wrapping_neg() & player;
+        // The run before it; nothing when no player disc ends the run (`first` is 0).
+        flipped |= ray & first.saturating_sub(1);
     }
     for rays in &RAYS[4..] {
-        // Towards lower indices it is the highest set bit.
+        // Towards lower indices it is the highest set bit. With no such square `stop | 1`
+        // picks square 0, which then is either off the ray or an opponent disc: no flip.
         let ray = rays[square];
         let stop = ray & !opponent;
-        if stop != 0 {
-            let first = 1u64 << (63 - stop.leading_zeros());
-            if first & player != 0 {
-                flipped |= ray & !(first | (first - 1));
-            }
-        }
+        let first = ((1u64 << 63) >> (stop | 1).leading_zeros()) & player & ray;
+        // The run after it; `first` 0 wraps to all ones, and the complement to nothing.
+        flipped |= ray & !(first | first.wrapping_sub(1));
     }
     flipped
 }

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
+use super::last_flip::last_flip_count;
 use super::moves::MoveList;
 use super::stability::stable_discs;
 use super::table::Table;
@@ -247,6 +248,9 @@ impl<'t> Search<'t> {
         if empty & (empty - 1) == 0 {
             return self.last_move(board);
         }
+        if (empty & (empty - 1)) & (empty & (empty - 1)).wrapping_sub(1) == 0 {
+            return self.two_empties(board, alpha, beta);
+        }
         self.nodes += 1;
         // With two empties neither parity nor stability pays for itself.
         let odd = if empty.count_ones() > 2 {
@@ -290,17 +294,57 @@ impl<'t> Search<'t> {
         best
     }
 
+    /// The search with two empty squares, unrolled: each side tries both squares in turn.
+    #[inline]
+    fn two_empties(&mut self, board: Board, alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        let empty = board.empty();
+        let squares = [empty.trailing_zeros() as usize, 63 - empty.leading_zeros() as usize];
+        if let Some(score) = self.two_empties_moves(board, squares, beta) {
+            return score;
+        }
+        // A pass: the opponent tries both squares against the negated window.
+        match self.two_empties_moves(board.pass(), squares, -alpha) {
+            Some(score) => {
+                self.nodes += 1;
+                -score
+            }
+            None => board.final_score(),
+        }
+    }
+
+    /// The best score of the side to move playing one of `squares` (stopping at `beta`), or
+    /// `None` when it can play neither.
+    #[inline(always)]
+    fn two_empties_moves(&mut self, board: Board, squares: [usize; 2], beta: i32) -> Option<i32> {
+        let mut best = None;
+        for square in squares {
+            if NEIGHBOURS[square] & board.opponent == 0 {
+                continue;
+            }
+            let flipped = flips(board.player, board.opponent, square);
+            if flipped != 0 {
+                let score = -self.last_move(board.play_flips(1 << square, flipped));
+                if score >= beta {
+                    return Some(score);
+                }
+                best = best.max(Some(score));
+            }
+        }
+        best
+    }
+
     /// The score with one empty square: whoever can play there does (the side to move first).
     #[inline]
     fn last_move(&mut self, board: Board) -> i32 {
         self.nodes += 1;
         let square = board.empty().trailing_zeros() as usize;
         let player = board.player.count_ones() as i32;
-        let flipped = flips(board.player, board.opponent, square).count_ones() as i32;
+        let flipped = last_flip_count(board.player, square);
         if flipped != 0 {
             return 2 * (player + flipped + 1) - 64;
         }
-        let flipped = flips(board.opponent, board.player, square).count_ones() as i32;
+        let flipped = last_flip_count(board.opponent, square);
         if flipped != 0 {
             return 2 * (player - flipped) - 64;
         }
