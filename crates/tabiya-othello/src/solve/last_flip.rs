@@ -16,17 +16,17 @@ static FLIP_COUNTS: [[u8; 256]; 8] = flip_counts();
 
 const fn diagonals() -> [[u64; 64]; 2] {
     let mut lines = [[0; 64]; 2];
-    let mut square = 0;
+    let mut square: i32 = 0;
     while square < 64 {
-        let (column, row) = ((square % 8) as i32, (square / 8) as i32);
-        let mut other = 0;
+        let (column, row) = (square % 8, square / 8);
+        let mut other: i32 = 0;
         while other < 64 {
-            let (c, r) = ((other % 8) as i32, (other / 8) as i32);
+            let (c, r) = (other % 8, other / 8);
             if c - r == column - row {
-                lines[0][square] |= 1 << other;
+                lines[0][square as usize] |= 1 << other;
             }
             if c + r == column + row {
-                lines[1][square] |= 1 << other;
+                lines[1][square as usize] |= 1 << other;
             }
             other += 1;
         }
