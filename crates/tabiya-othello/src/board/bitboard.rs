@@ -17,15 +17,20 @@ pub fn legal_moves(player: u64, opponent: u64) -> u64 {
 }
 
 /// The squares just beyond a run of `run` discs that starts next to a `player` disc, along
-/// one line (`shift` 1, 7, 8, 9) in both senses. Six steps cover the longest possible run.
+/// one line (`shift` 1, 7, 8, 9) in both senses. Two single steps cover runs of 1–2 discs,
+/// then two double steps (through pairs of run squares) runs of up to 6, the longest possible.
 #[inline(always)]
 fn runs_end(player: u64, run: u64, shift: u32) -> u64 {
     let mut up = run & (player << shift);
     let mut down = run & (player >> shift);
-    for _ in 0..5 {
-        up |= run & (up << shift);
-        down |= run & (down >> shift);
-    }
+    up |= run & (up << shift);
+    down |= run & (down >> shift);
+    let pairs_up = run & (run << shift);
+    let pairs_down = pairs_up >> shift;
+    up |= pairs_up & (up << (2 * shift));
+    down |= pairs_down & (down >> (2 * shift));
+    up |= pairs_up & (up << (2 * shift));
+    down |= pairs_down & (down >> (2 * shift));
     (up << shift) | (down >> shift)
 }
 

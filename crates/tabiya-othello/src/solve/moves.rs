@@ -51,6 +51,7 @@ impl MoveList {
     #[inline]
     pub fn new(board: Board, moves: u64, first: Option<u8>) -> MoveList {
         let mut list = MoveList { moves: [Move::default(); MAX_MOVES], len: 0 };
+        let deep = board.empties() >= 12;
         let mut remaining = moves;
         while remaining != 0 && list.len < MAX_MOVES {
             let square = remaining.trailing_zeros() as u8;
@@ -67,7 +68,7 @@ impl MoveList {
                 let potential = (neighbours(child.opponent) & child.empty()).count_ones() as i32;
                 let corner = i32::from(bit & CORNERS != 0);
                 let stable = corner_stable(child.opponent).count_ones() as i32;
-                let mobility = legal_moves(child.opponent, child.player).count_ones() as i32;
+                let mobility = if deep { legal_moves(child.opponent, child.player).count_ones() as i32 } else { 0 };
                 -(weighted_replies << 8) + (stable << 6) - (potential << 2) + (corner << 4) + (mobility << 4)
             };
             list.moves[list.len] = Move { square, child, key };
