@@ -36,12 +36,13 @@ fn runs_end(player: u64, run: u64, shift: u32) -> u64 {
 
 /// For each square and direction, the squares beyond it in that direction up to the edge.
 /// Directions 0..4 go towards higher indices (+1, +7, +8, +9), 4..8 towards lower ones.
-static RAYS: [[u64; 64]; 8] = rays();
+/// Indexed by square first, so that one call reads one 64-byte line.
+static RAYS: [[u64; 8]; 64] = rays();
 
 const DIRECTIONS: [(i8, i8); 8] = [(1, 0), (-1, 1), (0, 1), (1, 1), (-1, 0), (1, -1), (0, -1), (-1, -1)];
 
-const fn rays() -> [[u64; 64]; 8] {
-    let mut rays = [[0; 64]; 8];
+const fn rays() -> [[u64; 8]; 64] {
+    let mut rays = [[0; 8]; 64];
     let mut d = 0;
     while d < 8 {
         let (dc, dr) = DIRECTIONS[d];
@@ -49,7 +50,7 @@ const fn rays() -> [[u64; 64]; 8] {
         while square < 64 {
             let (mut c, mut r) = ((square % 8) as i8 + dc, (square / 8) as i8 + dr);
             while c >= 0 && c < 8 && r >= 0 && r < 8 {
-                rays[d][square] |= 1 << (r * 8 + c);
+                rays[square][d] |= 1 << (r * 8 + c);
                 c += dc;
                 r += dr;
             }
@@ -66,18 +67,17 @@ const fn rays() -> [[u64; 64]; 8] {
 #[inline]
 pub fn flips(player: u64, opponent: u64, square: usize) -> u64 {
     let mut flipped = 0;
-    for rays in &RAYS[..4] {
+    let (up, down) = RAYS[square].split_at(4);
+    for &ray in up {
         // Towards higher indices the first square that is not an opponent disc is the lowest set bit.
-        let ray = rays[square];
         let stop = ray & !opponent;
         let first = stop & stop.wrapping_neg() & player;
         // The run before it; nothing when no player disc ends the run (`first` is 0).
         flipped |= ray & first.saturating_sub(1);
     }
-    for rays in &RAYS[4..] {
+    for &ray in down {
         // Towards lower indices it is the highest set bit. With no such square `stop | 1`
         // picks square 0, which then is either off the ray or an opponent disc: no flip.
-        let ray = rays[square];
         let stop = ray & !opponent;
         let first = ((1u64 << 63) >> (stop | 1).leading_zeros()) & player & ray;
         // The run after it; `first` 0 wraps to all ones, and the complement to nothing.
