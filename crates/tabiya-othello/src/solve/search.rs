@@ -256,8 +256,8 @@ impl<'t> Search<'t> {
         best
     }
 
-    /// The search for the last few empties: squares tried in parity order, squares next to corners last, straight from the
-    /// empty-square bitboard (no move list, no table).
+    /// The search for the last few empties: squares tried in parity order, squares next to
+    /// corners last, straight from the empty-square bitboard (no move list, no table).
     fn lean(&mut self, board: Board, alpha: i32, beta: i32) -> i32 {
         let empty = board.empty();
         if empty & (empty - 1) == 0 {
