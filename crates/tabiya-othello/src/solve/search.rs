@@ -260,10 +260,12 @@ impl<'t> Search<'t> {
     /// corners last, straight from the empty-square bitboard (no move list, no table).
     fn lean(&mut self, board: Board, alpha: i32, beta: i32) -> i32 {
         let empty = board.empty();
-        if empty & (empty - 1) == 0 {
+        // The empty squares but the lowest: none left means one empty square, one left two.
+        let others = empty & (empty - 1);
+        if others == 0 {
             return self.last_move(board);
         }
-        if (empty & (empty - 1)) & (empty & (empty - 1)).wrapping_sub(1) == 0 {
+        if others & (others - 1) == 0 {
             return self.two_empties(board, alpha, beta);
         }
         self.nodes += 1;
