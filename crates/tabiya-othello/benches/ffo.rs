@@ -2,7 +2,8 @@
 //! corpus/ffo (default #40–#49), prints Edax-style lines (score, move, time, nodes, nodes per
 //! second) and totals, and fails if any score or move disagrees with ffo_1_79_answers.tsv.
 //!
-//! `TABIYA_CORPUS=/work/shared/corpus cargo bench -p tabiya-othello --bench ffo -- [FIRST LAST] [--threads N]`
+//! `TABIYA_CORPUS=/work/shared/corpus cargo bench -p tabiya-othello --bench ffo -- [FIRST LAST] [--threads N] [--table-bits B]`
+//! (the transposition table has 2^B slots of 24 bytes; default 22, 96 MiB)
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -18,10 +19,12 @@ fn main() -> ExitCode {
     };
     let mut numbers = Vec::new();
     let mut threads = 1;
+    let mut table_bits = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--threads" => threads = args.next().and_then(|n| n.parse().ok()).unwrap_or(1),
+            "--table-bits" => table_bits = args.next().and_then(|n| n.parse().ok()),
             "--bench" => {}
             n => numbers.extend(n.parse::<usize>().ok()),
         }
@@ -48,7 +51,10 @@ fn main() -> ExitCode {
         })
         .collect();
 
-    let solver = Solver::new().threads(threads).expect("thread pool");
+    let mut solver = Solver::new().threads(threads).expect("thread pool");
+    if let Some(bits) = table_bits {
+        solver = solver.table_bits(bits);
+    }
     println!("threads {threads}");
     println!("  # | empties | score | move |     time (s) |  CPU time (s) |          nodes |     nodes/s");
     let (mut total_time, mut total_nodes, mut wrong) = (Duration::ZERO, 0u64, 0);

@@ -17,26 +17,32 @@ pub fn legal_moves(player: u64, opponent: u64) -> u64 {
 }
 
 /// The squares just beyond a run of `run` discs that starts next to a `player` disc, along
-/// one line (`shift` 1, 7, 8, 9) in both senses. Six steps cover the longest possible run.
+/// one line (`shift` 1, 7, 8, 9) in both senses. Two single steps cover runs of 1–2 discs,
+/// then two double steps (through pairs of run squares) runs of up to 6, the longest possible.
 #[inline(always)]
 fn runs_end(player: u64, run: u64, shift: u32) -> u64 {
     let mut up = run & (player << shift);
     let mut down = run & (player >> shift);
-    for _ in 0..5 {
-        up |= run & (up << shift);
-        down |= run & (down >> shift);
-    }
+    up |= run & (up << shift);
+    down |= run & (down >> shift);
+    let pairs_up = run & (run << shift);
+    let pairs_down = pairs_up >> shift;
+    up |= pairs_up & (up << (2 * shift));
+    down |= pairs_down & (down >> (2 * shift));
+    up |= pairs_up & (up << (2 * shift));
+    down |= pairs_down & (down >> (2 * shift));
     (up << shift) | (down >> shift)
 }
 
 /// For each square and direction, the squares beyond it in that direction up to the edge.
 /// Directions 0..4 go towards higher indices (+1, +7, +8, +9), 4..8 towards lower ones.
-static RAYS: [[u64; 64]; 8] = rays();
+/// Indexed by square first, so that one call reads one 64-byte line.
+static RAYS: [[u64; 8]; 64] = rays();
 
 const DIRECTIONS: [(i8, i8); 8] = [(1, 0), (-1, 1), (0, 1), (1, 1), (-1, 0), (1, -1), (0, -1), (-1, -1)];
 
-const fn rays() -> [[u64; 64]; 8] {
-    let mut rays = [[0; 64]; 8];
+const fn rays() -> [[u64; 8]; 64] {
+    let mut rays = [[0; 8]; 64];
     let mut d = 0;
     while d < 8 {
         let (dc, dr) = DIRECTIONS[d];
@@ -44,7 +50,7 @@ const fn rays() -> [[u64; 64]; 8] {
         while square < 64 {
             let (mut c, mut r) = ((square % 8) as i8 + dc, (square / 8) as i8 + dr);
             while c >= 0 && c < 8 && r >= 0 && r < 8 {
-                rays[d][square] |= 1 << (r * 8 + c);
+                rays[square][d] |= 1 << (r * 8 + c);
                 c += dc;
                 r += dr;
             }
@@ -56,29 +62,26 @@ const fn rays() -> [[u64; 64]; 8] {
 }
 
 /// The opponent discs that `player` flips by playing on the empty square `square` (0..63);
-/// 0 when the move is illegal.
+/// 0 when the move is illegal. Branch-free: whether a direction flips is as good as random,
+/// so a mispredicted branch per direction would cost more than the masks.
 #[inline]
 pub fn flips(player: u64, opponent: u64, square: usize) -> u64 {
     let mut flipped = 0;
-    for rays in &RAYS[..4] {
+    let (up, down) = RAYS[square].split_at(4);
+    for &ray in up {
         // Towards higher indices the first square that is not an opponent disc is the lowest set bit.
-        let ray = rays[square];
         let stop = ray & !opponent;
-        let first = stop & stop.wrapping_neg();
-        if first & player != 0 {
-            flipped |= ray & (first - 1);
-        }
+        let first = stop & stop.wrapping_neg() & player;
+        // The run before it; nothing when no player disc ends the run (`first` is 0).
+        flipped |= ray & first.saturating_sub(1);
     }
-    for rays in &RAYS[4..] {
-        // Towards lower indices it is the highest set bit.
-        let ray = rays[square];
+    for &ray in down {
+        // Towards lower indices it is the highest set bit. With no such square `stop | 1`
+        // picks square 0, which then is either off the ray or an opponent disc: no flip.
         let stop = ray & !opponent;
-        if stop != 0 {
-            let first = 1u64 << (63 - stop.leading_zeros());
-            if first & player != 0 {
-                flipped |= ray & !(first | (first - 1));
-            }
-        }
+        let first = ((1u64 << 63) >> (stop | 1).leading_zeros()) & player & ray;
+        // The run after it; `first` 0 wraps to all ones, and the complement to nothing.
+        flipped |= ray & !(first | first.wrapping_sub(1));
     }
     flipped
 }

@@ -16,6 +16,7 @@
 //! ```
 
 mod cache;
+mod last_flip;
 mod moves;
 mod search;
 mod solitaire;

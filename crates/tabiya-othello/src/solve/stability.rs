@@ -5,44 +5,46 @@ const H_FILE: u64 = 0x8080_8080_8080_8080;
 const EDGE_ROWS: u64 = 0xff00_0000_0000_00ff;
 const BORDER: u64 = A_FILE | H_FILE | EDGE_ROWS;
 
-/// The 15 diagonals in the a1–h8 direction and the 15 in the a8–h1 direction.
-static DIAGONALS: [[u64; 15]; 2] = diagonals();
-
-const fn diagonals() -> [[u64; 15]; 2] {
-    let mut lines = [[0; 15]; 2];
+/// The squares from which `distance` steps of `(columns, rows)` stay on the board.
+const fn reach(columns: i32, rows: i32, distance: i32) -> u64 {
+    let mut mask = 0;
     let mut square = 0;
     while square < 64 {
-        let (column, row) = (square % 8, square / 8);
-        lines[0][column + 7 - row] |= 1 << square;
-        lines[1][column + row] |= 1 << square;
+        let (c, r) = (square % 8 + columns * distance, square / 8 + rows * distance);
+        if c >= 0 && c < 8 && r >= 0 && r < 8 {
+            mask |= 1 << square;
+        }
         square += 1;
     }
-    lines
+    mask
+}
+
+/// The filled squares whose whole line in direction `(columns, rows)` (bit distance `shift`,
+/// 9 or 7 upwards) is filled from them to the board's edge, both ways: doubling runs of
+/// 1, 2 and 4 steps, where a square whose run would leave the board counts as covered.
+fn full_diagonal<const SHIFT: u32, const COLUMNS: i32>(filled: u64) -> u64 {
+    let mut up = filled & ((filled >> SHIFT) | const { !reach(COLUMNS, 1, 1) });
+    up &= (up >> (2 * SHIFT)) | const { !reach(COLUMNS, 1, 2) };
+    up &= (up >> (4 * SHIFT)) | const { !reach(COLUMNS, 1, 4) };
+    let mut down = filled & ((filled << SHIFT) | const { !reach(-COLUMNS, -1, 1) });
+    down &= (down << (2 * SHIFT)) | const { !reach(-COLUMNS, -1, 2) };
+    down &= (down << (4 * SHIFT)) | const { !reach(-COLUMNS, -1, 4) };
+    up & down
 }
 
 /// The squares on full lines, per direction: horizontal, vertical, a1–h8 diagonal, a8–h1
 /// diagonal. A disc on a full line cannot be flipped along it.
 fn full_lines(filled: u64) -> [u64; 4] {
-    let mut horizontal = 0;
-    for row in 0..8 {
-        let line = 0xffu64 << (8 * row);
-        if filled & line == line {
-            horizontal |= line;
-        }
-    }
+    // Each row's bit 0 ends up as the AND of its eight squares.
+    let mut horizontal = filled & (filled >> 4);
+    horizontal &= horizontal >> 2;
+    horizontal &= horizontal >> 1;
+    let horizontal = (horizontal & A_FILE).wrapping_mul(0xff);
     let mut vertical = filled;
     vertical &= vertical.rotate_right(8);
     vertical &= vertical.rotate_right(16);
     vertical &= vertical.rotate_right(32);
-    let [mut diagonal, mut anti_diagonal] = [0, 0];
-    for (full, lines) in [(&mut diagonal, &DIAGONALS[0]), (&mut anti_diagonal, &DIAGONALS[1])] {
-        for &line in lines {
-            if filled & line == line {
-                *full |= line;
-            }
-        }
-    }
-    [horizontal, vertical, diagonal, anti_diagonal]
+    [horizontal, vertical, full_diagonal::<9, 1>(filled), full_diagonal::<7, -1>(filled)]
 }
 
 /// A subset of `own`'s stable discs: those whose every line is full, ends at the border next
@@ -98,13 +100,44 @@ mod tests {
         assert_eq!(stable_discs(own, other), 0);
     }
 
-    #[test]
-    fn diagonal_masks_cover_the_board_once() {
-        for lines in &DIAGONALS {
-            assert_eq!(lines.iter().fold(0, |a, l| a | l), u64::MAX);
-            assert_eq!(lines.iter().map(|l| l.count_ones()).sum::<u32>(), 64);
+    /// A square is on a full line when every square of that line through it is filled.
+    fn full_lines_by_walking(filled: u64) -> [u64; 4] {
+        let mut lines = [0; 4];
+        for (d, (dc, dr)) in [(1, 0), (0, 1), (1, 1), (-1, 1)].into_iter().enumerate() {
+            for square in 0..64i32 {
+                let mut full = true;
+                for sense in [1, -1] {
+                    let (mut c, mut r) = (square % 8, square / 8);
+                    while (0..8).contains(&c) && (0..8).contains(&r) {
+                        full &= filled & (1 << (r * 8 + c)) != 0;
+                        (c, r) = (c + sense * dc, r + sense * dr);
+                    }
+                }
+                if full {
+                    lines[d] |= 1 << square;
+                }
+            }
         }
-        assert_eq!(DIAGONALS[0][7], 0x8040_2010_0804_0201);
-        assert_eq!(DIAGONALS[1][7], 0x0102_0408_1020_4080);
+        lines
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn full_lines_agree_with_walking_them(a: u64, b: u64, c: u64) {
+            // Dense boards, so that many lines are full.
+            let filled = a | b | c;
+            proptest::prop_assert_eq!(full_lines(filled), full_lines_by_walking(filled));
+        }
+    }
+
+    #[test]
+    fn full_lines_of_a_board_with_one_empty_square() {
+        // Only d4 empty: its row, file and two diagonals are not full, every other line is.
+        let d4 = bits(&["d4"]);
+        let [horizontal, vertical, diagonal, anti_diagonal] = full_lines(!d4);
+        assert_eq!(horizontal, !(0xffu64 << 24));
+        assert_eq!(vertical, !0x0808_0808_0808_0808);
+        assert_eq!(diagonal, !0x8040_2010_0804_0201);
+        assert_eq!(anti_diagonal, !0x0001_0204_0810_2040);
     }
 }
