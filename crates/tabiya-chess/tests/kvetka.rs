@@ -469,3 +469,56 @@ fn a_caption_length_counted_in_bytes_is_read_with_a_warning() {
     assert_eq!(opened.book.element_count(), 3);
     assert!(opened.problems.iter().any(|p| p.message.contains("byte count")), "{:?}", opened.problems);
 }
+
+/// FNV-1a (64 bits) of a file: a short fingerprint of bytes pinned from an earlier builder.
+fn fingerprint(path: PathBuf) -> u64 {
+    read(path).iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// Builds a book from `bytes`, writes it to `dir/stem` and returns the report and the
+/// fingerprints of its `_0.kob`, `.kin` and (when written) `.ksf`.
+fn built_fingerprints(dir: &Path, stem: &str, path: &Path, bytes: &[u8], header: Header) -> (BuildReport, [u64; 3]) {
+    let mut builder = Builder::new(header);
+    builder.add_pgn(path, bytes).unwrap();
+    let (mut book, report) = builder.finish(None).unwrap();
+    // The .ksf names the source by its full path, which depends on where the corpus is.
+    if let Some(sources) = &mut book.sources {
+        sources.sources[0].address = "games.pgn".into();
+    }
+    book.write(&dir.join(stem), &Default::default()).unwrap();
+    let ksf = dir.join(format!("{stem}.ksf"));
+    let prints = [
+        fingerprint(dir.join(format!("{stem}_0.kob"))),
+        fingerprint(dir.join(format!("{stem}.kin"))),
+        if ksf.exists() { fingerprint(ksf) } else { 0 },
+    ];
+    (report, prints)
+}
+
+/// The bytes of books built from the corpus, pinned from the builder of commit 8518240 (a
+/// `Game` per PGN game, a hash map of positions) so that a faster builder is checked against
+/// it: whole games with game references and links, and 40 plies of the first 4 MB of the
+/// medium file without references.
+#[test]
+fn corpus_books_keep_the_bytes_of_the_first_builder() {
+    let (Some(small), Some(medium)) = (
+        tabiya_io::corpus::corpus_file("pgn/small-varied.pgn"),
+        tabiya_io::corpus::corpus_file("pgn/medium-pgnmentor-12players.pgn"),
+    ) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(&small).unwrap();
+    let header = Header { caption: "small".into(), element_type: 1, links: 1, ..Header::default() };
+    let (report, prints) = built_fingerprints(dir.path(), "small", &small, &bytes, header);
+    let counts = (report.games_added, report.moves_underpromotion, report.moves_without_code, report.link_moves);
+    assert_eq!(counts, (2_313, 55, 3, 3_102));
+    assert_eq!(report.positions, 165_139);
+    assert_eq!(prints, [0x1180_e2ca_57c8_1aea, 0x1796_9360_c5c2_aa22, 0x4522_c081_6777_d418]);
+    let bytes = std::fs::read(&medium).unwrap();
+    let cut = 4_000_000 + bytes[4_000_000..].windows(11).position(|w| w == b"\r\n\r\n[Event ").unwrap() + 4;
+    let header = Header { caption: "medium".into(), max_move: 40, ..Header::default() };
+    let (report, prints) = built_fingerprints(dir.path(), "medium", &medium, &bytes[..cut], header);
+    assert_eq!((report.games_added, report.positions), (6_012, 148_266));
+    assert_eq!(prints, [0xf79c_91db_cc40_71a6, 0x2656_6788_e03a_27da, 0]);
+}
