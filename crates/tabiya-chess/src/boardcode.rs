@@ -234,7 +234,7 @@ impl Normalized {
         let to = self.frame.square(mv.to());
         let role = mv.role();
         let pieces = self.board.by_piece(Piece { color: Color::White, role });
-        let before = SQUARE_ORDER.iter().take_while(|&&sq| sq != from).filter(|&&sq| pieces.contains(sq)).count();
+        let before = pieces.into_iter().filter(|&sq| order_index(sq) < order_index(from)).count();
         Some(MoveShape::Piece {
             role,
             ordinal: u8::try_from(before + 1).ok()?,
@@ -305,26 +305,40 @@ pub fn square_code(piece: Option<Piece>) -> (u32, u32) {
     ((prefix << 1) | u32::from(piece.color == Color::Black), len + 1)
 }
 
+/// A square's place in [`SQUARE_ORDER`]: file · 8 + rank.
+pub const fn order_index(sq: Square) -> usize {
+    let index = sq as usize;
+    (index & 7) << 3 | index >> 3
+}
+
 /// Appends the code of every square in [`SQUARE_ORDER`].
 pub fn write_board(board: &Board, out: &mut BitWriter) {
-    // Codes by square from the occupied squares only, then packed 32 bits at a time: keys are
-    // computed on every probe, and this is most of their cost.
-    let mut codes = [(0u32, 1u32); 64];
-    for (sq, piece) in board {
-        codes[usize::from(sq)] = square_code(Some(piece));
-    }
-    let (mut acc, mut acc_len) = (0u64, 0u32);
-    for sq in SQUARE_ORDER {
-        let (bits, len) = codes[usize::from(sq)];
-        acc = acc << len | u64::from(bits);
-        acc_len += len;
-        if acc_len >= 32 {
-            out.push_bits((acc >> (acc_len - 32)) as u32, 32);
-            acc_len -= 32;
-            acc &= (1 << acc_len) - 1;
+    // Keys are computed for every position of every game a book is built from, so this works
+    // from the bitboards: each piece's code goes to its place in square order, and an empty
+    // square is a single zero bit, which skipping over a bit of the zeroed buffer writes.
+    let mut codes = [(0u32, 0u32); 64];
+    let mut occupied = 0u64;
+    for color in Color::ALL {
+        for role in Role::ALL {
+            let code = square_code(Some(Piece { color, role }));
+            for sq in board.by_piece(Piece { color, role }) {
+                codes[order_index(sq)] = code;
+                occupied |= 1 << order_index(sq);
+            }
         }
     }
-    out.push_bits(acc as u32, acc_len);
+    let start = out.len();
+    // Bits the squares before the current one take beyond one each.
+    let mut extra = 0;
+    while occupied != 0 {
+        let index = occupied.trailing_zeros() as usize;
+        occupied &= occupied - 1;
+        let (bits, len) = codes[index];
+        out.pad_to(start + index + extra);
+        out.push_bits(bits, len);
+        extra += len as usize - 1;
+    }
+    out.pad_to(start + 64 + extra);
 }
 
 /// Reads 64 square codes; `None` when the bits run out first. Every bit string is a valid
@@ -361,7 +375,8 @@ pub fn read_board(bits: &mut BitReader<'_>) -> Option<Board> {
 /// a board (at most 64 × 6 = 384 bits) and any trailer need.
 #[derive(Debug, Clone)]
 pub struct BitWriter {
-    bytes: [u8; 64],
+    /// Eight bytes more than 512 bits, so that a push can read and write a whole word.
+    bytes: [u8; 72],
     len: usize,
 }
 
@@ -373,7 +388,7 @@ impl Default for BitWriter {
 
 impl BitWriter {
     pub fn new() -> BitWriter {
-        BitWriter { bytes: [0; 64], len: 0 }
+        BitWriter { bytes: [0; 72], len: 0 }
     }
 
     /// Number of bits written.
@@ -391,15 +406,15 @@ impl BitWriter {
 
     /// The low `count` (at most 32) bits of `value`, most significant first.
     pub fn push_bits(&mut self, value: u32, count: u32) {
-        let mut remaining = count;
-        while remaining > 0 {
-            let free = 8 - (self.len % 8) as u32;
-            let take = free.min(remaining);
-            let chunk = (value >> (remaining - take)) & ((1 << take) - 1);
-            self.bytes[self.len / 8] |= (chunk << (free - take)) as u8;
-            self.len += take as usize;
-            remaining -= take;
+        if count == 0 {
+            return;
         }
+        // At most 7 + 32 bits from the byte holding the next bit: one big-endian word.
+        let (at, shift) = (self.len / 8, (self.len % 8) as u32);
+        let word: &mut [u8; 8] = (&mut self.bytes[at..at + 8]).try_into().expect("eight bytes");
+        let bits = (u64::from(value) & ((1 << count) - 1)) << (64 - shift - count);
+        *word = (u64::from_be_bytes(*word) | bits).to_be_bytes();
+        self.len += count as usize;
     }
 
     /// Zero bits until the length is `len` (nothing if it already is or is longer).
@@ -556,6 +571,37 @@ mod tests {
             assert_eq!(reader.position(), bits.len());
         }
         assert_eq!(read_board(&mut BitReader::new(&[0xff; 8])), None);
+    }
+
+    /// The word-at-a-time writer against the code written one bit at a time, square by square,
+    /// over the positions of random games (promotions included).
+    #[test]
+    fn write_board_equals_the_square_by_square_code() {
+        let mut random = tabiya_io::corpus::Xorshift::new(7);
+        for _ in 0..60 {
+            let mut pos = Chess::default();
+            for _ in 0..200 {
+                let mut fast = BitWriter::new();
+                fast.push_bits(0b101, 3); // not byte-aligned, as after CTG's header byte
+                write_board(pos.board(), &mut fast);
+                let mut slow = BitWriter::new();
+                for bit in [true, false, true] {
+                    slow.push(bit);
+                }
+                for sq in SQUARE_ORDER {
+                    let (bits, len) = square_code(pos.board().piece_at(sq));
+                    for i in (0..len).rev() {
+                        slow.push(bits >> i & 1 == 1);
+                    }
+                }
+                assert_eq!((fast.len(), fast.as_bytes()), (slow.len(), slow.as_bytes()));
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[random.below(moves.len())]);
+            }
+        }
     }
 
     /// The shapes behind kvetka.md 14.2 and ctg.md 4.3 / 11.
