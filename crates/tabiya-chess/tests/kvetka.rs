@@ -470,28 +470,36 @@ fn a_caption_length_counted_in_bytes_is_read_with_a_warning() {
     assert!(opened.problems.iter().any(|p| p.message.contains("byte count")), "{:?}", opened.problems);
 }
 
-/// FNV-1a (64 bits) of a file: a short fingerprint of bytes pinned from an earlier builder.
-fn fingerprint(path: PathBuf) -> u64 {
-    read(path).iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+/// FNV-1a (64 bits): a short fingerprint of bytes pinned from an earlier builder.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
-/// Builds a book from `bytes`, writes it to `dir/stem` and returns the report and the
-/// fingerprints of its `_0.kob`, `.kin` and (when written) `.ksf`.
+/// Builds a book from `bytes` twice, held in memory ([`Builder::finish`], then written) and
+/// written straight from the builder ([`Builder::write`]); checks that both give the same
+/// files and returns the report and the fingerprints of `_0.kob`, `.kin` and `.ksf` (0 when
+/// there is none; its source address, the corpus's full path, replaced by `games.pgn`).
 fn built_fingerprints(dir: &Path, stem: &str, path: &Path, bytes: &[u8], header: Header) -> (BuildReport, [u64; 3]) {
-    let mut builder = Builder::new(header);
+    let mut builder = Builder::new(header.clone());
     builder.add_pgn(path, bytes).unwrap();
     let (mut book, report) = builder.finish(None).unwrap();
-    // The .ksf names the source by its full path, which depends on where the corpus is.
-    if let Some(sources) = &mut book.sources {
-        sources.sources[0].address = "games.pgn".into();
-    }
     book.write(&dir.join(stem), &Default::default()).unwrap();
-    let ksf = dir.join(format!("{stem}.ksf"));
-    let prints = [
-        fingerprint(dir.join(format!("{stem}_0.kob"))),
-        fingerprint(dir.join(format!("{stem}.kin"))),
-        if ksf.exists() { fingerprint(ksf) } else { 0 },
-    ];
+    let mut builder = Builder::new(header);
+    builder.add_pgn(path, bytes).unwrap();
+    let streamed = format!("{stem}-streamed");
+    assert_eq!(builder.write(None, &dir.join(&streamed), &Default::default()).unwrap(), report);
+    for suffix in ["_0.kob", "_1.kob", ".kin", ".ksf"] {
+        let (held, written) = (dir.join(format!("{stem}{suffix}")), dir.join(format!("{streamed}{suffix}")));
+        assert_eq!(held.exists(), written.exists(), "{suffix}");
+        if held.exists() {
+            assert!(read(held) == read(written), "{suffix}");
+        }
+    }
+    let ksf = book.sources.as_mut().map_or(0, |sources| {
+        sources.sources[0].address = "games.pgn".into();
+        fnv(&sources.to_bytes())
+    });
+    let prints = [fnv(&read(dir.join(format!("{stem}_0.kob")))), fnv(&read(dir.join(format!("{stem}.kin")))), ksf];
     (report, prints)
 }
 

@@ -34,6 +34,7 @@ pub mod merge;
 pub mod moves;
 pub mod probe;
 mod read;
+mod record;
 mod text;
 mod write;
 

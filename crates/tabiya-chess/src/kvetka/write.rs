@@ -11,6 +11,7 @@ use super::conventions::{BLOCK_PAYLOAD, BLOCK_SIZE, MAX_COMMENT_CHARS, MAX_ELEME
 use super::element::Element;
 use super::error::KvetkaError;
 use super::files::BookFiles;
+use super::ksf::Sources;
 use super::text::{unicode_units, write_unicode};
 use super::{Block, Book, Header, KEY_LEN};
 
@@ -122,50 +123,19 @@ impl Book {
     /// Writes `stem_N.kob` parts, `stem.ksf` (when the book has sources) and `stem.kin`.
     /// `path` is the stem or any file name of the book.
     pub fn write(&self, path: &Path, options: &WriteOptions) -> Result<(), KvetkaError> {
-        let files = BookFiles::new(path);
-        let block_number = self.blocks.len() as u32;
-        let header = self.header.to_bytes(block_number);
         // Every block is checked before any file is touched, so a refused element leaves the
         // old book in place.
         for block in &self.blocks {
             self.check_block(block)?;
         }
-        let mut block_bytes = Vec::with_capacity(BLOCK_SIZE);
-        match &self.sources {
-            Some(sources) => write_file(&files.ksf(), &[&sources.to_bytes()])?,
-            None => remove_stale(&files.ksf())?,
-        }
-        let mut next = 0;
-        let counts = part_block_counts(header.len(), self.blocks.len());
-        for (part, &count) in counts.iter().enumerate() {
-            let path = files.part(part);
-            let mut file = AtomicFile::create(&path).map_err(|e| KvetkaError::io(&path, e))?;
-            if part == 0 {
-                file.write_all(&header).map_err(|e| KvetkaError::io(&path, e))?;
-            }
-            for block in &self.blocks[next..next + count] {
-                block_bytes.clear();
-                self.encode_block(block, &mut block_bytes);
-                file.write_all(&block_bytes).map_err(|e| KvetkaError::io(&path, e))?;
-            }
-            file.commit().map_err(|e| KvetkaError::io(&path, e))?;
-            next += count;
-        }
-        // Parts left over from a larger book of the same name would be read as ours.
-        for stale in files.existing_parts().into_iter().skip(counts.len()) {
-            remove_stale(&stale)?;
-        }
-        if options.kin {
-            // An empty block (n = 2, only ever read from another writer) has no first key: zeros
-            // keep the .kin at one key per block.
-            let zero = [0u8; KEY_LEN];
-            let keys: Vec<&[u8]> =
-                self.blocks.iter().map(|b| b.elements.first().map_or(&zero[..], |e| &e.key.0[..])).collect();
-            write_file(&files.kin(), &keys)?;
-        } else {
-            remove_stale(&files.kin())?;
-        }
-        Ok(())
+        // An empty block (n = 2, only ever read from another writer) has no first key: zeros
+        // keep the .kin at one key per block.
+        let first_keys: Vec<[u8; KEY_LEN]> =
+            self.blocks.iter().map(|b| b.elements.first().map_or([0; KEY_LEN], |e| e.key.0)).collect();
+        let files = BookFiles::new(path);
+        write_files(&files, &self.header, self.sources.as_ref(), &first_keys, options, &mut |index, out| {
+            self.encode_block(&self.blocks[index], out)
+        })
     }
 
     /// Bytes the block's elements take, or why the writer refuses it.
@@ -194,6 +164,115 @@ impl Book {
         let used = out.len() - start;
         out[start..start + 2].copy_from_slice(&(used as u16).to_be_bytes());
         out.resize(start + BLOCK_SIZE, 0);
+    }
+}
+
+/// Writes the files of a book of `first_keys.len()` blocks in the order ksf → kob parts →
+/// kin (the index last); `block` appends the 2048 bytes of a block.
+fn write_files(
+    files: &BookFiles,
+    header: &Header,
+    sources: Option<&Sources>,
+    first_keys: &[[u8; KEY_LEN]],
+    options: &WriteOptions,
+    block: &mut dyn FnMut(usize, &mut Vec<u8>),
+) -> Result<(), KvetkaError> {
+    let header = header.to_bytes(first_keys.len() as u32);
+    match sources {
+        Some(sources) => write_file(&files.ksf(), &[&sources.to_bytes()])?,
+        None => remove_stale(&files.ksf())?,
+    }
+    let mut block_bytes = Vec::with_capacity(BLOCK_SIZE);
+    let mut next = 0;
+    let counts = part_block_counts(header.len(), first_keys.len());
+    for (part, &count) in counts.iter().enumerate() {
+        let path = files.part(part);
+        let mut file = AtomicFile::create(&path).map_err(|e| KvetkaError::io(&path, e))?;
+        if part == 0 {
+            file.write_all(&header).map_err(|e| KvetkaError::io(&path, e))?;
+        }
+        for index in next..next + count {
+            block_bytes.clear();
+            block(index, &mut block_bytes);
+            file.write_all(&block_bytes).map_err(|e| KvetkaError::io(&path, e))?;
+        }
+        file.commit().map_err(|e| KvetkaError::io(&path, e))?;
+        next += count;
+    }
+    // Parts left over from a larger book of the same name would be read as ours.
+    for stale in files.existing_parts().into_iter().skip(counts.len()) {
+        remove_stale(&stale)?;
+    }
+    if options.kin {
+        let keys: Vec<&[u8]> = first_keys.iter().map(|k| &k[..]).collect();
+        write_file(&files.kin(), &keys)
+    } else {
+        remove_stale(&files.kin())
+    }
+}
+
+/// Blocks filled greedily as elements come in key order (the packing of
+/// [`Book::from_elements`]), held as their 2048 bytes: a builder writes a book of millions of
+/// positions without holding its elements.
+pub(crate) struct BlockPacker {
+    element_type: u8,
+    bytes: Vec<u8>,
+    first_keys: Vec<[u8; KEY_LEN]>,
+    last_key: Option<[u8; KEY_LEN]>,
+    /// Bytes of the last block so far (n included); `None` before the first element.
+    used: Option<usize>,
+}
+
+impl BlockPacker {
+    pub fn new(element_type: u8) -> BlockPacker {
+        BlockPacker { element_type, bytes: Vec::new(), first_keys: Vec::new(), last_key: None, used: None }
+    }
+
+    /// Adds the next element (keys ascending), or refuses it as [`Book::write`] would.
+    pub fn push(&mut self, element: &Element) -> Result<(), KvetkaError> {
+        let size = check_element(element, self.element_type)?;
+        if self.last_key.is_some_and(|last| element.key.0 <= last) {
+            return Err(KvetkaError::unrepresentable(format!("key {} out of order", element.key.to_hex())));
+        }
+        self.last_key = Some(element.key.0);
+        if self.used.is_none_or(|used| used + size > BLOCK_SIZE) {
+            self.close_block();
+            self.bytes.extend_from_slice(&[0, 0]);
+            self.first_keys.push(element.key.0);
+            self.used = Some(2);
+        }
+        element.encode(self.element_type, &mut self.bytes);
+        self.used = self.used.map(|used| used + size);
+        Ok(())
+    }
+
+    /// Blocks begun so far.
+    pub fn len(&self) -> usize {
+        self.first_keys.len()
+    }
+
+    /// Writes n into the last block and fills it with zeros.
+    fn close_block(&mut self) {
+        if let Some(used) = self.used {
+            let start = self.bytes.len() - used;
+            self.bytes[start..start + 2].copy_from_slice(&(used as u16).to_be_bytes());
+            self.bytes.resize(start + BLOCK_SIZE, 0);
+        }
+    }
+
+    /// Writes the book's files (see [`Book::write`]).
+    pub fn write(
+        mut self,
+        header: &Header,
+        sources: Option<&Sources>,
+        path: &Path,
+        options: &WriteOptions,
+    ) -> Result<(), KvetkaError> {
+        self.close_block();
+        let bytes = &self.bytes;
+        write_files(&BookFiles::new(path), header, sources, &self.first_keys, options, &mut |index, out| {
+            out.extend_from_slice(&bytes[index * BLOCK_SIZE..(index + 1) * BLOCK_SIZE])
+        })
     }
 }
 
