@@ -311,34 +311,72 @@ pub const fn order_index(sq: Square) -> usize {
     (index & 7) << 3 | index >> 3
 }
 
+/// The board code of a position: at most 64 × 6 = 384 bits, most significant first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardCode {
+    /// The bits, from bit 63 of word 0; zero after `len` (one word more than 384 bits
+    /// need, so that a code crossing into the next word never needs a bounds check).
+    pub words: [u64; 7],
+    /// Number of bits.
+    pub len: usize,
+}
+
+impl BoardCode {
+    /// The code of every square in [`SQUARE_ORDER`].
+    pub fn new(board: &Board) -> BoardCode {
+        // Keys are computed for every position of every game a book is built from, so this
+        // works on whole bitboards: mirrored at the a1–h8 diagonal, a bitboard's bit
+        // `file · 8 + rank` is the square's place in square order, so the occupied squares
+        // come out in that order and each empty square before them is one zero bit.
+        let in_order = |bb: Bitboard| bb.flip_diagonal().0;
+        let occupied = in_order(board.occupied());
+        let black = in_order(board.black());
+        let [knights, bishops, rooks, queens, kings] =
+            [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King].map(|r| in_order(board.by_role(r)));
+        // Codes without the colour bit, left-aligned, by role number (pawn 0 … king 5).
+        const PREFIXES: [(u64, usize); 6] =
+            [(0b11, 2), (0b1001, 4), (0b1010, 4), (0b1011, 4), (0b10001, 5), (0b10000, 5)];
+        let mut words = [0u64; 7];
+        let (mut len, mut next) = (0usize, 0usize);
+        let mut rest = occupied;
+        while rest != 0 {
+            let index = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            len += index - next;
+            next = index + 1;
+            let role = (knights >> index & 1)
+                + 2 * (bishops >> index & 1)
+                + 3 * (rooks >> index & 1)
+                + 4 * (queens >> index & 1)
+                + 5 * (kings >> index & 1);
+            let (prefix, prefix_len) = PREFIXES[role as usize];
+            let code_len = prefix_len + 1;
+            let code = (prefix << 1 | (black >> index & 1)) << (64 - code_len);
+            let (word, shift) = (len / 64, len % 64);
+            words[word] |= code >> shift;
+            // The bits that cross into the next word (none when shift is 0: shifted out).
+            words[word + 1] |= (code << 1) << (63 - shift);
+            len += code_len;
+        }
+        len += 64 - next;
+        BoardCode { words, len }
+    }
+}
+
 /// Appends the code of every square in [`SQUARE_ORDER`].
 pub fn write_board(board: &Board, out: &mut BitWriter) {
-    // Keys are computed for every position of every game a book is built from, so this works
-    // from the bitboards: each piece's code goes to its place in square order, and an empty
-    // square is a single zero bit, which skipping over a bit of the zeroed buffer writes.
-    let mut codes = [(0u32, 0u32); 64];
-    let mut occupied = 0u64;
-    for color in Color::ALL {
-        for role in Role::ALL {
-            let code = square_code(Some(Piece { color, role }));
-            for sq in board.by_piece(Piece { color, role }) {
-                codes[order_index(sq)] = code;
-                occupied |= 1 << order_index(sq);
+    let code = BoardCode::new(board);
+    let mut left = code.len;
+    for &word in &code.words {
+        for half in [(word >> 32) as u32, word as u32] {
+            if left == 0 {
+                return;
             }
+            let count = left.min(32);
+            out.push_bits(half >> (32 - count), count as u32);
+            left -= count;
         }
     }
-    let start = out.len();
-    // Bits the squares before the current one take beyond one each.
-    let mut extra = 0;
-    while occupied != 0 {
-        let index = occupied.trailing_zeros() as usize;
-        occupied &= occupied - 1;
-        let (bits, len) = codes[index];
-        out.pad_to(start + index + extra);
-        out.push_bits(bits, len);
-        extra += len as usize - 1;
-    }
-    out.pad_to(start + 64 + extra);
 }
 
 /// Reads 64 square codes; `None` when the bits run out first. Every bit string is a valid
