@@ -2,7 +2,9 @@
 //! PGN and Polyglot scope, truncated at many points and with random bytes flipped.
 
 use shakmaty::Chess;
-use tabiya_chess::pgn::{PgnReader, ReadOptions};
+use std::ops::ControlFlow;
+
+use tabiya_chess::pgn::{PgnReader, PgnWalk, ReadOptions, WalkOptions};
 use tabiya_chess::polyglot;
 use tabiya_io::corpus::{Xorshift, corpus_file};
 
@@ -30,7 +32,11 @@ fn read_pgn(bytes: &[u8]) -> usize {
     let plain: usize = PgnReader::new(bytes).map(|item| item.map_or(0, |g| g.game.ply_count())).sum();
     let repaired: usize =
         PgnReader::from_bytes(bytes, ReadOptions::default()).map(|item| item.map_or(0, |g| g.warnings.len())).sum();
-    plain + repaired
+    let walked: usize = PgnWalk::new(bytes, WalkOptions::default())
+        .flatten()
+        .map(|mut game| game.tags().count() + game.play(|_, _| ControlFlow::Continue(())).plies as usize)
+        .sum();
+    plain + repaired + walked
 }
 
 #[test]

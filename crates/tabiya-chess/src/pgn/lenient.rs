@@ -29,7 +29,7 @@ fn is_token_end(byte: Option<&u8>) -> bool {
 
 /// Whether the piece letter at `at` ends a long-algebraic promotion without `=`: `d7d8R`,
 /// `b2a1n` (a token of its own).
-fn bare_promotion(input: &[u8], at: usize) -> bool {
+pub(super) fn bare_promotion(input: &[u8], at: usize) -> bool {
     let Some(start) = at.checked_sub(4) else { return false };
     let is_file = |b: u8| (b'a'..=b'h').contains(&b);
     matches!(input[start..=at], [f1, r1, f2, r2, _]

@@ -23,6 +23,7 @@
 mod lenient;
 pub mod read;
 mod split;
+pub mod walk;
 pub mod write;
 
 use std::io;
@@ -31,6 +32,7 @@ use tabiya_io::Location;
 
 pub use read::{PgnReader, ReadGame, ReadOptions};
 pub use split::split_games;
+pub use walk::{PgnWalk, Played, WalkOptions, WalkedGame, walk_pieces};
 pub use write::{Layout, LineEnding, Notation, WriterOptions, write_game};
 
 /// A game that could not be read, or input that could not be read at all.

@@ -282,10 +282,7 @@ impl GameState {
 
     /// "12. Nf3" or "12... Nf3" for the move played from ply `ply`.
     fn move_name(&self, ply: u32, san: &SanPlus) -> String {
-        let offset = u32::from(self.first_turn == Color::Black);
-        let number = self.first_move_number + (ply + offset) / 2;
-        let dots = if (ply + offset).is_multiple_of(2) { "." } else { "..." };
-        format!("{number}{dots} {san}")
+        move_name(self.first_move_number, self.first_turn, ply, san)
     }
 }
 
@@ -357,43 +354,17 @@ impl GameVisitor {
     fn start_game(&mut self, tags: TagSection) -> Result<Box<GameState>, PgnError> {
         let location = self.location();
         let mut game = Game { tags: tags.tags, ..Game::default() };
-        if let Some(variant) = game.tag("Variant") {
-            match variant.to_ascii_lowercase().as_str() {
-                "" | "standard" | "normal" => {}
-                "chess960" | "chess 960" | "fischerandom" | "fischer random" | "fischerrandom" | "960" => {
-                    game.castling_mode = CastlingMode::Chess960;
-                }
-                _ => return Err(PgnError::UnsupportedVariant { location, variant: variant.to_owned() }),
-            }
-        }
         let mut warnings = Warnings::default();
-        let pos = match game.tag("FEN").map(str::to_owned) {
-            None => Chess::default(),
-            Some(text) => {
-                let invalid =
-                    |reason: String| PgnError::InvalidFen { location: location.clone(), fen: text.clone(), reason };
-                let fen = Fen::from_ascii(text.trim().as_bytes()).map_err(|e| invalid(e.to_string()))?;
-                let pos = match fen.clone().into_position(game.castling_mode) {
-                    Ok(pos) => pos,
-                    // X-FEN / Shredder-FEN castling of a Chess960 game without a Variant tag.
-                    Err(_) if game.castling_mode == CastlingMode::Standard => {
-                        let pos =
-                            fen.clone().into_position(CastlingMode::Chess960).map_err(|e| invalid(e.to_string()))?;
-                        warnings.push(location.clone(), "FEN castling rights are Chess960's; read as Chess960");
-                        game.castling_mode = CastlingMode::Chess960;
-                        pos
-                    }
-                    Err(e) => return Err(invalid(e.to_string())),
-                };
-                game.start = Some(fen);
-                pos
-            }
-        };
-        let first_move_number = pos.fullmoves().get();
-        let first_turn = pos.turn();
+        let start = StartPosition::from_tags(game.tag("Variant"), game.tag("FEN"), &location)?;
+        if start.fen_read_as_chess960 {
+            warnings.push(location.clone(), FEN_READ_AS_CHESS960);
+        }
+        (game.start, game.castling_mode) = (start.fen, start.castling_mode);
+        let first_move_number = start.position.fullmoves().get();
+        let first_turn = start.position.turn();
         Ok(Box::new(GameState {
             game,
-            frames: vec![Frame::new(pos, 0)],
+            frames: vec![Frame::new(start.position, 0)],
             skipping_variation: false,
             outcome: None,
             partial_comment: Vec::new(),
@@ -404,6 +375,103 @@ impl GameVisitor {
             first_turn,
         }))
     }
+}
+
+pub(super) const FEN_READ_AS_CHESS960: &str = "FEN castling rights are Chess960's; read as Chess960";
+
+/// Where a game starts, from its Variant and FEN tags.
+pub(super) struct StartPosition {
+    pub fen: Option<Fen>,
+    pub castling_mode: CastlingMode,
+    pub position: Chess,
+    /// The FEN has Chess960 castling rights (X-FEN, Shredder-FEN) but no Variant tag says so.
+    pub fen_read_as_chess960: bool,
+}
+
+impl StartPosition {
+    pub(super) fn from_tags(
+        variant: Option<&str>,
+        fen: Option<&str>,
+        location: &Location,
+    ) -> Result<StartPosition, PgnError> {
+        let mut castling_mode = CastlingMode::Standard;
+        if let Some(variant) = variant {
+            match variant.to_ascii_lowercase().as_str() {
+                "" | "standard" | "normal" => {}
+                "chess960" | "chess 960" | "fischerandom" | "fischer random" | "fischerrandom" | "960" => {
+                    castling_mode = CastlingMode::Chess960;
+                }
+                _ => {
+                    return Err(PgnError::UnsupportedVariant {
+                        location: location.clone(),
+                        variant: variant.to_owned(),
+                    });
+                }
+            }
+        }
+        let Some(text) = fen else {
+            return Ok(StartPosition {
+                fen: None,
+                castling_mode,
+                position: Chess::default(),
+                fen_read_as_chess960: false,
+            });
+        };
+        let invalid =
+            |reason: String| PgnError::InvalidFen { location: location.clone(), fen: text.to_owned(), reason };
+        let fen = Fen::from_ascii(text.trim().as_bytes()).map_err(|e| invalid(e.to_string()))?;
+        let (position, fen_read_as_chess960) = match fen.clone().into_position(castling_mode) {
+            Ok(pos) => (pos, false),
+            // X-FEN / Shredder-FEN castling of a Chess960 game without a Variant tag.
+            Err(_) if castling_mode == CastlingMode::Standard => {
+                let pos = fen.clone().into_position(CastlingMode::Chess960).map_err(|e| invalid(e.to_string()))?;
+                castling_mode = CastlingMode::Chess960;
+                (pos, true)
+            }
+            Err(e) => return Err(invalid(e.to_string())),
+        };
+        Ok(StartPosition { fen: Some(fen), castling_mode, position, fen_read_as_chess960 })
+    }
+}
+
+/// The move a SAN token names in `pos` (`None`: a null move), or why it cannot be played.
+pub(super) fn resolve_san(san: San, pos: &Chess) -> Result<Option<Move>, &'static str> {
+    match san {
+        San::Null if pos.is_check() => Err("null move while in check"),
+        San::Null => Ok(None),
+        san => match san.to_move(pos).or_else(|e| long_algebraic(san, pos).ok_or(e)) {
+            Ok(m) => Ok(Some(m)),
+            Err(SanError::AmbiguousSan) => Err("ambiguous move"),
+            Err(_) => Err("illegal move"),
+        },
+    }
+}
+
+/// Plays a move [`resolve_san`] found; a null move fails where the side not to move is in check.
+pub(super) fn play_resolved(pos: &mut Chess, mv: Option<Move>) -> Result<(), &'static str> {
+    match mv {
+        Some(m) => pos.play_unchecked(m),
+        None => {
+            let swapped = pos.clone().swap_turn();
+            *pos = swapped.map_err(|_| "null move from a position where the other side cannot move")?;
+        }
+    }
+    Ok(())
+}
+
+/// "12. Nf3" or "12... Nf3" for the move played at ply `ply` of a game that starts at
+/// `first_move_number` with `first_turn` to move.
+pub(super) fn move_name(first_move_number: u32, first_turn: Color, ply: u32, san: &SanPlus) -> String {
+    let offset = u32::from(first_turn == Color::Black);
+    let number = first_move_number + (ply + offset) / 2;
+    let dots = if (ply + offset).is_multiple_of(2) { "." } else { "..." };
+    format!("{number}{dots} {san}")
+}
+
+/// The warning for an illegal move that ends a line.
+pub(super) fn move_warning(what: &str, name: &str, main_line: bool) -> String {
+    let line = if main_line { "the main line" } else { "its variation" };
+    format!("{what} {name}; {line} ends before it")
 }
 
 /// A long-algebraic move (`g1f3`, `e7e8q`): SAN parsing reads it as a pawn move with a full
@@ -482,26 +550,11 @@ impl Visitor for GameVisitor {
             return ControlFlow::Continue(());
         }
         let ply = frame.ply;
-        let played = match san_plus.san {
-            San::Null if frame.pos.is_check() => Err("null move while in check"),
-            San::Null => Ok(None),
-            san => match san.to_move(&frame.pos).or_else(|e| long_algebraic(san, &frame.pos).ok_or(e)) {
-                Ok(m) => Ok(Some(m)),
-                Err(SanError::AmbiguousSan) => Err("ambiguous move"),
-                Err(_) => Err("illegal move"),
-            },
-        };
         let keep_before = self.options.variations;
-        let played = played.and_then(|mv| {
+        let played = resolve_san(san_plus.san, &frame.pos).and_then(|mv| {
             // The position before the move is only needed to start variations from it.
             let before = keep_before.then(|| frame.pos.clone());
-            match mv {
-                Some(m) => frame.pos.play_unchecked(m),
-                None => {
-                    let swapped = frame.pos.clone().swap_turn();
-                    frame.pos = swapped.map_err(|_| "null move from a position where the other side cannot move")?;
-                }
-            }
+            play_resolved(&mut frame.pos, mv)?;
             frame.before = before;
             frame.ply += 1;
             frame.line.nodes.push(Node::new(mv));
@@ -510,8 +563,8 @@ impl Visitor for GameVisitor {
         if let Err(what) = played {
             state.current().stopped = true;
             let name = state.move_name(ply, &san_plus);
-            let line = if state.frames.len() == 1 { "the main line" } else { "its variation" };
-            state.warn(format!("{what} {name}; {line} ends before it"));
+            let message = move_warning(what, &name, state.frames.len() == 1);
+            state.warn(message);
         }
         ControlFlow::Continue(())
     }
