@@ -7,7 +7,6 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::ControlFlow;
 use std::path::Path;
 
-use rayon::prelude::*;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use super::conventions::MAX_ELEMENT_SIZE;
@@ -22,7 +21,7 @@ use super::write::{BlockPacker, WriteOptions};
 use super::{Book, Header, Key};
 use crate::boardcode::Normalized;
 use crate::game::{Game, GameResult};
-use crate::pgn::{PgnReader, ReadOptions};
+use crate::pgn::{PgnReader, ReadOptions, WalkOptions, WalkedGame, walk_pieces};
 
 /// A hasher for keys: their bytes are already well mixed by the board code.
 #[derive(Default)]
@@ -333,48 +332,37 @@ impl Builder {
         if references {
             self.add_source(address.clone())?;
         }
-        let bounds = game_pieces(bytes, pieces);
-        let parts: Vec<Result<Builder, KvetkaError>> = bounds
-            .par_windows(2)
-            .map(|w| {
-                let mut part = Builder::new(self.header.clone());
-                if references {
-                    part.add_source(address.clone())?;
+        let max_plies = if self.header.max_move == 0xff { u32::MAX } else { u32::from(self.header.max_move) };
+        let options = WalkOptions { max_plies, file: Some(path.to_path_buf()) };
+        let parts: Vec<Result<Builder, KvetkaError>> = walk_pieces(bytes, &options, pieces, |games| {
+            let mut part = Builder::new(self.header.clone());
+            if references {
+                part.add_source(address.clone())?;
+            }
+            for game in games {
+                match game {
+                    Ok(game) => part.add_walked(game)?,
+                    Err(_) => part.report.games_unreadable += 1,
                 }
-                part.add_pgn_piece(path, &bytes[w[0]..w[1]], w[0] as u64)?;
-                Ok(part)
-            })
-            .collect();
+            }
+            Ok(part)
+        });
         for part in parts {
             self.absorb(part?);
         }
         Ok(())
     }
 
-    /// The games of `piece`, which starts at byte `base` of the file.
-    fn add_pgn_piece(&mut self, path: &Path, piece: &[u8], base: u64) -> Result<(), KvetkaError> {
-        let options = ReadOptions {
-            variations: false,
-            comments: false,
-            max_plies: (self.header.max_move != 0xff).then_some(u32::from(self.header.max_move)),
-            file: Some(path.to_path_buf()),
-        };
-        // A game's length reaches to the next game's first byte, so each game waits for the next.
-        let mut pending: Option<(Game, u64)> = None;
-        for item in PgnReader::with_options(piece, options) {
-            match item {
-                Ok(read) => {
-                    if let Some((game, offset)) = pending.take() {
-                        self.add_game(&game, place(base + offset, base + read.offset))?;
-                    }
-                    pending = Some((read.game, read.offset));
-                }
-                Err(_) => self.report.games_unreadable += 1,
-            }
-        }
-        if let Some((game, offset)) = pending {
-            self.add_game(&game, place(base + offset, base + piece.len() as u64))?;
-        }
+    /// Adds one game of a PGN walk (its place in the file is known).
+    fn add_walked(&mut self, mut game: WalkedGame<'_>) -> Result<(), KvetkaError> {
+        let place = place(game.offset, game.offset + game.length);
+        let chess960 = game.castling_mode == CastlingMode::Chess960;
+        let started = self.start_game(chess960, game.result, &|name| game.tag(name), place)?;
+        let Some(mut walk) = started else { return Ok(()) };
+        self.count_added(game.result);
+        let (piece, report) = (self.pieces.last_mut().expect("a piece"), &mut self.report);
+        let played = game.play(|pos, mv| walk.visit(piece, report, pos, mv.as_ref()));
+        walk.end(piece, report, &played.position, played.stopped);
         Ok(())
     }
 
@@ -463,24 +451,6 @@ impl Builder {
         blocks.write(&self.header, sources.as_ref(), path, options)?;
         Ok(self.report)
     }
-}
-
-/// Starts of pieces of about `bytes.len() / pieces` bytes, each at a line `[Event ` after an
-/// empty line (so never inside a game), then the end.
-fn game_pieces(bytes: &[u8], pieces: usize) -> Vec<usize> {
-    let mut bounds = vec![0];
-    for k in 1..pieces.max(1) {
-        let from = (bytes.len() * k / pieces).max(*bounds.last().unwrap_or(&0));
-        let found = bytes[from..].windows(10).position(|w| w.starts_with(b"\n\n[Event ") || w == b"\n\r\n[Event ");
-        if let Some(at) = found {
-            let start = from + at + if bytes[from + at + 1] == b'\r' { 3 } else { 2 };
-            if start > *bounds.last().unwrap_or(&0) {
-                bounds.push(start);
-            }
-        }
-    }
-    bounds.push(bytes.len());
-    bounds
 }
 
 fn place(offset: u64, next: u64) -> GamePlace {
@@ -592,20 +562,6 @@ mod tests {
 
     const GAMES: &str = "[Event \"a\"]\n[White \"A\"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Event \"b\"]\n\n1. e4 c5 0-1\n\n\
         [Event \"c\"]\n\n1. d4 d5 1/2-1/2\n\n[Event \"d\"]\n\n1. e4 e5 2. Nc3 *\n\n[Event \"e\"]\n\n1. e4 e5 2. Nf3 0-1\n";
-
-    #[test]
-    fn pieces_start_at_games() {
-        let bounds = game_pieces(GAMES.as_bytes(), 3);
-        assert_eq!(bounds.len(), 4);
-        for &b in &bounds[1..3] {
-            assert!(GAMES[b..].starts_with("[Event "), "{b}");
-        }
-        assert_eq!(game_pieces(b"1. e4 *", 4), [0, 7]);
-        let crlf = GAMES.replace('\n', "\r\n");
-        let bounds = game_pieces(crlf.as_bytes(), 2);
-        assert_eq!(bounds.len(), 3);
-        assert!(crlf[bounds[1]..].starts_with("[Event "));
-    }
 
     #[test]
     fn reading_in_pieces_builds_the_same_book() {
