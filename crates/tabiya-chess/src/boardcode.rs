@@ -331,18 +331,34 @@ impl BoardCode {
         let in_order = |bb: Bitboard| bb.flip_diagonal().0;
         let occupied = in_order(board.occupied());
         let black = in_order(board.black());
-        let [knights, bishops, rooks, queens, kings] =
-            [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King].map(|r| in_order(board.by_role(r)));
-        // Codes without the colour bit, left-aligned, by role number (pawn 0 … king 5).
-        const PREFIXES: [(u64, usize); 6] =
+        let knights = in_order(board.knights());
+        let bishops = in_order(board.bishops());
+        let rooks = in_order(board.rooks());
+        let queens = in_order(board.queens());
+        let kings = in_order(board.kings());
+        // Codes without the colour bit, by role number (pawn 0 … king 5).
+        const PREFIXES: [(u128, u32); 6] =
             [(0b11, 2), (0b1001, 4), (0b1010, 4), (0b1011, 4), (0b10001, 5), (0b10000, 5)];
+        // The bits not yet in `words` are the low `pending` bits of `acc`; at most 63 wait
+        // between steps, so adding a gap (≤ 63 zeros) or a code (≤ 6 bits) fits in 128.
         let mut words = [0u64; 7];
-        let (mut len, mut next) = (0usize, 0usize);
+        let (mut word, mut acc, mut pending) = (0usize, 0u128, 0u32);
+        let mut flush = |acc: u128, pending: &mut u32| {
+            if *pending >= 64 {
+                *pending -= 64;
+                words[word] = (acc >> *pending) as u64;
+                word += 1;
+            }
+        };
+        let mut next = 0;
         let mut rest = occupied;
         while rest != 0 {
-            let index = rest.trailing_zeros() as usize;
+            let index = rest.trailing_zeros();
             rest &= rest - 1;
-            len += index - next;
+            // Each empty square before this one is a zero bit.
+            acc <<= index - next;
+            pending += index - next;
+            flush(acc, &mut pending);
             next = index + 1;
             let role = (knights >> index & 1)
                 + 2 * (bishops >> index & 1)
@@ -350,15 +366,17 @@ impl BoardCode {
                 + 4 * (queens >> index & 1)
                 + 5 * (kings >> index & 1);
             let (prefix, prefix_len) = PREFIXES[role as usize];
-            let code_len = prefix_len + 1;
-            let code = (prefix << 1 | (black >> index & 1)) << (64 - code_len);
-            let (word, shift) = (len / 64, len % 64);
-            words[word] |= code >> shift;
-            // The bits that cross into the next word (none when shift is 0: shifted out).
-            words[word + 1] |= (code << 1) << (63 - shift);
-            len += code_len;
+            acc = acc << (prefix_len + 1) | prefix << 1 | u128::from(black >> index & 1);
+            pending += prefix_len + 1;
+            flush(acc, &mut pending);
         }
-        len += 64 - next;
+        acc <<= 64 - next;
+        pending += 64 - next;
+        flush(acc, &mut pending);
+        let len = 64 * word + pending as usize;
+        if pending > 0 {
+            words[word] = (acc << (64 - pending)) as u64;
+        }
         BoardCode { words, len }
     }
 }
