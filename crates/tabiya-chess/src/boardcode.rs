@@ -329,55 +329,97 @@ impl BoardCode {
         // `file · 8 + rank` is the square's place in square order, so the occupied squares
         // come out in that order and each empty square before them is one zero bit.
         let in_order = |bb: Bitboard| bb.flip_diagonal().0;
-        let occupied = in_order(board.occupied());
-        let black = in_order(board.black());
-        let knights = in_order(board.knights());
-        let bishops = in_order(board.bishops());
-        let rooks = in_order(board.rooks());
-        let queens = in_order(board.queens());
-        let kings = in_order(board.kings());
-        // Codes without the colour bit, by role number (pawn 0 … king 5).
-        const PREFIXES: [(u128, u32); 6] =
-            [(0b11, 2), (0b1001, 4), (0b1010, 4), (0b1011, 4), (0b10001, 5), (0b10000, 5)];
-        // The bits not yet in `words` are the low `pending` bits of `acc`; at most 63 wait
-        // between steps, so adding a gap (≤ 63 zeros) or a code (≤ 6 bits) fits in 128.
-        let mut words = [0u64; 7];
-        let (mut word, mut acc, mut pending) = (0usize, 0u128, 0u32);
-        let mut flush = |acc: u128, pending: &mut u32| {
-            if *pending >= 64 {
-                *pending -= 64;
-                words[word] = (acc >> *pending) as u64;
-                word += 1;
+        // The piece on a square as four bits, one per bitboard: role number (pawn 0, knight
+        // 1, bishop 2, rook 3, queen 4, king 5) in bits 0–2, black in bit 3.
+        let planes = [
+            in_order(board.knights() | board.rooks() | board.kings()),
+            in_order(board.bishops() | board.rooks()),
+            in_order(board.queens() | board.kings()),
+            in_order(board.black()),
+        ];
+        // Square codes by those four bits, as (bits, length): `11c`, `1001c`, `1010c`, `1011c`,
+        // `10001c`, `10000c`.
+        const CODES: [(u64, u32); 16] = {
+            let prefixes = [(0b11, 2), (0b1001, 4), (0b1010, 4), (0b1011, 4), (0b10001, 5), (0b10000, 5)];
+            let mut codes = [(0, 0); 16];
+            let mut i = 0;
+            while i < 12 {
+                let (prefix, len) = prefixes[i % 6];
+                codes[((i / 6) << 3) | (i % 6)] = ((prefix << 1) | (i / 6) as u64, len + 1);
+                i += 1;
             }
+            codes
         };
+        let mut bits = CodeBits::default();
         let mut next = 0;
-        let mut rest = occupied;
+        let mut rest = in_order(board.occupied());
         while rest != 0 {
             let index = rest.trailing_zeros();
             rest &= rest - 1;
-            // Each empty square before this one is a zero bit.
-            acc <<= index - next;
-            pending += index - next;
-            flush(acc, &mut pending);
+            let piece = (planes[0] >> index & 1)
+                | (planes[1] >> index & 1) << 1
+                | (planes[2] >> index & 1) << 2
+                | (planes[3] >> index & 1) << 3;
+            let (code, len) = CODES[piece as usize];
+            // The zero bits of the empty squares before this one, then its code.
+            bits.push(index - next, len, code);
             next = index + 1;
-            let role = (knights >> index & 1)
-                + 2 * (bishops >> index & 1)
-                + 3 * (rooks >> index & 1)
-                + 4 * (queens >> index & 1)
-                + 5 * (kings >> index & 1);
-            let (prefix, prefix_len) = PREFIXES[role as usize];
-            acc = acc << (prefix_len + 1) | prefix << 1 | u128::from(black >> index & 1);
-            pending += prefix_len + 1;
-            flush(acc, &mut pending);
         }
-        acc <<= 64 - next;
-        pending += 64 - next;
-        flush(acc, &mut pending);
-        let len = 64 * word + pending as usize;
-        if pending > 0 {
-            words[word] = (acc << (64 - pending)) as u64;
+        bits.push(64 - next, 0, 0);
+        let len = 32 * bits.half + bits.pending as usize;
+        if bits.pending > 0 {
+            bits.halves[bits.half] = (bits.acc << (32 - bits.pending)) as u32;
+        }
+        let mut words = [0u64; 7];
+        for (word, pair) in words.iter_mut().zip(bits.halves.chunks_exact(2)) {
+            *word = u64::from(pair[0]) << 32 | u64::from(pair[1]);
         }
         BoardCode { words, len }
+    }
+}
+
+/// The bits of a [`BoardCode`] being written: the last `pending` (< 32) bits are in `acc`,
+/// the others went out 32 at a time into `halves`.
+#[derive(Default)]
+struct CodeBits {
+    halves: [u32; 14],
+    half: usize,
+    acc: u64,
+    pending: u32,
+}
+
+impl CodeBits {
+    /// `zeros` zero bits, then the low `len` (≤ 6) bits of `code`.
+    #[inline]
+    fn push(&mut self, zeros: u32, len: u32, code: u64) {
+        if self.pending + zeros + len > 63 {
+            self.long_zeros(zeros, len, code);
+        } else {
+            self.shift_in(zeros + len, code);
+        }
+    }
+
+    /// After a long run of empty squares: the zeros in steps that fit in `acc`.
+    #[cold]
+    fn long_zeros(&mut self, zeros: u32, len: u32, code: u64) {
+        let mut zeros = zeros;
+        while self.pending + zeros + len > 63 {
+            let step = zeros.min(32);
+            self.shift_in(step, 0);
+            zeros -= step;
+        }
+        self.shift_in(zeros + len, code);
+    }
+
+    #[inline]
+    fn shift_in(&mut self, count: u32, bits: u64) {
+        self.acc = self.acc << count | bits;
+        self.pending += count;
+        if self.pending >= 32 {
+            self.pending -= 32;
+            self.halves[self.half] = (self.acc >> self.pending) as u32;
+            self.half += 1;
+        }
     }
 }
 
