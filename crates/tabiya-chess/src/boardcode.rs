@@ -367,9 +367,8 @@ impl BoardCode {
         }
         bits.push(64 - next, 0, 0);
         let len = 32 * bits.half + bits.pending as usize;
-        if bits.pending > 0 {
-            bits.halves[bits.half] = (bits.acc << (32 - bits.pending)) as u32;
-        }
+        // The last bits, left-aligned (or zero, replacing an incomplete store).
+        bits.halves[bits.half] = (bits.acc << (32 - bits.pending)) as u32;
         let mut words = [0u64; 7];
         for (word, pair) in words.iter_mut().zip(bits.halves.chunks_exact(2)) {
             *word = u64::from(pair[0]) << 32 | u64::from(pair[1]);
@@ -389,20 +388,12 @@ struct CodeBits {
 }
 
 impl CodeBits {
-    /// `zeros` zero bits, then the low `len` (≤ 6) bits of `code`.
-    #[inline]
+    /// `zeros` zero bits, then the low `len` (≤ 6) bits of `code`. Inlined whole, so that
+    /// the fields stay in registers.
+    #[inline(always)]
     fn push(&mut self, zeros: u32, len: u32, code: u64) {
-        if self.pending + zeros + len > 63 {
-            self.long_zeros(zeros, len, code);
-        } else {
-            self.shift_in(zeros + len, code);
-        }
-    }
-
-    /// After a long run of empty squares: the zeros in steps that fit in `acc`.
-    #[cold]
-    fn long_zeros(&mut self, zeros: u32, len: u32, code: u64) {
         let mut zeros = zeros;
+        // Only after a long run of empty squares: the zeros in steps that fit in `acc`.
         while self.pending + zeros + len > 63 {
             let step = zeros.min(32);
             self.shift_in(step, 0);
@@ -411,15 +402,16 @@ impl CodeBits {
         self.shift_in(zeros + len, code);
     }
 
-    #[inline]
+    #[inline(always)]
     fn shift_in(&mut self, count: u32, bits: u64) {
         self.acc = self.acc << count | bits;
         self.pending += count;
-        if self.pending >= 32 {
-            self.pending -= 32;
-            self.halves[self.half] = (self.acc >> self.pending) as u32;
-            self.half += 1;
-        }
+        // Without a branch (whether 32 bits are complete is different every few squares):
+        // the half-word is always stored, and stored again until it is complete.
+        let full = u32::from(self.pending >= 32);
+        self.pending -= 32 * full;
+        self.halves[self.half] = (self.acc >> self.pending) as u32;
+        self.half += full as usize;
     }
 }
 
