@@ -364,7 +364,8 @@ fn ctg_records_become_elements_of_the_same_positions() {
 
 /// A book written as given (the writer keeps the blocks it is handed).
 fn write_blocks(dir: &Path, name: &str, elements: Vec<Vec<tabiya_chess::kvetka::Element>>) -> PathBuf {
-    let blocks = elements.into_iter().map(|elements| tabiya_chess::kvetka::Block { elements }).collect();
+    let blocks =
+        elements.into_iter().map(|elements| tabiya_chess::kvetka::Block { elements, unused: Vec::new() }).collect();
     let book = Book { header: Header { caption: "Test".into(), ..Header::default() }, blocks, sources: None };
     let stem = dir.join(name);
     book.write(&stem, &Default::default()).unwrap();
@@ -529,4 +530,49 @@ fn corpus_books_keep_the_bytes_of_the_first_builder() {
     let (report, prints) = built_fingerprints(dir.path(), "medium", &medium, &bytes[..cut], header);
     assert_eq!((report.games_added, report.positions), (6_012, 148_266));
     assert_eq!(prints, [0xf79c_91db_cc40_71a6, 0x2656_6788_e03a_27da, 0]);
+}
+
+/// Spec 3.2 and 2.2: bytes after n are another writer's leftovers, CompactInts may be longer
+/// than needed. Both are read; leftovers are written back with their block; strict reading
+/// (what `verify` does) reports both.
+#[test]
+fn leftovers_after_n_are_kept_and_long_compact_ints_reported_when_strict() {
+    let dir = tempfile::tempdir().unwrap();
+    let (stem, _) = build_tiny(dir.path());
+    let part = stem.with_file_name("tiny_0.kob");
+    let original = read(part.clone());
+    let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+    let messages = |opened: &tabiya_chess::kvetka::Opened| -> Vec<String> {
+        opened.problems.iter().map(|p| format!("{} {}", p.location, p.message)).collect()
+    };
+
+    // The block (after the 28-byte header) uses n = 157 bytes; leftovers follow.
+    let mut leftovers = original.clone();
+    leftovers[28 + 157..28 + 167].copy_from_slice(b"old bytes!");
+    std::fs::write(&part, &leftovers).unwrap();
+    let opened = open(&part, ReadOptions::default()).unwrap();
+    assert!(opened.problems.is_empty(), "{:?}", opened.problems);
+    assert_eq!(opened.book.blocks[0].unused.len(), 2048 - 157);
+    assert_eq!(&opened.book.blocks[0].unused[..10], b"old bytes!");
+    opened.book.write(&dir.path().join("again"), &Default::default()).unwrap();
+    assert!(read(dir.path().join("again_0.kob")) == leftovers);
+    let found = messages(&open(&part, strict).unwrap());
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("0xb9") && found[0].contains("1891 bytes after n are not zero"), "{found:?}");
+
+    // The first element's length 34 as `80 22` instead of `22`: n grows by one.
+    let mut long = original[..30].to_vec();
+    long[28..30].copy_from_slice(&158u16.to_be_bytes());
+    long.push(0x80);
+    long.extend_from_slice(&original[30..original.len() - 1]);
+    std::fs::write(&part, &long).unwrap();
+    let opened = open(&part, ReadOptions::default()).unwrap();
+    assert!(opened.problems.is_empty(), "{:?}", opened.problems);
+    assert_eq!(opened.book.elements().next().unwrap().moves, [0x11]);
+    let found = messages(&open(&part, strict).unwrap());
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].contains("0x1e") && found[0].contains("element length 34 written in 2 bytes, 1 would do"),
+        "{found:?}"
+    );
 }

@@ -64,7 +64,7 @@ impl Book {
         // held twice (a book of millions of positions).
         let mut blocks = Vec::with_capacity(starts.len());
         for &start in starts.iter().rev() {
-            blocks.push(Block { elements: elements.split_off(start) });
+            blocks.push(Block { elements: elements.split_off(start), unused: Vec::new() });
             elements.shrink_to_fit();
         }
         blocks.reverse();
@@ -81,6 +81,8 @@ impl Book {
         }
         let after = self.blocks.partition_point(|b| b.elements.first().is_some_and(|e| e.key <= element.key));
         let index = after.saturating_sub(1);
+        // The block changes: another writer's leftovers after n mean nothing any more.
+        self.blocks[index].unused.clear();
         let elements = &mut self.blocks[index].elements;
         match elements.binary_search_by(|e| e.key.cmp(&element.key)) {
             Ok(i) => merge(&mut elements[i], element),
@@ -117,7 +119,7 @@ impl Book {
             best = best.min(((2 * before).abs_diff(total), cut + 1));
         }
         let second = self.blocks[index].elements.split_off(best.1);
-        self.blocks.insert(index + 1, Block { elements: second });
+        self.blocks.insert(index + 1, Block { elements: second, unused: Vec::new() });
     }
 
     /// Writes `stem_N.kob` parts, `stem.ksf` (when the book has sources) and `stem.kin`.
@@ -163,6 +165,9 @@ impl Book {
         }
         let used = out.len() - start;
         out[start..start + 2].copy_from_slice(&(used as u16).to_be_bytes());
+        if used + block.unused.len() == BLOCK_SIZE {
+            out.extend_from_slice(&block.unused);
+        }
         out.resize(start + BLOCK_SIZE, 0);
     }
 }

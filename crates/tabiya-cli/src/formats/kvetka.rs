@@ -113,7 +113,7 @@ fn kin_name(kin: KinState) -> &'static str {
 
 pub fn verify(path: &Path, args: &VerifyArgs, _global: &Global) -> Result<ExitCode, CliError> {
     let mut report = VerifyReport::new(path, FORMAT);
-    let opened = match kvetka::open(path, ReadOptions::default()) {
+    let opened = match kvetka::open(path, ReadOptions { strict: true, ..ReadOptions::default() }) {
         Ok(o) => o,
         Err(e) => {
             report.problem(Severity::Error, path.display(), e.to_string());
