@@ -13,7 +13,7 @@ use std::time::Instant;
 use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::{Chess, Position};
 use tabiya_chess::book::{BuildOptions, build_from_pgn, probe_position};
-use tabiya_chess::pgn::{PgnReader, ReadOptions};
+use tabiya_chess::pgn::{PgnReader, PgnWalk, ReadOptions, WalkOptions, WalkedGame};
 use tabiya_chess::polyglot::{self, MakeOptions};
 
 /// User + system CPU seconds of this process.
@@ -141,6 +141,16 @@ fn main() {
     stage("tabiya PgnReader: main line only", games, 3, || {
         PgnReader::from_bytes(&bytes, main_line.clone()).flatten().map(|g| g.game.ply_count()).sum()
     });
+
+    for (what, max_plies) in
+        [("tabiya PgnWalk: main line, every ply", u32::MAX), ("tabiya PgnWalk: main line, 40 plies", 40)]
+    {
+        stage(what, games, 3, || {
+            let options = WalkOptions { max_plies, file: None };
+            let play = |mut game: WalkedGame<'_>| game.play(|_, _| ControlFlow::Continue(())).plies as usize;
+            PgnWalk::new(&bytes, options).flatten().map(play).sum()
+        });
+    }
 
     stage("tabiya book -max-ply 40 -min-game 1, 1 thread", games, 2, || build(&bytes, 40, 1));
     println!("{:<44} peak RSS {:.0} MB", "  after -max-ply 40", peak_rss_mb());

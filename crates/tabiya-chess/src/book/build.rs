@@ -2,11 +2,15 @@
 //! position it was played from (repetitions inside a game count each time, as `polyglot
 //! make-book` counts them).
 
+use std::borrow::Cow;
+use std::ops::ControlFlow;
+
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
 use super::{Book, MoveStats, PackedPosition, PositionRecord, position_key};
 use crate::game::{Game, GameResult};
+use crate::pgn::{WalkOptions, WalkedGame, walk_pieces};
 
 /// Which games and moves go into the book.
 #[derive(Debug, Clone)]
@@ -57,8 +61,17 @@ struct Occurrence {
     /// Index into `BookBuilder::moves`; increases with every occurrence, so the order moves
     /// were first met survives sorting by `(key, order)`.
     order: u32,
-    mv: Move,
+    /// The move's from, to and promotion squeezed into 16 bits (which tell the moves of one
+    /// position apart), keeping an occurrence at 16 bytes; the move itself is `moves[order]`.
+    code: u16,
     tally: Tally,
+}
+
+const _: () = assert!(size_of::<Occurrence>() == 16);
+
+fn move_code(mv: Move) -> u16 {
+    let square = |sq: Option<shakmaty::Square>| sq.map_or(0, |sq| sq as u16);
+    square(mv.from()) | square(Some(mv.to())) << 6 | mv.promotion().map_or(0, |role| role as u16) << 12
 }
 
 /// Where a game's occurrences begin (they follow each other, in `order`) and the position
@@ -132,18 +145,19 @@ impl BookBuilder {
 
     /// The book, positions sorted by key, each position's moves in the order first met.
     pub fn finish(self) -> Book {
-        let BookBuilder { mut occurrences, moves, starts, added, .. } = self;
-        occurrences.sort_unstable_by_key(|o| (o.key, o.order));
+        let BookBuilder { mut occurrences, moves: played, starts, added, .. } = self;
+        occurrences.sort_unstable_by_key(|o| (u128::from(o.key) << 32) | u128::from(o.order));
         let mut book = Book::default();
-        let mut heads = Heads::new(moves.len());
+        let mut heads = Heads::new(played.len());
         for group in occurrences.chunk_by(|a, b| a.key == b.key) {
             let first_move = book.moves.len();
             for occurrence in group {
                 let moves = &mut book.moves[first_move..];
-                let stats = match moves.iter().position(|m| m.mv == occurrence.mv) {
+                let code = occurrence.code;
+                let stats = match moves.iter().position(|m| move_code(m.mv) == code) {
                     Some(i) => &mut moves[i],
                     None => {
-                        book.moves.push(MoveStats::new(occurrence.mv));
+                        book.moves.push(MoveStats::new(played[occurrence.order as usize]));
                         let last = book.moves.len() - 1;
                         &mut book.moves[last]
                     }
@@ -172,9 +186,9 @@ impl BookBuilder {
         }
         book.packed.reserve_exact(book.positions.len());
         for (i, start) in starts.iter().enumerate() {
-            let end = starts.get(i + 1).map_or(moves.len(), |next| next.order as usize);
+            let end = starts.get(i + 1).map_or(played.len(), |next| next.order as usize);
             let mut pos = start.position.clone();
-            for (order, &mv) in moves.iter().enumerate().take(end).skip(start.order as usize) {
+            for (order, &mv) in played.iter().enumerate().take(end).skip(start.order as usize) {
                 if heads.contains(order) {
                     book.packed.push(PackedPosition::new(&pos));
                 }
@@ -189,7 +203,7 @@ impl BookBuilder {
     }
 
     fn push(&mut self, key: u64, mv: Move, tally: Tally) {
-        self.occurrences.push(Occurrence { key, order: self.moves.len() as u32, mv, tally });
+        self.occurrences.push(Occurrence { key, order: self.moves.len() as u32, code: move_code(mv), tally });
         self.moves.push(mv);
     }
 
@@ -204,48 +218,98 @@ impl BookBuilder {
         self.push(position_key(pos), stats.mv, Tally::Added);
     }
 
-    fn below_min_elo(&self, game: &Game) -> bool {
-        let Some(min) = self.options.min_elo else { return false };
-        let elo = |tag| game.tag(tag).and_then(|v| v.trim().parse::<u32>().ok()).unwrap_or(0);
-        elo("WhiteElo") < min || elo("BlackElo") < min
+    /// Whether a game with this castling mode, these Elo tags and this start position goes
+    /// into the book (counted in the summary either way); then how its moves count.
+    fn admit<'t>(
+        &mut self,
+        castling_mode: CastlingMode,
+        tag: impl Fn(&str) -> Option<Cow<'t, str>>,
+        start: Option<&Chess>,
+        result: GameResult,
+    ) -> Option<GameCount> {
+        if castling_mode == CastlingMode::Chess960 {
+            self.summary.games_chess960 += 1;
+            return None;
+        }
+        if let Some(min) = self.options.min_elo {
+            let elo = |name| tag(name).and_then(|v| v.trim().parse::<u32>().ok()).unwrap_or(0);
+            if elo("WhiteElo") < min || elo("BlackElo") < min {
+                self.summary.games_below_min_elo += 1;
+                return None;
+            }
+        }
+        let Some(start) = start else {
+            self.summary.games_invalid_start += 1;
+            return None;
+        };
+        self.summary.games_added += 1;
+        self.start(start);
+        Some(GameCount { key: Some(position_key(start)), result, plies_left: self.options.max_ply, ended: false })
     }
 
     /// Counts the game's main line into the book; a null move ends it. Returns whether the
     /// game was used.
     pub fn add_game(&mut self, game: &Game) -> bool {
-        if game.castling_mode == CastlingMode::Chess960 {
-            self.summary.games_chess960 += 1;
-            return false;
+        let start = game.start_position().ok();
+        let tag = |name: &str| game.tag(name).map(Cow::Borrowed);
+        let Some(mut count) = self.admit(game.castling_mode, tag, start.as_ref(), game.result) else { return false };
+        let mut pos = start.unwrap_or_default();
+        for node in &game.moves.nodes {
+            if count.add(self, &pos, node.mv).is_break() {
+                break;
+            }
+            if let Some(mv) = node.mv {
+                pos.play_unchecked(mv);
+            }
         }
-        if self.below_min_elo(game) {
-            self.summary.games_below_min_elo += 1;
-            return false;
-        }
-        let Ok(mut pos) = game.start_position() else {
-            self.summary.games_invalid_start += 1;
+        true
+    }
+
+    /// Counts a walked game's main line into the book, as [`BookBuilder::add_game`] does.
+    /// Games the book leaves out are not played.
+    pub fn add_walked(&mut self, game: &mut WalkedGame<'_>) -> bool {
+        let start = Some(game.start_position());
+        let Some(mut count) = self.admit(game.castling_mode, |name| game.tag(name), start, game.result) else {
             return false;
         };
-        self.summary.games_added += 1;
-        let tally = |mover| match (game.result, mover) {
+        // Moves after a null move are still played: an illegal one is a warning of the game.
+        game.play(|pos, mv| {
+            let _ = count.add(self, pos, mv);
+            ControlFlow::Continue(())
+        });
+        true
+    }
+}
+
+/// A game being counted: the key of the position before the next move (`None`: worked out
+/// from the position, when the last move changed more than the pieces it moved) and the result.
+struct GameCount {
+    key: Option<u64>,
+    result: GameResult,
+    plies_left: u32,
+    ended: bool,
+}
+
+impl GameCount {
+    /// Counts `mv` played from `pos`, unless the ply limit was reached or a null move ended the
+    /// game (then `Break`).
+    fn add(&mut self, builder: &mut BookBuilder, pos: &Chess, mv: Option<Move>) -> ControlFlow<()> {
+        let Some(mv) = mv.filter(|_| !self.ended && self.plies_left > 0) else {
+            self.ended = true;
+            return ControlFlow::Break(());
+        };
+        let tally = match (self.result, pos.turn()) {
             (GameResult::Unknown, _) => Tally::Unknown,
             (GameResult::Draw, _) => Tally::Draw,
             (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => Tally::MoverWon,
             _ => Tally::MoverLost,
         };
-        self.start(&pos);
-        let mut key = position_key(&pos);
-        for node in game.moves.nodes.iter().take(self.options.max_ply as usize) {
-            let Some(mv) = node.mv else { break };
-            self.push(key, mv, tally(pos.turn()));
-            self.summary.moves_added += 1;
-            let next = pos.update_zobrist_hash(Zobrist64(key), mv, EnPassantMode::PseudoLegal);
-            pos.play_unchecked(mv);
-            key = match next {
-                Some(Zobrist64(k)) => k,
-                None => position_key(&pos),
-            };
-        }
-        true
+        let key = self.key.unwrap_or_else(|| position_key(pos));
+        builder.push(key, mv, tally);
+        builder.summary.moves_added += 1;
+        self.plies_left -= 1;
+        self.key = pos.update_zobrist_hash(Zobrist64(key), mv, EnPassantMode::PseudoLegal).map(|Zobrist64(k)| k);
+        ControlFlow::Continue(())
     }
 }
 
@@ -256,7 +320,8 @@ pub struct GamesBuild {
     /// Games that could not be read (PGN: unsupported variants, invalid FEN, syntax; SCID:
     /// damaged records).
     pub unreadable: u64,
-    /// Warnings of the PGN games read.
+    /// Warnings of the PGN games read (of games the book leaves out, such as Chess960 games
+    /// or games below `min_elo`, only those found before their moves: they are not played).
     pub warnings: u64,
 }
 
@@ -284,29 +349,22 @@ impl GamesBuild {
 /// into its own book, and the books merged in input order, which gives the same book as
 /// reading the text in one piece.
 pub fn build_from_pgn(input: &[u8], options: &BuildOptions, pieces: Option<usize>) -> GamesBuild {
-    use rayon::prelude::*;
-
-    use crate::pgn::{PgnReader, ReadOptions, split_games};
-
-    let read = ReadOptions { variations: false, comments: false, max_plies: Some(options.max_ply), file: None };
-    let pieces = split_games(input, pieces.unwrap_or_else(rayon::current_num_threads));
-    let built: Vec<GamesBuild> = pieces
-        .par_iter()
-        .map(|piece| {
-            let mut builder = BookBuilder::new(options.clone());
-            let (mut unreadable, mut warnings) = (0, 0);
-            for item in PgnReader::from_bytes(piece, read.clone()) {
-                match item {
-                    Ok(game) => {
-                        warnings += game.warnings.len() as u64;
-                        builder.add_game(&game.game);
-                    }
-                    Err(_) => unreadable += 1,
+    let walk = WalkOptions { max_plies: options.max_ply, file: None };
+    let pieces = pieces.unwrap_or_else(rayon::current_num_threads);
+    let built = walk_pieces(input, &walk, pieces, |games| {
+        let mut builder = BookBuilder::new(options.clone());
+        let (mut unreadable, mut warnings) = (0, 0);
+        for item in games {
+            match item {
+                Ok(mut game) => {
+                    builder.add_walked(&mut game);
+                    warnings += game.warnings.len() as u64;
                 }
+                Err(_) => unreadable += 1,
             }
-            GamesBuild { summary: builder.summary(), book: builder.finish(), unreadable, warnings }
-        })
-        .collect();
+        }
+        GamesBuild { summary: builder.summary(), book: builder.finish(), unreadable, warnings }
+    });
     let empty = GamesBuild { book: Book::default(), summary: BuildSummary::default(), unreadable: 0, warnings: 0 };
     built.into_iter().fold(empty, GamesBuild::merge)
 }

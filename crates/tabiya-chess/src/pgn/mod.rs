@@ -22,6 +22,7 @@
 
 mod lenient;
 pub mod read;
+mod san;
 mod split;
 pub mod walk;
 pub mod write;

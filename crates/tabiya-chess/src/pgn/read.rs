@@ -439,7 +439,7 @@ pub(super) fn resolve_san(san: San, pos: &Chess) -> Result<Option<Move>, &'stati
     match san {
         San::Null if pos.is_check() => Err("null move while in check"),
         San::Null => Ok(None),
-        san => match san.to_move(pos).or_else(|e| long_algebraic(san, pos).ok_or(e)) {
+        san => match super::san::san_to_move(san, pos).or_else(|e| long_algebraic(san, pos).ok_or(e)) {
             Ok(m) => Ok(Some(m)),
             Err(SanError::AmbiguousSan) => Err("ambiguous move"),
             Err(_) => Err("illegal move"),

@@ -436,6 +436,7 @@ impl<'a> PgnWalk<'a> {
                     self.at += 1;
                     movetext.repairs.push("comma between moves read as a space".to_owned());
                 }
+                _ if max_plies > 0 && movetext.sans.len() >= max_plies => self.skip_move(movetext, max_plies),
                 _ => self.read_move(movetext, max_plies),
             }
         }
@@ -448,6 +449,19 @@ impl<'a> PgnWalk<'a> {
         }
         while matches!(self.peek(self.at), Some(b'.' | b' ')) {
             self.at += 1;
+        }
+    }
+
+    /// A move token past the ply limit: skipped whole unless it could hold a result token
+    /// or a repair (`0`, `1`, `½`, a 5-byte `d7d8R`), which [`PgnWalk::read_move`] reads
+    /// exactly.
+    fn skip_move(&mut self, movetext: &mut Movetext, max_plies: usize) {
+        let rest = &self.text[self.at..];
+        let end = rest.iter().position(|&b| is_token_end(b)).unwrap_or(rest.len());
+        if end == 5 || rest[..end].iter().any(|&b| matches!(b, b'0' | b'1' | b'\xc2')) {
+            self.read_move(movetext, max_plies);
+        } else {
+            self.at += end.max(1);
         }
     }
 

@@ -1,0 +1,190 @@
+//! SAN to a legal move, the common cases without move lists.
+//!
+//! shakmaty's `San::to_move` builds the list of legal candidate moves (a 256-entry array,
+//! copied on return) for every move read. Most moves of real games are a piece or pawn
+//! move played while not in check: those are resolved here from bitboards, the candidate
+//! squares tested with one attack lookup each; moves out of check, en passant and
+//! castling go to shakmaty. The answer (move, illegal or ambiguous) is shakmaty's in every
+//! case; a test compares the two on every move of random games.
+
+use shakmaty::san::{San, SanError};
+use shakmaty::{Bitboard, Chess, Color, File, Move, Position, Rank, Role, Square, attacks};
+
+/// The legal move `san` names in `pos`, as `San::to_move` finds it.
+pub(crate) fn san_to_move(san: San, pos: &Chess) -> Result<Move, SanError> {
+    if let San::Normal { role, file, rank, capture, to, promotion } = san
+        && let Some(found) = normal_move(pos, Normal { role, file, rank, capture, to, promotion })
+    {
+        return found;
+    }
+    san.to_move(pos)
+}
+
+/// The parts of a `San::Normal`.
+struct Normal {
+    role: Role,
+    file: Option<File>,
+    rank: Option<Rank>,
+    capture: bool,
+    to: Square,
+    promotion: Option<Role>,
+}
+
+/// `None` when shakmaty has to decide: the side to move is in check, or a pawn captures on
+/// an empty square (en passant).
+fn normal_move(pos: &Chess, san: Normal) -> Option<Result<Move, SanError>> {
+    let Normal { role, file, rank, capture, to, promotion } = san;
+    let board = pos.board();
+    let turn = pos.turn();
+    let king = board.king_of(turn)?;
+    if pos.checkers().any() {
+        return None;
+    }
+    if pos.us().contains(to) {
+        return Some(Err(SanError::IllegalSan));
+    }
+    let target = board.role_at(to);
+    if capture != target.is_some() {
+        if role == Role::Pawn && capture {
+            return None;
+        }
+        return Some(Err(SanError::IllegalSan));
+    }
+    let promotes = role == Role::Pawn && to.rank() == turn.fold_wb(Rank::Eighth, Rank::First);
+    match promotion {
+        None if !promotes => {}
+        Some(Role::Knight | Role::Bishop | Role::Rook | Role::Queen) if promotes => {}
+        _ => return Some(Err(SanError::IllegalSan)),
+    }
+    let occupied = board.occupied();
+    let ours = pos.our(role);
+    let from = match role {
+        Role::Pawn if capture => attacks::pawn_attacks(!turn, to) & ours,
+        Role::Pawn => pawn_push_from(to, turn, ours, occupied),
+        Role::King => attacks::king_attacks(to) & ours,
+        _ => attacks::attacks(to, role.of(turn), occupied) & ours,
+    };
+    let mut found = None;
+    for from in from {
+        if file.is_some_and(|f| f != from.file()) || rank.is_some_and(|r| r != from.rank()) {
+            continue;
+        }
+        // Legal when no piece of the other side (but the one captured) attacks our king
+        // afterwards; a piece off every line through the king is never pinned.
+        let exposes = match role {
+            Role::King => board.attacks_to(to, !turn, occupied.without(from)).without(to).any(),
+            _ => {
+                attacks::ray(king, from).any()
+                    && board.attacks_to(king, !turn, occupied.without(from).with(to)).without(to).any()
+            }
+        };
+        if exposes {
+            continue;
+        }
+        if found.is_some() {
+            return Some(Err(SanError::AmbiguousSan));
+        }
+        found = Some(Move::Normal { role, from, capture: target, to, promotion });
+    }
+    Some(found.ok_or(SanError::IllegalSan))
+}
+
+/// The square a pawn of `turn` pushes from to reach the empty square `to`: one step, or two
+/// from its starting rank over an empty square.
+fn pawn_push_from(to: Square, turn: Color, pawns: Bitboard, occupied: Bitboard) -> Bitboard {
+    let back = turn.fold_wb(-8, 8);
+    let Some(one) = to.offset(back) else { return Bitboard::EMPTY };
+    if pawns.contains(one) {
+        return Bitboard::from_square(one);
+    }
+    match one.offset(back) {
+        Some(two) if to.rank() == turn.fold_wb(Rank::Fourth, Rank::Fifth) && !occupied.contains(one) => {
+            pawns & Bitboard::from_square(two)
+        }
+        _ => Bitboard::EMPTY,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, EnPassantMode};
+    use tabiya_io::corpus::Xorshift;
+
+    use super::*;
+
+    /// Every way of writing a move this resolver handles: as SAN writes it, with no, file,
+    /// rank and full disambiguation, with the capture mark flipped and with each promotion.
+    fn spellings(pos: &Chess, m: Move) -> Vec<San> {
+        let mut out = vec![San::from_move(pos, m)];
+        if let Move::Normal { role, from, capture, to, .. } = m {
+            for (file, rank) in [
+                (None, None),
+                (Some(from.file()), None),
+                (None, Some(from.rank())),
+                (Some(from.file()), Some(from.rank())),
+            ] {
+                for capture in [capture.is_some(), capture.is_none()] {
+                    for promotion in [None, Some(Role::Queen), Some(Role::Knight), Some(Role::King)] {
+                        out.push(San::Normal { role, file, rank, capture, to, promotion });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn resolves_as_shakmaty_does_on_random_games() {
+        let mut rng = Xorshift::new(0x5a17);
+        // The start, and the perft positions with pins, en passant and promotions close by.
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3pPk/8/4P3/8 b - g3 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        ];
+        let starts: Vec<Chess> = fens
+            .iter()
+            .map(|fen| Fen::from_ascii(fen.as_bytes()).unwrap().into_position(CastlingMode::Standard).unwrap())
+            .collect();
+        let (mut checked, mut ambiguous) = (0, 0);
+        for game in 0..150 {
+            let mut pos = starts[game % starts.len()].clone();
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in &moves {
+                    for san in spellings(&pos, m) {
+                        assert_eq!(
+                            san_to_move(san, &pos),
+                            san.to_move(&pos),
+                            "{san} in {}",
+                            Fen::from_position(&pos, EnPassantMode::Legal)
+                        );
+                        checked += 1;
+                        ambiguous += usize::from(san.to_move(&pos) == Err(SanError::AmbiguousSan));
+                    }
+                }
+                // Moves to every square by every role, legal or not.
+                for to in Square::ALL.into_iter().step_by(7) {
+                    for role in Role::ALL {
+                        let san = San::Normal {
+                            role,
+                            file: None,
+                            rank: None,
+                            capture: pos.board().occupied().contains(to),
+                            to,
+                            promotion: None,
+                        };
+                        assert_eq!(san_to_move(san, &pos), san.to_move(&pos));
+                    }
+                }
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+            }
+        }
+        assert!(checked > 500_000 && ambiguous > 1_000, "{checked} {ambiguous}");
+    }
+}
