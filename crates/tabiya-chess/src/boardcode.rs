@@ -324,21 +324,67 @@ pub struct BoardCode {
 impl BoardCode {
     /// The code of every square in [`SQUARE_ORDER`].
     pub fn new(board: &Board) -> BoardCode {
-        // Keys are computed for every position of every game a book is built from, so this
-        // works on whole bitboards: mirrored at the a1–h8 diagonal, a bitboard's bit
-        // `file · 8 + rank` is the square's place in square order, so the occupied squares
-        // come out in that order and each empty square before them is one zero bit.
+        let planes = Planes::new(board);
+        BoardCode::join(&std::array::from_fn(|file| planes.file_code(file)))
+    }
+
+    /// The codes of the eight files, a to h, one after the other.
+    fn join(files: &FileCodes) -> BoardCode {
+        // `acc` holds the `fill` (< 64) bits of the current word from its top; every file
+        // (8 to 48 bits) is or-ed in, and what does not fit starts the next word. No branch:
+        // whether a word is complete differs from file to file.
+        let mut words = [0u64; 7];
+        let (mut word, mut acc, mut fill) = (0usize, 0u64, 0u32);
+        for &(code, len) in files {
+            let aligned = code << (64 - len);
+            acc |= aligned >> fill;
+            // The bits beyond the word (none when they fit; shifting by 64 - fill in two steps).
+            let spill = (aligned << 1) << (63 - fill);
+            let complete = fill + len >= 64;
+            words[word] = acc;
+            word += usize::from(complete);
+            acc = if complete { spill } else { acc };
+            fill = (fill + len) & 63;
+        }
+        words[word] = acc;
+        BoardCode { words, len: 64 * word + fill as usize }
+    }
+}
+
+/// A board as five bitboards mirrored at the a1–h8 diagonal, so that bit `file · 8 + rank`
+/// is a square's place in [`SQUARE_ORDER`] and byte `file` holds a file: the occupied
+/// squares, then the piece on a square as four bits, one per bitboard: role number (pawn 0,
+/// knight 1, bishop 2, rook 3, queen 4, king 5) in bits 0–2, black in bit 3.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Planes([u64; 5]);
+
+impl Planes {
+    fn new(board: &Board) -> Planes {
         let in_order = |bb: Bitboard| bb.flip_diagonal().0;
-        // The piece on a square as four bits, one per bitboard: role number (pawn 0, knight
-        // 1, bishop 2, rook 3, queen 4, king 5) in bits 0–2, black in bit 3.
-        let planes = [
+        Planes([
+            in_order(board.occupied()),
             in_order(board.knights() | board.rooks() | board.kings()),
             in_order(board.bishops() | board.rooks()),
             in_order(board.queens() | board.kings()),
             in_order(board.black()),
-        ];
-        // Square codes by those four bits, as (bits, length): `11c`, `1001c`, `1010c`, `1011c`,
-        // `10001c`, `10000c`.
+        ])
+    }
+
+    /// The files (bit f = file f) where two boards differ.
+    fn changed_files(&self, other: &Planes) -> u32 {
+        let mut diff = self.0.iter().zip(other.0).fold(0, |d, (a, b)| d | (a ^ b));
+        // Bit 0 of each byte: whether the byte differs; then those eight bits gathered into
+        // the top byte (bit 8f lands on bit 56 + f, and on no other bit of it).
+        diff |= diff >> 4;
+        diff |= diff >> 2;
+        diff |= diff >> 1;
+        ((diff & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+    }
+
+    /// The code of one file's eight squares (at most 48 bits) and its length.
+    fn file_code(&self, file: usize) -> (u64, u32) {
+        // Square codes by the four piece bits: `11c`, `1001c`, `1010c`, `1011c`, `10001c`,
+        // `10000c` as (bits, length).
         const CODES: [(u64, u32); 16] = {
             let prefixes = [(0b11, 2), (0b1001, 4), (0b1010, 4), (0b1011, 4), (0b10001, 5), (0b10000, 5)];
             let mut codes = [(0, 0); 16];
@@ -350,68 +396,57 @@ impl BoardCode {
             }
             codes
         };
-        let mut bits = CodeBits::default();
-        let mut next = 0;
-        let mut rest = in_order(board.occupied());
+        let [occupied, role0, role1, role2, black] = self.0;
+        let (mut code, mut len, mut next) = (0u64, 0u32, 0u32);
+        let mut rest = occupied >> (8 * file) & 0xff;
         while rest != 0 {
-            let index = rest.trailing_zeros();
+            let rank = rest.trailing_zeros();
             rest &= rest - 1;
-            let piece = (planes[0] >> index & 1)
-                | (planes[1] >> index & 1) << 1
-                | (planes[2] >> index & 1) << 2
-                | (planes[3] >> index & 1) << 3;
-            let (code, len) = CODES[piece as usize];
+            let index = 8 * file as u32 + rank;
+            let piece = (role0 >> index & 1)
+                | (role1 >> index & 1) << 1
+                | (role2 >> index & 1) << 2
+                | (black >> index & 1) << 3;
+            let (bits, bits_len) = CODES[piece as usize];
             // The zero bits of the empty squares before this one, then its code.
-            bits.push(index - next, len, code);
-            next = index + 1;
+            let shift = rank - next + bits_len;
+            code = code << shift | bits;
+            len += shift;
+            next = rank + 1;
         }
-        bits.push(64 - next, 0, 0);
-        let len = 32 * bits.half + bits.pending as usize;
-        // The last bits, left-aligned (or zero, replacing an incomplete store).
-        bits.halves[bits.half] = (bits.acc << (32 - bits.pending)) as u32;
-        let mut words = [0u64; 7];
-        for (word, pair) in words.iter_mut().zip(bits.halves.chunks_exact(2)) {
-            *word = u64::from(pair[0]) << 32 | u64::from(pair[1]);
-        }
-        BoardCode { words, len }
+        (code << (8 - next), len + 8 - next)
     }
 }
 
-/// The bits of a [`BoardCode`] being written: the last `pending` (< 32) bits are in `acc`,
-/// the others went out 32 at a time into `halves`.
-#[derive(Default)]
-struct CodeBits {
-    halves: [u32; 14],
-    half: usize,
-    acc: u64,
-    pending: u32,
+/// Board codes of the positions of games, one after the other: a file's code is worked out
+/// again only when the file differs from the last board of the same `slot` (the builders use
+/// the side to move: the normalised boards of one side's turns change a few files at a time).
+#[derive(Debug, Clone, Default)]
+pub struct BoardCoder {
+    last: [Option<(Planes, FileCodes)>; 2],
 }
 
-impl CodeBits {
-    /// `zeros` zero bits, then the low `len` (≤ 6) bits of `code`. Inlined whole, so that
-    /// the fields stay in registers.
-    #[inline(always)]
-    fn push(&mut self, zeros: u32, len: u32, code: u64) {
-        let mut zeros = zeros;
-        // Only after a long run of empty squares: the zeros in steps that fit in `acc`.
-        while self.pending + zeros + len > 63 {
-            let step = zeros.min(32);
-            self.shift_in(step, 0);
-            zeros -= step;
-        }
-        self.shift_in(zeros + len, code);
-    }
+/// The code and length of each file, a to h.
+type FileCodes = [(u64, u32); 8];
 
-    #[inline(always)]
-    fn shift_in(&mut self, count: u32, bits: u64) {
-        self.acc = self.acc << count | bits;
-        self.pending += count;
-        // Without a branch (whether 32 bits are complete is different every few squares):
-        // the half-word is always stored, and stored again until it is complete.
-        let full = u32::from(self.pending >= 32);
-        self.pending -= 32 * full;
-        self.halves[self.half] = (self.acc >> self.pending) as u32;
-        self.half += full as usize;
+impl BoardCoder {
+    /// [`BoardCode::new`] of `board`; `slot` is 0 or 1.
+    pub fn code(&mut self, board: &Board, slot: usize) -> BoardCode {
+        let planes = Planes::new(board);
+        let cached = &mut self.last[slot & 1];
+        match cached {
+            Some((last, files)) => {
+                let mut changed = planes.changed_files(last);
+                while changed != 0 {
+                    let file = changed.trailing_zeros() as usize;
+                    changed &= changed - 1;
+                    files[file] = planes.file_code(file);
+                }
+                *last = planes;
+            }
+            None => *cached = Some((planes, std::array::from_fn(|file| planes.file_code(file)))),
+        }
+        BoardCode::join(&cached.as_ref().expect("just filled").1)
     }
 }
 
@@ -685,6 +720,27 @@ mod tests {
                     }
                 }
                 assert_eq!((fast.len(), fast.as_bytes()), (slow.len(), slow.as_bytes()));
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[random.below(moves.len())]);
+            }
+        }
+    }
+
+    /// Codes worked out file by file from the last board of the same side to move equal the
+    /// codes of the boards on their own, over random games (captures, castling, promotions).
+    #[test]
+    fn board_coder_equals_board_code() {
+        let mut random = tabiya_io::corpus::Xorshift::new(11);
+        let mut coder = BoardCoder::default();
+        for _ in 0..40 {
+            let mut pos = Chess::default();
+            for _ in 0..300 {
+                let norm = Normalized::new(&pos);
+                let slot = usize::from(norm.frame.flipped);
+                assert_eq!(coder.code(&norm.board, slot), BoardCode::new(&norm.board));
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
                     break;

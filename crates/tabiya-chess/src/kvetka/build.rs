@@ -136,7 +136,7 @@ impl GameWalk {
 
     /// Keys `pos`, which the waiting move led to; `None` (counted) when it does not fit.
     fn reach(&mut self, piece: &mut Piece, report: &mut BuildReport, pos: &Chess) -> Option<Normalized> {
-        let Ok((key, norm)) = key::encode(pos) else {
+        let Ok((key, norm)) = key::encode_next(&mut piece.coder, pos) else {
             report.positions_too_long += 1;
             return None;
         };

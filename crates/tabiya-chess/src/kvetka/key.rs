@@ -4,7 +4,7 @@
 
 use shakmaty::{Chess, Color, File, Role};
 
-use crate::boardcode::{BitReader, BoardCode, CastlingBits, Normalized, read_board};
+use crate::boardcode::{BitReader, BoardCode, BoardCoder, CastlingBits, Normalized, read_board};
 
 use super::{KEY_LEN, Key};
 
@@ -21,9 +21,22 @@ pub fn encode(pos: &Chess) -> Result<(Key, Normalized), usize> {
     key_of(&norm).map(|key| (key, norm))
 }
 
+/// [`encode`] for the positions of games one after the other: `coder` reuses the codes of
+/// files that did not change since the same side was last to move.
+pub fn encode_next(coder: &mut BoardCoder, pos: &Chess) -> Result<(Key, Normalized), usize> {
+    let norm = Normalized::new(pos);
+    let code = coder.code(&norm.board, usize::from(norm.frame.flipped));
+    key_from(code, &norm).map(|key| (key, norm))
+}
+
 /// The key of a normalised position, or the bits it would need when over 176.
 pub fn key_of(norm: &Normalized) -> Result<Key, usize> {
-    let BoardCode { mut words, len } = BoardCode::new(&norm.board);
+    key_from(BoardCode::new(&norm.board), norm)
+}
+
+/// The key of a normalised position whose board code is `code`.
+fn key_from(code: BoardCode, norm: &Normalized) -> Result<Key, usize> {
+    let BoardCode { mut words, len } = code;
     if len + 8 > KEY_BITS {
         return Err(len + 8);
     }
