@@ -702,24 +702,31 @@ mod tests {
     /// over the positions of random games (promotions included).
     #[test]
     fn write_board_equals_the_square_by_square_code() {
-        let mut random = tabiya_io::corpus::Xorshift::new(7);
-        for _ in 0..60 {
+        for_each_random_position(7, 60, 200, |pos| {
+            let mut fast = BitWriter::new();
+            fast.push_bits(0b101, 3); // not byte-aligned, as after CTG's header byte
+            write_board(pos.board(), &mut fast);
+            let mut slow = BitWriter::new();
+            for bit in [true, false, true] {
+                slow.push(bit);
+            }
+            for sq in SQUARE_ORDER {
+                let (bits, len) = square_code(pos.board().piece_at(sq));
+                for i in (0..len).rev() {
+                    slow.push(bits >> i & 1 == 1);
+                }
+            }
+            assert_eq!((fast.len(), fast.as_bytes()), (slow.len(), slow.as_bytes()));
+        });
+    }
+
+    /// Calls `check` with every position of `games` random games of at most `plies` plies.
+    fn for_each_random_position(seed: u64, games: usize, plies: usize, mut check: impl FnMut(&Chess)) {
+        let mut random = tabiya_io::corpus::Xorshift::new(seed);
+        for _ in 0..games {
             let mut pos = Chess::default();
-            for _ in 0..200 {
-                let mut fast = BitWriter::new();
-                fast.push_bits(0b101, 3); // not byte-aligned, as after CTG's header byte
-                write_board(pos.board(), &mut fast);
-                let mut slow = BitWriter::new();
-                for bit in [true, false, true] {
-                    slow.push(bit);
-                }
-                for sq in SQUARE_ORDER {
-                    let (bits, len) = square_code(pos.board().piece_at(sq));
-                    for i in (0..len).rev() {
-                        slow.push(bits >> i & 1 == 1);
-                    }
-                }
-                assert_eq!((fast.len(), fast.as_bytes()), (slow.len(), slow.as_bytes()));
+            for _ in 0..plies {
+                check(&pos);
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
                     break;
@@ -733,21 +740,12 @@ mod tests {
     /// codes of the boards on their own, over random games (captures, castling, promotions).
     #[test]
     fn board_coder_equals_board_code() {
-        let mut random = tabiya_io::corpus::Xorshift::new(11);
         let mut coder = BoardCoder::default();
-        for _ in 0..40 {
-            let mut pos = Chess::default();
-            for _ in 0..300 {
-                let norm = Normalized::new(&pos);
-                let slot = usize::from(norm.frame.flipped);
-                assert_eq!(coder.code(&norm.board, slot), BoardCode::new(&norm.board));
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.play_unchecked(moves[random.below(moves.len())]);
-            }
-        }
+        for_each_random_position(11, 40, 300, |pos| {
+            let norm = Normalized::new(pos);
+            let slot = usize::from(norm.frame.flipped);
+            assert_eq!(coder.code(&norm.board, slot), BoardCode::new(&norm.board));
+        });
     }
 
     /// The shapes behind kvetka.md 14.2 and ctg.md 4.3 / 11.
