@@ -5,10 +5,9 @@
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
-use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
-use super::{Book, MoveStats, PackedPosition, PositionRecord, position_key};
+use super::{Book, KeyTrail, MoveStats, PackedPosition, PositionRecord, position_key};
 use crate::game::{Game, GameResult};
 use crate::pgn::{WalkOptions, WalkedGame, walk_pieces};
 
@@ -68,6 +67,41 @@ struct Occurrence {
 }
 
 const _: () = assert!(size_of::<Occurrence>() == 16);
+
+/// Sorts occurrences by key, equal keys staying in the order they were appended (which is
+/// `order`): a least-significant-digit radix sort, six passes of 11 bits, each a sequential
+/// read and a write into 2,048 runs; passes in which every key has the same digit are skipped.
+fn sort_by_key_keeping_order(occurrences: &mut Vec<Occurrence>) {
+    const BITS: usize = 11;
+    const BUCKETS: usize = 1 << BITS;
+    const PASSES: usize = 64_usize.div_ceil(BITS);
+    let digit = |key: u64, pass: usize| (key >> (pass * BITS)) as usize & (BUCKETS - 1);
+    let mut counts = vec![[0usize; BUCKETS]; PASSES];
+    for occurrence in occurrences.iter() {
+        for (pass, count) in counts.iter_mut().enumerate() {
+            count[digit(occurrence.key, pass)] += 1;
+        }
+    }
+    let mut from = std::mem::take(occurrences);
+    let mut to = from.clone();
+    for (pass, count) in counts.iter().enumerate() {
+        if count.contains(&from.len()) {
+            continue;
+        }
+        let mut next = [0usize; BUCKETS];
+        let mut start = 0;
+        for (next, &n) in next.iter_mut().zip(count) {
+            (*next, start) = (start, start + n);
+        }
+        for occurrence in &from {
+            let bucket = &mut next[digit(occurrence.key, pass)];
+            to[*bucket] = *occurrence;
+            *bucket += 1;
+        }
+        std::mem::swap(&mut from, &mut to);
+    }
+    *occurrences = from;
+}
 
 fn move_code(mv: Move) -> u16 {
     let square = |sq: Option<shakmaty::Square>| sq.map_or(0, |sq| sq as u16);
@@ -146,7 +180,7 @@ impl BookBuilder {
     /// The book, positions sorted by key, each position's moves in the order first met.
     pub fn finish(self) -> Book {
         let BookBuilder { mut occurrences, moves: played, starts, added, .. } = self;
-        occurrences.sort_unstable_by_key(|o| (u128::from(o.key) << 32) | u128::from(o.order));
+        sort_by_key_keeping_order(&mut occurrences);
         let mut book = Book::default();
         let mut heads = Heads::new(played.len());
         for group in occurrences.chunk_by(|a, b| a.key == b.key) {
@@ -244,7 +278,7 @@ impl BookBuilder {
         };
         self.summary.games_added += 1;
         self.start(start);
-        Some(GameCount { key: Some(position_key(start)), result, plies_left: self.options.max_ply, ended: false })
+        Some(GameCount { keys: KeyTrail::new(start), result, plies_left: self.options.max_ply, ended: false })
     }
 
     /// Counts the game's main line into the book; a null move ends it. Returns whether the
@@ -281,10 +315,9 @@ impl BookBuilder {
     }
 }
 
-/// A game being counted: the key of the position before the next move (`None`: worked out
-/// from the position, when the last move changed more than the pieces it moved) and the result.
+/// A game being counted: the keys of its positions and its result.
 struct GameCount {
-    key: Option<u64>,
+    keys: KeyTrail,
     result: GameResult,
     plies_left: u32,
     ended: bool,
@@ -304,11 +337,10 @@ impl GameCount {
             (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => Tally::MoverWon,
             _ => Tally::MoverLost,
         };
-        let key = self.key.unwrap_or_else(|| position_key(pos));
-        builder.push(key, mv, tally);
+        builder.push(self.keys.key(pos), mv, tally);
         builder.summary.moves_added += 1;
         self.plies_left -= 1;
-        self.key = pos.update_zobrist_hash(Zobrist64(key), mv, EnPassantMode::PseudoLegal).map(|Zobrist64(k)| k);
+        self.keys.play(pos, mv);
         ControlFlow::Continue(())
     }
 }

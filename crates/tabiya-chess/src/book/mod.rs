@@ -27,8 +27,8 @@
 mod build;
 mod packed;
 
-use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
+use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square};
 
 pub use build::{BookBuilder, BuildOptions, BuildSummary, GamesBuild, build_from_games, build_from_pgn};
 pub use packed::PackedPosition;
@@ -38,6 +38,67 @@ pub use packed::PackedPosition;
 /// the pawn that just moved, whether or not the capture is legal (`PseudoLegal`).
 pub fn position_key(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal).0
+}
+
+/// Polyglot keys of the positions of a game, worked out move by move: the pieces' part of
+/// the key follows each move; the side to move, castling rights and en-passant file are
+/// read from the position itself (a few bits). Gives [`position_key`] for every position.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct KeyTrail {
+    pieces: u64,
+}
+
+impl KeyTrail {
+    pub(crate) fn new(start: &Chess) -> KeyTrail {
+        KeyTrail { pieces: position_key(start) ^ key_state(start) }
+    }
+
+    /// The key of `pos`, the position reached by the moves given to [`KeyTrail::play`].
+    pub(crate) fn key(&self, pos: &Chess) -> u64 {
+        self.pieces ^ key_state(pos)
+    }
+
+    /// Follows `mv`, played from `pos`.
+    pub(crate) fn play(&mut self, pos: &Chess, mv: Move) {
+        let piece = |square, role: Role, color| Zobrist64::zobrist_for_piece(square, role.of(color)).0;
+        let turn = pos.turn();
+        self.pieces ^= match mv {
+            Move::Normal { role, from, capture, to, promotion } => {
+                piece(from, role, turn)
+                    ^ piece(to, promotion.unwrap_or(role), turn)
+                    ^ capture.map_or(0, |captured| piece(to, captured, !turn))
+            }
+            Move::EnPassant { from, to } => {
+                let taken = Square::from_coords(to.file(), from.rank());
+                piece(from, Role::Pawn, turn) ^ piece(to, Role::Pawn, turn) ^ piece(taken, Role::Pawn, !turn)
+            }
+            Move::Castle { king, rook } => {
+                let side = if king < rook { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+                piece(king, Role::King, turn)
+                    ^ piece(side.king_to(turn), Role::King, turn)
+                    ^ piece(rook, Role::Rook, turn)
+                    ^ piece(side.rook_to(turn), Role::Rook, turn)
+            }
+            Move::Put { role, to } => piece(to, role, turn),
+        };
+    }
+}
+
+/// The part of a Polyglot key that is not the pieces: side to move, castling rights,
+/// en-passant file.
+fn key_state(pos: &Chess) -> u64 {
+    let mut key = if pos.turn() == Color::White { Zobrist64::zobrist_for_white_turn().0 } else { 0 };
+    for color in Color::ALL {
+        for side in CastlingSide::ALL {
+            if pos.castles().has(color, side) {
+                key ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+            }
+        }
+    }
+    if let Some(square) = pos.ep_square(EnPassantMode::PseudoLegal) {
+        key ^= Zobrist64::zobrist_for_en_passant_file(square.file()).0;
+    }
+    key
 }
 
 /// One move of a book position with the games that played it, counted from the point of view
@@ -253,4 +314,40 @@ pub fn probe_position(fen: Option<&str>, moves: Option<&str>) -> Result<Chess, S
 /// FEN of a position, en-passant square only when the capture is legal (python-chess style).
 pub fn fen_of(pos: &Chess) -> String {
     shakmaty::fen::Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
+    use tabiya_io::corpus::Xorshift;
+
+    use super::*;
+
+    #[test]
+    fn key_trails_give_every_position_its_key() {
+        let mut rng = Xorshift::new(7);
+        // The start, and positions with castling on both sides, en passant and promotions.
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3pPk/8/4P3/8 b - g3 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        ];
+        let mut positions = 0;
+        for game in 0..200 {
+            let fen: Fen = fens[game % fens.len()].parse().unwrap();
+            let mut pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+            let mut trail = KeyTrail::new(&pos);
+            for _ in 0..150 {
+                assert_eq!(trail.key(&pos), position_key(&pos), "{}", fen_of(&pos));
+                positions += 1;
+                let moves = pos.legal_moves();
+                let Some(&mv) = moves.get(rng.below(moves.len().max(1))) else { break };
+                trail.play(&pos, mv);
+                pos.play_unchecked(mv);
+            }
+        }
+        assert!(positions > 10_000, "{positions}");
+    }
 }

@@ -1,11 +1,11 @@
 //! SAN to a legal move, the common cases without move lists.
 //!
 //! shakmaty's `San::to_move` builds the list of legal candidate moves (a 256-entry array,
-//! copied on return) for every move read. Most moves of real games are a piece or pawn
-//! move played while not in check: those are resolved here from bitboards, the candidate
-//! squares tested with one attack lookup each; moves out of check, en passant and
-//! castling go to shakmaty. The answer (move, illegal or ambiguous) is shakmaty's in every
-//! case; a test compares the two on every move of random games.
+//! copied on return) for every move read. Piece and pawn moves are resolved here from
+//! bitboards instead: the candidate squares, each tested with one attack lookup on the king
+//! (which decides pins and answers to check alike). En passant and castling go to shakmaty.
+//! The answer (move, illegal or ambiguous) is shakmaty's in every case; a test compares the
+//! two on every spelling of every move of random games.
 
 use shakmaty::san::{San, SanError};
 use shakmaty::{Bitboard, Chess, Color, File, Move, Position, Rank, Role, Square, attacks};
@@ -30,16 +30,12 @@ struct Normal {
     promotion: Option<Role>,
 }
 
-/// `None` when shakmaty has to decide: the side to move is in check, or a pawn captures on
-/// an empty square (en passant).
+/// `None` when shakmaty has to decide: a pawn captures on an empty square (en passant).
 fn normal_move(pos: &Chess, san: Normal) -> Option<Result<Move, SanError>> {
     let Normal { role, file, rank, capture, to, promotion } = san;
     let board = pos.board();
     let turn = pos.turn();
     let king = board.king_of(turn)?;
-    if pos.checkers().any() {
-        return None;
-    }
     if pos.us().contains(to) {
         return Some(Err(SanError::IllegalSan));
     }
@@ -70,15 +66,9 @@ fn normal_move(pos: &Chess, san: Normal) -> Option<Result<Move, SanError>> {
             continue;
         }
         // Legal when no piece of the other side (but the one captured) attacks our king
-        // afterwards; a piece off every line through the king is never pinned.
-        let exposes = match role {
-            Role::King => board.attacks_to(to, !turn, occupied.without(from)).without(to).any(),
-            _ => {
-                attacks::ray(king, from).any()
-                    && board.attacks_to(king, !turn, occupied.without(from).with(to)).without(to).any()
-            }
-        };
-        if exposes {
+        // afterwards: this covers pins and answers to check alike.
+        let king = if role == Role::King { to } else { king };
+        if board.attacks_to(king, !turn, occupied.without(from).with(to)).without(to).any() {
             continue;
         }
         if found.is_some() {

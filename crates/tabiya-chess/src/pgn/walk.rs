@@ -200,6 +200,8 @@ struct Pending<'a> {
     number: u64,
     offset: usize,
     tags: RawTags<'a>,
+    /// The whole tag section is UTF-8, so every tag is.
+    tags_utf8: bool,
     start: StartPosition,
     movetext: Movetext,
     warnings: Warnings,
@@ -556,7 +558,7 @@ impl<'a> PgnWalk<'a> {
 
     /// Completes the pending game, which ends where `end` begins.
     fn finish_pending(&mut self, end: usize) -> Option<WalkedGame<'a>> {
-        let Pending { number, offset, tags, start, movetext, mut warnings } = self.pending.take()?;
+        let Pending { number, offset, tags, tags_utf8, start, movetext, mut warnings } = self.pending.take()?;
         let location = self.location(offset, number);
         if tags.is_empty() && movetext.sans.is_empty() && movetext.outcome.is_none() {
             // Text between games that holds no game at all.
@@ -582,7 +584,7 @@ impl<'a> PgnWalk<'a> {
             }
             None => tag_result.as_deref().and_then(GameResult::from_pgn).unwrap_or_default(),
         };
-        if tags.iter().any(|(name, value)| decode(name).1 || decode(value).1) {
+        if !tags_utf8 && tags.iter().any(|(name, value)| decode(name).1 || decode(value).1) {
             warnings.push(location.clone(), "text is not valid UTF-8; decoded as Windows-1252");
         }
         for message in movetext.repairs {
@@ -614,6 +616,7 @@ impl<'a> PgnWalk<'a> {
             Ok(tags) => tags,
             Err(what) => return Some(io_error(self, what, self.number.max(1))),
         };
+        let tags_end = self.at;
         if tags.is_empty()
             && self.pending.as_ref().is_some_and(|p| p.movetext.outcome.is_none())
             && let Some(mut pending) = self.pending.take()
@@ -655,7 +658,9 @@ impl<'a> PgnWalk<'a> {
         };
         let read = self.read_movetext(&mut movetext);
         let number = self.number;
-        self.pending = Some(Pending { number, offset: start, tags, start: start_position, movetext, warnings });
+        let tags_utf8 = std::str::from_utf8(&self.text[start..tags_end]).is_ok();
+        self.pending =
+            Some(Pending { number, offset: start, tags, tags_utf8, start: start_position, movetext, warnings });
         read.err().map(|what| {
             self.pending = None;
             io_error(self, what, number)

@@ -37,13 +37,14 @@ impl Default for MakeOptions {
 /// is below 16,384, which gives the same weights up to rounding.
 pub fn entries_from_book(book: &Book, options: &MakeOptions) -> Vec<Entry> {
     let mut entries = Vec::with_capacity(book.move_count());
+    let mut counts: Vec<(u32, u32)> = Vec::new();
     for position in book.positions() {
         let key = position.key;
         if options.only.is_some_and(|side| side != position.turn()) {
             continue;
         }
-        let mut counts: Vec<(u32, u32)> =
-            position.moves.iter().map(|m| (m.games, 2 * m.wins + (m.games - m.wins - m.losses))).collect();
+        counts.clear();
+        counts.extend(position.moves.iter().map(|m| (m.games, 2 * m.wins + (m.games - m.wins - m.losses))));
         while counts.iter().any(|&(n, _)| n >= COUNT_MAX) {
             for (n, sum) in &mut counts {
                 *n = n.div_ceil(2);
@@ -51,7 +52,7 @@ pub fn entries_from_book(book: &Book, options: &MakeOptions) -> Vec<Entry> {
             }
         }
         let first = entries.len();
-        for (stats, (n, sum)) in position.moves.iter().zip(counts) {
+        for (stats, &(n, sum)) in position.moves.iter().zip(&counts) {
             let score = f64::from(sum) / f64::from(n) / 2.0;
             if n < options.min_games || sum == 0 || score < options.min_score / 100.0 {
                 continue;
@@ -60,7 +61,9 @@ pub fn entries_from_book(book: &Book, options: &MakeOptions) -> Vec<Entry> {
             entries.push(Entry { key, raw_move: encode_move(stats.mv), weight, learn: 0 });
         }
         // Stable: equal weights keep the order the moves were first played.
-        entries[first..].sort_by_key(|e| std::cmp::Reverse(e.weight));
+        if entries.len() - first > 1 {
+            entries[first..].sort_by_key(|e| std::cmp::Reverse(e.weight));
+        }
     }
     entries
 }
