@@ -145,58 +145,47 @@ impl Tallies {
         Tallies { heads: vec![0; pieces.len()], pieces, bases }
     }
 
-    /// The piece whose next record comes first.
-    fn peek(&self) -> Option<usize> {
-        let mut best: Option<(usize, (u64, u64, u64))> = None;
-        for (index, piece) in self.pieces.iter().enumerate() {
-            if let Some(r) = piece.records.get(self.heads[index]) {
-                let words = r.key_words();
-                if best.is_none_or(|(_, b)| words < b) {
-                    best = Some((index, words));
-                }
-            }
-        }
-        best.map(|(index, _)| index)
+    /// The smallest key at the heads of the pieces.
+    fn next_key(&self) -> Option<(u64, u64, u64)> {
+        let heads = self.pieces.iter().zip(&self.heads).filter_map(|(piece, &head)| piece.records.get(head));
+        heads.map(Record::key_words).min()
     }
 
     /// Fills `tally` with the next position; `false` after the last.
     pub fn next_into(&mut self, tally: &mut Tally) -> bool {
-        let Some(first) = self.peek() else { return false };
-        let key = self.pieces[first].records[self.heads[first]].key_words();
-        tally.key = self.pieces[first].records[self.heads[first]].key();
+        let Some(key) = self.next_key() else { return false };
         (tally.wins, tally.draws, tally.losses, tally.moves) = (0, 0, 0, [0; 4]);
         tally.last_of.clear();
         let mut last_game = None;
-        while let Some(index) = self.peek() {
-            let piece = &self.pieces[index];
-            let r = piece.records[self.heads[index]];
-            if r.key_words() != key {
-                break;
-            }
-            self.heads[index] += 1;
-            let reference = SourceRef { source: piece.source, game: piece.first_game + r.game };
-            let game = self.bases[index] + u64::from(r.game);
-            if last_game != Some(game) {
-                if last_game.is_none() {
-                    tally.first_game = reference;
+        // The key's records piece after piece, each piece's in the order they were added.
+        for ((piece, head), &base) in self.pieces.iter().zip(&mut self.heads).zip(&self.bases) {
+            while let Some(r) = piece.records.get(*head).filter(|r| r.key_words() == key) {
+                *head += 1;
+                let reference = SourceRef { source: piece.source, game: piece.first_game + r.game };
+                let game = base + u64::from(r.game);
+                if last_game != Some(game) {
+                    if last_game.is_none() {
+                        tally.key = r.key();
+                        tally.first_game = reference;
+                    }
+                    last_game = Some(game);
+                    let stat = match r.outcome() {
+                        1 => Some(&mut tally.wins),
+                        2 => Some(&mut tally.draws),
+                        3 => Some(&mut tally.losses),
+                        _ => None,
+                    };
+                    if let Some(stat) = stat {
+                        *stat = stat.saturating_add(1);
+                    }
                 }
-                last_game = Some(game);
-                let stat = match r.outcome() {
-                    1 => Some(&mut tally.wins),
-                    2 => Some(&mut tally.draws),
-                    3 => Some(&mut tally.losses),
-                    _ => None,
-                };
-                if let Some(stat) = stat {
-                    *stat = stat.saturating_add(1);
+                let code = r.code();
+                if code != NO_MOVE {
+                    tally.moves[usize::from(code >> 6)] |= 1 << (code & 63);
                 }
-            }
-            let code = r.code();
-            if code != NO_MOVE {
-                tally.moves[usize::from(code >> 6)] |= 1 << (code & 63);
-            }
-            if r.is_last() {
-                tally.last_of.push(reference);
+                if r.is_last() {
+                    tally.last_of.push(reference);
+                }
             }
         }
         true
