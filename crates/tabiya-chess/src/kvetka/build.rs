@@ -7,6 +7,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::ControlFlow;
 use std::path::Path;
 
+use rayon::prelude::*;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use super::conventions::MAX_ELEMENT_SIZE;
@@ -15,9 +16,9 @@ use super::error::KvetkaError;
 use super::key::{self, key_of};
 use super::ksf::{GameRecord, SOURCE_PGN, Source, Sources};
 use super::moves::encode_move;
-use super::record::{NO_MOVE, Outcome, Piece, Tallies, Tally};
+use super::record::{NO_MOVE, Outcome, Piece, Tallies, Tally, sort_pieces};
 use super::text::encode_ansi;
-use super::write::{BlockPacker, WriteOptions};
+use super::write::{BlockPacker, EncodedElements, WriteOptions};
 use super::{Book, Header, Key};
 use crate::boardcode::Normalized;
 use crate::game::{Game, GameResult};
@@ -384,51 +385,75 @@ impl Builder {
 
     /// Hands every element of the book to `each`, in key order: statistics and moves from the
     /// games, references when the header keeps them, comments from `names`, cut to 682 bytes,
-    /// then moves between book positions when the header asks for links.
-    fn each_element(
+    /// then moves between book positions when the header asks for links. The keys are cut into
+    /// ranges merged in parallel, one `T` from `start` each: the `T`s, in key order.
+    fn each_element<T: Send>(
         &mut self,
         names: Option<&OpeningNames>,
-        mut each: impl FnMut(&Element) -> Result<(), KvetkaError>,
-    ) -> Result<(), KvetkaError> {
+        start: impl Fn() -> T + Sync,
+        each: impl Fn(&mut T, &Element) -> Result<(), KvetkaError> + Sync,
+    ) -> Result<Vec<T>, KvetkaError> {
         let references = self.header.references();
-        let mut tallies = Tallies::new(std::mem::take(&mut self.pieces));
-        let keys = if self.header.links != 0 { tallies.keys() } else { Vec::new() };
-        let mut tally = Tally::default();
-        let mut e = Element::default();
-        let mut positions = 0;
-        while tallies.next_into(&mut tally) {
-            let mut moves = std::mem::take(&mut e.moves);
-            tally.codes(&mut moves);
-            e = Element { key: tally.key, wins: tally.wins, draws: tally.draws, losses: tally.losses, moves, ..e };
-            (e.flags, e.some_source, e.comment) = (0, None, None);
-            e.game_links = GameLinks::default();
-            if references {
-                e.set_some_source(Some(tally.first_game));
-                e.set_game_links(tally.last_of.clone());
-            }
-            if let Some(name) = names.and_then(|n| n.get(&tally.key)) {
-                e.set_comment(Some(name.clone()));
-            }
-            fit(&mut e, self.header.element_type, &mut self.report);
-            if self.header.links != 0 {
-                self.report.link_moves += add_links(std::slice::from_mut(&mut e), &|k| keys.binary_search(k).is_ok());
-            }
-            positions += 1;
-            each(&e)?;
+        let (element_type, links) = (self.header.element_type, self.header.links != 0);
+        let mut pieces = std::mem::take(&mut self.pieces);
+        sort_pieces(&mut pieces);
+        let ranges = Tallies::new(&pieces).split(rayon::current_num_threads());
+        let keys: Vec<Key> =
+            if links { ranges.par_iter().cloned().flat_map_iter(Tallies::keys).collect() } else { Vec::new() };
+        let parts: Vec<Result<(T, BuildReport), KvetkaError>> = ranges
+            .into_par_iter()
+            .map(|mut tallies| {
+                let (mut out, mut report) = (start(), BuildReport::default());
+                let mut tally = Tally::default();
+                let mut e = Element::default();
+                while tallies.next_into(&mut tally) {
+                    let mut moves = std::mem::take(&mut e.moves);
+                    tally.codes(&mut moves);
+                    e = Element {
+                        key: tally.key,
+                        wins: tally.wins,
+                        draws: tally.draws,
+                        losses: tally.losses,
+                        moves,
+                        ..e
+                    };
+                    (e.flags, e.some_source, e.comment) = (0, None, None);
+                    e.game_links = GameLinks::default();
+                    if references {
+                        e.set_some_source(Some(tally.first_game));
+                        e.set_game_links(tally.last_of.clone());
+                    }
+                    if let Some(name) = names.and_then(|n| n.get(&tally.key)) {
+                        e.set_comment(Some(name.clone()));
+                    }
+                    fit(&mut e, element_type, &mut report);
+                    if links {
+                        report.link_moves +=
+                            add_links(std::slice::from_mut(&mut e), &|k| keys.binary_search(k).is_ok());
+                    }
+                    report.positions += 1;
+                    each(&mut out, &e)?;
+                }
+                Ok((out, report))
+            })
+            .collect();
+        let mut outs = Vec::with_capacity(parts.len());
+        for part in parts {
+            let (out, report) = part?;
+            self.report.add(&report);
+            outs.push(out);
         }
-        self.report.positions = positions;
-        Ok(())
+        Ok(outs)
     }
 
     /// The book: elements in key order, greedy blocks, comments from `names`, links if the
     /// header asks for them, the `.ksf` when references are kept.
     pub fn finish(mut self, names: Option<&OpeningNames>) -> Result<(Book, BuildReport), KvetkaError> {
-        let mut elements = Vec::new();
-        self.each_element(names, |e| {
+        let parts = self.each_element(names, Vec::new, |elements, e| {
             elements.push(e.clone());
             Ok(())
         })?;
-        let mut book = Book::from_elements(self.header, elements)?;
+        let mut book = Book::from_elements(self.header, parts.concat())?;
         self.report.blocks = book.blocks.len() as u64;
         if book.header.references() {
             book.sources = Some(Sources { sources: self.sources });
@@ -444,8 +469,12 @@ impl Builder {
         path: &Path,
         options: &WriteOptions,
     ) -> Result<BuildReport, KvetkaError> {
-        let mut blocks = BlockPacker::new(self.header.element_type);
-        self.each_element(names, |e| blocks.push(e))?;
+        let element_type = self.header.element_type;
+        let parts = self.each_element(names, EncodedElements::default, |out, e| out.push(e, element_type))?;
+        let mut blocks = BlockPacker::new();
+        for part in parts {
+            blocks.push_all(&part)?;
+        }
         self.report.blocks = blocks.len() as u64;
         let sources = self.header.references().then(|| Sources { sources: std::mem::take(&mut self.sources) });
         blocks.write(&self.header, sources.as_ref(), path, options)?;

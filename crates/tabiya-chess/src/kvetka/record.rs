@@ -122,33 +122,71 @@ impl Tally {
     }
 }
 
-/// The pieces' records merged in key order into tallies: each position counted once per game
-/// (its first occurrence decides the side to move), moves united. Records of one key are met
-/// piece by piece and, within a piece, in the order they were added, so the result depends on
-/// the order of the games only, not on how they were cut into pieces.
-pub(crate) struct Tallies {
-    pieces: Vec<Piece>,
-    heads: Vec<usize>,
-    /// Number (across all pieces) of each piece's first game.
-    bases: Vec<u64>,
+/// Sorts each piece's records by key, then by the order they were added (in parallel).
+pub(crate) fn sort_pieces(pieces: &mut [Piece]) {
+    pieces.par_iter_mut().for_each(|p| p.records.sort_unstable_by_key(|r| (r.key_words(), r.seq)));
 }
 
-impl Tallies {
-    pub fn new(mut pieces: Vec<Piece>) -> Tallies {
-        pieces.par_iter_mut().for_each(|p| p.records.sort_unstable_by_key(|r| (r.key_words(), r.seq)));
-        let mut bases = Vec::with_capacity(pieces.len());
-        let mut games = 0u64;
-        for piece in &pieces {
-            bases.push(games);
-            games += u64::from(piece.games);
-        }
-        Tallies { heads: vec![0; pieces.len()], pieces, bases }
+/// The records of one piece still to merge.
+#[derive(Debug, Clone)]
+struct Run<'a> {
+    records: &'a [Record],
+    source: u16,
+    first_game: u32,
+    /// Number (across all pieces) of the piece's first game.
+    base: u64,
+}
+
+/// Sorted pieces' records merged in key order into tallies: each position counted once per
+/// game (its first occurrence decides the side to move), moves united. Records of one key are
+/// met piece by piece and, within a piece, in the order they were added, so the result depends
+/// on the order of the games only, not on how they were cut into pieces.
+#[derive(Debug, Clone)]
+pub(crate) struct Tallies<'a> {
+    runs: Vec<Run<'a>>,
+}
+
+impl<'a> Tallies<'a> {
+    /// The merge of `pieces`, sorted by [`sort_pieces`].
+    pub fn new(pieces: &'a [Piece]) -> Tallies<'a> {
+        let mut base = 0u64;
+        let runs = pieces
+            .iter()
+            .map(|piece| {
+                let run = Run { records: &piece.records, source: piece.source, first_game: piece.first_game, base };
+                base += u64::from(piece.games);
+                run
+            })
+            .collect();
+        Tallies { runs }
     }
 
-    /// The smallest key at the heads of the pieces.
+    /// At most `parts` merges of consecutive ranges of keys, about equal in records, whose
+    /// tallies one after the other are this merge's: every record of a key falls in one part.
+    pub fn split(self, parts: usize) -> Vec<Tallies<'a>> {
+        let Some(largest) = self.runs.iter().map(|run| run.records).max_by_key(|records| records.len()) else {
+            return vec![self];
+        };
+        let mut bounds: Vec<_> = (1..parts).map(|i| largest[i * largest.len() / parts].key_words()).collect();
+        bounds.dedup();
+        let mut rests = self.runs;
+        let mut split = Vec::with_capacity(bounds.len() + 1);
+        for bound in bounds {
+            let mut part = Vec::with_capacity(rests.len());
+            for rest in &mut rests {
+                let (below, above) = rest.records.split_at(rest.records.partition_point(|r| r.key_words() < bound));
+                part.push(Run { records: below, ..rest.clone() });
+                rest.records = above;
+            }
+            split.push(Tallies { runs: part });
+        }
+        split.push(Tallies { runs: rests });
+        split
+    }
+
+    /// The smallest key at the heads of the runs.
     fn next_key(&self) -> Option<(u64, u64, u64)> {
-        let heads = self.pieces.iter().zip(&self.heads).filter_map(|(piece, &head)| piece.records.get(head));
-        heads.map(Record::key_words).min()
+        self.runs.iter().filter_map(|run| run.records.first()).map(Record::key_words).min()
     }
 
     /// Fills `tally` with the next position; `false` after the last.
@@ -158,11 +196,11 @@ impl Tallies {
         tally.last_of.clear();
         let mut last_game = None;
         // The key's records piece after piece, each piece's in the order they were added.
-        for ((piece, head), &base) in self.pieces.iter().zip(&mut self.heads).zip(&self.bases) {
-            while let Some(r) = piece.records.get(*head).filter(|r| r.key_words() == key) {
-                *head += 1;
-                let reference = SourceRef { source: piece.source, game: piece.first_game + r.game };
-                let game = base + u64::from(r.game);
+        for run in &mut self.runs {
+            while let Some((r, rest)) = run.records.split_first().filter(|(r, _)| r.key_words() == key) {
+                run.records = rest;
+                let reference = SourceRef { source: run.source, game: run.first_game + r.game };
+                let game = run.base + u64::from(r.game);
                 if last_game != Some(game) {
                     if last_game.is_none() {
                         tally.key = r.key();
@@ -191,15 +229,13 @@ impl Tallies {
         true
     }
 
-    /// The keys of all positions, in order (for `links`); the merge starts again afterwards.
-    pub fn keys(&mut self) -> Vec<Key> {
-        self.heads.iter_mut().for_each(|h| *h = 0);
+    /// The keys of the positions still to merge, in order.
+    pub fn keys(mut self) -> Vec<Key> {
         let mut keys = Vec::new();
         let mut tally = Tally::default();
         while self.next_into(&mut tally) {
             keys.push(tally.key);
         }
-        self.heads.iter_mut().for_each(|h| *h = 0);
         keys
     }
 }
@@ -235,7 +271,10 @@ mod tests {
         first.push(&b, NO_MOVE, Outcome::Draw, true, 1);
         let mut second = Piece { games: 1, source: 1, first_game: 4, ..Piece::default() };
         second.push(&a, 0x0d, Outcome::Unknown, true, 0);
-        let mut tallies = Tallies::new(vec![first, second]);
+        let mut pieces = vec![first, second];
+        sort_pieces(&mut pieces);
+        let mut tallies = Tallies::new(&pieces);
+        assert_eq!(tallies.clone().keys(), [a, b]);
         let mut t = Tally::default();
         assert!(tallies.next_into(&mut t));
         assert_eq!((t.key, t.wins, t.draws, t.losses), (a, 0, 0, 1));
@@ -250,6 +289,40 @@ mod tests {
         assert_eq!(codes, [0x11, 0x29]);
         assert_eq!(t.last_of, [SourceRef { source: 0, game: 0 }, SourceRef { source: 0, game: 1 }]);
         assert!(!tallies.next_into(&mut t));
-        assert_eq!(tallies.keys(), [a, b]);
+    }
+
+    #[test]
+    fn split_tallies_follow_one_another_as_the_whole_merge() {
+        // Three pieces of random records over a few keys that share prefixes.
+        let mut random = tabiya_io::corpus::Xorshift::new(0x5b1d);
+        let mut pieces: Vec<Piece> = (0..3)
+            .map(|p| {
+                let mut piece = Piece { games: 40, source: p, first_game: 40 * u32::from(p), ..Piece::default() };
+                for _ in 0..2000 {
+                    let k = key(random.below(3) as u8, random.below(60) as u8);
+                    let outcome = [Outcome::Unknown, Outcome::Win, Outcome::Draw, Outcome::Loss][random.below(4)];
+                    let code = random.below(256) as u8;
+                    piece.push(&k, code, outcome, random.below(9) == 0, random.below(40) as u32);
+                }
+                piece
+            })
+            .collect();
+        sort_pieces(&mut pieces);
+        let all = |tallies: Tallies<'_>| {
+            let mut out = Vec::new();
+            let mut t = Tally::default();
+            let mut tallies = tallies;
+            while tallies.next_into(&mut t) {
+                out.push(format!("{t:?}"));
+            }
+            out
+        };
+        let whole = all(Tallies::new(&pieces));
+        assert_eq!(whole.len(), 180);
+        for parts in [1, 2, 3, 7, 500] {
+            let split = Tallies::new(&pieces).split(parts);
+            assert!(split.len() <= parts);
+            assert_eq!(split.into_iter().flat_map(all).collect::<Vec<_>>(), whole, "{parts} parts");
+        }
     }
 }

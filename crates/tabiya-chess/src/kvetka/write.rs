@@ -13,7 +13,7 @@ use super::error::KvetkaError;
 use super::files::BookFiles;
 use super::ksf::Sources;
 use super::text::{unicode_units, write_unicode};
-use super::{Block, Book, Header, KEY_LEN};
+use super::{Block, Book, Header, KEY_LEN, Key};
 
 /// The writer's choices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -220,7 +220,6 @@ fn write_files(
 /// [`Book::from_elements`]), held as their 2048 bytes: a builder writes a book of millions of
 /// positions without holding its elements.
 pub(crate) struct BlockPacker {
-    element_type: u8,
     bytes: Vec<u8>,
     first_keys: Vec<[u8; KEY_LEN]>,
     last_key: Option<[u8; KEY_LEN]>,
@@ -228,26 +227,49 @@ pub(crate) struct BlockPacker {
     used: Option<usize>,
 }
 
+/// Elements encoded one after the other, each checked as [`Book::write`] would, to be packed
+/// by [`BlockPacker::push_all`].
+#[derive(Debug, Default)]
+pub(crate) struct EncodedElements {
+    bytes: Vec<u8>,
+    /// Each element's key and the end of its bytes.
+    ends: Vec<(Key, usize)>,
+}
+
+impl EncodedElements {
+    /// Adds the next element, or refuses it as [`Book::write`] would.
+    pub fn push(&mut self, element: &Element, element_type: u8) -> Result<(), KvetkaError> {
+        check_element(element, element_type)?;
+        element.encode(element_type, &mut self.bytes);
+        self.ends.push((element.key, self.bytes.len()));
+        Ok(())
+    }
+}
+
 impl BlockPacker {
-    pub fn new(element_type: u8) -> BlockPacker {
-        BlockPacker { element_type, bytes: Vec::new(), first_keys: Vec::new(), last_key: None, used: None }
+    pub fn new() -> BlockPacker {
+        BlockPacker { bytes: Vec::new(), first_keys: Vec::new(), last_key: None, used: None }
     }
 
-    /// Adds the next element (keys ascending), or refuses it as [`Book::write`] would.
-    pub fn push(&mut self, element: &Element) -> Result<(), KvetkaError> {
-        let size = check_element(element, self.element_type)?;
-        if self.last_key.is_some_and(|last| element.key.0 <= last) {
-            return Err(KvetkaError::unrepresentable(format!("key {} out of order", element.key.to_hex())));
+    /// Adds the next elements (keys ascending, after those added so far).
+    pub fn push_all(&mut self, elements: &EncodedElements) -> Result<(), KvetkaError> {
+        let mut start = 0;
+        for &(key, end) in &elements.ends {
+            if self.last_key.is_some_and(|last| key.0 <= last) {
+                return Err(KvetkaError::unrepresentable(format!("key {} out of order", key.to_hex())));
+            }
+            self.last_key = Some(key.0);
+            let size = end - start;
+            if self.used.is_none_or(|used| used + size > BLOCK_SIZE) {
+                self.close_block();
+                self.bytes.extend_from_slice(&[0, 0]);
+                self.first_keys.push(key.0);
+                self.used = Some(2);
+            }
+            self.bytes.extend_from_slice(&elements.bytes[start..end]);
+            self.used = self.used.map(|used| used + size);
+            start = end;
         }
-        self.last_key = Some(element.key.0);
-        if self.used.is_none_or(|used| used + size > BLOCK_SIZE) {
-            self.close_block();
-            self.bytes.extend_from_slice(&[0, 0]);
-            self.first_keys.push(element.key.0);
-            self.used = Some(2);
-        }
-        element.encode(self.element_type, &mut self.bytes);
-        self.used = self.used.map(|used| used + size);
         Ok(())
     }
 
