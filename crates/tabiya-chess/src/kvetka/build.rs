@@ -473,7 +473,7 @@ impl Builder {
         let parts = self.each_element(names, EncodedElements::default, |out, e| out.push(e, element_type))?;
         let mut blocks = BlockPacker::new();
         for part in parts {
-            blocks.push_all(&part)?;
+            blocks.push_all(part)?;
         }
         self.report.blocks = blocks.len() as u64;
         let sources = self.header.references().then(|| Sources { sources: std::mem::take(&mut self.sources) });

@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::Path;
 
 use tabiya_io::AtomicFile;
+use tabiya_io::varint::decode_compact_int;
 
 use super::conventions::{BLOCK_PAYLOAD, BLOCK_SIZE, MAX_COMMENT_CHARS, MAX_ELEMENT_SIZE, MAX_PART_SIZE};
 use super::element::Element;
@@ -220,20 +221,21 @@ fn write_files(
 /// [`Book::from_elements`]), held as their 2048 bytes: a builder writes a book of millions of
 /// positions without holding its elements.
 pub(crate) struct BlockPacker {
-    bytes: Vec<u8>,
-    first_keys: Vec<[u8; KEY_LEN]>,
+    /// The elements' bytes, part after part.
+    parts: Vec<EncodedElements>,
+    /// Runs of element bytes, each within one part: (part, start, end).
+    runs: Vec<(usize, usize, usize)>,
+    /// Each block's first key, its n and its first run (its runs end where the next block's
+    /// begin).
+    blocks: Vec<([u8; KEY_LEN], usize, usize)>,
     last_key: Option<[u8; KEY_LEN]>,
-    /// Bytes of the last block so far (n included); `None` before the first element.
-    used: Option<usize>,
 }
 
-/// Elements encoded one after the other, each checked as [`Book::write`] would, to be packed
-/// by [`BlockPacker::push_all`].
+/// Elements encoded one after the other (each starts with its length), each checked as
+/// [`Book::write`] would, to be packed by [`BlockPacker::push_all`].
 #[derive(Debug, Default)]
 pub(crate) struct EncodedElements {
     bytes: Vec<u8>,
-    /// Each element's key and the end of its bytes.
-    ends: Vec<(Key, usize)>,
 }
 
 impl EncodedElements {
@@ -241,64 +243,75 @@ impl EncodedElements {
     pub fn push(&mut self, element: &Element, element_type: u8) -> Result<(), KvetkaError> {
         check_element(element, element_type)?;
         element.encode(element_type, &mut self.bytes);
-        self.ends.push((element.key, self.bytes.len()));
         Ok(())
+    }
+
+    /// The key and the end of the element whose bytes start at `start`.
+    fn element_at(&self, start: usize) -> ([u8; KEY_LEN], usize) {
+        let (length, length_bytes) = decode_compact_int(&self.bytes[start..]).expect("an element written by push");
+        let key_start = start + length_bytes;
+        let mut key = [0; KEY_LEN];
+        key.copy_from_slice(&self.bytes[key_start..key_start + KEY_LEN]);
+        (key, key_start + length as usize)
     }
 }
 
 impl BlockPacker {
     pub fn new() -> BlockPacker {
-        BlockPacker { bytes: Vec::new(), first_keys: Vec::new(), last_key: None, used: None }
+        BlockPacker { parts: Vec::new(), runs: Vec::new(), blocks: Vec::new(), last_key: None }
     }
 
-    /// Adds the next elements (keys ascending, after those added so far).
-    pub fn push_all(&mut self, elements: &EncodedElements) -> Result<(), KvetkaError> {
+    /// Adds the next elements (keys ascending, after those added so far) to blocks, keeping
+    /// their bytes until the book is written (the book is not copied into blocks).
+    pub fn push_all(&mut self, elements: EncodedElements) -> Result<(), KvetkaError> {
+        let part = self.parts.len();
         let mut start = 0;
-        for &(key, end) in &elements.ends {
-            if self.last_key.is_some_and(|last| key.0 <= last) {
-                return Err(KvetkaError::unrepresentable(format!("key {} out of order", key.to_hex())));
+        while start < elements.bytes.len() {
+            let (key, end) = elements.element_at(start);
+            if self.last_key.is_some_and(|last| key <= last) {
+                return Err(KvetkaError::unrepresentable(format!("key {} out of order", Key(key).to_hex())));
             }
-            self.last_key = Some(key.0);
+            self.last_key = Some(key);
             let size = end - start;
-            if self.used.is_none_or(|used| used + size > BLOCK_SIZE) {
-                self.close_block();
-                self.bytes.extend_from_slice(&[0, 0]);
-                self.first_keys.push(key.0);
-                self.used = Some(2);
+            let fits = self.blocks.last().is_some_and(|&(_, used, _)| used + size <= BLOCK_SIZE);
+            if !fits {
+                self.blocks.push((key, 2, self.runs.len()));
             }
-            self.bytes.extend_from_slice(&elements.bytes[start..end]);
-            self.used = self.used.map(|used| used + size);
+            if let Some((_, used, _)) = self.blocks.last_mut() {
+                *used += size;
+            }
+            match self.runs.last_mut() {
+                Some((run_part, _, run_end)) if fits && *run_part == part && *run_end == start => *run_end = end,
+                _ => self.runs.push((part, start, end)),
+            }
             start = end;
         }
+        self.parts.push(elements);
         Ok(())
     }
 
     /// Blocks begun so far.
     pub fn len(&self) -> usize {
-        self.first_keys.len()
-    }
-
-    /// Writes n into the last block and fills it with zeros.
-    fn close_block(&mut self) {
-        if let Some(used) = self.used {
-            let start = self.bytes.len() - used;
-            self.bytes[start..start + 2].copy_from_slice(&(used as u16).to_be_bytes());
-            self.bytes.resize(start + BLOCK_SIZE, 0);
-        }
+        self.blocks.len()
     }
 
     /// Writes the book's files (see [`Book::write`]).
     pub fn write(
-        mut self,
+        self,
         header: &Header,
         sources: Option<&Sources>,
         path: &Path,
         options: &WriteOptions,
     ) -> Result<(), KvetkaError> {
-        self.close_block();
-        let bytes = &self.bytes;
-        write_files(&BookFiles::new(path), header, sources, &self.first_keys, options, &mut |index, out| {
-            out.extend_from_slice(&bytes[index * BLOCK_SIZE..(index + 1) * BLOCK_SIZE])
+        let first_keys: Vec<[u8; KEY_LEN]> = self.blocks.iter().map(|&(key, _, _)| key).collect();
+        write_files(&BookFiles::new(path), header, sources, &first_keys, options, &mut |index, out| {
+            let (_, used, first_run) = self.blocks[index];
+            let end_run = self.blocks.get(index + 1).map_or(self.runs.len(), |&(_, _, run)| run);
+            out.extend_from_slice(&(used as u16).to_be_bytes());
+            for &(part, start, end) in &self.runs[first_run..end_run] {
+                out.extend_from_slice(&self.parts[part].bytes[start..end]);
+            }
+            out.resize(BLOCK_SIZE, 0);
         })
     }
 }
