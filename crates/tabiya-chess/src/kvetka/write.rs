@@ -382,6 +382,47 @@ mod tests {
     }
 
     #[test]
+    fn packed_parts_write_the_bytes_of_the_whole_book() {
+        // Elements of 29 to 628 bytes, so that blocks hold 3 to 70 of them.
+        let mut random = tabiya_io::corpus::Xorshift::new(0x9ac4);
+        let elements: Vec<Element> = (0..400u16)
+            .map(|i| {
+                let mut key = [0; KEY_LEN];
+                key[..2].copy_from_slice(&i.to_be_bytes());
+                let mut e = Element::new(Key(key));
+                e.flags = 0x08;
+                e.extra = vec![0x5a; random.below(600)];
+                e
+            })
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let read = |name: &str| {
+            let mut files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|f| f.unwrap().path()).collect();
+            files.retain(|f| f.file_name().unwrap().to_string_lossy().starts_with(name));
+            files.sort();
+            files.iter().map(|f| std::fs::read(f).unwrap()).collect::<Vec<_>>()
+        };
+        let book = Book::from_elements(Header::default(), elements.clone()).unwrap();
+        book.write(&dir.path().join("whole.kob"), &WriteOptions::default()).unwrap();
+        let whole = read("whole");
+        assert_eq!(whole.len(), 2, "one part and the .kin");
+        for cuts in [vec![], vec![1], vec![77, 78, 200], vec![13, 150, 151, 399]] {
+            let mut packer = BlockPacker::new();
+            let mut parts = vec![EncodedElements::default()];
+            for (i, e) in elements.iter().enumerate() {
+                if cuts.contains(&i) {
+                    parts.push(EncodedElements::default());
+                }
+                parts.last_mut().unwrap().push(e, 0).unwrap();
+            }
+            parts.into_iter().for_each(|part| packer.push_all(part).unwrap());
+            assert_eq!(packer.len(), book.blocks.len());
+            packer.write(&Header::default(), None, &dir.path().join("packed.kob"), &WriteOptions::default()).unwrap();
+            assert_eq!(read("packed"), whole, "cut at {cuts:?}");
+        }
+    }
+
+    #[test]
     fn a_full_block_splits_into_halves_and_stays_sorted() {
         let mut book = Book::default();
         let element = |i: u8| {
