@@ -234,7 +234,7 @@ impl Normalized {
         let to = self.frame.square(mv.to());
         let role = mv.role();
         let pieces = self.board.by_piece(Piece { color: Color::White, role });
-        let before = SQUARE_ORDER.iter().take_while(|&&sq| sq != from).filter(|&&sq| pieces.contains(sq)).count();
+        let before = pieces.into_iter().filter(|&sq| order_index(sq) < order_index(from)).count();
         Some(MoveShape::Piece {
             role,
             ordinal: u8::try_from(before + 1).ok()?,
@@ -305,26 +305,165 @@ pub fn square_code(piece: Option<Piece>) -> (u32, u32) {
     ((prefix << 1) | u32::from(piece.color == Color::Black), len + 1)
 }
 
+/// A square's place in [`SQUARE_ORDER`]: file · 8 + rank.
+pub const fn order_index(sq: Square) -> usize {
+    let index = sq as usize;
+    (index & 7) << 3 | index >> 3
+}
+
+/// The board code of a position: at most 64 × 6 = 384 bits, most significant first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardCode {
+    /// The bits, from bit 63 of word 0; zero after `len` (one word more than 384 bits
+    /// need, so that a code crossing into the next word never needs a bounds check).
+    pub words: [u64; 7],
+    /// Number of bits.
+    pub len: usize,
+}
+
+impl BoardCode {
+    /// The code of every square in [`SQUARE_ORDER`].
+    pub fn new(board: &Board) -> BoardCode {
+        let planes = Planes::new(board);
+        BoardCode::join(&std::array::from_fn(|file| planes.file_code(file)))
+    }
+
+    /// The codes of the eight files, a to h, one after the other.
+    fn join(files: &FileCodes) -> BoardCode {
+        // `acc` holds the `fill` (< 64) bits of the current word from its top; every file
+        // (8 to 48 bits) is or-ed in, and what does not fit starts the next word. No branch:
+        // whether a word is complete differs from file to file.
+        let mut words = [0u64; 7];
+        let (mut word, mut acc, mut fill) = (0usize, 0u64, 0u32);
+        for &(code, len) in files {
+            let aligned = code << (64 - len);
+            acc |= aligned >> fill;
+            // The bits beyond the word (none when they fit; shifting by 64 - fill in two steps).
+            let spill = (aligned << 1) << (63 - fill);
+            let complete = fill + len >= 64;
+            words[word] = acc;
+            word += usize::from(complete);
+            acc = if complete { spill } else { acc };
+            fill = (fill + len) & 63;
+        }
+        words[word] = acc;
+        BoardCode { words, len: 64 * word + fill as usize }
+    }
+}
+
+/// A board as five bitboards mirrored at the a1–h8 diagonal, so that bit `file · 8 + rank`
+/// is a square's place in [`SQUARE_ORDER`] and byte `file` holds a file: the occupied
+/// squares, then the piece on a square as four bits, one per bitboard: role number (pawn 0,
+/// knight 1, bishop 2, rook 3, queen 4, king 5) in bits 0–2, black in bit 3.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Planes([u64; 5]);
+
+impl Planes {
+    fn new(board: &Board) -> Planes {
+        let in_order = |bb: Bitboard| bb.flip_diagonal().0;
+        Planes([
+            in_order(board.occupied()),
+            in_order(board.knights() | board.rooks() | board.kings()),
+            in_order(board.bishops() | board.rooks()),
+            in_order(board.queens() | board.kings()),
+            in_order(board.black()),
+        ])
+    }
+
+    /// The files (bit f = file f) where two boards differ.
+    fn changed_files(&self, other: &Planes) -> u32 {
+        let mut diff = self.0.iter().zip(other.0).fold(0, |d, (a, b)| d | (a ^ b));
+        // Bit 0 of each byte: whether the byte differs; then those eight bits gathered into
+        // the top byte (bit 8f lands on bit 56 + f, and on no other bit of it).
+        diff |= diff >> 4;
+        diff |= diff >> 2;
+        diff |= diff >> 1;
+        ((diff & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+    }
+
+    /// The code of one file's eight squares (at most 48 bits) and its length.
+    fn file_code(&self, file: usize) -> (u64, u32) {
+        // Square codes by the four piece bits: `11c`, `1001c`, `1010c`, `1011c`, `10001c`,
+        // `10000c` as (bits, length).
+        const CODES: [(u64, u32); 16] = {
+            let prefixes = [(0b11, 2), (0b1001, 4), (0b1010, 4), (0b1011, 4), (0b10001, 5), (0b10000, 5)];
+            let mut codes = [(0, 0); 16];
+            let mut i = 0;
+            while i < 12 {
+                let (prefix, len) = prefixes[i % 6];
+                codes[((i / 6) << 3) | (i % 6)] = ((prefix << 1) | (i / 6) as u64, len + 1);
+                i += 1;
+            }
+            codes
+        };
+        let [occupied, role0, role1, role2, black] = self.0;
+        let (mut code, mut len, mut next) = (0u64, 0u32, 0u32);
+        let mut rest = occupied >> (8 * file) & 0xff;
+        while rest != 0 {
+            let rank = rest.trailing_zeros();
+            rest &= rest - 1;
+            let index = 8 * file as u32 + rank;
+            let piece = (role0 >> index & 1)
+                | (role1 >> index & 1) << 1
+                | (role2 >> index & 1) << 2
+                | (black >> index & 1) << 3;
+            let (bits, bits_len) = CODES[piece as usize];
+            // The zero bits of the empty squares before this one, then its code.
+            let shift = rank - next + bits_len;
+            code = code << shift | bits;
+            len += shift;
+            next = rank + 1;
+        }
+        (code << (8 - next), len + 8 - next)
+    }
+}
+
+/// Board codes of the positions of games, one after the other: a file's code is worked out
+/// again only when the file differs from the last board of the same `slot` (the builders use
+/// the side to move: the normalised boards of one side's turns change a few files at a time).
+#[derive(Debug, Clone, Default)]
+pub struct BoardCoder {
+    last: [Option<(Planes, FileCodes)>; 2],
+}
+
+/// The code and length of each file, a to h.
+type FileCodes = [(u64, u32); 8];
+
+impl BoardCoder {
+    /// [`BoardCode::new`] of `board`; `slot` is 0 or 1.
+    pub fn code(&mut self, board: &Board, slot: usize) -> BoardCode {
+        let planes = Planes::new(board);
+        let cached = &mut self.last[slot & 1];
+        match cached {
+            Some((last, files)) => {
+                let mut changed = planes.changed_files(last);
+                while changed != 0 {
+                    let file = changed.trailing_zeros() as usize;
+                    changed &= changed - 1;
+                    files[file] = planes.file_code(file);
+                }
+                *last = planes;
+            }
+            None => *cached = Some((planes, std::array::from_fn(|file| planes.file_code(file)))),
+        }
+        BoardCode::join(&cached.as_ref().expect("just filled").1)
+    }
+}
+
 /// Appends the code of every square in [`SQUARE_ORDER`].
 pub fn write_board(board: &Board, out: &mut BitWriter) {
-    // Codes by square from the occupied squares only, then packed 32 bits at a time: keys are
-    // computed on every probe, and this is most of their cost.
-    let mut codes = [(0u32, 1u32); 64];
-    for (sq, piece) in board {
-        codes[usize::from(sq)] = square_code(Some(piece));
-    }
-    let (mut acc, mut acc_len) = (0u64, 0u32);
-    for sq in SQUARE_ORDER {
-        let (bits, len) = codes[usize::from(sq)];
-        acc = acc << len | u64::from(bits);
-        acc_len += len;
-        if acc_len >= 32 {
-            out.push_bits((acc >> (acc_len - 32)) as u32, 32);
-            acc_len -= 32;
-            acc &= (1 << acc_len) - 1;
+    let code = BoardCode::new(board);
+    let mut left = code.len;
+    for &word in &code.words {
+        for half in [(word >> 32) as u32, word as u32] {
+            if left == 0 {
+                return;
+            }
+            let count = left.min(32);
+            out.push_bits(half >> (32 - count), count as u32);
+            left -= count;
         }
     }
-    out.push_bits(acc as u32, acc_len);
 }
 
 /// Reads 64 square codes; `None` when the bits run out first. Every bit string is a valid
@@ -361,7 +500,8 @@ pub fn read_board(bits: &mut BitReader<'_>) -> Option<Board> {
 /// a board (at most 64 × 6 = 384 bits) and any trailer need.
 #[derive(Debug, Clone)]
 pub struct BitWriter {
-    bytes: [u8; 64],
+    /// Eight bytes more than 512 bits, so that a push can read and write a whole word.
+    bytes: [u8; 72],
     len: usize,
 }
 
@@ -373,7 +513,7 @@ impl Default for BitWriter {
 
 impl BitWriter {
     pub fn new() -> BitWriter {
-        BitWriter { bytes: [0; 64], len: 0 }
+        BitWriter { bytes: [0; 72], len: 0 }
     }
 
     /// Number of bits written.
@@ -391,15 +531,15 @@ impl BitWriter {
 
     /// The low `count` (at most 32) bits of `value`, most significant first.
     pub fn push_bits(&mut self, value: u32, count: u32) {
-        let mut remaining = count;
-        while remaining > 0 {
-            let free = 8 - (self.len % 8) as u32;
-            let take = free.min(remaining);
-            let chunk = (value >> (remaining - take)) & ((1 << take) - 1);
-            self.bytes[self.len / 8] |= (chunk << (free - take)) as u8;
-            self.len += take as usize;
-            remaining -= take;
+        if count == 0 {
+            return;
         }
+        // At most 7 + 32 bits from the byte holding the next bit: one big-endian word.
+        let (at, shift) = (self.len / 8, (self.len % 8) as u32);
+        let word: &mut [u8; 8] = (&mut self.bytes[at..at + 8]).try_into().expect("eight bytes");
+        let bits = (u64::from(value) & ((1 << count) - 1)) << (64 - shift - count);
+        *word = (u64::from_be_bytes(*word) | bits).to_be_bytes();
+        self.len += count as usize;
     }
 
     /// Zero bits until the length is `len` (nothing if it already is or is longer).
@@ -556,6 +696,56 @@ mod tests {
             assert_eq!(reader.position(), bits.len());
         }
         assert_eq!(read_board(&mut BitReader::new(&[0xff; 8])), None);
+    }
+
+    /// The word-at-a-time writer against the code written one bit at a time, square by square,
+    /// over the positions of random games (promotions included).
+    #[test]
+    fn write_board_equals_the_square_by_square_code() {
+        for_each_random_position(7, 60, 200, |pos| {
+            let mut fast = BitWriter::new();
+            fast.push_bits(0b101, 3); // not byte-aligned, as after CTG's header byte
+            write_board(pos.board(), &mut fast);
+            let mut slow = BitWriter::new();
+            for bit in [true, false, true] {
+                slow.push(bit);
+            }
+            for sq in SQUARE_ORDER {
+                let (bits, len) = square_code(pos.board().piece_at(sq));
+                for i in (0..len).rev() {
+                    slow.push(bits >> i & 1 == 1);
+                }
+            }
+            assert_eq!((fast.len(), fast.as_bytes()), (slow.len(), slow.as_bytes()));
+        });
+    }
+
+    /// Calls `check` with every position of `games` random games of at most `plies` plies.
+    fn for_each_random_position(seed: u64, games: usize, plies: usize, mut check: impl FnMut(&Chess)) {
+        let mut random = tabiya_io::corpus::Xorshift::new(seed);
+        for _ in 0..games {
+            let mut pos = Chess::default();
+            for _ in 0..plies {
+                check(&pos);
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[random.below(moves.len())]);
+            }
+        }
+    }
+
+    /// Codes worked out file by file from the last board of the same side to move equal the
+    /// codes of the boards on their own, over random games (captures, castling, promotions).
+    #[test]
+    fn board_coder_equals_board_code() {
+        let mut coder = BoardCoder::default();
+        for_each_random_position(11, 40, 300, |pos| {
+            let norm = Normalized::new(pos);
+            let slot = usize::from(norm.frame.flipped);
+            assert_eq!(coder.code(&norm.board, slot), BoardCode::new(&norm.board));
+        });
     }
 
     /// The shapes behind kvetka.md 14.2 and ctg.md 4.3 / 11.

@@ -364,7 +364,8 @@ fn ctg_records_become_elements_of_the_same_positions() {
 
 /// A book written as given (the writer keeps the blocks it is handed).
 fn write_blocks(dir: &Path, name: &str, elements: Vec<Vec<tabiya_chess::kvetka::Element>>) -> PathBuf {
-    let blocks = elements.into_iter().map(|elements| tabiya_chess::kvetka::Block { elements }).collect();
+    let blocks =
+        elements.into_iter().map(|elements| tabiya_chess::kvetka::Block { elements, unused: Vec::new() }).collect();
     let book = Book { header: Header { caption: "Test".into(), ..Header::default() }, blocks, sources: None };
     let stem = dir.join(name);
     book.write(&stem, &Default::default()).unwrap();
@@ -468,4 +469,110 @@ fn a_caption_length_counted_in_bytes_is_read_with_a_warning() {
     assert_eq!(opened.book.header.caption, "Test");
     assert_eq!(opened.book.element_count(), 3);
     assert!(opened.problems.iter().any(|p| p.message.contains("byte count")), "{:?}", opened.problems);
+}
+
+/// FNV-1a (64 bits): a short fingerprint of bytes pinned from an earlier builder.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// Builds a book from `bytes` twice, held in memory ([`Builder::finish`], then written) and
+/// written straight from the builder ([`Builder::write`]); checks that both give the same
+/// files and returns the report and the fingerprints of `_0.kob`, `.kin` and `.ksf` (0 when
+/// there is none; its source address, the corpus's full path, replaced by `games.pgn`).
+fn built_fingerprints(dir: &Path, stem: &str, path: &Path, bytes: &[u8], header: Header) -> (BuildReport, [u64; 3]) {
+    let mut builder = Builder::new(header.clone());
+    builder.add_pgn(path, bytes).unwrap();
+    let (mut book, report) = builder.finish(None).unwrap();
+    book.write(&dir.join(stem), &Default::default()).unwrap();
+    let mut builder = Builder::new(header);
+    builder.add_pgn(path, bytes).unwrap();
+    let streamed = format!("{stem}-streamed");
+    assert_eq!(builder.write(None, &dir.join(&streamed), &Default::default()).unwrap(), report);
+    for suffix in ["_0.kob", "_1.kob", ".kin", ".ksf"] {
+        let (held, written) = (dir.join(format!("{stem}{suffix}")), dir.join(format!("{streamed}{suffix}")));
+        assert_eq!(held.exists(), written.exists(), "{suffix}");
+        if held.exists() {
+            assert!(read(held) == read(written), "{suffix}");
+        }
+    }
+    let ksf = book.sources.as_mut().map_or(0, |sources| {
+        sources.sources[0].address = "games.pgn".into();
+        fnv(&sources.to_bytes())
+    });
+    let prints = [fnv(&read(dir.join(format!("{stem}_0.kob")))), fnv(&read(dir.join(format!("{stem}.kin")))), ksf];
+    (report, prints)
+}
+
+/// The bytes of books built from the corpus, pinned from the builder of commit 8518240 (a
+/// `Game` per PGN game, a hash map of positions) so that a faster builder is checked against
+/// it: whole games with game references and links, and 40 plies of the first 4 MB of the
+/// medium file without references.
+#[test]
+fn corpus_books_keep_the_bytes_of_the_first_builder() {
+    let (Some(small), Some(medium)) = (
+        tabiya_io::corpus::corpus_file("pgn/small-varied.pgn"),
+        tabiya_io::corpus::corpus_file("pgn/medium-pgnmentor-12players.pgn"),
+    ) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(&small).unwrap();
+    let header = Header { caption: "small".into(), element_type: 1, links: 1, ..Header::default() };
+    let (report, prints) = built_fingerprints(dir.path(), "small", &small, &bytes, header);
+    let counts = (report.games_added, report.moves_underpromotion, report.moves_without_code, report.link_moves);
+    assert_eq!(counts, (2_313, 55, 3, 3_102));
+    assert_eq!(report.positions, 165_139);
+    assert_eq!(prints, [0x1180_e2ca_57c8_1aea, 0x1796_9360_c5c2_aa22, 0x4522_c081_6777_d418]);
+    let bytes = std::fs::read(&medium).unwrap();
+    let cut = 4_000_000 + bytes[4_000_000..].windows(11).position(|w| w == b"\r\n\r\n[Event ").unwrap() + 4;
+    let header = Header { caption: "medium".into(), max_move: 40, ..Header::default() };
+    let (report, prints) = built_fingerprints(dir.path(), "medium", &medium, &bytes[..cut], header);
+    assert_eq!((report.games_added, report.positions), (6_012, 148_266));
+    assert_eq!(prints, [0xf79c_91db_cc40_71a6, 0x2656_6788_e03a_27da, 0]);
+}
+
+/// Spec 3.2 and 2.2: bytes after n are another writer's leftovers, CompactInts may be longer
+/// than needed. Both are read; leftovers are written back with their block; strict reading
+/// (what `verify` does) reports both.
+#[test]
+fn leftovers_after_n_are_kept_and_long_compact_ints_reported_when_strict() {
+    let dir = tempfile::tempdir().unwrap();
+    let (stem, _) = build_tiny(dir.path());
+    let part = stem.with_file_name("tiny_0.kob");
+    let original = read(part.clone());
+    let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+    let messages = |opened: &tabiya_chess::kvetka::Opened| -> Vec<String> {
+        opened.problems.iter().map(|p| format!("{} {}", p.location, p.message)).collect()
+    };
+
+    // The block (after the 28-byte header) uses n = 157 bytes; leftovers follow.
+    let mut leftovers = original.clone();
+    leftovers[28 + 157..28 + 167].copy_from_slice(b"old bytes!");
+    std::fs::write(&part, &leftovers).unwrap();
+    let opened = open(&part, ReadOptions::default()).unwrap();
+    assert!(opened.problems.is_empty(), "{:?}", opened.problems);
+    assert_eq!(opened.book.blocks[0].unused.len(), 2048 - 157);
+    assert_eq!(&opened.book.blocks[0].unused[..10], b"old bytes!");
+    opened.book.write(&dir.path().join("again"), &Default::default()).unwrap();
+    assert!(read(dir.path().join("again_0.kob")) == leftovers);
+    let found = messages(&open(&part, strict).unwrap());
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("0xb9") && found[0].contains("1891 bytes after n are not zero"), "{found:?}");
+
+    // The first element's length 34 as `80 22` instead of `22`: n grows by one.
+    let mut long = original[..30].to_vec();
+    long[28..30].copy_from_slice(&158u16.to_be_bytes());
+    long.push(0x80);
+    long.extend_from_slice(&original[30..original.len() - 1]);
+    std::fs::write(&part, &long).unwrap();
+    let opened = open(&part, ReadOptions::default()).unwrap();
+    assert!(opened.problems.is_empty(), "{:?}", opened.problems);
+    assert_eq!(opened.book.elements().next().unwrap().moves, [0x11]);
+    let found = messages(&open(&part, strict).unwrap());
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].contains("0x1e") && found[0].contains("element length 34 written in 2 bytes, 1 would do"),
+        "{found:?}"
+    );
 }

@@ -1,23 +1,28 @@
 //! Building a book from games (spec 10): which positions and moves a game adds, W/D/L from the
 //! player to move, game references, the 682-byte limit, links between book positions.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::ops::ControlFlow;
 use std::path::Path;
 
 use rayon::prelude::*;
-use shakmaty::{CastlingMode, Color, Position};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use super::conventions::MAX_ELEMENT_SIZE;
-use super::element::Element;
+use super::element::{Element, GameLinks};
 use super::error::KvetkaError;
 use super::key::{self, key_of};
 use super::ksf::{GameRecord, SOURCE_PGN, Source, Sources};
 use super::moves::encode_move;
+use super::record::{NO_MOVE, Outcome, Piece, Tallies, Tally, sort_pieces};
 use super::text::encode_ansi;
-use super::{Book, Header, Key, SourceRef};
+use super::write::{BlockPacker, EncodedElements, WriteOptions};
+use super::{Book, Header, Key};
+use crate::boardcode::Normalized;
 use crate::game::{Game, GameResult};
-use crate::pgn::{PgnReader, ReadOptions};
+use crate::pgn::{PgnReader, ReadOptions, WalkOptions, WalkedGame, walk_pieces};
 
 /// A hasher for keys: their bytes are already well mixed by the board code.
 #[derive(Default)]
@@ -66,6 +71,8 @@ pub struct BuildReport {
     /// Comments dropped because the element did not fit even without links.
     pub comments_dropped: u64,
     pub positions: u64,
+    /// 2048-byte blocks of the book written.
+    pub blocks: u64,
 }
 
 impl BuildReport {
@@ -84,6 +91,7 @@ impl BuildReport {
             (&mut self.links_dropped, other.links_dropped),
             (&mut self.comments_dropped, other.comments_dropped),
             (&mut self.positions, other.positions),
+            (&mut self.blocks, other.blocks),
         ];
         for (mine, theirs) in pairs {
             *mine += theirs;
@@ -91,23 +99,13 @@ impl BuildReport {
     }
 }
 
-/// Statistics and references of one position while games are added.
-#[derive(Debug, Clone, Default)]
-struct Tally {
-    wins: u32,
-    draws: u32,
-    losses: u32,
-    /// Move codes seen, as a 256-bit set (so they come out in ascending order).
-    moves: [u64; 4],
-    first_game: Option<SourceRef>,
-    last_of: Vec<SourceRef>,
-}
-
-/// Accumulates games into positions; [`Builder::finish`] makes the book.
+/// Accumulates games into positions; [`Builder::finish`] makes the book, [`Builder::write`]
+/// writes it without holding it in memory.
 #[derive(Debug)]
 pub struct Builder {
     header: Header,
-    tallies: KeyMap<Tally>,
+    /// Positions met, as records per run of games (spec 10); see [`super::record`].
+    pieces: Vec<Piece>,
     sources: Vec<Source>,
     report: BuildReport,
 }
@@ -119,9 +117,79 @@ pub struct GamePlace {
     pub length: u32,
 }
 
+/// A game being added: the position keyed last waits with the move played from it until the
+/// next position is known to fit in a key (spec 10.5: otherwise that move is not stored).
+struct GameWalk {
+    game: u32,
+    result: GameResult,
+    open: Option<(Key, Outcome, u8)>,
+}
+
+impl GameWalk {
+    fn outcome(&self, turn: Color) -> Outcome {
+        match (self.result, turn) {
+            (GameResult::Draw, _) => Outcome::Draw,
+            (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => Outcome::Win,
+            (GameResult::WhiteWins, Color::Black) | (GameResult::BlackWins, Color::White) => Outcome::Loss,
+            (GameResult::Unknown, _) => Outcome::Unknown,
+        }
+    }
+
+    /// Keys `pos`, which the waiting move led to; `None` (counted) when it does not fit.
+    fn reach(&mut self, piece: &mut Piece, report: &mut BuildReport, pos: &Chess) -> Option<Normalized> {
+        let Ok((key, norm)) = key::encode_next(&mut piece.coder, pos) else {
+            report.positions_too_long += 1;
+            return None;
+        };
+        if let Some((from, outcome, code)) = self.open.take() {
+            piece.push(&from, code, outcome, false, self.game);
+        }
+        self.open = Some((key, self.outcome(pos.turn()), NO_MOVE));
+        Some(norm)
+    }
+
+    /// The position before a move and the move (`None`: a null move). `Break` ends the game.
+    fn visit(
+        &mut self,
+        piece: &mut Piece,
+        report: &mut BuildReport,
+        pos: &Chess,
+        mv: Option<&Move>,
+    ) -> ControlFlow<()> {
+        let Some(norm) = self.reach(piece, report, pos) else { return ControlFlow::Break(()) };
+        let Some(mv) = mv else {
+            report.moves_without_code += 1;
+            return ControlFlow::Break(());
+        };
+        let Some(code) = encode_move(&norm, mv) else {
+            if mv.promotion().is_some() {
+                report.moves_underpromotion += 1;
+            } else {
+                report.moves_without_code += 1;
+            }
+            return ControlFlow::Break(());
+        };
+        if let Some(open) = &mut self.open {
+            open.2 = code;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The position after the last move played, unless `visit` stopped the game: the last
+    /// position keyed is the game's last stored position (its move, if any, is dropped).
+    fn end(mut self, piece: &mut Piece, report: &mut BuildReport, last: &Chess, stopped: bool) {
+        if !stopped {
+            self.reach(piece, report, last);
+        }
+        if let Some((key, outcome, _)) = self.open {
+            piece.push(&key, NO_MOVE, outcome, true, self.game);
+        }
+    }
+}
+
 impl Builder {
     pub fn new(header: Header) -> Builder {
-        Builder { header, tallies: KeyMap::default(), sources: Vec::new(), report: BuildReport::default() }
+        Builder { header, pieces: Vec::new(), sources: Vec::new(), report: BuildReport::default() }
     }
 
     pub fn report(&self) -> &BuildReport {
@@ -134,13 +202,12 @@ impl Builder {
             return Err(KvetkaError::unrepresentable("more than 65,536 sources"));
         }
         self.sources.push(Source { source_type: SOURCE_PGN, is_bad: 0, address, games: Vec::new() });
+        self.pieces.push(Piece { source: (self.sources.len() - 1) as u16, ..Piece::default() });
         Ok(())
     }
 
-    /// Whether the header's Elo thresholds let the game in (spec 10.1; unknown Elo = 0).
-    pub fn accepts(&self, game: &Game) -> bool {
-        let elo = |tag| game.tag(tag).and_then(|v| v.trim().parse::<u16>().ok()).unwrap_or(0);
-        let (white, black) = (elo("WhiteElo"), elo("BlackElo"));
+    /// Whether the header's Elo thresholds let a game in (spec 10.1; unknown Elo = 0).
+    fn accepts(&self, white: u16, black: u16) -> bool {
         let h = &self.header;
         white >= h.min_white_elo
             && black >= h.min_black_elo
@@ -148,114 +215,91 @@ impl Builder {
             && white.min(black) >= h.min_weak_elo
     }
 
+    /// Counts a game and, unless it is left out (Chess960, Elo filters), records it in the
+    /// `.ksf` and numbers it. `tag` gives the game's tags.
+    fn start_game<'t>(
+        &mut self,
+        chess960: bool,
+        result: GameResult,
+        tag: &dyn Fn(&str) -> Option<Cow<'t, str>>,
+        place: GamePlace,
+    ) -> Result<Option<GameWalk>, KvetkaError> {
+        self.report.games_read += 1;
+        if chess960 {
+            self.report.games_chess960 += 1;
+            return Ok(None);
+        }
+        let elo = |name| tag(name).and_then(|v| v.trim().parse::<u16>().ok()).unwrap_or(0);
+        let (white_elo, black_elo) = (elo("WhiteElo"), elo("BlackElo"));
+        if !self.accepts(white_elo, black_elo) {
+            self.report.games_filtered += 1;
+            return Ok(None);
+        }
+        if self.header.references() {
+            let Some(source) = self.sources.last_mut() else {
+                return Err(KvetkaError::unrepresentable("a game reference without a source"));
+            };
+            let name = |name: &str| {
+                let context = format!("{}: the game at byte {}: {name}", source.address, place.offset);
+                encode_ansi(tag(name).as_deref().unwrap_or(""), &context)
+            };
+            let record = GameRecord {
+                address: place.offset,
+                length: place.length,
+                white: name("White")?,
+                black: name("Black")?,
+                white_elo,
+                black_elo,
+                result: match result {
+                    GameResult::BlackWins => 0,
+                    GameResult::WhiteWins => 1,
+                    GameResult::Draw => 2,
+                    GameResult::Unknown => 3,
+                },
+            };
+            source.games.push(record);
+        }
+        if self.pieces.is_empty() {
+            self.pieces.push(Piece::default());
+        }
+        let piece = self.pieces.last_mut().expect("a piece");
+        let game = piece.games;
+        piece.games += 1;
+        Ok(Some(GameWalk { game, result, open: None }))
+    }
+
+    /// A started game whose start position is known: counted as added.
+    fn count_added(&mut self, result: GameResult) {
+        self.report.games_added += 1;
+        if result == GameResult::Unknown {
+            self.report.games_without_result += 1;
+        }
+    }
+
     /// Adds one game. `place` is where it is in the current source (needed for references).
     pub fn add_game(&mut self, game: &Game, place: GamePlace) -> Result<(), KvetkaError> {
-        self.report.games_read += 1;
-        if game.castling_mode == CastlingMode::Chess960 {
-            self.report.games_chess960 += 1;
-            return Ok(());
-        }
-        if !self.accepts(game) {
-            self.report.games_filtered += 1;
-            return Ok(());
-        }
-        let reference = self.record_game(game, place)?;
+        let tag = |name: &str| game.tag(name).map(Cow::Borrowed);
+        let chess960 = game.castling_mode == CastlingMode::Chess960;
+        let Some(mut walk) = self.start_game(chess960, game.result, &tag, place)? else { return Ok(()) };
         let Ok(mut pos) = game.start_position() else {
             self.report.games_unreadable += 1;
             return Ok(());
         };
-        self.report.games_added += 1;
-        if game.result == GameResult::Unknown {
-            self.report.games_without_result += 1;
-        }
+        self.count_added(game.result);
         let plies = if self.header.max_move == 0xff { usize::MAX } else { usize::from(self.header.max_move) };
-        let (mut current, mut norm) = match key::encode(&pos) {
-            Ok(k) => k,
-            Err(_) => {
-                self.report.positions_too_long += 1;
-                return Ok(());
-            }
-        };
-        let mut seen: Vec<Key> = Vec::with_capacity(game.moves.nodes.len().min(plies) + 1);
-        self.count(current, pos.turn(), game.result, reference, &mut seen);
+        let (piece, report) = (self.pieces.last_mut().expect("a piece"), &mut self.report);
+        let mut stopped = false;
         for node in game.moves.nodes.iter().take(plies) {
-            let Some(mv) = &node.mv else {
-                self.report.moves_without_code += 1;
+            if walk.visit(piece, report, &pos, node.mv.as_ref()).is_break() {
+                stopped = true;
                 break;
-            };
-            let Some(code) = encode_move(&norm, mv) else {
-                if mv.promotion().is_some() {
-                    self.report.moves_underpromotion += 1;
-                } else {
-                    self.report.moves_without_code += 1;
-                }
-                break;
-            };
-            pos.play_unchecked(*mv);
-            let Ok((next, next_norm)) = key::encode(&pos) else {
-                self.report.positions_too_long += 1;
-                break;
-            };
-            if let Some(t) = self.tallies.get_mut(&current) {
-                t.moves[usize::from(code >> 6)] |= 1 << (code & 63);
             }
-            self.count(next, pos.turn(), game.result, reference, &mut seen);
-            (current, norm) = (next, next_norm);
+            if let Some(mv) = node.mv {
+                pos.play_unchecked(mv);
+            }
         }
-        if let (Some(r), Some(t)) = (reference, self.tallies.get_mut(&current)) {
-            t.last_of.push(r);
-        }
+        walk.end(piece, report, &pos, stopped);
         Ok(())
-    }
-
-    /// Counts a position once per game.
-    fn count(&mut self, key: Key, turn: Color, result: GameResult, reference: Option<SourceRef>, seen: &mut Vec<Key>) {
-        if seen.contains(&key) {
-            return;
-        }
-        seen.push(key);
-        let t = self.tallies.entry(key).or_default();
-        let stat = match (result, turn) {
-            (GameResult::Draw, _) => &mut t.draws,
-            (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => &mut t.wins,
-            (GameResult::WhiteWins, Color::Black) | (GameResult::BlackWins, Color::White) => &mut t.losses,
-            (GameResult::Unknown, _) => return set_first(t, reference),
-        };
-        *stat = stat.saturating_add(1);
-        set_first(t, reference);
-    }
-
-    /// The `.ksf` record of a game; `None` when the book keeps no references.
-    fn record_game(&mut self, game: &Game, place: GamePlace) -> Result<Option<SourceRef>, KvetkaError> {
-        if !self.header.references() {
-            return Ok(None);
-        }
-        let index = self.sources.len().saturating_sub(1);
-        let Some(source) = self.sources.last_mut() else {
-            return Err(KvetkaError::unrepresentable("a game reference without a source"));
-        };
-        let number = source.games.len();
-        let name = |tag: &str| {
-            let context = format!("{}: the game at byte {}: {tag}", source.address, place.offset);
-            encode_ansi(game.tag(tag).unwrap_or(""), &context)
-        };
-        let elo = |tag| game.tag(tag).and_then(|v| v.trim().parse::<u16>().ok()).unwrap_or(0);
-        let record = GameRecord {
-            address: place.offset,
-            length: place.length,
-            white: name("White")?,
-            black: name("Black")?,
-            white_elo: elo("WhiteElo"),
-            black_elo: elo("BlackElo"),
-            result: match game.result {
-                GameResult::BlackWins => 0,
-                GameResult::WhiteWins => 1,
-                GameResult::Draw => 2,
-                GameResult::Unknown => 3,
-            },
-        };
-        source.games.push(record);
-        Ok(Some(SourceRef { source: index as u16, game: number as u32 }))
     }
 
     /// Adds games read one by one (a SCID database through [`crate::games::open`]); an `Err`
@@ -289,48 +333,37 @@ impl Builder {
         if references {
             self.add_source(address.clone())?;
         }
-        let bounds = game_pieces(bytes, pieces);
-        let parts: Vec<Result<Builder, KvetkaError>> = bounds
-            .par_windows(2)
-            .map(|w| {
-                let mut part = Builder::new(self.header.clone());
-                if references {
-                    part.add_source(address.clone())?;
+        let max_plies = if self.header.max_move == 0xff { u32::MAX } else { u32::from(self.header.max_move) };
+        let options = WalkOptions { max_plies, file: Some(path.to_path_buf()) };
+        let parts: Vec<Result<Builder, KvetkaError>> = walk_pieces(bytes, &options, pieces, |games| {
+            let mut part = Builder::new(self.header.clone());
+            if references {
+                part.add_source(address.clone())?;
+            }
+            for game in games {
+                match game {
+                    Ok(game) => part.add_walked(game)?,
+                    Err(_) => part.report.games_unreadable += 1,
                 }
-                part.add_pgn_piece(path, &bytes[w[0]..w[1]], w[0] as u64)?;
-                Ok(part)
-            })
-            .collect();
+            }
+            Ok(part)
+        });
         for part in parts {
             self.absorb(part?);
         }
         Ok(())
     }
 
-    /// The games of `piece`, which starts at byte `base` of the file.
-    fn add_pgn_piece(&mut self, path: &Path, piece: &[u8], base: u64) -> Result<(), KvetkaError> {
-        let options = ReadOptions {
-            variations: false,
-            comments: false,
-            file: Some(path.to_path_buf()),
-            ..ReadOptions::default()
-        };
-        // A game's length reaches to the next game's first byte, so each game waits for the next.
-        let mut pending: Option<(Game, u64)> = None;
-        for item in PgnReader::with_options(piece, options) {
-            match item {
-                Ok(read) => {
-                    if let Some((game, offset)) = pending.take() {
-                        self.add_game(&game, place(base + offset, base + read.offset))?;
-                    }
-                    pending = Some((read.game, read.offset));
-                }
-                Err(_) => self.report.games_unreadable += 1,
-            }
-        }
-        if let Some((game, offset)) = pending {
-            self.add_game(&game, place(base + offset, base + piece.len() as u64))?;
-        }
+    /// Adds one game of a PGN walk (its place in the file is known).
+    fn add_walked(&mut self, mut game: WalkedGame<'_>) -> Result<(), KvetkaError> {
+        let place = place(game.offset, game.offset + game.length);
+        let chess960 = game.castling_mode == CastlingMode::Chess960;
+        let started = self.start_game(chess960, game.result, &|name| game.tag(name), place)?;
+        let Some(mut walk) = started else { return Ok(()) };
+        self.count_added(game.result);
+        let (piece, report) = (self.pieces.last_mut().expect("a piece"), &mut self.report);
+        let played = game.play(|pos, mv| walk.visit(piece, report, pos, mv.as_ref()));
+        walk.end(piece, report, &played.position, played.stopped);
         Ok(())
     }
 
@@ -338,94 +371,120 @@ impl Builder {
     /// current source.
     fn absorb(&mut self, part: Builder) {
         let source = self.sources.len().saturating_sub(1) as u16;
-        let first_game = self.sources.last().map_or(0, |s| s.games.len() as u32);
-        let shift = |r: SourceRef| SourceRef { source, game: r.game + first_game };
+        let mut first_game = self.pieces.iter().filter(|p| p.source == source).map(|p| p.games).sum::<u32>();
         if let (Some(mine), Some(theirs)) = (self.sources.last_mut(), part.sources.into_iter().next()) {
             mine.games.extend(theirs.games);
         }
-        for (key, t) in part.tallies {
-            let mine = self.tallies.entry(key).or_default();
-            mine.wins = mine.wins.saturating_add(t.wins);
-            mine.draws = mine.draws.saturating_add(t.draws);
-            mine.losses = mine.losses.saturating_add(t.losses);
-            for (a, b) in mine.moves.iter_mut().zip(t.moves) {
-                *a |= b;
-            }
-            if mine.first_game.is_none() {
-                mine.first_game = t.first_game.map(shift);
-            }
-            mine.last_of.extend(t.last_of.into_iter().map(shift));
+        for mut piece in part.pieces {
+            (piece.source, piece.first_game) = (source, first_game);
+            first_game += piece.games;
+            self.pieces.push(piece);
         }
         self.report.add(&part.report);
+    }
+
+    /// Hands every element of the book to `each`, in key order: statistics and moves from the
+    /// games, references when the header keeps them, comments from `names`, cut to 682 bytes,
+    /// then moves between book positions when the header asks for links. The keys are cut into
+    /// ranges merged in parallel, one `T` from `start` each: the `T`s, in key order.
+    fn each_element<T: Send>(
+        &mut self,
+        names: Option<&OpeningNames>,
+        start: impl Fn() -> T + Sync,
+        each: impl Fn(&mut T, &Element) -> Result<(), KvetkaError> + Sync,
+    ) -> Result<Vec<T>, KvetkaError> {
+        let references = self.header.references();
+        let (element_type, links) = (self.header.element_type, self.header.links != 0);
+        let mut pieces = std::mem::take(&mut self.pieces);
+        sort_pieces(&mut pieces);
+        let ranges = Tallies::new(&pieces).split(rayon::current_num_threads());
+        let keys: Vec<Key> =
+            if links { ranges.par_iter().cloned().flat_map_iter(Tallies::keys).collect() } else { Vec::new() };
+        let parts: Vec<Result<(T, BuildReport), KvetkaError>> = ranges
+            .into_par_iter()
+            .map(|mut tallies| {
+                let (mut out, mut report) = (start(), BuildReport::default());
+                let mut tally = Tally::default();
+                let mut e = Element::default();
+                while tallies.next_into(&mut tally) {
+                    let mut moves = std::mem::take(&mut e.moves);
+                    tally.codes(&mut moves);
+                    e = Element {
+                        key: tally.key,
+                        wins: tally.wins,
+                        draws: tally.draws,
+                        losses: tally.losses,
+                        moves,
+                        ..e
+                    };
+                    (e.flags, e.some_source, e.comment) = (0, None, None);
+                    e.game_links = GameLinks::default();
+                    if references {
+                        e.set_some_source(Some(tally.first_game));
+                        e.set_game_links(tally.last_of.clone());
+                    }
+                    if let Some(name) = names.and_then(|n| n.get(&tally.key)) {
+                        e.set_comment(Some(name.clone()));
+                    }
+                    fit(&mut e, element_type, &mut report);
+                    if links {
+                        report.link_moves +=
+                            add_links(std::slice::from_mut(&mut e), &|k| keys.binary_search(k).is_ok());
+                    }
+                    report.positions += 1;
+                    each(&mut out, &e)?;
+                }
+                Ok((out, report))
+            })
+            .collect();
+        let mut outs = Vec::with_capacity(parts.len());
+        for part in parts {
+            let (out, report) = part?;
+            self.report.add(&report);
+            outs.push(out);
+        }
+        Ok(outs)
     }
 
     /// The book: elements in key order, greedy blocks, comments from `names`, links if the
     /// header asks for them, the `.ksf` when references are kept.
     pub fn finish(mut self, names: Option<&OpeningNames>) -> Result<(Book, BuildReport), KvetkaError> {
-        let references = self.header.references();
-        let mut elements = Vec::with_capacity(self.tallies.len());
-        // Consumed, so the table is freed before the blocks are packed.
-        for (key, t) in std::mem::take(&mut self.tallies) {
-            let mut e = Element::new(key);
-            (e.wins, e.draws, e.losses) = (t.wins, t.draws, t.losses);
-            e.moves = codes(&t.moves);
-            if references {
-                e.set_some_source(t.first_game);
-                e.set_game_links(t.last_of);
-            }
-            if let Some(name) = names.and_then(|n| n.get(&key)) {
-                e.set_comment(Some(name.clone()));
-            }
-            elements.push(e);
-        }
-        for e in &mut elements {
-            fit(e, self.header.element_type, &mut self.report);
-        }
-        if self.header.links != 0 {
-            let keys: KeySet = elements.iter().map(|e| e.key).collect();
-            self.report.link_moves += add_links(&mut elements, &keys);
-        }
-        self.report.positions = elements.len() as u64;
-        let mut book = Book::from_elements(self.header, elements)?;
-        if references {
+        let parts = self.each_element(names, Vec::new, |elements, e| {
+            elements.push(e.clone());
+            Ok(())
+        })?;
+        let mut book = Book::from_elements(self.header, parts.concat())?;
+        self.report.blocks = book.blocks.len() as u64;
+        if book.header.references() {
             book.sources = Some(Sources { sources: self.sources });
         }
         Ok((book, self.report))
     }
-}
 
-/// Starts of pieces of about `bytes.len() / pieces` bytes, each at a line `[Event ` after an
-/// empty line (so never inside a game), then the end.
-fn game_pieces(bytes: &[u8], pieces: usize) -> Vec<usize> {
-    let mut bounds = vec![0];
-    for k in 1..pieces.max(1) {
-        let from = (bytes.len() * k / pieces).max(*bounds.last().unwrap_or(&0));
-        let found = bytes[from..].windows(10).position(|w| w.starts_with(b"\n\n[Event ") || w == b"\n\r\n[Event ");
-        if let Some(at) = found {
-            let start = from + at + if bytes[from + at + 1] == b'\r' { 3 } else { 2 };
-            if start > *bounds.last().unwrap_or(&0) {
-                bounds.push(start);
-            }
+    /// Writes the book [`Builder::finish`] would make to `path` (see [`Book::write`]), packing
+    /// each element into its block as it comes instead of holding the book's elements.
+    pub fn write(
+        mut self,
+        names: Option<&OpeningNames>,
+        path: &Path,
+        options: &WriteOptions,
+    ) -> Result<BuildReport, KvetkaError> {
+        let element_type = self.header.element_type;
+        let parts = self.each_element(names, EncodedElements::default, |out, e| out.push(e, element_type))?;
+        let mut blocks = BlockPacker::new();
+        for part in parts {
+            blocks.push_all(part)?;
         }
+        self.report.blocks = blocks.len() as u64;
+        let sources = self.header.references().then(|| Sources { sources: std::mem::take(&mut self.sources) });
+        blocks.write(&self.header, sources.as_ref(), path, options)?;
+        Ok(self.report)
     }
-    bounds.push(bytes.len());
-    bounds
 }
 
 fn place(offset: u64, next: u64) -> GamePlace {
     let clamp = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
     GamePlace { offset: clamp(offset), length: clamp(next.saturating_sub(offset)) }
-}
-
-fn set_first(t: &mut Tally, reference: Option<SourceRef>) {
-    if t.first_game.is_none() {
-        t.first_game = reference;
-    }
-}
-
-/// The codes of a 256-bit set, ascending.
-fn codes(set: &[u64; 4]) -> Vec<u8> {
-    (0..=255u8).filter(|&c| set[usize::from(c >> 6)] >> (c & 63) & 1 == 1).collect()
 }
 
 /// Drops game links from the end, then the comment, until the element fits in 682 bytes.
@@ -445,8 +504,8 @@ pub(crate) fn fit(e: &mut Element, element_type: u8, report: &mut BuildReport) {
 }
 
 /// `links`: from every position, every legal encodable move that leads to another position
-/// of the book (`keys`, spec 10.4). Returns the number of moves added.
-pub(crate) fn add_links(elements: &mut [Element], keys: &KeySet) -> u64 {
+/// of the book (`in_book`, spec 10.4). Returns the number of moves added.
+pub(crate) fn add_links(elements: &mut [Element], in_book: &dyn Fn(&Key) -> bool) -> u64 {
     let mut added = 0;
     for e in elements.iter_mut() {
         let Ok(norm) = key::decode(&e.key) else { continue };
@@ -462,12 +521,14 @@ pub(crate) fn add_links(elements: &mut [Element], keys: &KeySet) -> u64 {
             }
             let mut next = pos.clone();
             next.play_unchecked(mv);
-            if key_of(&crate::boardcode::Normalized::new(&next)).is_ok_and(|k| keys.contains(&k)) {
+            if key_of(&Normalized::new(&next)).is_ok_and(|k| in_book(&k)) {
                 set[usize::from(code >> 6)] |= 1 << (code & 63);
                 added += 1;
             }
         }
-        e.moves = codes(&set);
+        let mut codes = std::mem::take(&mut e.moves);
+        Tally { moves: set, ..Tally::default() }.codes(&mut codes);
+        e.moves = codes;
     }
     added
 }
@@ -530,20 +591,6 @@ mod tests {
 
     const GAMES: &str = "[Event \"a\"]\n[White \"A\"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Event \"b\"]\n\n1. e4 c5 0-1\n\n\
         [Event \"c\"]\n\n1. d4 d5 1/2-1/2\n\n[Event \"d\"]\n\n1. e4 e5 2. Nc3 *\n\n[Event \"e\"]\n\n1. e4 e5 2. Nf3 0-1\n";
-
-    #[test]
-    fn pieces_start_at_games() {
-        let bounds = game_pieces(GAMES.as_bytes(), 3);
-        assert_eq!(bounds.len(), 4);
-        for &b in &bounds[1..3] {
-            assert!(GAMES[b..].starts_with("[Event "), "{b}");
-        }
-        assert_eq!(game_pieces(b"1. e4 *", 4), [0, 7]);
-        let crlf = GAMES.replace('\n', "\r\n");
-        let bounds = game_pieces(crlf.as_bytes(), 2);
-        assert_eq!(bounds.len(), 3);
-        assert!(crlf[bounds[1]..].starts_with("[Event "));
-    }
 
     #[test]
     fn reading_in_pieces_builds_the_same_book() {

@@ -54,4 +54,8 @@ impl KeyOrder {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ReadOptions {
     pub string_endian: StringEndian,
+    /// Also warn about what the document allows but tabiya never writes (what `verify`
+    /// reports): CompactInts in a longer form than needed (a rewrite uses the minimal one) and
+    /// blocks whose bytes after n are not zero (kept, see [`super::Block::unused`]).
+    pub strict: bool,
 }

@@ -3,7 +3,7 @@
 use tabiya_io::varint::write_compact_int;
 use tabiya_io::{ByteReader, DataError, Location, Warnings};
 
-use super::conventions::{MAX_ELEMENT_SIZE, StringEndian};
+use super::conventions::{MAX_ELEMENT_SIZE, ReadOptions};
 use super::text::{Decoded, read_unicode, unicode_size, write_unicode};
 use super::{Key, SourceRef};
 
@@ -151,12 +151,12 @@ impl Element {
     pub(crate) fn parse(
         r: &mut ByteReader<'_>,
         element_type: u8,
-        endian: StringEndian,
+        options: &ReadOptions,
         warnings: &mut Warnings,
         notes: &mut ElementNotes,
     ) -> Result<Element, DataError> {
         let start = r.offset();
-        let length = r.compact_int("element length")? as usize;
+        let length = compact_int(r, "element length", options, warnings)? as usize;
         if length > r.remaining() {
             return Err(r
                 .error(format!("an element of {length} bytes within the block"))
@@ -171,9 +171,9 @@ impl Element {
         }
         let mut body = r.sub(length, "element")?;
         let key = Key(body.array("element key")?);
-        let wins = body.compact_int("wins")?;
-        let draws = body.compact_int("draws")?;
-        let losses = body.compact_int("loses")?;
+        let wins = compact_int(&mut body, "wins", options, warnings)?;
+        let draws = compact_int(&mut body, "draws", options, warnings)?;
+        let losses = compact_int(&mut body, "loses", options, warnings)?;
         let move_count = body.u8("move_number")? as usize;
         let moves = body.bytes(move_count, "move codes")?.to_vec();
         let flags = body.u8("flags")?;
@@ -183,7 +183,7 @@ impl Element {
             element.some_source = Some(SourceRef::parse(&mut body, "some_source")?);
         }
         if flags & FLAG_COMMENT != 0 {
-            let (comment, order) = read_unicode(&mut body, "comment", endian)?;
+            let (comment, order) = read_unicode(&mut body, "comment", options.string_endian)?;
             notes.little_endian_comment |= order == Decoded::Little;
             element.comment = Some(comment);
         }
@@ -191,6 +191,9 @@ impl Element {
             let at = body.offset();
             match parse_links(body.rest(), flags & FLAGS_FUTURE != 0) {
                 Some((links, used)) => {
+                    if options.strict {
+                        compact_int(&mut body.clone(), "game link count", options, warnings)?;
+                    }
                     element.game_links = GameLinks::Parsed(links);
                     body.skip(used, "game links")?;
                 }
@@ -215,6 +218,26 @@ impl Element {
         }
         Ok(element)
     }
+}
+
+/// A CompactInt; in strict mode a form longer than the minimal one (leading `0x80` bytes,
+/// which the document allows and tabiya never writes) is reported.
+fn compact_int(
+    r: &mut ByteReader<'_>,
+    what: &str,
+    options: &ReadOptions,
+    warnings: &mut Warnings,
+) -> Result<u32, DataError> {
+    let at = r.offset();
+    let value = r.compact_int(what)?;
+    let len = (r.offset() - at) as usize;
+    if options.strict && len > compact_size(value) {
+        warnings.push(
+            Location::at(at),
+            format!("{what} {value} written in {len} bytes, {} would do (a rewrite uses those)", compact_size(value)),
+        );
+    }
+    Ok(value)
 }
 
 /// Game links at the start of `bytes`: a count and that many references. Without future data
@@ -253,7 +276,7 @@ mod tests {
         let parsed = Element::parse(
             &mut r,
             element_type,
-            StringEndian::Auto,
+            &ReadOptions::default(),
             &mut Warnings::default(),
             &mut ElementNotes::default(),
         )
@@ -307,8 +330,9 @@ mod tests {
     fn an_element_longer_than_its_block_is_an_error_with_offset() {
         let bytes = [0x7f, 0, 0];
         let mut r = ByteReader::with_base(&bytes, 0x81e);
-        let err = Element::parse(&mut r, 1, StringEndian::Auto, &mut Warnings::default(), &mut ElementNotes::default())
-            .unwrap_err();
+        let err =
+            Element::parse(&mut r, 1, &ReadOptions::default(), &mut Warnings::default(), &mut ElementNotes::default())
+                .unwrap_err();
         assert_eq!(err.location.offset, Some(0x81f));
         assert!(err.expected.contains("127 bytes"), "{err}");
     }

@@ -4,7 +4,7 @@
 
 use shakmaty::{Chess, Color, File, Role};
 
-use crate::boardcode::{BitReader, BitWriter, CastlingBits, Normalized, read_board, write_board};
+use crate::boardcode::{BitReader, BoardCode, BoardCoder, CastlingBits, Normalized, read_board};
 
 use super::{KEY_LEN, Key};
 
@@ -21,18 +21,37 @@ pub fn encode(pos: &Chess) -> Result<(Key, Normalized), usize> {
     key_of(&norm).map(|key| (key, norm))
 }
 
+/// [`encode`] for the positions of games one after the other: `coder` reuses the codes of
+/// files that did not change since the same side was last to move.
+pub fn encode_next(coder: &mut BoardCoder, pos: &Chess) -> Result<(Key, Normalized), usize> {
+    let norm = Normalized::new(pos);
+    let code = coder.code(&norm.board, usize::from(norm.frame.flipped));
+    key_from(code, &norm).map(|key| (key, norm))
+}
+
 /// The key of a normalised position, or the bits it would need when over 176.
 pub fn key_of(norm: &Normalized) -> Result<Key, usize> {
-    let mut bits = BitWriter::new();
-    write_board(&norm.board, &mut bits);
-    bits.push_bits(norm.ep_file.map_or(0, |f| f as u32 + 1), 4);
-    bits.push_bits(u32::from(norm.castling.nibble()), 4);
-    if bits.len() > KEY_BITS {
-        return Err(bits.len());
+    key_from(BoardCode::new(&norm.board), norm)
+}
+
+/// The key of a normalised position whose board code is `code`.
+fn key_from(code: BoardCode, norm: &Normalized) -> Result<Key, usize> {
+    let BoardCode { mut words, len } = code;
+    if len + 8 > KEY_BITS {
+        return Err(len + 8);
     }
-    bits.pad_to(KEY_BITS);
+    // The ep and castling nibbles right after the board; the zero bits after them are already
+    // there. 176 bits end inside word 2, so the trailer is at most in words 1 and 2.
+    let trailer = u64::from(norm.ep_file.map_or(0, |f| f as u8 + 1) << 4 | norm.castling.nibble()) << 56;
+    let (word, shift) = (len / 64, len % 64);
+    words[word] |= trailer >> shift;
+    words[word + 1] |= (trailer << 1) << (63 - shift);
+    let mut bytes = [0u8; 24];
+    for (chunk, word) in bytes.chunks_exact_mut(8).zip(words) {
+        chunk.copy_from_slice(&word.to_be_bytes());
+    }
     let mut key = [0; KEY_LEN];
-    key.copy_from_slice(bits.as_bytes());
+    key.copy_from_slice(&bytes[..KEY_LEN]);
     Ok(Key(key))
 }
 

@@ -77,7 +77,7 @@ pub fn append(existing: &mut Book, new: Book, report: &mut BuildReport) -> Resul
     if existing.header.links != 0 {
         let keys: KeySet = existing.elements().map(|e| e.key).collect();
         for index in 0..existing.blocks.len() {
-            report.link_moves += add_links(&mut existing.blocks[index].elements, &keys);
+            report.link_moves += add_links(&mut existing.blocks[index].elements, &|k| keys.contains(k));
         }
         existing.split_full_blocks();
     }
@@ -107,7 +107,7 @@ pub fn merge(books: Vec<Book>) -> Result<(Book, BuildReport), KvetkaError> {
     }
     if header.links != 0 {
         let keys: KeySet = merged.iter().map(|e| e.key).collect();
-        report.link_moves += add_links(&mut merged, &keys);
+        report.link_moves += add_links(&mut merged, &|k| keys.contains(k));
     }
     report.positions = merged.len() as u64;
     let mut book = Book::from_elements(header, merged)?;

@@ -34,6 +34,7 @@ pub mod merge;
 pub mod moves;
 pub mod probe;
 mod read;
+mod record;
 mod text;
 mod write;
 
@@ -141,6 +142,9 @@ impl Header {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Block {
     pub elements: Vec<Element>,
+    /// The bytes after n, when they are not all zero (leftovers of another writer): written
+    /// back while the elements still end at the same n, else zeros. Empty for tabiya's blocks.
+    pub unused: Vec<u8>,
 }
 
 /// A whole book in memory.

@@ -233,14 +233,23 @@ impl BookReader {
         let mut local = Warnings::default();
         while !r.is_empty() {
             let element =
-                Element::parse(&mut r, self.header.element_type, self.options.string_endian, &mut local, notes)
-                    .map_err(locate)?;
+                Element::parse(&mut r, self.header.element_type, &self.options, &mut local, notes).map_err(locate)?;
             elements.push(element);
+        }
+        // Another writer may leave old bytes after n (what a block held before it was split):
+        // kept, so that an unchanged block is written back as it was.
+        let rest = &bytes[used..];
+        let unused = if rest.iter().any(|&b| b != 0) { rest.to_vec() } else { Vec::new() };
+        if self.options.strict && !unused.is_empty() {
+            local.push(
+                Location::at(offset as u64 + used as u64),
+                format!("{} bytes after n are not zero (kept while the block is unchanged)", unused.len()),
+            );
         }
         for w in local.0 {
             warnings.push(w.location.in_file(path).with_record(index.into()), w.message);
         }
-        Ok(Block { elements })
+        Ok(Block { elements, unused })
     }
 
     /// The first key of block `index`, read from the `.kob`.
@@ -299,7 +308,7 @@ impl BookReader {
                     let element = Element::parse(
                         &mut at,
                         self.header.element_type,
-                        self.options.string_endian,
+                        &self.options,
                         &mut Warnings::default(),
                         &mut ElementNotes::default(),
                     )

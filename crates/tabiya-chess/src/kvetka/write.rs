@@ -6,13 +6,15 @@ use std::io::Write;
 use std::path::Path;
 
 use tabiya_io::AtomicFile;
+use tabiya_io::varint::decode_compact_int;
 
 use super::conventions::{BLOCK_PAYLOAD, BLOCK_SIZE, MAX_COMMENT_CHARS, MAX_ELEMENT_SIZE, MAX_PART_SIZE};
 use super::element::Element;
 use super::error::KvetkaError;
 use super::files::BookFiles;
+use super::ksf::Sources;
 use super::text::{unicode_units, write_unicode};
-use super::{Block, Book, Header, KEY_LEN};
+use super::{Block, Book, Header, KEY_LEN, Key};
 
 /// The writer's choices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,7 +65,7 @@ impl Book {
         // held twice (a book of millions of positions).
         let mut blocks = Vec::with_capacity(starts.len());
         for &start in starts.iter().rev() {
-            blocks.push(Block { elements: elements.split_off(start) });
+            blocks.push(Block { elements: elements.split_off(start), unused: Vec::new() });
             elements.shrink_to_fit();
         }
         blocks.reverse();
@@ -80,6 +82,8 @@ impl Book {
         }
         let after = self.blocks.partition_point(|b| b.elements.first().is_some_and(|e| e.key <= element.key));
         let index = after.saturating_sub(1);
+        // The block changes: another writer's leftovers after n mean nothing any more.
+        self.blocks[index].unused.clear();
         let elements = &mut self.blocks[index].elements;
         match elements.binary_search_by(|e| e.key.cmp(&element.key)) {
             Ok(i) => merge(&mut elements[i], element),
@@ -116,56 +120,25 @@ impl Book {
             best = best.min(((2 * before).abs_diff(total), cut + 1));
         }
         let second = self.blocks[index].elements.split_off(best.1);
-        self.blocks.insert(index + 1, Block { elements: second });
+        self.blocks.insert(index + 1, Block { elements: second, unused: Vec::new() });
     }
 
     /// Writes `stem_N.kob` parts, `stem.ksf` (when the book has sources) and `stem.kin`.
     /// `path` is the stem or any file name of the book.
     pub fn write(&self, path: &Path, options: &WriteOptions) -> Result<(), KvetkaError> {
-        let files = BookFiles::new(path);
-        let block_number = self.blocks.len() as u32;
-        let header = self.header.to_bytes(block_number);
         // Every block is checked before any file is touched, so a refused element leaves the
         // old book in place.
         for block in &self.blocks {
             self.check_block(block)?;
         }
-        let mut block_bytes = Vec::with_capacity(BLOCK_SIZE);
-        match &self.sources {
-            Some(sources) => write_file(&files.ksf(), &[&sources.to_bytes()])?,
-            None => remove_stale(&files.ksf())?,
-        }
-        let mut next = 0;
-        let counts = part_block_counts(header.len(), self.blocks.len());
-        for (part, &count) in counts.iter().enumerate() {
-            let path = files.part(part);
-            let mut file = AtomicFile::create(&path).map_err(|e| KvetkaError::io(&path, e))?;
-            if part == 0 {
-                file.write_all(&header).map_err(|e| KvetkaError::io(&path, e))?;
-            }
-            for block in &self.blocks[next..next + count] {
-                block_bytes.clear();
-                self.encode_block(block, &mut block_bytes);
-                file.write_all(&block_bytes).map_err(|e| KvetkaError::io(&path, e))?;
-            }
-            file.commit().map_err(|e| KvetkaError::io(&path, e))?;
-            next += count;
-        }
-        // Parts left over from a larger book of the same name would be read as ours.
-        for stale in files.existing_parts().into_iter().skip(counts.len()) {
-            remove_stale(&stale)?;
-        }
-        if options.kin {
-            // An empty block (n = 2, only ever read from another writer) has no first key: zeros
-            // keep the .kin at one key per block.
-            let zero = [0u8; KEY_LEN];
-            let keys: Vec<&[u8]> =
-                self.blocks.iter().map(|b| b.elements.first().map_or(&zero[..], |e| &e.key.0[..])).collect();
-            write_file(&files.kin(), &keys)?;
-        } else {
-            remove_stale(&files.kin())?;
-        }
-        Ok(())
+        // An empty block (n = 2, only ever read from another writer) has no first key: zeros
+        // keep the .kin at one key per block.
+        let first_keys: Vec<[u8; KEY_LEN]> =
+            self.blocks.iter().map(|b| b.elements.first().map_or([0; KEY_LEN], |e| e.key.0)).collect();
+        let files = BookFiles::new(path);
+        write_files(&files, &self.header, self.sources.as_ref(), &first_keys, options, &mut |index, out| {
+            self.encode_block(&self.blocks[index], out)
+        })
     }
 
     /// Bytes the block's elements take, or why the writer refuses it.
@@ -193,7 +166,153 @@ impl Book {
         }
         let used = out.len() - start;
         out[start..start + 2].copy_from_slice(&(used as u16).to_be_bytes());
+        if used + block.unused.len() == BLOCK_SIZE {
+            out.extend_from_slice(&block.unused);
+        }
         out.resize(start + BLOCK_SIZE, 0);
+    }
+}
+
+/// Writes the files of a book of `first_keys.len()` blocks in the order ksf → kob parts →
+/// kin (the index last); `block` appends the 2048 bytes of a block.
+fn write_files(
+    files: &BookFiles,
+    header: &Header,
+    sources: Option<&Sources>,
+    first_keys: &[[u8; KEY_LEN]],
+    options: &WriteOptions,
+    block: &mut dyn FnMut(usize, &mut Vec<u8>),
+) -> Result<(), KvetkaError> {
+    let header = header.to_bytes(first_keys.len() as u32);
+    match sources {
+        Some(sources) => write_file(&files.ksf(), &[&sources.to_bytes()])?,
+        None => remove_stale(&files.ksf())?,
+    }
+    let mut block_bytes = Vec::with_capacity(BLOCK_SIZE);
+    let mut next = 0;
+    let counts = part_block_counts(header.len(), first_keys.len());
+    for (part, &count) in counts.iter().enumerate() {
+        let path = files.part(part);
+        let mut file = AtomicFile::create(&path).map_err(|e| KvetkaError::io(&path, e))?;
+        if part == 0 {
+            file.write_all(&header).map_err(|e| KvetkaError::io(&path, e))?;
+        }
+        for index in next..next + count {
+            block_bytes.clear();
+            block(index, &mut block_bytes);
+            file.write_all(&block_bytes).map_err(|e| KvetkaError::io(&path, e))?;
+        }
+        file.commit().map_err(|e| KvetkaError::io(&path, e))?;
+        next += count;
+    }
+    // Parts left over from a larger book of the same name would be read as ours.
+    for stale in files.existing_parts().into_iter().skip(counts.len()) {
+        remove_stale(&stale)?;
+    }
+    if options.kin {
+        let keys: Vec<&[u8]> = first_keys.iter().map(|k| &k[..]).collect();
+        write_file(&files.kin(), &keys)
+    } else {
+        remove_stale(&files.kin())
+    }
+}
+
+/// Blocks filled greedily as elements come in key order (the packing of
+/// [`Book::from_elements`]), held as their 2048 bytes: a builder writes a book of millions of
+/// positions without holding its elements.
+pub(crate) struct BlockPacker {
+    /// The elements' bytes, part after part.
+    parts: Vec<EncodedElements>,
+    /// Runs of element bytes, each within one part: (part, start, end).
+    runs: Vec<(usize, usize, usize)>,
+    /// Each block's first key, its n and its first run (its runs end where the next block's
+    /// begin).
+    blocks: Vec<([u8; KEY_LEN], usize, usize)>,
+    last_key: Option<[u8; KEY_LEN]>,
+}
+
+/// Elements encoded one after the other (each starts with its length), each checked as
+/// [`Book::write`] would, to be packed by [`BlockPacker::push_all`].
+#[derive(Debug, Default)]
+pub(crate) struct EncodedElements {
+    bytes: Vec<u8>,
+}
+
+impl EncodedElements {
+    /// Adds the next element, or refuses it as [`Book::write`] would.
+    pub fn push(&mut self, element: &Element, element_type: u8) -> Result<(), KvetkaError> {
+        check_element(element, element_type)?;
+        element.encode(element_type, &mut self.bytes);
+        Ok(())
+    }
+
+    /// The key and the end of the element whose bytes start at `start`.
+    fn element_at(&self, start: usize) -> ([u8; KEY_LEN], usize) {
+        let (length, length_bytes) = decode_compact_int(&self.bytes[start..]).expect("an element written by push");
+        let key_start = start + length_bytes;
+        let mut key = [0; KEY_LEN];
+        key.copy_from_slice(&self.bytes[key_start..key_start + KEY_LEN]);
+        (key, key_start + length as usize)
+    }
+}
+
+impl BlockPacker {
+    pub fn new() -> BlockPacker {
+        BlockPacker { parts: Vec::new(), runs: Vec::new(), blocks: Vec::new(), last_key: None }
+    }
+
+    /// Adds the next elements (keys ascending, after those added so far) to blocks, keeping
+    /// their bytes until the book is written (the book is not copied into blocks).
+    pub fn push_all(&mut self, elements: EncodedElements) -> Result<(), KvetkaError> {
+        let part = self.parts.len();
+        let mut start = 0;
+        while start < elements.bytes.len() {
+            let (key, end) = elements.element_at(start);
+            if self.last_key.is_some_and(|last| key <= last) {
+                return Err(KvetkaError::unrepresentable(format!("key {} out of order", Key(key).to_hex())));
+            }
+            self.last_key = Some(key);
+            let size = end - start;
+            let fits = self.blocks.last().is_some_and(|&(_, used, _)| used + size <= BLOCK_SIZE);
+            if !fits {
+                self.blocks.push((key, 2, self.runs.len()));
+            }
+            if let Some((_, used, _)) = self.blocks.last_mut() {
+                *used += size;
+            }
+            match self.runs.last_mut() {
+                Some((run_part, _, run_end)) if fits && *run_part == part && *run_end == start => *run_end = end,
+                _ => self.runs.push((part, start, end)),
+            }
+            start = end;
+        }
+        self.parts.push(elements);
+        Ok(())
+    }
+
+    /// Blocks begun so far.
+    pub fn len(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// Writes the book's files (see [`Book::write`]).
+    pub fn write(
+        self,
+        header: &Header,
+        sources: Option<&Sources>,
+        path: &Path,
+        options: &WriteOptions,
+    ) -> Result<(), KvetkaError> {
+        let first_keys: Vec<[u8; KEY_LEN]> = self.blocks.iter().map(|&(key, _, _)| key).collect();
+        write_files(&BookFiles::new(path), header, sources, &first_keys, options, &mut |index, out| {
+            let (_, used, first_run) = self.blocks[index];
+            let end_run = self.blocks.get(index + 1).map_or(self.runs.len(), |&(_, _, run)| run);
+            out.extend_from_slice(&(used as u16).to_be_bytes());
+            for &(part, start, end) in &self.runs[first_run..end_run] {
+                out.extend_from_slice(&self.parts[part].bytes[start..end]);
+            }
+            out.resize(BLOCK_SIZE, 0);
+        })
     }
 }
 
@@ -260,6 +379,47 @@ mod tests {
         assert_eq!(part_block_counts(28, 10_239), [10_239]);
         assert_eq!(part_block_counts(28, 10_240), [10_239, 1]);
         assert_eq!(part_block_counts(28, 0), [0]);
+    }
+
+    #[test]
+    fn packed_parts_write_the_bytes_of_the_whole_book() {
+        // Elements of 29 to 628 bytes, so that blocks hold 3 to 70 of them.
+        let mut random = tabiya_io::corpus::Xorshift::new(0x9ac4);
+        let elements: Vec<Element> = (0..400u16)
+            .map(|i| {
+                let mut key = [0; KEY_LEN];
+                key[..2].copy_from_slice(&i.to_be_bytes());
+                let mut e = Element::new(Key(key));
+                e.flags = 0x08;
+                e.extra = vec![0x5a; random.below(600)];
+                e
+            })
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let read = |name: &str| {
+            let mut files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|f| f.unwrap().path()).collect();
+            files.retain(|f| f.file_name().unwrap().to_string_lossy().starts_with(name));
+            files.sort();
+            files.iter().map(|f| std::fs::read(f).unwrap()).collect::<Vec<_>>()
+        };
+        let book = Book::from_elements(Header::default(), elements.clone()).unwrap();
+        book.write(&dir.path().join("whole.kob"), &WriteOptions::default()).unwrap();
+        let whole = read("whole");
+        assert_eq!(whole.len(), 2, "one part and the .kin");
+        for cuts in [vec![], vec![1], vec![77, 78, 200], vec![13, 150, 151, 399]] {
+            let mut packer = BlockPacker::new();
+            let mut parts = vec![EncodedElements::default()];
+            for (i, e) in elements.iter().enumerate() {
+                if cuts.contains(&i) {
+                    parts.push(EncodedElements::default());
+                }
+                parts.last_mut().unwrap().push(e, 0).unwrap();
+            }
+            parts.into_iter().for_each(|part| packer.push_all(part).unwrap());
+            assert_eq!(packer.len(), book.blocks.len());
+            packer.write(&Header::default(), None, &dir.path().join("packed.kob"), &WriteOptions::default()).unwrap();
+            assert_eq!(read("packed"), whole, "cut at {cuts:?}");
+        }
     }
 
     #[test]

@@ -113,7 +113,7 @@ fn kin_name(kin: KinState) -> &'static str {
 
 pub fn verify(path: &Path, args: &VerifyArgs, _global: &Global) -> Result<ExitCode, CliError> {
     let mut report = VerifyReport::new(path, FORMAT);
-    let opened = match kvetka::open(path, ReadOptions::default()) {
+    let opened = match kvetka::open(path, ReadOptions { strict: true, ..ReadOptions::default() }) {
         Ok(o) => o,
         Err(e) => {
             report.problem(Severity::Error, path.display(), e.to_string());
@@ -304,25 +304,27 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let (built, mut report) = builder.finish(names.as_ref()).map_err(input_error)?;
-    let book = match existing {
+    let report = match existing {
         Some(mut book) => {
+            let (built, mut report) = builder.finish(names.as_ref()).map_err(input_error)?;
             kvetka::merge::append(&mut book, built, &mut report).map_err(input_error)?;
-            book
+            report.blocks = book.blocks.len() as u64;
+            book.write(&args.output, &Default::default()).map_err(write_error)?;
+            report
         }
-        None => built,
+        // A new book is written as its elements come, never held whole.
+        None => builder.write(names.as_ref(), &args.output, &Default::default()).map_err(write_error)?,
     };
-    book.write(&args.output, &Default::default()).map_err(write_error)?;
-    summary(global.quiet, build_summary(&args.output, &book, &report));
+    summary(global.quiet, build_summary(&args.output, &report));
     Ok(ExitCode::SUCCESS)
 }
 
-fn build_summary(path: &Path, book: &Book, r: &BuildReport) -> String {
+fn build_summary(path: &Path, r: &BuildReport) -> String {
     let mut text = format!(
         "{}: {} positions in {} blocks from {} of {} games ({} filtered by Elo, {} Chess960, {} unreadable)",
         path.display(),
-        book.element_count(),
-        book.blocks.len(),
+        r.positions,
+        r.blocks,
         r.games_added,
         r.games_read,
         r.games_filtered,
