@@ -11,4 +11,5 @@ pub mod games;
 pub mod kvetka;
 pub mod pgn;
 pub mod polyglot;
+mod rules;
 pub mod scid;

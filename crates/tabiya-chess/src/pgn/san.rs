@@ -8,7 +8,9 @@
 //! two on every spelling of every move of random games.
 
 use shakmaty::san::{San, SanError};
-use shakmaty::{Bitboard, Chess, Color, File, Move, Position, Rank, Role, Square, attacks};
+use shakmaty::{Chess, File, Move, Position, Rank, Role, Square, attacks};
+
+use crate::rules::{king_safe_after, pawn_push_from};
 
 /// The legal move `san` names in `pos`, as `San::to_move` finds it.
 pub(crate) fn san_to_move(san: San, pos: &Chess) -> Result<Move, SanError> {
@@ -35,7 +37,6 @@ fn normal_move(pos: &Chess, san: Normal) -> Option<Result<Move, SanError>> {
     let Normal { role, file, rank, capture, to, promotion } = san;
     let board = pos.board();
     let turn = pos.turn();
-    let king = board.king_of(turn)?;
     if pos.us().contains(to) {
         return Some(Err(SanError::IllegalSan));
     }
@@ -65,10 +66,7 @@ fn normal_move(pos: &Chess, san: Normal) -> Option<Result<Move, SanError>> {
         if file.is_some_and(|f| f != from.file()) || rank.is_some_and(|r| r != from.rank()) {
             continue;
         }
-        // Legal when no piece of the other side (but the one captured) attacks our king
-        // afterwards: this covers pins and answers to check alike.
-        let king = if role == Role::King { to } else { king };
-        if board.attacks_to(king, !turn, occupied.without(from).with(to)).without(to).any() {
+        if !king_safe_after(pos, role, from, to) {
             continue;
         }
         if found.is_some() {
@@ -77,22 +75,6 @@ fn normal_move(pos: &Chess, san: Normal) -> Option<Result<Move, SanError>> {
         found = Some(Move::Normal { role, from, capture: target, to, promotion });
     }
     Some(found.ok_or(SanError::IllegalSan))
-}
-
-/// The square a pawn of `turn` pushes from to reach the empty square `to`: one step, or two
-/// from its starting rank over an empty square.
-fn pawn_push_from(to: Square, turn: Color, pawns: Bitboard, occupied: Bitboard) -> Bitboard {
-    let back = turn.fold_wb(-8, 8);
-    let Some(one) = to.offset(back) else { return Bitboard::EMPTY };
-    if pawns.contains(one) {
-        return Bitboard::from_square(one);
-    }
-    match one.offset(back) {
-        Some(two) if to.rank() == turn.fold_wb(Rank::Fourth, Rank::Fifth) && !occupied.contains(one) => {
-            pawns & Bitboard::from_square(two)
-        }
-        _ => Bitboard::EMPTY,
-    }
 }
 
 #[cfg(test)]

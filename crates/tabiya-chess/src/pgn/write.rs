@@ -488,20 +488,7 @@ fn other_attacker(pos: &Chess, role: Role, from: shakmaty::Square, to: shakmaty:
             if to.is_light() { shakmaty::Bitboard::LIGHT_SQUARES } else { shakmaty::Bitboard::DARK_SQUARES };
         others &= same_colour;
     }
-    others.any() && (attackers(role, to, pos.board().occupied()) & others).any()
-}
-
-/// Squares from which a piece of `role` (not a pawn) attacks `to`.
-#[inline]
-fn attackers(role: Role, to: shakmaty::Square, occupied: shakmaty::Bitboard) -> shakmaty::Bitboard {
-    match role {
-        Role::Knight => attacks::knight_attacks(to),
-        Role::Bishop => attacks::bishop_attacks(to, occupied),
-        Role::Rook => attacks::rook_attacks(to, occupied),
-        Role::Queen => attacks::queen_attacks(to, occupied),
-        Role::King => attacks::king_attacks(to),
-        Role::Pawn => shakmaty::Bitboard::EMPTY,
-    }
+    others.any() && (attacks::attacks(to, role.of(pos.turn()), pos.board().occupied()) & others).any()
 }
 
 /// The position after a null move, or `None` if the side to move is in check (a null move

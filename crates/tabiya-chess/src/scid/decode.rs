@@ -8,6 +8,7 @@ use super::fields::Date;
 use super::names::decode_text;
 use super::pieces::PieceLists;
 use crate::game::{Line, Node};
+use crate::rules;
 
 /// Names of the common tags stored as one byte (codes 241–250).
 pub const COMMON_TAGS: [&str; 10] = [
@@ -306,26 +307,14 @@ fn is_legal(pos: &Chess, mv: Move) -> bool {
     let reaches = match role {
         Role::Pawn => {
             let last_rank = to.rank() == us.fold_wb(shakmaty::Rank::Eighth, shakmaty::Rank::First);
-            let forward = us.fold_wb(8, -8);
-            let step = i32::from(to) - i32::from(from);
             let pushes = capture.is_none()
-                && (step == forward
-                    || (step == 2 * forward
-                        && from.rank() == us.fold_wb(shakmaty::Rank::Second, shakmaty::Rank::Seventh)
-                        && !occupied.contains(from.offset(forward).unwrap_or(from))));
+                && rules::pawn_push_from(to, us, shakmaty::Bitboard::from_square(from), occupied).contains(from);
             let captures = capture.is_some() && attacks::pawn_attacks(us, from).contains(to);
             (pushes || captures) && last_rank == promotion.is_some()
         }
-        Role::King => promotion.is_none() && attacks::king_attacks(from).contains(to),
-        Role::Knight => promotion.is_none() && attacks::knight_attacks(from).contains(to),
-        Role::Bishop => promotion.is_none() && attacks::bishop_attacks(from, occupied).contains(to),
-        Role::Rook => promotion.is_none() && attacks::rook_attacks(from, occupied).contains(to),
-        Role::Queen => promotion.is_none() && attacks::queen_attacks(from, occupied).contains(to),
+        _ => promotion.is_none() && attacks::attacks(from, role.of(us), occupied).contains(to),
     };
-    let king = if role == Role::King { Some(to) } else { board.king_of(us) };
-    reaches
-        && king
-            .is_some_and(|king| pos.king_attackers(king, !us, occupied.without(from).with(to)).without(to).is_empty())
+    reaches && rules::king_safe_after(pos, role, from, to)
 }
 
 /// Whether a variation starts after the current move's NAGs and comment marker.
