@@ -25,9 +25,9 @@ fn decode_all(relative: &str) -> Option<(Database, usize, usize, usize, usize)> 
             && info.home_pawn_count == entry.home_pawn_count
             && info.home_pawns == entry.home_pawns
             && u32::from(info.promotion) << 1 | u32::from(info.underpromotion) << 2 == entry.flags & 6
-            && encode_count(c.variations) == entry.variation_code
-            && encode_count(c.comments) == entry.comment_code
-            && encode_count(c.nags) == entry.nag_code;
+            && encode_count(c.variations) == entry.variation_code()
+            && encode_count(c.comments) == entry.comment_code()
+            && encode_count(c.nags) == entry.nag_code();
         if game.start.is_some() {
             fen_games += 1;
             fen_mismatch += usize::from(!ok);

@@ -109,13 +109,16 @@ impl Database {
     /// The raw record of game `n` (0-based).
     pub fn raw_record(&self, n: usize) -> Result<&[u8], ScidError> {
         let entry = self.entry(n)?;
-        let start = usize::try_from(entry.offset).unwrap_or(usize::MAX);
-        let end = start.saturating_add(entry.length as usize);
+        let start = usize::try_from(entry.offset()).unwrap_or(usize::MAX);
+        let end = start.saturating_add(entry.length() as usize);
         self.games.get(start..end).ok_or_else(|| {
-            DataError::new(Location::at(entry.offset).in_file(&self.paths.games), "a game record inside the game file")
-                .found(format!("{} bytes at {:#x}, file size {:#x}", entry.length, entry.offset, self.games.len()))
-                .with_record(n as u64 + 1)
-                .into()
+            DataError::new(
+                Location::at(entry.offset()).in_file(&self.paths.games),
+                "a game record inside the game file",
+            )
+            .found(format!("{} bytes at {:#x}, file size {:#x}", entry.length(), entry.offset(), self.games.len()))
+            .with_record(n as u64 + 1)
+            .into()
         })
     }
 
@@ -132,7 +135,7 @@ impl Database {
         let entry = *self.entry(n)?;
         let data = self.raw_record(n)?;
         let mut local = Warnings::default();
-        let result = decode_record(data, entry.offset, entry.chess960(), &mut local);
+        let result = decode_record(data, entry.offset(), entry.chess960(), &mut local);
         for mut w in local.0 {
             w.location = w.location.in_file(&self.paths.games).with_record(n as u64 + 1);
             warnings.0.push(w);
@@ -155,7 +158,7 @@ impl Database {
     /// the seven-tag roster, ratings, ECO, EventDate, the extra tags, then FEN.
     pub fn assemble(&self, entry: &IndexEntry, record: Record) -> Game {
         let name = |kind, id| self.names.text(kind, id);
-        let result = result_from_code(entry.result);
+        let result = result_from_code(entry.result());
         let mut tags = vec![
             ("Event".to_owned(), name(NameType::Event, entry.event)),
             ("Site".to_owned(), name(NameType::Site, entry.site)),
@@ -165,9 +168,10 @@ impl Database {
             ("Black".to_owned(), name(NameType::Player, entry.black)),
             ("Result".to_owned(), result.as_pgn().to_owned()),
         ];
-        for (color, elo, kind) in
-            [("White", entry.white_elo, entry.white_rating_type), ("Black", entry.black_elo, entry.black_rating_type)]
-        {
+        for (color, elo, kind) in [
+            ("White", entry.white_elo(), entry.white_rating_type()),
+            ("Black", entry.black_elo(), entry.black_rating_type()),
+        ] {
             if elo > 0 {
                 let kind = RATING_TYPES.get(usize::from(kind)).copied().unwrap_or("Elo");
                 tags.push((format!("{color}{kind}"), elo.to_string()));

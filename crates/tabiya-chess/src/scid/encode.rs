@@ -37,7 +37,8 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
     if chess960 && version != Version::Scid5 {
         return Err("Chess960 games cannot be stored in SCID 4".into());
     }
-    let mut entry = IndexEntry { flags: if chess960 { FLAG_CHESS960 } else { 0 }, ..IndexEntry::default() };
+    let mut entry = IndexEntry::default();
+    entry.flags = if chess960 { FLAG_CHESS960 } else { 0 };
     let mut names: [String; 5] = Default::default();
     let mut extra: Vec<(&str, &str)> = Vec::new();
     for (name, value) in &game.tags {
@@ -67,7 +68,7 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
             }
         }
     }
-    entry.result = result_code(game.result);
+    entry.set_result(result_code(game.result));
 
     let custom_start = game.start.is_some();
     let start = match &game.start {
@@ -123,13 +124,13 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
         record.extend_from_slice(c.as_bytes());
         record.push(0);
     }
-    entry.variation_code = encode_count(writer.variations);
-    entry.comment_code = encode_count(writer.comments.len());
-    entry.nag_code = encode_count(writer.nags);
+    entry.set_variation_code(encode_count(writer.variations));
+    entry.set_comment_code(encode_count(writer.comments.len()));
+    entry.set_nag_code(encode_count(writer.nags));
     if record.len() >= MAX_RECORD {
         return Err(format!("record of {} bytes exceeds SCID's 128 KiB game limit", record.len()));
     }
-    entry.length = record.len() as u32;
+    entry.set_length(record.len() as u32);
     let mut dropped_event_date = None;
     if version != Version::Scid5 && !super::index::event_date_fits_si4(entry.event_date, entry.date) {
         dropped_event_date = Some(entry.event_date);
@@ -140,20 +141,20 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
 /// `White<Type>` / `Black<Type>`: the first rating per colour goes to the index (SCID's
 /// `setRating`); a rating above 4000 is dropped. Returns whether the tag was consumed.
 fn rating_tag(entry: &mut IndexEntry, name: &str, value: &str) -> bool {
-    let (elo, kind, rating_type) = if let Some(t) = name.strip_prefix("White") {
-        (&mut entry.white_elo, &mut entry.white_rating_type, t)
+    let (black, elo, rating_type) = if let Some(t) = name.strip_prefix("White") {
+        (false, entry.white_elo(), t)
     } else if let Some(t) = name.strip_prefix("Black") {
-        (&mut entry.black_elo, &mut entry.black_rating_type, t)
+        (true, entry.black_elo(), t)
     } else {
         return false;
     };
-    if *elo != 0 {
+    if elo != 0 {
         return false;
     }
     let Some(t) = RATING_TYPES.iter().position(|t| *t == rating_type) else { return false };
     let value = strtoul(value);
-    *elo = if value > u64::from(MAX_RATING) { 0 } else { value as u16 };
-    *kind = t as u8;
+    let elo = if value > u64::from(MAX_RATING) { 0 } else { value as u16 };
+    entry.set_rating(black, elo, t as u8);
     true
 }
 

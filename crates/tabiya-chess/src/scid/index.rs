@@ -48,32 +48,25 @@ impl Default for Header {
 /// One game's index entry, decoded from any of the three versions.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct IndexEntry {
-    /// Offset of the game record in the game file.
-    pub offset: u64,
-    /// Record length in bytes (< 128 KiB).
-    pub length: u32,
+    /// Record offset in the game file (low [`OFFSET_BITS`] bits: SCID 5 stores 47) and record
+    /// length (high 17 bits, < 128 KiB); see [`IndexEntry::offset`] and [`IndexEntry::length`].
+    place: u64,
     /// 22 flag bits (S X Y D W B M E N P T K Q ! ? U, custom 1–6), and [`FLAG_CHESS960`] (SCID 5's
-    /// Chess960 bit, kept here so that an entry stays 72 bytes in memory).
+    /// Chess960 bit).
     pub flags: u32,
     pub white: u32,
     pub black: u32,
     pub event: u32,
     pub site: u32,
     pub round: u32,
-    /// 4-bit count codes (see [`super::fields::decode_count`]).
-    pub variation_code: u8,
-    pub comment_code: u8,
-    pub nag_code: u8,
-    /// Result code 0–3 (`*`, 1-0, 0-1, ½-½); .si4 has 4 bits, values above 3 are kept raw.
-    pub result: u8,
+    /// Variation, comment and NAG count codes and the result code, 4 bits each (SCID 4's layout).
+    codes: u16,
     pub eco: u16,
     pub date: Date,
     /// Full event date. In .si4 only event years within ±3 of the game year are stored.
     pub event_date: Date,
-    pub white_elo: u16,
-    pub white_rating_type: u8,
-    pub black_elo: u16,
-    pub black_rating_type: u8,
+    /// Elo (12 bits) | rating type << 12 (4 bits), White then Black.
+    ratings: [u16; 2],
     pub stored_line: u8,
     /// Final material signature (24 bits).
     pub material: u32,
@@ -83,12 +76,107 @@ pub struct IndexEntry {
     pub home_pawns: [u8; 8],
 }
 
+// 255,920 entries of a large database must take no more memory than SCID's own.
+const _: () = assert!(size_of::<IndexEntry>() <= 64);
+
 /// Bit of [`IndexEntry::flags`] that marks a Chess960 game (SCID 5 only); never written as a flag.
 pub const FLAG_CHESS960: u32 = 1 << 31;
+/// Width of a record offset (.si5 stores 47 bits, .si4 32).
+const OFFSET_BITS: u32 = 47;
+const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
 
 impl IndexEntry {
     pub fn chess960(&self) -> bool {
         self.flags & FLAG_CHESS960 != 0
+    }
+
+    /// Offset of the game record in the game file.
+    pub fn offset(&self) -> u64 {
+        self.place & OFFSET_MASK
+    }
+
+    /// Record length in bytes (< 128 KiB).
+    pub fn length(&self) -> u32 {
+        (self.place >> OFFSET_BITS) as u32
+    }
+
+    /// Sets the offset (kept to 47 bits, what SCID 5 stores).
+    pub fn set_offset(&mut self, offset: u64) {
+        self.place = self.place & !OFFSET_MASK | offset & OFFSET_MASK;
+    }
+
+    /// Sets the length (kept to 17 bits, what SCID 4 and 5 store).
+    pub fn set_length(&mut self, length: u32) {
+        self.place = self.place & OFFSET_MASK | u64::from(length) << OFFSET_BITS;
+    }
+
+    fn code(&self, shift: u32) -> u8 {
+        (self.codes >> shift & 15) as u8
+    }
+
+    fn set_code(&mut self, shift: u32, code: u8) {
+        self.codes = self.codes & !(15 << shift) | u16::from(code & 15) << shift;
+    }
+
+    /// 4-bit count codes (see [`super::fields::decode_count`]).
+    pub fn variation_code(&self) -> u8 {
+        self.code(0)
+    }
+
+    pub fn comment_code(&self) -> u8 {
+        self.code(4)
+    }
+
+    pub fn nag_code(&self) -> u8 {
+        self.code(8)
+    }
+
+    /// Result code 0–3 (`*`, 1-0, 0-1, ½-½); .si4 has 4 bits, values above 3 are kept raw.
+    pub fn result(&self) -> u8 {
+        self.code(12)
+    }
+
+    pub fn set_variation_code(&mut self, code: u8) {
+        self.set_code(0, code);
+    }
+
+    pub fn set_comment_code(&mut self, code: u8) {
+        self.set_code(4, code);
+    }
+
+    pub fn set_nag_code(&mut self, code: u8) {
+        self.set_code(8, code);
+    }
+
+    pub fn set_result(&mut self, code: u8) {
+        self.set_code(12, code);
+    }
+
+    /// Elo (12 bits, raw) of White (`side` 0) or Black (`side` 1).
+    fn elo(&self, side: usize) -> u16 {
+        self.ratings[side] & 0xFFF
+    }
+
+    pub fn white_elo(&self) -> u16 {
+        self.elo(0)
+    }
+
+    pub fn black_elo(&self) -> u16 {
+        self.elo(1)
+    }
+
+    /// Rating type (index into SCID's rating type names; 4 bits in .si4, 3 in .si5).
+    pub fn white_rating_type(&self) -> u8 {
+        (self.ratings[0] >> 12) as u8
+    }
+
+    pub fn black_rating_type(&self) -> u8 {
+        (self.ratings[1] >> 12) as u8
+    }
+
+    /// Sets White's (`black` false) or Black's rating: Elo kept to 12 bits, type to 4.
+    pub fn set_rating(&mut self, black: bool, elo: u16, rating_type: u8) {
+        self.ratings[usize::from(black)] = elo & 0xFFF | u16::from(rating_type & 15) << 12;
     }
 
     pub fn entry_size(version: Version) -> usize {
@@ -122,29 +210,20 @@ impl IndexEntry {
         let counts = u16_at(21);
         let dates = u32_at(25);
         let date = Date(dates & 0xFFFFF);
-        let (white_elo, white_rating_type) = split_rating(u16_at(29));
-        let (black_elo, black_rating_type) = split_rating(u16_at(31));
         let mat = u32_at(33);
         IndexEntry {
-            offset: u64::from(u32_at(0)),
-            length: (len_flags & 0x80) << 9 | u32::from(u16_at(4)),
+            place: u64::from(u32_at(0)) | u64::from((len_flags & 0x80) << 9 | u32::from(u16_at(4))) << OFFSET_BITS,
             flags: (len_flags & 0x3F) << 16 | u32::from(u16_at(7)),
             white: (wb & 0xF0) << 12 | u32::from(u16_at(10)),
             black: (wb & 0x0F) << 16 | u32::from(u16_at(12)),
             event: (esr & 0xE0) << 11 | u32::from(u16_at(15)),
             site: (esr & 0x1C) << 14 | u32::from(u16_at(17)),
             round: (esr & 0x03) << 16 | u32::from(u16_at(19)),
-            variation_code: (counts & 15) as u8,
-            comment_code: (counts >> 4 & 15) as u8,
-            nag_code: (counts >> 8 & 15) as u8,
-            result: (counts >> 12) as u8,
+            codes: counts,
             eco: u16_at(23),
             date,
             event_date: expand_event_date(dates >> 20, date),
-            white_elo,
-            white_rating_type,
-            black_elo,
-            black_rating_type,
+            ratings: [u16_at(29), u16_at(31)],
             stored_line: (mat >> 24) as u8,
             material: mat & 0xFF_FFFF,
             plies: u16::from(b[38] & 0xC0) << 2 | u16::from(b[37]),
@@ -155,9 +234,10 @@ impl IndexEntry {
 
     /// Encodes a .si4 entry as SCID does (the event date is dropped when it does not fit).
     pub fn write_si4(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&(self.offset as u32).to_be_bytes());
-        out.extend_from_slice(&(self.length as u16).to_be_bytes());
-        out.push((self.length >> 9) as u8 & 0x80 | (self.flags >> 16) as u8 & 0x3F);
+        let length = self.length();
+        out.extend_from_slice(&(self.offset() as u32).to_be_bytes());
+        out.extend_from_slice(&(length as u16).to_be_bytes());
+        out.push((length >> 9) as u8 & 0x80 | (self.flags >> 16) as u8 & 0x3F);
         out.extend_from_slice(&(self.flags as u16).to_be_bytes());
         out.push(((self.white & 0xF_0000) >> 12 | (self.black & 0xF_0000) >> 16) as u8);
         out.extend_from_slice(&(self.white as u16).to_be_bytes());
@@ -166,17 +246,13 @@ impl IndexEntry {
         out.extend_from_slice(&(self.event as u16).to_be_bytes());
         out.extend_from_slice(&(self.site as u16).to_be_bytes());
         out.extend_from_slice(&(self.round as u16).to_be_bytes());
-        let counts = u16::from(self.variation_code & 15)
-            | u16::from(self.comment_code & 15) << 4
-            | u16::from(self.nag_code & 15) << 8
-            | u16::from(self.result & 15) << 12;
-        out.extend_from_slice(&counts.to_be_bytes());
+        out.extend_from_slice(&self.codes.to_be_bytes());
         out.extend_from_slice(&self.eco.to_be_bytes());
         let dates = compact_event_date(self.event_date, self.date) << 20 | (self.date.0 & 0xFFFFF);
         out.extend_from_slice(&dates.to_be_bytes());
-        let rating = |elo: u16, kind: u8| elo.min(MAX_RATING) | u16::from(kind & 15) << 12;
-        out.extend_from_slice(&rating(self.white_elo, self.white_rating_type).to_be_bytes());
-        out.extend_from_slice(&rating(self.black_elo, self.black_rating_type).to_be_bytes());
+        for rating in self.ratings {
+            out.extend_from_slice(&(rating & 0xF000 | (rating & 0xFFF).min(MAX_RATING)).to_be_bytes());
+        }
         out.extend_from_slice(&(u32::from(self.stored_line) << 24 | self.material & 0xFF_FFFF).to_be_bytes());
         out.push(self.plies as u8);
         out.push(((self.plies >> 2) & 0xC0) as u8 | self.home_pawn_count & 0x3F);
@@ -196,51 +272,50 @@ impl IndexEntry {
         let w: [u32; 12] =
             std::array::from_fn(|i| u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]));
         let hp = w[11] >> 16;
-        IndexEntry {
-            comment_code: (w[0] >> 28) as u8,
+        let mut e = IndexEntry {
             white: w[0] & 0x0FFF_FFFF,
-            variation_code: (w[1] >> 28) as u8,
             black: w[1] & 0x0FFF_FFFF,
-            nag_code: (w[2] >> 28) as u8,
             event: w[2] & 0x0FFF_FFFF,
             site: w[3],
             round: w[4] & 0x7FFF_FFFF,
-            white_elo: (w[5] >> 20) as u16,
             date: Date(w[5] & 0xFFFFF),
-            black_elo: (w[6] >> 20) as u16,
             event_date: Date(w[6] & 0xFFFFF),
             plies: (w[7] >> 22) as u16,
             flags: w[7] & 0x3F_FFFF | w[4] & FLAG_CHESS960,
-            length: w[8] >> 15,
-            offset: u64::from(w[8] & 0x7FFF) << 32 | u64::from(w[9]),
+            place: u64::from(w[8] & 0x7FFF) << 32 | u64::from(w[9]) | u64::from(w[8] >> 15) << OFFSET_BITS,
             stored_line: (w[10] >> 24) as u8,
             material: w[10] & 0xFF_FFFF,
             home_pawn_count: (hp >> 8) as u8,
-            white_rating_type: (hp >> 5 & 7) as u8,
-            black_rating_type: (hp >> 2 & 7) as u8,
-            result: (hp & 3) as u8,
             eco: w[11] as u16,
             home_pawns: [b[48], b[49], b[50], b[51], b[52], b[53], b[54], b[55]],
-        }
+            ..IndexEntry::default()
+        };
+        e.set_comment_code((w[0] >> 28) as u8);
+        e.set_variation_code((w[1] >> 28) as u8);
+        e.set_nag_code((w[2] >> 28) as u8);
+        e.set_result((hp & 3) as u8);
+        e.set_rating(false, (w[5] >> 20) as u16, (hp >> 5 & 7) as u8);
+        e.set_rating(true, (w[6] >> 20) as u16, (hp >> 2 & 7) as u8);
+        e
     }
 
     /// Encodes a .si5 record as current SCID does (Black rating type shifted by 2).
     pub fn write_si5(&self, out: &mut Vec<u8>) {
         let hp = u32::from(self.home_pawn_count) << 8
-            | u32::from(self.white_rating_type & 7) << 5
-            | u32::from(self.black_rating_type & 7) << 2
-            | u32::from(self.result & 3);
+            | u32::from(self.white_rating_type() & 7) << 5
+            | u32::from(self.black_rating_type() & 7) << 2
+            | u32::from(self.result() & 3);
         let words = [
-            u32::from(self.comment_code) << 28 | self.white & 0x0FFF_FFFF,
-            u32::from(self.variation_code) << 28 | self.black & 0x0FFF_FFFF,
-            u32::from(self.nag_code) << 28 | self.event & 0x0FFF_FFFF,
+            u32::from(self.comment_code()) << 28 | self.white & 0x0FFF_FFFF,
+            u32::from(self.variation_code()) << 28 | self.black & 0x0FFF_FFFF,
+            u32::from(self.nag_code()) << 28 | self.event & 0x0FFF_FFFF,
             self.site,
             self.flags & FLAG_CHESS960 | self.round & 0x7FFF_FFFF,
-            u32::from(self.white_elo.min(MAX_RATING)) << 20 | self.date.0 & 0xFFFFF,
-            u32::from(self.black_elo.min(MAX_RATING)) << 20 | self.event_date.0 & 0xFFFFF,
+            u32::from(self.white_elo().min(MAX_RATING)) << 20 | self.date.0 & 0xFFFFF,
+            u32::from(self.black_elo().min(MAX_RATING)) << 20 | self.event_date.0 & 0xFFFFF,
             u32::from(self.plies & 0x3FF) << 22 | self.flags & 0x3F_FFFF,
-            self.length << 15 | (self.offset >> 32) as u32 & 0x7FFF,
-            self.offset as u32,
+            self.length() << 15 | (self.offset() >> 32) as u32 & 0x7FFF,
+            self.offset() as u32,
             u32::from(self.stored_line) << 24 | self.material & 0xFF_FFFF,
             hp << 16 | u32::from(self.eco),
         ];
@@ -249,10 +324,6 @@ impl IndexEntry {
         }
         out.extend_from_slice(&self.home_pawns);
     }
-}
-
-fn split_rating(raw: u16) -> (u16, u8) {
-    (raw & 0xFFF, (raw >> 12) as u8)
 }
 
 /// SCID 4's 12-bit event date → full date (year code 0 = none; year = code + game year − 4).
@@ -452,11 +523,11 @@ mod tests {
         .map(|h| u8::from_str_radix(std::str::from_utf8(h).unwrap(), 16).unwrap())
         .collect();
         let e = IndexEntry::read_si4(&mut ByteReader::new(&bytes), Version::Scid4).unwrap();
-        assert_eq!((e.offset, e.length, e.white, e.black), (0, 168, 0, 1));
-        assert_eq!((e.result, e.eco), (3, 17843));
+        assert_eq!((e.offset(), e.length(), e.white, e.black), (0, 168, 0, 1));
+        assert_eq!((e.result(), e.eco), (3, 17843));
         assert_eq!(e.date.to_pgn(), "2022.12.19");
         assert_eq!(e.event_date.to_pgn(), "2022.12.15");
-        assert_eq!((e.white_elo, e.black_elo), (2372, 2419));
+        assert_eq!((e.white_elo(), e.black_elo()), (2372, 2419));
         assert_eq!((e.stored_line, e.material, e.plies, e.home_pawn_count), (156, 0x297287, 37, 9));
         let mut out = Vec::new();
         e.write_si4(&mut out);
@@ -464,9 +535,34 @@ mod tests {
     }
 
     #[test]
-    fn entry_stays_small_in_memory() {
-        // 255,920 entries of a large database must fit where SCID's 56-byte entries do, roughly.
-        assert!(std::mem::size_of::<IndexEntry>() <= 72);
+    fn packed_fields_keep_every_stored_bit() {
+        // .si5: 47-bit offset, 17-bit length, 3-bit rating types, 2-bit result.
+        let mut e = IndexEntry::default();
+        e.set_offset((1 << 47) - 1);
+        e.set_length((1 << 17) - 1);
+        e.set_rating(false, 4000, 7);
+        e.set_rating(true, 1, 5);
+        e.set_result(3);
+        e.set_variation_code(15);
+        e.set_nag_code(9);
+        let mut si5 = Vec::new();
+        e.write_si5(&mut si5);
+        assert_eq!(IndexEntry::from_si5_bytes(&si5), e);
+        // .si4: raw 12-bit Elo and 4-bit rating types and result are kept as read.
+        let mut si4 = vec![0; ENTRY_SIZE_SI4];
+        si4[6] = 0x80;
+        si4[25] = 0x80;
+        si4[21..23].copy_from_slice(&[0xF1, 0x23]);
+        si4[29..33].copy_from_slice(&[0xF0, 0x05, 0xAF, 0xA0]);
+        let e = IndexEntry::from_si4_bytes(&si4, Version::Scid4);
+        assert_eq!(
+            (e.length(), e.result(), e.nag_code(), e.comment_code(), e.variation_code()),
+            (1 << 16, 15, 1, 2, 3)
+        );
+        assert_eq!((e.white_rating_type(), e.white_elo(), e.black_rating_type(), e.black_elo()), (15, 5, 10, 4000));
+        let mut out = Vec::new();
+        e.write_si4(&mut out);
+        assert_eq!(out, si4);
     }
 
     #[test]

@@ -57,18 +57,18 @@ pub fn verify(db: &Database) -> Verification {
     for (n, entry) in db.entries.iter().enumerate() {
         let at = Location::default().in_file(&db.paths.index).with_record(n as u64 + 1);
         check_names(db, entry, &at, &mut v);
-        if entry.result > 3 {
-            v.push(Severity::Error, at.clone(), format!("result code {} (expected 0–3)", entry.result));
+        if entry.result() > 3 {
+            v.push(Severity::Error, at.clone(), format!("result code {} (expected 0–3)", entry.result()));
         }
-        if db.version == Version::Scid5 && (entry.white_rating_type == 7 || entry.black_rating_type == 7) {
+        if db.version == Version::Scid5 && (entry.white_rating_type() == 7 || entry.black_rating_type() == 7) {
             v.push(Severity::Warning, at.clone(), "rating type 7 does not exist (file of a SCID 5.0.0/5.0.2 release?)");
         }
-        let start_block = entry.offset / MAX_RECORD as u64;
-        let end_block = (entry.offset + u64::from(entry.length).max(1) - 1) / MAX_RECORD as u64;
+        let start_block = entry.offset() / MAX_RECORD as u64;
+        let end_block = (entry.offset() + u64::from(entry.length()).max(1) - 1) / MAX_RECORD as u64;
         if start_block != end_block {
-            v.push(Severity::Error, at.clone(), format!("record at {:#x} crosses a 128 KiB boundary", entry.offset));
+            v.push(Severity::Error, at.clone(), format!("record at {:#x} crosses a 128 KiB boundary", entry.offset()));
         }
-        covered += u64::from(entry.length);
+        covered += u64::from(entry.length());
         let mut warnings = Warnings::default();
         match db.record(n, &mut warnings) {
             Ok(record) => {
@@ -193,9 +193,9 @@ fn check_derived(e: &IndexEntry, record: &Record, at: &Location, v: &mut Verific
         stale.push(format!("start-board byte {:#04x}", record.start_flags));
     }
     for (name, stored, actual) in [
-        ("variation count", e.variation_code, c.variations),
-        ("comment count", e.comment_code, c.comments),
-        ("NAG count", e.nag_code, c.nags),
+        ("variation count", e.variation_code(), c.variations),
+        ("comment count", e.comment_code(), c.comments),
+        ("NAG count", e.nag_code(), c.nags),
     ] {
         if encode_count(actual) != stored {
             stale.push(format!("{name} code {stored} (game has {actual})"));

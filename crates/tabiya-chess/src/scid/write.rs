@@ -179,7 +179,7 @@ impl DatabaseWriter {
         self.games.write_all(&vec![0; padding as usize]).map_err(io)?;
         self.games.write_all(&encoded.record).map_err(io)?;
         self.games_len = offset + len;
-        e.offset = offset;
+        e.set_offset(offset);
         count_names(&mut self.names, e);
         self.entries.push(*e);
         self.summary.written += 1;
