@@ -187,68 +187,14 @@ impl BookBuilder {
     }
 
     /// The book, positions sorted by key, each position's moves in the order first met.
-    pub fn finish(self) -> Book {
-        let BookBuilder { options, mut occurrences, moves: played, starts, added, .. } = self;
-        sort_by_key_keeping_order(&mut occurrences);
-        let mut book = Book::default();
-        let mut heads = Heads::new(played.len());
-        for group in occurrences.chunk_by(|a, b| a.key == b.key) {
-            let first_move = book.moves.len();
-            for occurrence in group {
-                let moves = &mut book.moves[first_move..];
-                let code = occurrence.code & !BLACK_MOVED;
-                let stats = match moves.iter().position(|m| move_code(m.mv) == code) {
-                    Some(i) => &mut moves[i],
-                    None => {
-                        book.moves.push(MoveStats::new(played[occurrence.order as usize]));
-                        let last = book.moves.len() - 1;
-                        &mut book.moves[last]
-                    }
-                };
-                match occurrence.tally {
-                    Tally::Unknown => stats.games += 1,
-                    Tally::MoverWon => (stats.games, stats.wins) = (stats.games + 1, stats.wins + 1),
-                    Tally::Draw => (stats.games, stats.draws) = (stats.games + 1, stats.draws + 1),
-                    Tally::MoverLost => (stats.games, stats.losses) = (stats.games + 1, stats.losses + 1),
-                    Tally::Added => {
-                        let i = added.binary_search_by_key(&occurrence.order, |(order, _)| *order);
-                        if let Ok(i) = i {
-                            stats.add(&added[i].1);
-                        }
-                    }
-                }
-            }
-            let head = &group[0];
-            if options.keep_positions {
-                heads.insert(head.order);
-            }
-            book.positions.push(PositionRecord {
-                key: head.key,
-                turn: if head.code & BLACK_MOVED == 0 { Color::White } else { Color::Black },
-                packed: if options.keep_positions { head.order } else { NO_POSITION },
-                first_move: first_move as u32,
-                move_count: (book.moves.len() - first_move) as u32,
-            });
-        }
-        if !options.keep_positions {
-            return book;
-        }
-        book.packed.reserve_exact(book.positions.len());
-        for (i, start) in starts.iter().enumerate() {
-            let end = starts.get(i + 1).map_or(played.len(), |next| next.order as usize);
-            let mut pos = start.position.clone();
-            for (order, &mv) in played.iter().enumerate().take(end).skip(start.order as usize) {
-                if heads.contains(order) {
-                    book.packed.push(PackedPosition::new(&pos));
-                }
-                pos.play_unchecked(mv);
-            }
-        }
-        heads.count_before_words();
-        for position in &mut book.positions {
-            position.packed = heads.rank(position.packed);
-        }
-        book
+    pub fn finish(mut self) -> Book {
+        self.sort();
+        finish_sorted(&[self], 1)
+    }
+
+    /// Sorts the occurrences by key (the first half of `finish`, done in each piece's thread).
+    fn sort(&mut self) {
+        sort_by_key_keeping_order(&mut self.occurrences);
     }
 
     fn push(&mut self, key: u64, turn: Color, mv: Move, tally: Tally) {
@@ -331,6 +277,155 @@ impl BookBuilder {
     }
 }
 
+/// The positions of one key range of a book: records whose `packed` is the head's `order`
+/// in its part, which part that is (by position), and their moves.
+#[derive(Default)]
+struct RangeBook {
+    positions: Vec<PositionRecord>,
+    head_parts: Vec<u32>,
+    moves: Vec<MoveStats>,
+}
+
+/// The first key of range `i` of `ranges` equal ranges of the key space (Polyglot keys are
+/// Zobrist hashes, spread evenly).
+fn range_start(i: usize, ranges: usize) -> u64 {
+    ((i as u128) << 64).div_ceil(ranges as u128) as u64
+}
+
+/// The book of builders whose occurrences are sorted (`BookBuilder::sort`), as if their games
+/// had been added to one builder in turn: the key space is cut into `ranges` ranges, each
+/// finished on its own thread (each key's occurrences taken from the parts in order, so moves
+/// keep the order first met), the ranges concatenated in key order; then, with positions,
+/// each part replays its games for the positions its heads need.
+fn finish_sorted(parts: &[BookBuilder], ranges: usize) -> Book {
+    use rayon::prelude::*;
+
+    let Some(options) = parts.first().map(|part| &part.options) else { return Book::default() };
+    let ranges = ranges.max(1);
+    let built: Vec<RangeBook> = (0..ranges)
+        .into_par_iter()
+        .map(|i| {
+            let (lo, hi) = (range_start(i, ranges), (i + 1 < ranges).then(|| range_start(i + 1, ranges)));
+            let runs: Vec<&[Occurrence]> = parts
+                .iter()
+                .map(|part| {
+                    let occurrences = &part.occurrences[..];
+                    let from = occurrences.partition_point(|o| o.key < lo);
+                    let to = hi.map_or(occurrences.len(), |hi| occurrences.partition_point(|o| o.key < hi));
+                    &occurrences[from..to]
+                })
+                .collect();
+            finish_range(parts, runs)
+        })
+        .collect();
+    let mut book = Book {
+        positions: Vec::with_capacity(built.iter().map(|r| r.positions.len()).sum()),
+        packed: Vec::new(),
+        moves: Vec::with_capacity(built.iter().map(|r| r.moves.len()).sum()),
+    };
+    let mut head_parts = Vec::with_capacity(if options.keep_positions { book.positions.capacity() } else { 0 });
+    for range in built {
+        let offset = book.moves.len() as u32;
+        book.positions
+            .extend(range.positions.into_iter().map(|p| PositionRecord { first_move: p.first_move + offset, ..p }));
+        book.moves.extend_from_slice(&range.moves);
+        head_parts.extend_from_slice(&range.head_parts);
+    }
+    if !options.keep_positions {
+        return book;
+    }
+    let mut heads: Vec<Heads> = parts.iter().map(|part| Heads::new(part.moves.len())).collect();
+    for (position, &part) in book.positions.iter().zip(&head_parts) {
+        heads[part as usize].insert(position.packed);
+    }
+    let packed: Vec<Vec<PackedPosition>> =
+        parts.par_iter().zip(&mut heads).map(|(part, heads)| part.replay(heads)).collect();
+    let mut offsets = Vec::with_capacity(packed.len());
+    book.packed.reserve_exact(book.positions.len());
+    for part in packed {
+        offsets.push(book.packed.len() as u32);
+        book.packed.extend_from_slice(&part);
+    }
+    for (position, &part) in book.positions.iter_mut().zip(&head_parts) {
+        position.packed = offsets[part as usize] + heads[part as usize].rank(position.packed);
+    }
+    book
+}
+
+/// One key range of the book: `runs[i]` is part `i`'s occurrences in the range, sorted.
+fn finish_range(parts: &[BookBuilder], mut runs: Vec<&[Occurrence]>) -> RangeBook {
+    let mut range = RangeBook::default();
+    let keep_positions = parts.first().is_some_and(|part| part.options.keep_positions);
+    while let Some(key) = runs.iter().filter_map(|run| run.first()).map(|o| o.key).min() {
+        let first_move = range.moves.len();
+        let mut head = None;
+        for (part_index, (part, run)) in parts.iter().zip(&mut runs).enumerate() {
+            let n = run.iter().take_while(|o| o.key == key).count();
+            let (group, rest) = run.split_at(n);
+            *run = rest;
+            if let (None, Some(first)) = (head, group.first()) {
+                head = Some((part_index as u32, *first));
+            }
+            for occurrence in group {
+                let moves = &mut range.moves[first_move..];
+                let code = occurrence.code & !BLACK_MOVED;
+                let stats = match moves.iter().position(|m| move_code(m.mv) == code) {
+                    Some(i) => &mut moves[i],
+                    None => {
+                        range.moves.push(MoveStats::new(part.moves[occurrence.order as usize]));
+                        let last = range.moves.len() - 1;
+                        &mut range.moves[last]
+                    }
+                };
+                match occurrence.tally {
+                    Tally::Unknown => stats.games += 1,
+                    Tally::MoverWon => (stats.games, stats.wins) = (stats.games + 1, stats.wins + 1),
+                    Tally::Draw => (stats.games, stats.draws) = (stats.games + 1, stats.draws + 1),
+                    Tally::MoverLost => (stats.games, stats.losses) = (stats.games + 1, stats.losses + 1),
+                    Tally::Added => {
+                        let i = part.added.binary_search_by_key(&occurrence.order, |(order, _)| *order);
+                        if let Ok(i) = i {
+                            stats.add(&part.added[i].1);
+                        }
+                    }
+                }
+            }
+        }
+        let Some((part_index, head)) = head else { break };
+        if keep_positions {
+            range.head_parts.push(part_index);
+        }
+        range.positions.push(PositionRecord {
+            key: head.key,
+            turn: if head.code & BLACK_MOVED == 0 { Color::White } else { Color::Black },
+            packed: if keep_positions { head.order } else { NO_POSITION },
+            first_move: first_move as u32,
+            move_count: (range.moves.len() - first_move) as u32,
+        });
+    }
+    range
+}
+
+impl BookBuilder {
+    /// Replays the games, packing the positions of the occurrences in `heads` (in `order`
+    /// order), then counts the heads before each word of `heads` for `Heads::rank`.
+    fn replay(&self, heads: &mut Heads) -> Vec<PackedPosition> {
+        let mut packed = Vec::new();
+        for (i, start) in self.starts.iter().enumerate() {
+            let end = self.starts.get(i + 1).map_or(self.moves.len(), |next| next.order as usize);
+            let mut pos = start.position.clone();
+            for (order, &mv) in self.moves.iter().enumerate().take(end).skip(start.order as usize) {
+                if heads.contains(order) {
+                    packed.push(PackedPosition::new(&pos));
+                }
+                pos.play_unchecked(mv);
+            }
+        }
+        heads.count_before_words();
+        packed
+    }
+}
+
 /// A game being counted: the keys of its positions and its result.
 struct GameCount {
     keys: KeyTrail,
@@ -394,9 +489,13 @@ impl GamesBuild {
 
 /// Builds from PGN text in parallel: the text is cut between games into `pieces` pieces (one
 /// per rayon thread when `None`; `RAYON_NUM_THREADS=1` spends the least memory), each read
-/// into its own book, and the books merged in input order, which gives the same book as
-/// reading the text in one piece.
+/// and sorted on its own, then the book finished in one key range per rayon thread, which
+/// gives the same book as reading the text in one piece.
 pub fn build_from_pgn(input: &[u8], options: &BuildOptions, pieces: Option<usize>) -> GamesBuild {
+    build_from_pgn_in_ranges(input, options, pieces, rayon::current_num_threads())
+}
+
+fn build_from_pgn_in_ranges(input: &[u8], options: &BuildOptions, pieces: Option<usize>, ranges: usize) -> GamesBuild {
     let walk = WalkOptions { max_plies: options.max_ply, file: None };
     let pieces = pieces.unwrap_or_else(rayon::current_num_threads);
     let built = walk_pieces(input, &walk, pieces, |games| {
@@ -411,10 +510,14 @@ pub fn build_from_pgn(input: &[u8], options: &BuildOptions, pieces: Option<usize
                 Err(_) => unreadable += 1,
             }
         }
-        GamesBuild { summary: builder.summary(), book: builder.finish(), unreadable, warnings }
+        builder.sort();
+        let counts = GamesBuild { book: Book::default(), summary: builder.summary(), unreadable, warnings };
+        (builder, counts)
     });
     let empty = GamesBuild { book: Book::default(), summary: BuildSummary::default(), unreadable: 0, warnings: 0 };
-    built.into_iter().fold(empty, GamesBuild::merge)
+    let (parts, counts): (Vec<BookBuilder>, Vec<GamesBuild>) = built.into_iter().unzip();
+    let counts = counts.into_iter().fold(empty, GamesBuild::merge);
+    GamesBuild { book: finish_sorted(&parts, ranges), ..counts }
 }
 
 /// Builds from games read one by one (a SCID database through [`crate::games::open`]); an
@@ -461,6 +564,27 @@ mod tests {
             for (a, b) in light.positions().zip(whole.positions()) {
                 assert_eq!((a.key, a.turn(), a.moves, a.position()), (b.key, b.turn(), b.moves, None));
             }
+        }
+    }
+
+    #[test]
+    fn key_ranges_give_the_same_book_as_one() {
+        let sample = include_bytes!("../../../../samples/famous-games.pgn");
+        for keep_positions in [true, false] {
+            let options = BuildOptions { keep_positions, ..BuildOptions::default() };
+            let whole = build_from_pgn_in_ranges(sample, &options, Some(1), 1).book;
+            assert_eq!(whole.move_count(), 556);
+            for (pieces, ranges) in [(1, 2), (1, 7), (3, 2), (5, 16), (12, 3)] {
+                let split = build_from_pgn_in_ranges(sample, &options, Some(pieces), ranges).book;
+                assert!(split == whole, "{pieces} pieces, {ranges} ranges, positions {keep_positions}");
+                assert_eq!(split.packed.len(), if keep_positions { whole.len() } else { 0 });
+            }
+        }
+        // Range starts: 0 first, increasing, the key space covered.
+        for ranges in 1..20 {
+            let starts: Vec<u64> = (0..ranges).map(|i| range_start(i, ranges)).collect();
+            assert_eq!(starts[0], 0);
+            assert!(starts.windows(2).all(|w| w[0] < w[1]), "{ranges}");
         }
     }
 
