@@ -315,15 +315,22 @@ fn finish_sorted(parts: &[BookBuilder], ranges: usize) -> Book {
                     &occurrences[from..to]
                 })
                 .collect();
-            finish_range(parts, runs)
+            // Room for every position and move of the range (at most one per occurrence),
+            // and in the first range for all of them: untouched room costs no memory.
+            let room = if i == 0 {
+                parts.iter().map(|part| part.occurrences.len()).sum()
+            } else {
+                runs.iter().map(|run| run.len()).sum()
+            };
+            finish_range(parts, runs, room)
         })
         .collect();
-    let mut book = Book {
-        positions: Vec::with_capacity(built.iter().map(|r| r.positions.len()).sum()),
-        packed: Vec::new(),
-        moves: Vec::with_capacity(built.iter().map(|r| r.moves.len()).sum()),
-    };
-    let mut head_parts = Vec::with_capacity(if options.keep_positions { book.positions.capacity() } else { 0 });
+    // The first range's vectors have room for every range (`finish_range`): the others are
+    // appended to them, and only they are copied.
+    let mut built = built.into_iter();
+    let first = built.next().unwrap_or_default();
+    let mut book = Book { positions: first.positions, packed: Vec::new(), moves: first.moves };
+    let mut head_parts = first.head_parts;
     for range in built {
         let offset = book.moves.len() as u32;
         book.positions
@@ -331,6 +338,8 @@ fn finish_sorted(parts: &[BookBuilder], ranges: usize) -> Book {
         book.moves.extend_from_slice(&range.moves);
         head_parts.extend_from_slice(&range.head_parts);
     }
+    book.positions.shrink_to_fit();
+    book.moves.shrink_to_fit();
     if !options.keep_positions {
         return book;
     }
@@ -353,9 +362,13 @@ fn finish_sorted(parts: &[BookBuilder], ranges: usize) -> Book {
 }
 
 /// One key range of the book: `runs[i]` is part `i`'s occurrences in the range, sorted.
-fn finish_range(parts: &[BookBuilder], mut runs: Vec<&[Occurrence]>) -> RangeBook {
-    let mut range = RangeBook::default();
+fn finish_range(parts: &[BookBuilder], mut runs: Vec<&[Occurrence]>, room: usize) -> RangeBook {
     let keep_positions = parts.first().is_some_and(|part| part.options.keep_positions);
+    let mut range = RangeBook {
+        positions: Vec::with_capacity(room),
+        head_parts: Vec::with_capacity(if keep_positions { room } else { 0 }),
+        moves: Vec::with_capacity(room),
+    };
     while let Some(key) = runs.iter().filter_map(|run| run.first()).map(|o| o.key).min() {
         let first_move = range.moves.len();
         let mut head = None;
