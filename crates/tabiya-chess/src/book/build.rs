@@ -74,38 +74,30 @@ struct Occurrence {
 const _: () = assert!(size_of::<Occurrence>() == 16);
 
 /// Sorts occurrences by key, equal keys staying in the order they were appended (which is
-/// `order`): a least-significant-digit radix sort, six passes of 11 bits, each a sequential
-/// read and a write into 2,048 runs; passes in which every key has the same digit are skipped.
+/// `order`): one pass distributes them by the top 12 bits of the key into 4,096 runs (a
+/// sequential read and 4,096 sequential writes), then each run, small enough for the cache,
+/// is sorted by `(key, order)`.
 fn sort_by_key_keeping_order(occurrences: &mut Vec<Occurrence>) {
-    const BITS: usize = 11;
-    const BUCKETS: usize = 1 << BITS;
-    const PASSES: usize = 64_usize.div_ceil(BITS);
-    let digit = |key: u64, pass: usize| (key >> (pass * BITS)) as usize & (BUCKETS - 1);
-    let mut counts = vec![[0usize; BUCKETS]; PASSES];
+    const BITS: u32 = 12;
+    let bucket = |key: u64| (key >> (64 - BITS)) as usize;
+    let mut starts = vec![0usize; (1 << BITS) + 1];
     for occurrence in occurrences.iter() {
-        for (pass, count) in counts.iter_mut().enumerate() {
-            count[digit(occurrence.key, pass)] += 1;
-        }
+        starts[bucket(occurrence.key) + 1] += 1;
     }
-    let mut from = std::mem::take(occurrences);
-    let mut to = from.clone();
-    for (pass, count) in counts.iter().enumerate() {
-        if count.contains(&from.len()) {
-            continue;
-        }
-        let mut next = [0usize; BUCKETS];
-        let mut start = 0;
-        for (next, &n) in next.iter_mut().zip(count) {
-            (*next, start) = (start, start + n);
-        }
-        for occurrence in &from {
-            let bucket = &mut next[digit(occurrence.key, pass)];
-            to[*bucket] = *occurrence;
-            *bucket += 1;
-        }
-        std::mem::swap(&mut from, &mut to);
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
     }
-    *occurrences = from;
+    let mut next = starts.clone();
+    let mut sorted = occurrences.clone();
+    for occurrence in occurrences.iter() {
+        let at = &mut next[bucket(occurrence.key)];
+        sorted[*at] = *occurrence;
+        *at += 1;
+    }
+    for run in starts.windows(2) {
+        sorted[run[0]..run[1]].sort_unstable_by_key(|o| (o.key, o.order));
+    }
+    *occurrences = sorted;
 }
 
 fn move_code(mv: Move) -> u16 {
@@ -597,6 +589,23 @@ mod tests {
             for (a, b) in light.positions().zip(whole.positions()) {
                 assert_eq!((a.key, a.turn(), a.moves, a.position()), (b.key, b.turn(), b.moves, None));
             }
+        }
+    }
+
+    #[test]
+    fn occurrences_sort_by_key_keeping_their_order() {
+        let mut rng = tabiya_io::corpus::Xorshift::new(3);
+        for len in [0, 1, 5, 1000, 20_000] {
+            // Few distinct keys (many equal), spread over the whole key space.
+            let keys: Vec<u64> = (0..50).map(|_| rng.next_u64()).collect();
+            let mut occurrences: Vec<Occurrence> = (0..len)
+                .map(|order| Occurrence { key: keys[rng.below(keys.len())], order, code: 0, tally: Tally::Unknown })
+                .collect();
+            let mut expected = occurrences.clone();
+            expected.sort_by_key(|o| o.key);
+            sort_by_key_keeping_order(&mut occurrences);
+            let pairs = |v: &[Occurrence]| v.iter().map(|o| (o.key, o.order)).collect::<Vec<_>>();
+            assert_eq!(pairs(&occurrences), pairs(&expected), "{len}");
         }
     }
 
