@@ -378,8 +378,11 @@ fn finish_range(parts: &[BookBuilder], mut runs: Vec<&[Occurrence]>, room: usize
         head_parts: Vec::with_capacity(if keep_positions { room } else { 0 }),
         moves: Vec::with_capacity(room),
     };
+    // The codes (`move_code`) of the current position's moves, in the order of its moves.
+    let mut codes: Vec<u16> = Vec::new();
     while let Some(key) = runs.iter().filter_map(|run| run.first()).map(|o| o.key).min() {
         let first_move = range.moves.len();
+        codes.clear();
         let mut head = None;
         for (part_index, (part, run)) in parts.iter().zip(&mut runs).enumerate() {
             let n = run.iter().take_while(|o| o.key == key).count();
@@ -394,9 +397,10 @@ fn finish_range(parts: &[BookBuilder], mut runs: Vec<&[Occurrence]>, room: usize
             for occurrence in group {
                 let moves = &mut range.moves[first_move..];
                 let code = occurrence.code & !BLACK_MOVED;
-                let stats = match moves.iter().position(|m| move_code(m.mv) == code) {
+                let stats = match codes.iter().position(|&c| c == code) {
                     Some(i) => &mut moves[i],
                     None => {
+                        codes.push(code);
                         range.moves.push(MoveStats::new(part.moves[occurrence.order as usize]));
                         let last = range.moves.len() - 1;
                         &mut range.moves[last]
