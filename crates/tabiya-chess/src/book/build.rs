@@ -74,38 +74,30 @@ struct Occurrence {
 const _: () = assert!(size_of::<Occurrence>() == 16);
 
 /// Sorts occurrences by key, equal keys staying in the order they were appended (which is
-/// `order`): a least-significant-digit radix sort, six passes of 11 bits, each a sequential
-/// read and a write into 2,048 runs; passes in which every key has the same digit are skipped.
+/// `order`): one pass distributes them by the top 12 bits of the key into 4,096 runs (a
+/// sequential read and 4,096 sequential writes), then each run, small enough for the cache,
+/// is sorted by `(key, order)`.
 fn sort_by_key_keeping_order(occurrences: &mut Vec<Occurrence>) {
-    const BITS: usize = 11;
-    const BUCKETS: usize = 1 << BITS;
-    const PASSES: usize = 64_usize.div_ceil(BITS);
-    let digit = |key: u64, pass: usize| (key >> (pass * BITS)) as usize & (BUCKETS - 1);
-    let mut counts = vec![[0usize; BUCKETS]; PASSES];
+    const BITS: u32 = 12;
+    let bucket = |key: u64| (key >> (64 - BITS)) as usize;
+    let mut starts = vec![0usize; (1 << BITS) + 1];
     for occurrence in occurrences.iter() {
-        for (pass, count) in counts.iter_mut().enumerate() {
-            count[digit(occurrence.key, pass)] += 1;
-        }
+        starts[bucket(occurrence.key) + 1] += 1;
     }
-    let mut from = std::mem::take(occurrences);
-    let mut to = from.clone();
-    for (pass, count) in counts.iter().enumerate() {
-        if count.contains(&from.len()) {
-            continue;
-        }
-        let mut next = [0usize; BUCKETS];
-        let mut start = 0;
-        for (next, &n) in next.iter_mut().zip(count) {
-            (*next, start) = (start, start + n);
-        }
-        for occurrence in &from {
-            let bucket = &mut next[digit(occurrence.key, pass)];
-            to[*bucket] = *occurrence;
-            *bucket += 1;
-        }
-        std::mem::swap(&mut from, &mut to);
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
     }
-    *occurrences = from;
+    let mut next = starts.clone();
+    let mut sorted = occurrences.clone();
+    for occurrence in occurrences.iter() {
+        let at = &mut next[bucket(occurrence.key)];
+        sorted[*at] = *occurrence;
+        *at += 1;
+    }
+    for run in starts.windows(2) {
+        sorted[run[0]..run[1]].sort_unstable_by_key(|o| (o.key, o.order));
+    }
+    *occurrences = sorted;
 }
 
 fn move_code(mv: Move) -> u16 {
@@ -187,68 +179,14 @@ impl BookBuilder {
     }
 
     /// The book, positions sorted by key, each position's moves in the order first met.
-    pub fn finish(self) -> Book {
-        let BookBuilder { options, mut occurrences, moves: played, starts, added, .. } = self;
-        sort_by_key_keeping_order(&mut occurrences);
-        let mut book = Book::default();
-        let mut heads = Heads::new(played.len());
-        for group in occurrences.chunk_by(|a, b| a.key == b.key) {
-            let first_move = book.moves.len();
-            for occurrence in group {
-                let moves = &mut book.moves[first_move..];
-                let code = occurrence.code & !BLACK_MOVED;
-                let stats = match moves.iter().position(|m| move_code(m.mv) == code) {
-                    Some(i) => &mut moves[i],
-                    None => {
-                        book.moves.push(MoveStats::new(played[occurrence.order as usize]));
-                        let last = book.moves.len() - 1;
-                        &mut book.moves[last]
-                    }
-                };
-                match occurrence.tally {
-                    Tally::Unknown => stats.games += 1,
-                    Tally::MoverWon => (stats.games, stats.wins) = (stats.games + 1, stats.wins + 1),
-                    Tally::Draw => (stats.games, stats.draws) = (stats.games + 1, stats.draws + 1),
-                    Tally::MoverLost => (stats.games, stats.losses) = (stats.games + 1, stats.losses + 1),
-                    Tally::Added => {
-                        let i = added.binary_search_by_key(&occurrence.order, |(order, _)| *order);
-                        if let Ok(i) = i {
-                            stats.add(&added[i].1);
-                        }
-                    }
-                }
-            }
-            let head = &group[0];
-            if options.keep_positions {
-                heads.insert(head.order);
-            }
-            book.positions.push(PositionRecord {
-                key: head.key,
-                turn: if head.code & BLACK_MOVED == 0 { Color::White } else { Color::Black },
-                packed: if options.keep_positions { head.order } else { NO_POSITION },
-                first_move: first_move as u32,
-                move_count: (book.moves.len() - first_move) as u32,
-            });
-        }
-        if !options.keep_positions {
-            return book;
-        }
-        book.packed.reserve_exact(book.positions.len());
-        for (i, start) in starts.iter().enumerate() {
-            let end = starts.get(i + 1).map_or(played.len(), |next| next.order as usize);
-            let mut pos = start.position.clone();
-            for (order, &mv) in played.iter().enumerate().take(end).skip(start.order as usize) {
-                if heads.contains(order) {
-                    book.packed.push(PackedPosition::new(&pos));
-                }
-                pos.play_unchecked(mv);
-            }
-        }
-        heads.count_before_words();
-        for position in &mut book.positions {
-            position.packed = heads.rank(position.packed);
-        }
-        book
+    pub fn finish(mut self) -> Book {
+        self.sort();
+        finish_sorted(&[self], 1)
+    }
+
+    /// Sorts the occurrences by key (the first half of `finish`, done in each piece's thread).
+    fn sort(&mut self) {
+        sort_by_key_keeping_order(&mut self.occurrences);
     }
 
     fn push(&mut self, key: u64, turn: Color, mv: Move, tally: Tally) {
@@ -331,6 +269,192 @@ impl BookBuilder {
     }
 }
 
+/// The positions of one key range of a book: records whose `packed` is the head's `order`
+/// in its part, which part that is (by position), and their moves.
+#[derive(Default)]
+struct RangeBook {
+    positions: Vec<PositionRecord>,
+    head_parts: Vec<u32>,
+    moves: Vec<MoveStats>,
+}
+
+/// The first key of range `i` of `ranges` equal ranges of the key space (Polyglot keys are
+/// Zobrist hashes, spread evenly).
+fn range_start(i: usize, ranges: usize) -> u64 {
+    ((i as u128) << 64).div_ceil(ranges as u128) as u64
+}
+
+/// The book of builders whose occurrences are sorted (`BookBuilder::sort`), as if their games
+/// had been added to one builder in turn: the key space is cut into `ranges` ranges, each
+/// finished on its own thread (each key's occurrences taken from the parts in order, so moves
+/// keep the order first met), the ranges concatenated in key order; then, with positions,
+/// each part replays its games for the positions its heads need.
+fn finish_sorted(parts: &[BookBuilder], ranges: usize) -> Book {
+    use rayon::prelude::*;
+
+    let Some(options) = parts.first().map(|part| &part.options) else { return Book::default() };
+    let ranges = ranges.max(1);
+    let built: Vec<RangeBook> = (0..ranges)
+        .into_par_iter()
+        .map(|i| {
+            let (lo, hi) = (range_start(i, ranges), (i + 1 < ranges).then(|| range_start(i + 1, ranges)));
+            let runs: Vec<&[Occurrence]> = parts
+                .iter()
+                .map(|part| {
+                    let occurrences = &part.occurrences[..];
+                    let from = occurrences.partition_point(|o| o.key < lo);
+                    let to = hi.map_or(occurrences.len(), |hi| occurrences.partition_point(|o| o.key < hi));
+                    &occurrences[from..to]
+                })
+                .collect();
+            // Room for every position and move of the range (at most one per occurrence),
+            // and in the first range for all of them: untouched room costs no memory.
+            let room = if i == 0 {
+                parts.iter().map(|part| part.occurrences.len()).sum()
+            } else {
+                runs.iter().map(|run| run.len()).sum()
+            };
+            finish_range(parts, runs, room)
+        })
+        .collect();
+    // The first range's vectors have room for every range (`finish_range`): the others are
+    // appended to them, and only they are copied.
+    let mut built = built.into_iter();
+    let first = built.next().unwrap_or_default();
+    let mut book = Book { positions: first.positions, packed: Vec::new(), moves: first.moves };
+    let mut head_parts = first.head_parts;
+    for range in built {
+        let offset = book.moves.len() as u32;
+        book.positions
+            .extend(range.positions.into_iter().map(|p| PositionRecord { first_move: p.first_move + offset, ..p }));
+        book.moves.extend_from_slice(&range.moves);
+        head_parts.extend_from_slice(&range.head_parts);
+    }
+    book.positions.shrink_to_fit();
+    book.moves.shrink_to_fit();
+    if !options.keep_positions {
+        return book;
+    }
+    let mut heads: Vec<Heads> = parts.iter().map(|part| Heads::new(part.moves.len())).collect();
+    for (position, &part) in book.positions.iter().zip(&head_parts) {
+        heads[part as usize].insert(position.packed);
+    }
+    let packed: Vec<Vec<PackedPosition>> =
+        parts.par_iter().zip(&mut heads).map(|(part, heads)| part.replay(heads)).collect();
+    let mut offsets = Vec::with_capacity(packed.len());
+    book.packed.reserve_exact(book.positions.len());
+    for part in packed {
+        offsets.push(book.packed.len() as u32);
+        book.packed.extend_from_slice(&part);
+    }
+    for (position, &part) in book.positions.iter_mut().zip(&head_parts) {
+        position.packed = offsets[part as usize] + heads[part as usize].rank(position.packed);
+    }
+    book
+}
+
+/// How many occurrences ahead `finish_range` asks for the move it will need: the occurrences
+/// are in key order, so their moves are read in random order, a cache miss each.
+const PREFETCH_AHEAD: usize = 16;
+
+/// Asks the processor to fetch `items[i]` into the cache (nothing where there is no safe way).
+fn prefetch<T>(items: &[T], i: usize) {
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (items, i);
+    #[cfg(target_arch = "x86_64")]
+    if let Some(item) = items.get(i) {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 processor has (it is in the
+        // x86-64 baseline target); a prefetch only hints the cache and reads nothing.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>((item as *const T).cast()) };
+    }
+}
+
+/// One key range of the book: `runs[i]` is part `i`'s occurrences in the range, sorted.
+fn finish_range(parts: &[BookBuilder], mut runs: Vec<&[Occurrence]>, room: usize) -> RangeBook {
+    let keep_positions = parts.first().is_some_and(|part| part.options.keep_positions);
+    let mut range = RangeBook {
+        positions: Vec::with_capacity(room),
+        head_parts: Vec::with_capacity(if keep_positions { room } else { 0 }),
+        moves: Vec::with_capacity(room),
+    };
+    // The codes (`move_code`) of the current position's moves, in the order of its moves.
+    let mut codes: Vec<u16> = Vec::new();
+    while let Some(key) = runs.iter().filter_map(|run| run.first()).map(|o| o.key).min() {
+        let first_move = range.moves.len();
+        codes.clear();
+        let mut head = None;
+        for (part_index, (part, run)) in parts.iter().zip(&mut runs).enumerate() {
+            let n = run.iter().take_while(|o| o.key == key).count();
+            let (group, rest) = run.split_at(n);
+            if let Some(ahead) = rest.get(PREFETCH_AHEAD) {
+                prefetch(&part.moves, ahead.order as usize);
+            }
+            *run = rest;
+            if let (None, Some(first)) = (head, group.first()) {
+                head = Some((part_index as u32, *first));
+            }
+            for occurrence in group {
+                let moves = &mut range.moves[first_move..];
+                let code = occurrence.code & !BLACK_MOVED;
+                let stats = match codes.iter().position(|&c| c == code) {
+                    Some(i) => &mut moves[i],
+                    None => {
+                        codes.push(code);
+                        range.moves.push(MoveStats::new(part.moves[occurrence.order as usize]));
+                        let last = range.moves.len() - 1;
+                        &mut range.moves[last]
+                    }
+                };
+                match occurrence.tally {
+                    Tally::Unknown => stats.games += 1,
+                    Tally::MoverWon => (stats.games, stats.wins) = (stats.games + 1, stats.wins + 1),
+                    Tally::Draw => (stats.games, stats.draws) = (stats.games + 1, stats.draws + 1),
+                    Tally::MoverLost => (stats.games, stats.losses) = (stats.games + 1, stats.losses + 1),
+                    Tally::Added => {
+                        let i = part.added.binary_search_by_key(&occurrence.order, |(order, _)| *order);
+                        if let Ok(i) = i {
+                            stats.add(&part.added[i].1);
+                        }
+                    }
+                }
+            }
+        }
+        let Some((part_index, head)) = head else { break };
+        if keep_positions {
+            range.head_parts.push(part_index);
+        }
+        range.positions.push(PositionRecord {
+            key: head.key,
+            turn: if head.code & BLACK_MOVED == 0 { Color::White } else { Color::Black },
+            packed: if keep_positions { head.order } else { NO_POSITION },
+            first_move: first_move as u32,
+            move_count: (range.moves.len() - first_move) as u32,
+        });
+    }
+    range
+}
+
+impl BookBuilder {
+    /// Replays the games, packing the positions of the occurrences in `heads` (in `order`
+    /// order), then counts the heads before each word of `heads` for `Heads::rank`.
+    fn replay(&self, heads: &mut Heads) -> Vec<PackedPosition> {
+        let mut packed = Vec::new();
+        for (i, start) in self.starts.iter().enumerate() {
+            let end = self.starts.get(i + 1).map_or(self.moves.len(), |next| next.order as usize);
+            let mut pos = start.position.clone();
+            for (order, &mv) in self.moves.iter().enumerate().take(end).skip(start.order as usize) {
+                if heads.contains(order) {
+                    packed.push(PackedPosition::new(&pos));
+                }
+                pos.play_unchecked(mv);
+            }
+        }
+        heads.count_before_words();
+        packed
+    }
+}
+
 /// A game being counted: the keys of its positions and its result.
 struct GameCount {
     keys: KeyTrail,
@@ -394,9 +518,13 @@ impl GamesBuild {
 
 /// Builds from PGN text in parallel: the text is cut between games into `pieces` pieces (one
 /// per rayon thread when `None`; `RAYON_NUM_THREADS=1` spends the least memory), each read
-/// into its own book, and the books merged in input order, which gives the same book as
-/// reading the text in one piece.
+/// and sorted on its own, then the book finished in one key range per rayon thread, which
+/// gives the same book as reading the text in one piece.
 pub fn build_from_pgn(input: &[u8], options: &BuildOptions, pieces: Option<usize>) -> GamesBuild {
+    build_from_pgn_in_ranges(input, options, pieces, rayon::current_num_threads())
+}
+
+fn build_from_pgn_in_ranges(input: &[u8], options: &BuildOptions, pieces: Option<usize>, ranges: usize) -> GamesBuild {
     let walk = WalkOptions { max_plies: options.max_ply, file: None };
     let pieces = pieces.unwrap_or_else(rayon::current_num_threads);
     let built = walk_pieces(input, &walk, pieces, |games| {
@@ -411,10 +539,14 @@ pub fn build_from_pgn(input: &[u8], options: &BuildOptions, pieces: Option<usize
                 Err(_) => unreadable += 1,
             }
         }
-        GamesBuild { summary: builder.summary(), book: builder.finish(), unreadable, warnings }
+        builder.sort();
+        let counts = GamesBuild { book: Book::default(), summary: builder.summary(), unreadable, warnings };
+        (builder, counts)
     });
     let empty = GamesBuild { book: Book::default(), summary: BuildSummary::default(), unreadable: 0, warnings: 0 };
-    built.into_iter().fold(empty, GamesBuild::merge)
+    let (parts, counts): (Vec<BookBuilder>, Vec<GamesBuild>) = built.into_iter().unzip();
+    let counts = counts.into_iter().fold(empty, GamesBuild::merge);
+    GamesBuild { book: finish_sorted(&parts, ranges), ..counts }
 }
 
 /// Builds from games read one by one (a SCID database through [`crate::games::open`]); an
@@ -461,6 +593,44 @@ mod tests {
             for (a, b) in light.positions().zip(whole.positions()) {
                 assert_eq!((a.key, a.turn(), a.moves, a.position()), (b.key, b.turn(), b.moves, None));
             }
+        }
+    }
+
+    #[test]
+    fn occurrences_sort_by_key_keeping_their_order() {
+        let mut rng = tabiya_io::corpus::Xorshift::new(3);
+        for len in [0, 1, 5, 1000, 20_000] {
+            // Few distinct keys (many equal), spread over the whole key space.
+            let keys: Vec<u64> = (0..50).map(|_| rng.next_u64()).collect();
+            let mut occurrences: Vec<Occurrence> = (0..len)
+                .map(|order| Occurrence { key: keys[rng.below(keys.len())], order, code: 0, tally: Tally::Unknown })
+                .collect();
+            let mut expected = occurrences.clone();
+            expected.sort_by_key(|o| o.key);
+            sort_by_key_keeping_order(&mut occurrences);
+            let pairs = |v: &[Occurrence]| v.iter().map(|o| (o.key, o.order)).collect::<Vec<_>>();
+            assert_eq!(pairs(&occurrences), pairs(&expected), "{len}");
+        }
+    }
+
+    #[test]
+    fn key_ranges_give_the_same_book_as_one() {
+        let sample = include_bytes!("../../../../samples/famous-games.pgn");
+        for keep_positions in [true, false] {
+            let options = BuildOptions { keep_positions, ..BuildOptions::default() };
+            let whole = build_from_pgn_in_ranges(sample, &options, Some(1), 1).book;
+            assert_eq!(whole.move_count(), 556);
+            for (pieces, ranges) in [(1, 2), (1, 7), (3, 2), (5, 16), (12, 3)] {
+                let split = build_from_pgn_in_ranges(sample, &options, Some(pieces), ranges).book;
+                assert!(split == whole, "{pieces} pieces, {ranges} ranges, positions {keep_positions}");
+                assert_eq!(split.packed.len(), if keep_positions { whole.len() } else { 0 });
+            }
+        }
+        // Range starts: 0 first, increasing, the key space covered.
+        for ranges in 1..20 {
+            let starts: Vec<u64> = (0..ranges).map(|i| range_start(i, ranges)).collect();
+            assert_eq!(starts[0], 0);
+            assert!(starts.windows(2).all(|w| w[0] < w[1]), "{ranges}");
         }
     }
 

@@ -229,6 +229,11 @@ impl Book {
         self.positions.iter().map(|p| self.view(p))
     }
 
+    /// The positions `range` of [`Book::positions`].
+    pub(crate) fn positions_in(&self, range: std::ops::Range<usize>) -> impl Iterator<Item = BookPosition<'_>> {
+        self.positions[range].iter().map(|p| self.view(p))
+    }
+
     /// Number of positions.
     pub fn len(&self) -> usize {
         self.positions.len()

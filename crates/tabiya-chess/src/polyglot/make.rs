@@ -3,7 +3,7 @@
 use shakmaty::Color;
 
 use super::{Entry, encode_move};
-use crate::book::Book;
+use crate::book::{Book, BookPosition};
 
 /// `polyglot make-book`'s counters are 16 bits: when a move reaches this many games, all
 /// counters of its position are halved.
@@ -35,10 +35,27 @@ impl Default for MakeOptions {
 /// make-book halves a position's counters (rounding up) each time a move reaches 16,384
 /// games while it reads; here the halving is applied to the final counts until every move
 /// is below 16,384, which gives the same weights up to rounding.
+///
+/// The positions are cut into one run per rayon thread, each run's entries made on its own
+/// thread and the runs concatenated in key order.
 pub fn entries_from_book(book: &Book, options: &MakeOptions) -> Vec<Entry> {
-    let mut entries = Vec::with_capacity(book.move_count());
+    use rayon::prelude::*;
+
+    let runs = rayon::current_num_threads().clamp(1, book.len().max(1));
+    let bounds = |i: usize| book.len() * i / runs;
+    let made: Vec<Vec<Entry>> =
+        (0..runs).into_par_iter().map(|i| entries_of(book.positions_in(bounds(i)..bounds(i + 1)), options)).collect();
+    let mut entries = Vec::with_capacity(made.iter().map(Vec::len).sum());
+    for run in made {
+        entries.extend_from_slice(&run);
+    }
+    entries
+}
+
+fn entries_of<'a>(positions: impl Iterator<Item = BookPosition<'a>>, options: &MakeOptions) -> Vec<Entry> {
+    let mut entries = Vec::new();
     let mut counts: Vec<(u32, u32)> = Vec::new();
-    for position in book.positions() {
+    for position in positions {
         let key = position.key;
         if options.only.is_some_and(|side| side != position.turn()) {
             continue;
@@ -66,4 +83,26 @@ pub fn entries_from_book(book: &Book, options: &MakeOptions) -> Vec<Entry> {
         }
     }
     entries
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::{BuildOptions, build_from_pgn};
+
+    #[test]
+    fn runs_on_any_number_of_threads_give_the_same_entries() {
+        let sample = include_bytes!("../../../../samples/famous-games.pgn");
+        let book = build_from_pgn(sample, &BuildOptions::default(), Some(1)).book;
+        let options = MakeOptions { min_games: 1, ..MakeOptions::default() };
+        let on = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| entries_from_book(&book, &options))
+        };
+        let one = on(1);
+        assert!(one.len() > 250, "{}", one.len());
+        for threads in [2, 3, 7] {
+            assert!(on(threads) == one, "{threads} threads");
+        }
+    }
 }
