@@ -104,12 +104,7 @@ impl InfoReport {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Severity {
-    Error,
-    Warning,
-}
+pub use tabiya_io::Severity;
 
 /// One finding of `tabiya verify`.
 #[derive(Debug, Serialize)]

@@ -15,6 +15,7 @@
 mod atomic;
 pub mod corpus;
 mod error;
+mod finding;
 mod input;
 mod reader;
 pub mod sniff;
@@ -23,6 +24,7 @@ pub mod varint;
 
 pub use atomic::{AtomicFile, write_atomic};
 pub use error::{DataError, Error, Location, Warning, Warnings};
+pub use finding::{Finding, Severity};
 pub use input::{FileBytes, read_input};
 pub use reader::ByteReader;
 pub use sniff::{Format, sniff_bytes, sniff_path};

@@ -3,11 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use tabiya_io::Warnings;
 use tabiya_io::corpus::corpus_file;
+use tabiya_io::{Severity, Warnings};
 use tabiya_othello::wthor::{
-    BoardSize, Game10, GameFile, GameFile10, Header, NameFile, NameKind, Severity, Solitaire, SolitaireFile,
-    verify_games_10,
+    BoardSize, Game10, GameFile, GameFile10, Header, NameFile, NameKind, Solitaire, SolitaireFile, verify_games_10,
 };
 
 fn files_in(dir: &Path) -> Vec<PathBuf> {

@@ -2,11 +2,11 @@
 
 use std::path::PathBuf;
 
-use tabiya_io::Warnings;
 use tabiya_io::corpus::corpus_file;
+use tabiya_io::{Severity, Warnings};
 use tabiya_othello::board::Color;
 use tabiya_othello::wthor::{
-    Ending, GameFile, GameStats, NameFile, NameKind, Names, Replay, Severity, name_files_in, verify_games,
+    Ending, GameFile, GameStats, NameFile, NameKind, Names, Replay, name_files_in, verify_games,
 };
 
 fn names(dir: &std::path::Path) -> (NameFile, NameFile) {
@@ -119,7 +119,7 @@ fn old_name_files_are_diagnosed() {
     assert!(!v.ok());
     assert!(v.stats.name_index_out_of_range > 0);
     let diagnosis: Vec<&str> =
-        v.problems.iter().map(|p| p.message.as_str()).filter(|m| m.contains("older than")).collect();
+        v.problems.iter().map(|p| p.what.as_str()).filter(|m| m.contains("older than")).collect();
     assert_eq!(diagnosis.len(), 2, "players and tournaments: {diagnosis:?}");
     assert!(diagnosis[0].contains("beyond the 3884 names of WTHOR.JOU"), "{}", diagnosis[0]);
     assert!(diagnosis[0].starts_with("302 distinct player indices from 3884 to 4447 (3884, "), "{}", diagnosis[0]);

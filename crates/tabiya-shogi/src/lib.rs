@@ -21,10 +21,9 @@
 
 pub mod board;
 mod error;
-mod finding;
 pub mod notation;
 pub mod tbase;
 pub mod tsume;
 
 pub use error::Error;
-pub use finding::{Finding, Severity};
+pub use tabiya_io::{Finding, Severity};

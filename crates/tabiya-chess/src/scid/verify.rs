@@ -2,7 +2,7 @@
 //! with the moves, name IDs are in range, no record crosses a 128 KiB block, and what the
 //! reader tolerated (real-file quirks) is listed as warnings.
 
-use tabiya_io::{Location, Warnings};
+use tabiya_io::{Finding, Location, Severity, Warnings};
 
 use super::database::Database;
 use super::derived::{counts, main_line};
@@ -12,20 +12,6 @@ use super::index::IndexEntry;
 use super::names::NameType;
 use super::{Record, Version};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Severity {
-    Error,
-    Warning,
-}
-
-/// One finding.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    pub severity: Severity,
-    pub location: Location,
-    pub what: String,
-}
-
 /// What was checked and what was found.
 #[derive(Debug, Clone, Default)]
 pub struct Verification {
@@ -33,7 +19,7 @@ pub struct Verification {
     pub decoded: u64,
     pub plies: u64,
     pub names: u64,
-    pub problems: Vec<Problem>,
+    pub problems: Vec<Finding>,
 }
 
 impl Verification {
@@ -42,7 +28,7 @@ impl Verification {
     }
 
     fn push(&mut self, severity: Severity, location: Location, what: impl Into<String>) {
-        self.problems.push(Problem { severity, location, what: what.into() });
+        self.problems.push(Finding { severity, location, what: what.into() });
     }
 }
 

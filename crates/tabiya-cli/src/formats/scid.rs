@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use tabiya_chess::games::Source;
 use tabiya_chess::pgn::{Notation, WriterOptions};
 use tabiya_chess::scid::export::export_pgn;
-use tabiya_chess::scid::verify::{Severity as ScidSeverity, verify as verify_db};
+use tabiya_chess::scid::verify::verify as verify_db;
 use tabiya_chess::scid::{Database, DatabaseWriter, NameType, Version};
 use tabiya_io::Format;
 
@@ -104,11 +104,7 @@ pub fn verify(path: &Path, format: Format, args: &VerifyArgs, _global: &Global) 
     report.checked("plies", v.plies);
     report.checked("names", v.names);
     for p in v.problems {
-        let severity = match p.severity {
-            ScidSeverity::Error => Severity::Error,
-            ScidSeverity::Warning => Severity::Warning,
-        };
-        report.problem(severity, &p.location, p.what);
+        report.problem(p.severity, &p.location, p.what);
     }
     report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
     Ok(report.exit_code())

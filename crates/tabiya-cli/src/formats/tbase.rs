@@ -7,14 +7,13 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 use tabiya_io::{Codepage, Format};
-use tabiya_shogi::Severity as FindingSeverity;
 use tabiya_shogi::board::Move;
 use tabiya_shogi::notation::{Kifu, csa, kif, sfen};
 use tabiya_shogi::tbase::{self, Comment, Contents, Diagram, FileSet, Solution};
 use tabiya_shogi::tsume::check_solution;
 
 use crate::args::*;
-use crate::report::{CliError, InfoReport, Output, Severity, VerifyReport, summary};
+use crate::report::{CliError, InfoReport, Output, VerifyReport, summary};
 
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
@@ -82,11 +81,7 @@ pub fn verify(path: &Path, _format: Format, args: &VerifyArgs, _global: &Global)
         .checked("comments", v.comments)
         .checked("completeness_flagged", v.flagged);
     for finding in &v.findings {
-        let severity = match finding.severity {
-            FindingSeverity::Error => Severity::Error,
-            FindingSeverity::Warning => Severity::Warning,
-        };
-        report.problem(severity, &finding.location, finding.what.as_str());
+        report.problem(finding.severity, &finding.location, finding.what.as_str());
     }
     report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
     Ok(report.exit_code())

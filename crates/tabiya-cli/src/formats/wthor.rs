@@ -166,11 +166,7 @@ fn load_names(dir: &Path, names_dir: Option<&Path>) -> Result<Option<(NameFile, 
 
 fn add_verification(report: &mut VerifyReport, v: &Verification) {
     for p in &v.problems {
-        let severity = match p.severity {
-            wthor::Severity::Error => Severity::Error,
-            wthor::Severity::Warning => Severity::Warning,
-        };
-        report.problem(severity, &p.location, p.message.clone());
+        report.problem(p.severity, &p.location, p.what.clone());
     }
 }
 

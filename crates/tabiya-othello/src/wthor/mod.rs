@@ -44,8 +44,7 @@ pub use solitaire::{PRESENCE_TABLE_LEN, Solitaire, SolitaireFile};
 pub use square::{BoardSize, code_of_square, square_of_code};
 pub use theoretical::{EndgameSolver, TheoreticalPolicy};
 pub use verify::{
-    GameStats, Names, Problem, Severity, Verification, name_files_in, verify_game_files, verify_games, verify_games_10,
-    year_in_file_name,
+    GameStats, Names, Verification, name_files_in, verify_game_files, verify_games, verify_games_10, year_in_file_name,
 };
 
 use tabiya_io::{DataError, Location};

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use tabiya_io::{Location, Warnings};
+use tabiya_io::{Finding, Location, Severity, Warnings};
 
 use super::game::{Game, Game10, GameFile, GameFile10, GameRecord};
 use super::header::HEADER_LEN;
@@ -13,22 +13,6 @@ use super::replay::{Ending, Replay, ReplayError};
 use super::square::{BoardSize, code_of_square};
 use super::theoretical::EndgameSolver;
 use crate::board::Square;
-
-/// How serious a finding is: errors make `verify` fail, warnings do not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Severity {
-    Error,
-    Warning,
-}
-
-/// One finding.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Problem {
-    pub severity: Severity,
-    pub location: Location,
-    pub message: String,
-}
 
 /// What a verification counted; adds up over files.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
@@ -77,7 +61,7 @@ impl std::ops::AddAssign for GameStats {
 #[derive(Debug, Clone, Default)]
 pub struct Verification {
     pub stats: GameStats,
-    pub problems: Vec<Problem>,
+    pub problems: Vec<Finding>,
 }
 
 impl Verification {
@@ -85,8 +69,8 @@ impl Verification {
         self.problems.iter().all(|p| p.severity == Severity::Warning)
     }
 
-    fn push(&mut self, severity: Severity, location: Location, message: impl Into<String>) {
-        self.problems.push(Problem { severity, location, message: message.into() });
+    fn push(&mut self, severity: Severity, location: Location, what: impl Into<String>) {
+        self.problems.push(Finding { severity, location, what: what.into() });
     }
 }
 

@@ -1,8 +1,9 @@
-//! What checks find: an error (the record is wrong) or a warning (worth a look).
+//! What `verify`-style checks find, in every format: an error (the data is wrong) or a warning
+//! (a deviation worth a look), with where it was found.
 
 use std::fmt;
 
-use tabiya_io::Location;
+use crate::Location;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
