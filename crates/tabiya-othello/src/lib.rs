@@ -1,6 +1,7 @@
 //! Othello: the board, the FFO Wthor database and its interchange formats, and an exact endgame solver.
 
 pub mod board;
+pub mod eval;
 pub mod solve;
 pub mod text;
 pub mod wthor;

@@ -107,6 +107,16 @@ impl MoveList {
         self.len
     }
 
+    /// Adds `bonus(child)` to the order key of every move but the table's move and
+    /// wipe-outs, which stay first.
+    pub fn add_to_keys(&mut self, mut bonus: impl FnMut(Board) -> i32) {
+        for m in &mut self.moves[..self.len] {
+            if m.key < i32::MAX - 1 {
+                m.key += bonus(m.child);
+            }
+        }
+    }
+
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]
     }

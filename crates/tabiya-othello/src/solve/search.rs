@@ -13,6 +13,7 @@ use super::moves::MoveList;
 use super::stability::stable_discs;
 use super::table::Table;
 use crate::board::{Board, flips, legal_moves};
+use crate::eval::{UNITS_PER_DISC, Weights};
 
 /// At most this many empties: the lean search (no table, no move list, parity order).
 const LEAN_EMPTIES: u32 = 6;
@@ -29,6 +30,23 @@ const ETC_EMPTIES: u32 = 12;
 const STOP_EMPTIES: u32 = 10;
 /// From this many empties on: a node may search its younger moves in parallel.
 const SPLIT_EMPTIES: u32 = 13;
+/// From this many empties on: moves are ordered by shallow searches with the pattern
+/// evaluation as well.
+const EVAL_ORDER_EMPTIES: u32 = 15;
+
+/// The depth of the shallow search that orders the moves of a node with `empties` empties,
+/// and the weight of its score (order-key units per evaluation unit; a reply is 256).
+fn shallow_depth(empties: u32) -> (u32, i32) {
+    match empties {
+        ..18 => (0, 2),
+        18..21 => (1, 4),
+        21..24 => (2, 4),
+        _ => (3, 8),
+    }
+}
+
+/// Beyond any evaluation.
+const INFINITY: i32 = 1 << 20;
 
 /// The four 4×4 quadrants: playing first in a quadrant with an odd number of empties tends
 /// to leave the last move there to us (parity).
@@ -95,6 +113,7 @@ impl<'a> Stop<'a> {
 /// One thread's search: the shared table and this thread's node count.
 pub struct Search<'t> {
     table: &'t Table,
+    weights: &'static Weights,
     parallel: bool,
     pub nodes: u64,
 }
@@ -114,7 +133,7 @@ fn odd_quadrants(empty: u64) -> u64 {
 
 impl<'t> Search<'t> {
     pub fn new(table: &'t Table, parallel: bool) -> Search<'t> {
-        Search { table, parallel, nodes: 0 }
+        Search { table, weights: Weights::shipped(), parallel, nodes: 0 }
     }
 
     /// The exact score of `board` for the side to move if it lies strictly between `alpha`
@@ -161,6 +180,10 @@ impl<'t> Search<'t> {
                 }
             }
         }
+        if empties >= EVAL_ORDER_EMPTIES && list.len() > 1 {
+            let (depth, weight) = shallow_depth(empties);
+            list.add_to_keys(|child| -weight * self.shallow(child, depth, -INFINITY, INFINITY));
+        }
 
         let mut best = -65;
         let mut best_move = None;
@@ -205,6 +228,38 @@ impl<'t> Search<'t> {
         };
         if uses_table {
             self.table.store(board, empties, lower, upper, best_move);
+        }
+        best
+    }
+
+    /// The score of `board` for the side to move by a `depth`-move alpha-beta search with the
+    /// pattern evaluation at its leaves, in evaluation units (fail-soft). Each position it
+    /// visits counts as a node.
+    fn shallow(&mut self, board: Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if depth == 0 {
+            return self.weights.evaluate(board);
+        }
+        let mut moves = board.moves();
+        if moves == 0 {
+            let passed = board.pass();
+            if passed.moves() == 0 {
+                return board.final_score() * UNITS_PER_DISC;
+            }
+            return -self.shallow(passed, depth, -beta, -alpha);
+        }
+        let mut best = -INFINITY;
+        while moves != 0 {
+            let square = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let child = board.play_flips(1 << square, flips(board.player, board.opponent, square));
+            let score = -self.shallow(child, depth - 1, -beta, -alpha.max(best));
+            if score > best {
+                best = score;
+                if best >= beta {
+                    break;
+                }
+            }
         }
         best
     }
