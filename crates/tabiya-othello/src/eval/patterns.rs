@@ -1,12 +1,12 @@
 //! The patterns: lines of squares whose contents (empty, side to move, opponent) index a weight
-//! table. Each pattern is read under all 8 symmetries of the board, so that equivalent lines
+//! table. Each pattern is read on the board under all 8 symmetries, so that equivalent lines
 //! share their weights (a pattern that is its own mirror image, like an edge, is read twice in
 //! each place, once per direction, which makes its weights symmetric too).
 
-use crate::board::Board;
+use crate::board::{Board, Symmetry};
 
-/// The shapes as (column, row) pairs, read in this order: the first square is the most
-/// significant base-3 digit.
+/// The shapes as (column, row) pairs, in ascending square order: the first square is the
+/// least significant base-3 digit. `indices` gathers exactly these squares with bit masks.
 const SHAPES: [&[(u8, u8)]; 10] = [
     // An edge with the two X-squares.
     &[(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0), (7, 0), (1, 1), (6, 1)],
@@ -27,42 +27,26 @@ const SHAPES: [&[(u8, u8)]; 10] = [
 pub const PATTERNS: usize = SHAPES.len();
 /// Every pattern under every symmetry.
 pub const FEATURES: usize = PATTERNS * 8;
-const MAX_LEN: usize = 10;
 
-/// The squares of each feature (feature `8 · pattern + symmetry`), and how many there are.
-static FEATURE_SQUARES: ([[u8; MAX_LEN]; FEATURES], [u8; FEATURES]) = feature_squares();
+/// For up to 10 bits, the base-3 number with the same digits (bit `k` → `3^k`).
+static TERNARY: [u16; 1024] = ternary();
 
-const fn feature_squares() -> ([[u8; MAX_LEN]; FEATURES], [u8; FEATURES]) {
-    let mut squares = [[0; MAX_LEN]; FEATURES];
-    let mut lens = [0; FEATURES];
-    let mut pattern = 0;
-    while pattern < PATTERNS {
-        let shape = SHAPES[pattern];
-        let mut symmetry = 0;
-        while symmetry < 8 {
-            let feature = pattern * 8 + symmetry;
-            let mut i = 0;
-            while i < shape.len() {
-                let (mut column, mut row) = shape[i];
-                // The same three reflections as `board::Symmetry`: diagonal, a↔h, 1↔8.
-                if symmetry & 4 != 0 {
-                    (column, row) = (row, column);
-                }
-                if symmetry & 1 != 0 {
-                    column = 7 - column;
-                }
-                if symmetry & 2 != 0 {
-                    row = 7 - row;
-                }
-                squares[feature][i] = row * 8 + column;
-                i += 1;
+const fn ternary() -> [u16; 1024] {
+    let mut table = [0; 1024];
+    let mut bits = 0;
+    while bits < 1024 {
+        let (mut value, mut power, mut k) = (0, 1, 0);
+        while k < 10 {
+            if bits >> k & 1 != 0 {
+                value += power;
             }
-            lens[feature] = shape.len() as u8;
-            symmetry += 1;
+            power *= 3;
+            k += 1;
         }
-        pattern += 1;
+        table[bits] = value;
+        bits += 1;
     }
-    (squares, lens)
+    table
 }
 
 /// Where each pattern's weights start in a phase's table, and the table's length: `3^len`
@@ -81,19 +65,58 @@ const fn offsets() -> ([usize; PATTERNS], usize) {
     (offsets, next + 1)
 }
 
+/// The squares of each shape on `discs`, packed into the low bits in ascending order.
+#[inline(always)]
+fn shape_bits(discs: u64) -> [u64; PATTERNS] {
+    /// Gathers the squares 0, 9, 18, … (a diagonal shifted to start at a1) into one byte.
+    #[inline(always)]
+    fn diagonal(discs: u64, shift: u32, mask: u64) -> u64 {
+        ((discs >> shift) & mask).wrapping_mul(0x0101_0101_0101_0101) >> 56
+    }
+    [
+        (discs & 0xff) | ((discs >> 1) & 0x100) | ((discs >> 5) & 0x200),
+        (discs & 7) | ((discs >> 5) & 0x38) | ((discs >> 10) & 0x1c0),
+        (discs >> 8) & 0xff,
+        (discs >> 16) & 0xff,
+        (discs >> 24) & 0xff,
+        diagonal(discs, 0, 0x8040_2010_0804_0201),
+        diagonal(discs, 1, 0x0040_2010_0804_0201),
+        diagonal(discs, 2, 0x0000_2010_0804_0201),
+        diagonal(discs, 3, 0x0000_0010_0804_0201),
+        diagonal(discs, 4, 0x0000_0000_0804_0201),
+    ]
+}
+
 /// The weight of each feature of `board`, as an index into a phase's table (the constant
-/// term, the table's last entry, is not included).
+/// term, the table's last entry, is not included): feature `8 · pattern + k` reads the
+/// pattern on the `k`-th image of the board (the identity, a↔h, 1↔8 and both, then the same
+/// after a reflection in the a1–h8 diagonal).
 #[inline]
 pub fn feature_indices(board: Board) -> [u32; FEATURES] {
     let mut indices = [0; FEATURES];
-    for (feature, index) in indices.iter_mut().enumerate() {
-        let (squares, len) = (&FEATURE_SQUARES.0[feature], FEATURE_SQUARES.1[feature] as usize);
-        let mut digits = 0;
-        for &square in &squares[..len] {
-            let cell = ((board.player >> square) & 1) + 2 * ((board.opponent >> square) & 1);
-            digits = digits * 3 + cell as u32;
+    let images = |discs: u64| {
+        let mirrored = Symmetry::MIRROR_COLUMNS.apply(discs);
+        let diagonal = Symmetry::DIAGONAL.apply(discs);
+        let both = Symmetry::MIRROR_COLUMNS.apply(diagonal);
+        [
+            discs,
+            mirrored,
+            discs.swap_bytes(),
+            mirrored.swap_bytes(),
+            diagonal,
+            both,
+            diagonal.swap_bytes(),
+            both.swap_bytes(),
+        ]
+    };
+    let (player, opponent) = (images(board.player), images(board.opponent));
+    for k in 0..8 {
+        let (own, theirs) = (shape_bits(player[k]), shape_bits(opponent[k]));
+        for pattern in 0..PATTERNS {
+            indices[pattern * 8 + k] = OFFSETS.0[pattern] as u32
+                + u32::from(TERNARY[own[pattern] as usize])
+                + 2 * u32::from(TERNARY[theirs[pattern] as usize]);
         }
-        *index = (OFFSETS.0[feature / 8] as u32) + digits;
     }
     indices
 }
@@ -102,27 +125,34 @@ pub fn feature_indices(board: Board) -> [u32; FEATURES] {
 mod tests {
     use super::*;
 
-    #[test]
-    fn features_cover_each_pattern_under_each_symmetry() {
-        assert_eq!(OFFSETS.1, 59_049 + 19_683 + 4 * 6_561 + 2_187 + 729 + 243 + 81 + 1);
-        // The edge pattern in the a1 corner read along row 1 and along column a.
-        assert_eq!(FEATURE_SQUARES.0[0][..10], [0, 1, 2, 3, 4, 5, 6, 7, 9, 14]);
-        assert_eq!(FEATURE_SQUARES.0[4][..10], [0, 8, 16, 24, 32, 40, 48, 56, 9, 49]);
-        // The long diagonal under a↔h is the other diagonal, from h1.
-        assert_eq!(FEATURE_SQUARES.0[5 * 8 + 1][..8], [7, 14, 21, 28, 35, 42, 49, 56]);
+    /// The index of `shape` on the `k`-th image (`Symmetry::ALL[k]`), square by square.
+    fn reference(board: Board, pattern: usize, k: usize) -> u32 {
+        let symmetry = Symmetry::ALL[k];
+        let (player, opponent) = (symmetry.apply(board.player), symmetry.apply(board.opponent));
+        let digits = SHAPES[pattern].iter().rev().fold(0, |digits, &(column, row)| {
+            let square = row * 8 + column;
+            digits * 3 + ((player >> square) & 1) as u32 + 2 * ((opponent >> square) & 1) as u32
+        });
+        OFFSETS.0[pattern] as u32 + digits
     }
 
     #[test]
-    fn indices_read_the_squares_in_base_3() {
-        // Side to move on a1, opponent on b1: digits 1, 2, then eight 0s.
-        let board = Board { player: 1, opponent: 2 };
-        let indices = feature_indices(board);
-        assert_eq!(indices[0], 3u32.pow(9) + 2 * 3u32.pow(8));
-        // Read from h1 towards a1 (a↔h mirror): b1 and a1 are the 7th and 8th squares.
-        assert_eq!(indices[1], 2 * 3u32.pow(3) + 3u32.pow(2));
-        // Rows 2 and 7 (rows 2 and 3 mirrored) see nothing; column b (row 2 across the
-        // diagonal) sees the opponent on b1, its first square.
-        assert_eq!((indices[16], indices[24 + 2]), (OFFSETS.0[2] as u32, OFFSETS.0[3] as u32));
-        assert_eq!(indices[16 + 4], OFFSETS.0[2] as u32 + 2 * 3u32.pow(7));
+    fn table_holds_3_to_the_length_of_each_pattern() {
+        assert_eq!(OFFSETS.1, 59_049 + 19_683 + 4 * 6_561 + 2_187 + 729 + 243 + 81 + 1);
+        assert_eq!(TERNARY[0b11_1111_1111], 29_524);
+        assert_eq!(TERNARY[0b101], 10);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn masks_read_the_squares_of_each_shape(player: u64, opponent: u64) {
+            let board = Board { player: player & !opponent, opponent };
+            let indices = feature_indices(board);
+            for pattern in 0..PATTERNS {
+                for k in 0..8 {
+                    proptest::prop_assert_eq!(indices[pattern * 8 + k], reference(board, pattern, k), "{} {}", pattern, k);
+                }
+            }
+        }
     }
 }
