@@ -21,7 +21,7 @@ use tabiya_othello::wthor::{GameFile, square_of_code};
 
 /// Each phase's first number of empties; the first phase is fitted from 10 empties, the last
 /// up to 33.
-const FIRST_EMPTIES: [u8; 4] = [0, 16, 20, 24];
+const FIRST_EMPTIES: [u8; 5] = [0, 16, 20, 24, 28];
 const FEWEST: u32 = 10;
 const MOST: u32 = 33;
 /// The ridge term, in samples: a weight seen in few positions stays near 0.

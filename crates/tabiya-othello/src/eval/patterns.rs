@@ -7,11 +7,9 @@ use crate::board::{Board, Symmetry};
 
 /// The shapes as (column, row) pairs, in ascending square order: the first square is the
 /// least significant base-3 digit. `indices` gathers exactly these squares with bit masks.
-const SHAPES: [&[(u8, u8)]; 11] = [
+const SHAPES: [&[(u8, u8)]; 10] = [
     // An edge with the two X-squares.
     &[(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0), (7, 0), (1, 1), (6, 1)],
-    // A corner's 2×5 block.
-    &[(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (0, 1), (1, 1), (2, 1), (3, 1), (4, 1)],
     // A corner's 3×3 block.
     &[(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1), (0, 2), (1, 2), (2, 2)],
     // The second, third and fourth rows.
@@ -77,7 +75,6 @@ fn shape_bits(discs: u64) -> [u64; PATTERNS] {
     }
     [
         (discs & 0xff) | ((discs >> 1) & 0x100) | ((discs >> 5) & 0x200),
-        (discs & 0x1f) | ((discs >> 3) & 0x3e0),
         (discs & 7) | ((discs >> 5) & 0x38) | ((discs >> 10) & 0x1c0),
         (discs >> 8) & 0xff,
         (discs >> 16) & 0xff,
@@ -141,7 +138,7 @@ mod tests {
 
     #[test]
     fn table_holds_3_to_the_length_of_each_pattern() {
-        assert_eq!(OFFSETS.1, 2 * 59_049 + 19_683 + 4 * 6_561 + 2_187 + 729 + 243 + 81 + 1);
+        assert_eq!(OFFSETS.1, 59_049 + 19_683 + 4 * 6_561 + 2_187 + 729 + 243 + 81 + 1);
         assert_eq!(TERNARY[0b11_1111_1111], 29_524);
         assert_eq!(TERNARY[0b101], 10);
     }
