@@ -36,11 +36,11 @@ const MAGIC: &[u8; 8] = b"TBYEVAL1";
 /// to the next phase's first (the first phase also serves fewer, the last more).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Weights {
-    /// Ascending.
-    pub first_empties: Vec<u8>,
+    /// Ascending, at most 60.
+    first_empties: Vec<u8>,
     /// `first_empties.len()` tables of [`Weights::table_len`] weights in
     /// [`UNITS_PER_DISC`] units; the last weight of each table is its constant term.
-    pub tables: Vec<i16>,
+    tables: Vec<i16>,
     /// The table of each number of empties (0..=60).
     phase_of: [u8; 61],
 }
@@ -52,10 +52,12 @@ impl Weights {
         patterns::OFFSETS.1
     }
 
-    /// Weights from their tables (`tables.len()` must be `first_empties.len() · table_len()`).
+    /// Weights from each phase's first number of empties (ascending, at most 60) and the
+    /// phases' tables one after the other; `None` when the lengths or the phases do not fit.
     pub fn new(first_empties: Vec<u8>, tables: Vec<i16>) -> Option<Weights> {
         let ascending = first_empties.windows(2).all(|w| w[0] < w[1]);
-        if first_empties.is_empty() || !ascending || tables.len() != first_empties.len() * Weights::table_len() {
+        let in_range = first_empties.last().is_some_and(|&last| last <= 60);
+        if !in_range || !ascending || tables.len() != first_empties.len() * Weights::table_len() {
             return None;
         }
         let mut phase_of = [0; 61];
@@ -93,8 +95,12 @@ impl Weights {
             return Err(reader.error("the end of the file after the weight tables"));
         }
         let tables = data.chunks_exact(2).map(|pair| i16::from_le_bytes([pair[0], pair[1]])).collect();
-        Weights::new(first_empties, tables)
-            .ok_or_else(|| DataError::new(tabiya_io::Location::at(9), "ascending phase boundaries, at least one"))
+        Weights::new(first_empties, tables).ok_or_else(|| {
+            DataError::new(
+                tabiya_io::Location::at(9),
+                "at least one phase, first numbers of empties ascending up to 60",
+            )
+        })
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -104,6 +110,11 @@ impl Weights {
         bytes.extend_from_slice(&(Weights::table_len() as u32).to_le_bytes());
         bytes.extend(self.tables.iter().flat_map(|w| w.to_le_bytes()));
         bytes
+    }
+
+    /// Each phase's first number of empties.
+    pub fn first_empties(&self) -> &[u8] {
+        &self.first_empties
     }
 
     /// The phase serving positions with `empties` empty squares.
@@ -135,8 +146,8 @@ mod tests {
         let bytes = include_bytes!("weights.bin");
         let weights = Weights::from_bytes(bytes).unwrap();
         assert_eq!(weights.to_bytes(), bytes);
-        assert_eq!(bytes.len(), 8 + 1 + weights.first_empties.len() + 4 + 2 * weights.tables.len());
-        assert!(weights.first_empties.len() >= 2);
+        assert_eq!(bytes.len(), 8 + 1 + weights.first_empties().len() + 4 + 2 * weights.tables.len());
+        assert!(weights.first_empties().len() >= 2);
         // Fitted, not zero: most weights of the patterns real games reach are set.
         assert!(weights.tables.iter().filter(|&&w| w != 0).count() > weights.tables.len() / 4);
     }
@@ -150,7 +161,7 @@ mod tests {
         let (black, white) = (weights.evaluate(board), weights.evaluate(board.pass()));
         assert!(black > 4 * UNITS_PER_DISC && white < -4 * UNITS_PER_DISC, "{black} {white}");
         assert_eq!(weights.phase(14), 0);
-        assert_eq!(weights.phase(60), weights.first_empties.len() - 1);
+        assert_eq!(weights.phase(60), weights.first_empties().len() - 1);
     }
 
     #[test]

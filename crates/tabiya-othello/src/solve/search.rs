@@ -1,8 +1,10 @@
 //! The exact search: principal-variation alpha-beta with null windows, fail-soft, over
 //! bitboards. Near the end of the game (few empties) a lean search without move lists or
 //! table; above it the transposition table, enhanced transposition cut-offs, stability
-//! cut-offs and fastest-first ordering; high in the tree the younger brothers of a node are
-//! searched in parallel once the eldest is done (young brothers wait).
+//! cut-offs and fastest-first ordering; from 14 empties the order also weighs shallow searches
+//! (depth 0–3) with the pattern evaluation of `crate::eval`, as Edax does; high in the tree the
+//! younger brothers of a node are searched in parallel once the eldest is done (young brothers
+//! wait).
 
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
 
