@@ -40,7 +40,7 @@ const EVAL_ORDER_EMPTIES: u32 = 14;
 /// and the weight of its score (order-key units per evaluation unit; a reply is 256).
 fn shallow_depth(empties: u32) -> (u32, i32) {
     // Tuned on FFO #40–#44 (nodes): one disc of evaluation is worth 1/8 of a reply at depth 0,
-    // 1/4 at depths 1–2, 1/2 at depth 3; deeper searches from 22 empties cost more than they save.
+    // 1/4 at depths 1–2, 1/2 at depth 3; a fourth ply (from 20 or 22 empties) did not pay.
     match empties {
         ..15 => (0, 1),
         15..17 => (1, 2),
