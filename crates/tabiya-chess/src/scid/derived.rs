@@ -67,6 +67,7 @@ impl MainLineFields {
     }
 
     /// The next main-line move (`None` = null move), played by `us`.
+    #[inline]
     pub fn push(&mut self, us: Color, mv: Option<Move>) {
         self.info.plies += 1;
         // Only pawn moves and captures of pawns change the home-pawn list.

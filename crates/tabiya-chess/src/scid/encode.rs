@@ -285,7 +285,7 @@ impl MoveWriter {
             Move::EnPassant { .. } => pawn_code(t - f, None),
             Move::Put { .. } => 0,
             Move::Normal { role, promotion, .. } => match role {
-                Role::King => [-9, -8, -7, -1, 1, 7, 8, 9].iter().position(|&d| d == t - f).map_or(0, |i| i as i32 + 1),
+                Role::King => step_code(&KING_CODES, t - f),
                 Role::Queen | Role::Rook if fr == tr => tf,
                 Role::Rook => 8 + tr,
                 Role::Queen if ff == tf => 8 + tr,
@@ -301,14 +301,31 @@ impl MoveWriter {
                         tf
                     }
                 }
-                Role::Knight => {
-                    [-17, -15, -10, -6, 6, 10, 15, 17].iter().position(|&d| d == t - f).map_or(0, |i| i as i32 + 1)
-                }
+                Role::Knight => step_code(&KNIGHT_CODES, t - f),
                 Role::Pawn => pawn_code(t - f, promotion),
             },
         };
         self.out.push(slot << 4 | code as u8);
     }
+}
+
+/// King and knight move codes, 1 + the index of the step (to − from) in SCID's lists
+/// (king −9, −8, −7, −1, 1, 7, 8, 9; knight −17, −15, −10, −6, 6, 10, 15, 17), by step + 17.
+const KING_CODES: [u8; 35] = step_codes([-9, -8, -7, -1, 1, 7, 8, 9]);
+const KNIGHT_CODES: [u8; 35] = step_codes([-17, -15, -10, -6, 6, 10, 15, 17]);
+
+const fn step_codes(steps: [i32; 8]) -> [u8; 35] {
+    let mut codes = [0; 35];
+    let mut i = 0;
+    while i < 8 {
+        codes[(steps[i] + 17) as usize] = i as u8 + 1;
+        i += 1;
+    }
+    codes
+}
+
+fn step_code(codes: &[u8; 35], step: i32) -> i32 {
+    usize::try_from(step + 17).ok().and_then(|i| codes.get(i)).map_or(0, |&c| i32::from(c))
 }
 
 /// A pawn move's code from its square difference: 15 for a double step, else capture left,
