@@ -525,7 +525,7 @@ fn close_variation(state: &mut GameState) {
     if let Some(variation) = state.frames.pop() {
         // A variation is only opened after a move of its parent line.
         if let Some(node) = state.current().line.nodes.last_mut() {
-            node.variations.push(variation.line);
+            node.notes_mut().variations.push(variation.line);
         }
     }
 }
@@ -596,7 +596,7 @@ impl Visitor for GameVisitor {
             return ControlFlow::Continue(());
         }
         match frame.line.nodes.last_mut() {
-            Some(node) => node.nags.push(nag.0),
+            Some(node) => node.notes_mut().nags.push(nag.0),
             None => state.warn(format!("NAG ${} before the first move of a line dropped", nag.0)),
         }
         ControlFlow::Continue(())
@@ -625,7 +625,7 @@ impl Visitor for GameVisitor {
         let frame = state.current();
         if !frame.stopped {
             match frame.line.nodes.last_mut() {
-                Some(node) => node.comments.push(text),
+                Some(node) => node.notes_mut().comments.push(text),
                 None => frame.line.comments.push(text),
             }
         }

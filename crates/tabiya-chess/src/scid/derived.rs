@@ -256,9 +256,9 @@ pub struct Counts {
 pub fn counts(line: &Line) -> Counts {
     let mut c = Counts { comments: usize::from(has_comment(&line.comments)), ..Counts::default() };
     for node in &line.nodes {
-        c.nags += node.nags.len();
-        c.comments += usize::from(has_comment(&node.comments));
-        for v in &node.variations {
+        c.nags += node.nags().len();
+        c.comments += usize::from(has_comment(node.comments()));
+        for v in node.variations() {
             let inner = counts(v);
             c.variations += 1 + inner.variations;
             c.comments += inner.comments;

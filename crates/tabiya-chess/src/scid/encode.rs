@@ -234,21 +234,21 @@ impl MoveWriter {
     fn line(&mut self, mut cursor: Cursor, line: &Line, mut main_line: Option<&mut MainLineFields>) {
         for node in &line.nodes {
             // Most moves carry nothing else: each test below is one length check.
-            let before = (!node.variations.is_empty()).then(|| cursor.clone());
+            let before = (!node.variations().is_empty()).then(|| cursor.clone());
             self.mv(&cursor, node.mv);
             if let Some(fields) = main_line.as_deref_mut() {
                 fields.push(cursor.turn, node.mv);
             }
             cursor.play(node.mv);
-            if !node.nags.is_empty() {
-                for &nag in node.nags.iter().filter(|&&n| n != 0).take(MAX_NAGS) {
+            if !node.nags().is_empty() {
+                for &nag in node.nags().iter().filter(|&&n| n != 0).take(MAX_NAGS) {
                     self.out.extend_from_slice(&[NAG, nag]);
                     self.nags += 1;
                 }
             }
-            self.comment(&node.comments);
+            self.comment(node.comments());
             if let Some(before) = before {
-                for variation in &node.variations {
+                for variation in node.variations() {
                     self.variations += 1;
                     self.out.push(START_VARIATION);
                     self.comment(&variation.comments);
@@ -380,8 +380,8 @@ mod tests {
         // 3...-- passes the turn; 4...-- comes in check, so Black moves again (Kxf7).
         let moves = line(&["e4", "e5", "Qh5", "Nc6", "Nc3", "--", "Qxf7", "--", "Kxf7"]);
         let mut moves_with_variation = moves.clone();
-        moves_with_variation.nodes[5].variations.push(line(&["e4", "e5", "Qh5", "Nc6", "Nc3", "Nf6"]));
-        moves_with_variation.nodes[5].variations[0].nodes.drain(..5);
+        moves_with_variation.nodes[5].notes_mut().variations.push(line(&["e4", "e5", "Qh5", "Nc6", "Nc3", "Nf6"]));
+        moves_with_variation.nodes[5].notes_mut().variations[0].nodes.drain(..5);
         for moves in [moves, moves_with_variation] {
             let game = Game { moves, ..Game::default() };
             let encoded = encode_game(&game, Version::Scid4).unwrap();
