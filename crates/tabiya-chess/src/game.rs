@@ -184,3 +184,36 @@ impl Game {
         self.moves.nodes.len()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Role, Square};
+
+    use super::*;
+
+    #[test]
+    fn a_move_is_small_and_its_notes_are_made_on_first_use() {
+        assert_eq!(std::mem::size_of::<Node>(), 16);
+        let e4 =
+            Some(Move::Normal { role: Role::Pawn, from: Square::E2, capture: None, to: Square::E4, promotion: None });
+        let bare = Node::new(e4);
+        let mut emptied = Node::new(e4);
+        emptied.notes_mut().nags.push(1);
+        emptied.notes_mut().nags.clear();
+        // Notes made and emptied again equal none at all, in equality and in Debug text.
+        assert_eq!(emptied, bare);
+        assert_eq!(format!("{emptied:?}"), format!("{bare:?}"));
+        assert_eq!(
+            format!("{bare:?}"),
+            "Node { mv: Some(Normal { role: Pawn, from: E2, capture: None, to: E4, promotion: None }), \
+             nags: [], comments: [], variations: [] }"
+        );
+        let mut annotated = Node::new(e4);
+        annotated.notes_mut().comments.push("best by test".into());
+        annotated.notes_mut().variations.push(Line { comments: Vec::new(), nodes: vec![Node::new(None)] });
+        assert_ne!(annotated, bare);
+        assert_eq!(annotated.comments(), ["best by test"]);
+        assert_eq!(annotated.variations()[0].nodes, [Node::new(None)]);
+        assert!(annotated.nags().is_empty());
+    }
+}
