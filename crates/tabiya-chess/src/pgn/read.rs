@@ -541,7 +541,10 @@ impl Visitor for GameVisitor {
 
     fn tag(&mut self, tags: &mut TagSection, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
         let name = decode_text(Cow::Borrowed(name), &mut tags.not_utf8);
-        let value = decode_text(value.decode(), &mut tags.not_utf8);
+        // Escapes are rare, and `RawTag::decode` sets up a search even for a short value.
+        let raw = value.as_bytes();
+        let value = if raw.contains(&b'\\') { value.decode() } else { Cow::Borrowed(raw) };
+        let value = decode_text(value, &mut tags.not_utf8);
         tags.tags.push((name, value));
         ControlFlow::Continue(())
     }
