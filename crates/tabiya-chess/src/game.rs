@@ -45,10 +45,20 @@ impl GameResult {
 }
 
 /// One move of a line with what is attached to it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Most moves carry no NAG, comment or variation, so those are kept in a box of their own,
+/// made when the first one is added: a move is 16 bytes, and lines are built and dropped
+/// without touching three empty lists per move.
+#[derive(Clone)]
 pub struct Node {
     /// `None` is a null move (`--` in PGN).
     pub mv: Option<Move>,
+    notes: Option<Box<Notes>>,
+}
+
+/// What is attached to a move.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Notes {
     /// Numeric annotation glyphs, in order (`$1` = `!`).
     pub nags: Vec<u8>,
     /// Comments after the move, in order.
@@ -59,7 +69,56 @@ pub struct Node {
 
 impl Node {
     pub fn new(mv: Option<Move>) -> Node {
-        Node { mv, nags: Vec::new(), comments: Vec::new(), variations: Vec::new() }
+        Node { mv, notes: None }
+    }
+
+    /// Numeric annotation glyphs, in order (`$1` = `!`).
+    pub fn nags(&self) -> &[u8] {
+        self.notes.as_deref().map_or(&[], |n| &n.nags)
+    }
+
+    /// Comments after the move, in order.
+    pub fn comments(&self) -> &[String] {
+        self.notes.as_deref().map_or(&[], |n| &n.comments)
+    }
+
+    /// Alternatives to this move, each played from the position before it.
+    pub fn variations(&self) -> &[Line] {
+        self.notes.as_deref().map_or(&[], |n| &n.variations)
+    }
+
+    /// The NAGs, comments and variations, to add to or change.
+    pub fn notes_mut(&mut self) -> &mut Notes {
+        self.notes.get_or_insert_default()
+    }
+
+    /// The NAGs, comments and variations to change, if the move has any.
+    pub fn existing_notes_mut(&mut self) -> Option<&mut Notes> {
+        self.notes.as_deref_mut()
+    }
+}
+
+/// Equal when the moves and everything attached are: a move whose notes were made and left
+/// empty equals one that never had any.
+impl PartialEq for Node {
+    fn eq(&self, other: &Node) -> bool {
+        self.mv == other.mv
+            && self.nags() == other.nags()
+            && self.comments() == other.comments()
+            && self.variations() == other.variations()
+    }
+}
+
+impl Eq for Node {}
+
+impl std::fmt::Debug for Node {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Node")
+            .field("mv", &self.mv)
+            .field("nags", &self.nags())
+            .field("comments", &self.comments())
+            .field("variations", &self.variations())
+            .finish()
     }
 }
 
@@ -123,5 +182,38 @@ impl Game {
     /// Number of half-moves in the main line.
     pub fn ply_count(&self) -> usize {
         self.moves.nodes.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Role, Square};
+
+    use super::*;
+
+    #[test]
+    fn a_move_is_small_and_its_notes_are_made_on_first_use() {
+        assert_eq!(std::mem::size_of::<Node>(), 16);
+        let e4 =
+            Some(Move::Normal { role: Role::Pawn, from: Square::E2, capture: None, to: Square::E4, promotion: None });
+        let bare = Node::new(e4);
+        let mut emptied = Node::new(e4);
+        emptied.notes_mut().nags.push(1);
+        emptied.notes_mut().nags.clear();
+        // Notes made and emptied again equal none at all, in equality and in Debug text.
+        assert_eq!(emptied, bare);
+        assert_eq!(format!("{emptied:?}"), format!("{bare:?}"));
+        assert_eq!(
+            format!("{bare:?}"),
+            "Node { mv: Some(Normal { role: Pawn, from: E2, capture: None, to: E4, promotion: None }), \
+             nags: [], comments: [], variations: [] }"
+        );
+        let mut annotated = Node::new(e4);
+        annotated.notes_mut().comments.push("best by test".into());
+        annotated.notes_mut().variations.push(Line { comments: Vec::new(), nodes: vec![Node::new(None)] });
+        assert_ne!(annotated, bare);
+        assert_eq!(annotated.comments(), ["best by test"]);
+        assert_eq!(annotated.variations()[0].nodes, [Node::new(None)]);
+        assert!(annotated.nags().is_empty());
     }
 }

@@ -106,21 +106,23 @@ impl Source {
     /// the thread that read it, to `sink` in file order: the same games, errors and order as
     /// [`open`] gives, with reading and `map`ping spread over the cores. The file is cut into
     /// pieces that hold whole games (PGN) or runs of game numbers (SCID); a few pieces per
-    /// thread are in flight at a time, so memory stays flat. `sink`'s error stops the reading.
-    pub fn read_in_parallel<T: Send, E>(
+    /// thread are in flight at a time, so memory stays flat. While the pieces of one block of PGN
+    /// are read, `sink` takes the games of the block before, on a rayon thread of its own when
+    /// there are two or more. `sink`'s error stops the reading.
+    pub fn read_in_parallel<T: Send, E: Send>(
         &self,
         map: impl Fn(Game) -> T + Sync,
-        sink: impl FnMut(Result<T, GamesError>) -> Result<(), E>,
+        sink: impl FnMut(Result<T, GamesError>) -> Result<(), E> + Send,
     ) -> Result<(), E> {
         self.read_in_pieces(PGN_PIECE, map, sink)
     }
 
     /// [`Source::read_in_parallel`] with PGN pieces of about `pgn_piece` bytes.
-    fn read_in_pieces<T: Send, E>(
+    fn read_in_pieces<T: Send, E: Send>(
         &self,
         pgn_piece: usize,
         map: impl Fn(Game) -> T + Sync,
-        mut sink: impl FnMut(Result<T, GamesError>) -> Result<(), E>,
+        mut sink: impl FnMut(Result<T, GamesError>) -> Result<(), E> + Send,
     ) -> Result<(), E> {
         let in_flight = 2 * rayon::current_num_threads();
         match self {
@@ -129,7 +131,10 @@ impl Source {
                 let options = ReadOptions::default();
                 // The text is read a block at a time and cut into pieces before game starts; the
                 // last piece may hold an unfinished game and goes on with the next block.
-                let (mut block, mut block_offset, mut games_before) = (Vec::new(), 0u64, 0u64);
+                let (mut block, mut block_offset) = (Vec::new(), 0u64);
+                // The games of the block before, not yet handed to `sink`.
+                let mut read_before: ReadPieces<T> = Vec::new();
+                let mut games_before = 0u64;
                 let mut file = file;
                 if let Err(source) = file.seek(std::io::SeekFrom::Start(0)) {
                     return sink(Err(GamesError::Io { path: path.clone(), source }));
@@ -139,34 +144,36 @@ impl Source {
                     let end = match read {
                         Ok(0) => true,
                         Ok(_) => false,
-                        Err(source) => return sink(Err(GamesError::Io { path: path.clone(), source })),
+                        Err(source) => {
+                            store(read_before, path, &mut games_before, &mut sink)?;
+                            return sink(Err(GamesError::Io { path: path.clone(), source }));
+                        }
                     };
                     let mut pieces = crate::pgn::split_games(&block, in_flight + 1);
-                    let rest = if end { &block[block.len()..] } else { pieces.pop().unwrap_or_default() };
-                    let read: Vec<Vec<Result<T, PgnError>>> = pieces
-                        .par_iter()
-                        .map(|piece| {
-                            PgnReader::with_options(*piece, options.clone())
-                                .map(|read| read.map(|read| map(read.game)))
-                                .collect()
-                        })
+                    let rest = if end { 0 } else { pieces.pop().unwrap_or_default().len() };
+                    let offsets: Vec<u64> = pieces
+                        .iter()
+                        .map(|piece| block_offset + (piece.as_ptr() as usize - block.as_ptr() as usize) as u64)
                         .collect();
-                    for (piece, games) in pieces.iter().zip(read) {
-                        // Locations in a piece count from its start: make them count from the file's.
-                        let piece_offset = block_offset + (piece.as_ptr() as usize - block.as_ptr() as usize) as u64;
-                        let count = games.len() as u64;
-                        for game in games {
-                            sink(game.map_err(|mut e| {
-                                relocate(&mut e, path, piece_offset, games_before);
-                                GamesError::Pgn(e)
-                            }))?;
-                        }
-                        games_before += count;
-                    }
+                    let (read, stored) = rayon::join(
+                        || -> Vec<Vec<Result<T, PgnError>>> {
+                            pieces
+                                .par_iter()
+                                .map(|piece| {
+                                    PgnReader::with_options(*piece, options.clone())
+                                        .map(|read| read.map(|read| map(read.game)))
+                                        .collect()
+                                })
+                                .collect()
+                        },
+                        || store(std::mem::take(&mut read_before), path, &mut games_before, &mut sink),
+                    );
+                    stored?;
+                    read_before = offsets.into_iter().zip(read).collect();
                     if end {
-                        return Ok(());
+                        return store(read_before, path, &mut games_before, &mut sink);
                     }
-                    let consumed = block.len() - rest.len();
+                    let consumed = block.len() - rest;
                     block.drain(..consumed);
                     block_offset += consumed as u64;
                 }
@@ -186,6 +193,31 @@ impl Source {
             }
         }
     }
+}
+
+/// Games read from the pieces of one block, by piece, each with the piece's offset in the file.
+type ReadPieces<T> = Vec<(u64, Vec<Result<T, PgnError>>)>;
+
+/// Hands the games of `pieces` to `sink` in order, their errors located in the file at `path`;
+/// `games_before` counts the games of the file before them.
+fn store<T, E>(
+    pieces: ReadPieces<T>,
+    path: &Path,
+    games_before: &mut u64,
+    sink: &mut impl FnMut(Result<T, GamesError>) -> Result<(), E>,
+) -> Result<(), E> {
+    for (piece_offset, games) in pieces {
+        let count = games.len() as u64;
+        for game in games {
+            sink(game.map_err(|mut e| {
+                // Locations in a piece count from its start: make them count from the file's.
+                relocate(&mut e, path, piece_offset, *games_before);
+                GamesError::Pgn(e)
+            }))?;
+        }
+        *games_before += count;
+    }
+    Ok(())
 }
 
 /// Moves a location found in a piece of a PGN file to the file at `path`: `offset` bytes and

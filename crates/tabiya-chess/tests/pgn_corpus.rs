@@ -79,7 +79,7 @@ fn medium_pgnmentor_file() {
 fn count_lines(line: &Line, f: &mut impl FnMut(&Line)) {
     f(line);
     for node in &line.nodes {
-        for variation in &node.variations {
+        for variation in node.variations() {
             count_lines(variation, f);
         }
     }
@@ -107,9 +107,9 @@ fn small_varied_file() {
         count_lines(&g.game.moves, &mut |line| {
             variation_openers += line.comments.len();
             for node in &line.nodes {
-                comments += node.comments.len();
-                variations += node.variations.len();
-                nags += node.nags.len();
+                comments += node.comments().len();
+                variations += node.variations().len();
+                nags += node.nags().len();
                 match node.mv {
                     None => nulls += 1,
                     Some(Move::Normal { promotion: Some(role), .. }) => {

@@ -21,17 +21,17 @@ fn random_line(mut pos: Chess, choices: &[u16], depth: usize) -> Line {
         let m = moves[usize::from(c) % moves.len()];
         let mut node = Node::new(Some(m));
         if i % 3 == 0 {
-            node.nags.push((c % 200) as u8 + 1);
+            node.notes_mut().nags.push((c % 200) as u8 + 1);
         }
         if i % 5 == 4 {
-            node.comments.push(format!("comment {c} at {depth}"));
+            node.notes_mut().comments.push(format!("comment {c} at {depth}"));
         }
         if i % 7 == 1 && depth < 2 && moves.len() > 1 {
             let rest: Vec<u16> = choices[i..].iter().take(4).map(|x| x.wrapping_add(1)).collect();
             let mut v = random_line(before.clone(), &rest, depth + 1);
             if !v.nodes.is_empty() && v.nodes[0].mv != Some(m) {
                 v.comments.push("alternative".into());
-                node.variations.push(v);
+                node.notes_mut().variations.push(v);
             }
         }
         pos.play_unchecked(m);

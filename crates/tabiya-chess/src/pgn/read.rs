@@ -215,18 +215,26 @@ impl<R: Read> Read for CountingRead<R> {
 }
 
 /// Decodes tag values and comments: UTF-8, or Windows-1252 (which covers Latin-1) if the
-/// bytes are not valid UTF-8.
-fn decode_text(bytes: &[u8], not_utf8: &mut bool) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => text.to_owned(),
-        Err(_) => {
-            *not_utf8 = true;
-            Codepage::Windows1252.decode(bytes).into_owned()
-        }
+/// bytes are not valid UTF-8. Owned bytes become the string without a copy.
+fn decode_text(bytes: Cow<'_, [u8]>, not_utf8: &mut bool) -> String {
+    let windows_1252 = |bytes: &[u8], not_utf8: &mut bool| {
+        *not_utf8 = true;
+        Codepage::Windows1252.decode(bytes).into_owned()
+    };
+    match bytes {
+        Cow::Borrowed(bytes) => match std::str::from_utf8(bytes) {
+            Ok(text) => text.to_owned(),
+            Err(_) => windows_1252(bytes, not_utf8),
+        },
+        Cow::Owned(bytes) => String::from_utf8(bytes).unwrap_or_else(|e| windows_1252(e.as_bytes(), not_utf8)),
     }
 }
 
-#[derive(Default)]
+/// Capacities a game's tags and main line start with: most games fit, so the vectors do not
+/// grow move by move.
+const TYPICAL_TAGS: usize = 16;
+const TYPICAL_PLIES: usize = 128;
+
 struct TagSection {
     tags: Vec<(String, String)>,
     not_utf8: bool,
@@ -248,6 +256,11 @@ struct Frame {
 impl Frame {
     fn new(pos: Chess, ply: u32) -> Frame {
         Frame { line: Line::default(), start: pos.clone(), pos, ply, stopped: false }
+    }
+
+    fn main_line(pos: Chess) -> Frame {
+        let line = Line { comments: Vec::new(), nodes: Vec::with_capacity(TYPICAL_PLIES) };
+        Frame { line, ..Frame::new(pos, 0) }
     }
 
     /// The position before the line's last move, where a variation of that move starts,
@@ -376,7 +389,7 @@ impl GameVisitor {
         let first_turn = start.position.turn();
         Ok(Box::new(GameState {
             game,
-            frames: vec![Frame::new(start.position, 0)],
+            frames: vec![Frame::main_line(start.position)],
             skipping_variation: false,
             outcome: None,
             partial_comment: Vec::new(),
@@ -512,7 +525,7 @@ fn close_variation(state: &mut GameState) {
     if let Some(variation) = state.frames.pop() {
         // A variation is only opened after a move of its parent line.
         if let Some(node) = state.current().line.nodes.last_mut() {
-            node.variations.push(variation.line);
+            node.notes_mut().variations.push(variation.line);
         }
     }
 }
@@ -523,12 +536,15 @@ impl Visitor for GameVisitor {
     type Output = ();
 
     fn begin_tags(&mut self) -> ControlFlow<(), TagSection> {
-        ControlFlow::Continue(TagSection::default())
+        ControlFlow::Continue(TagSection { tags: Vec::with_capacity(TYPICAL_TAGS), not_utf8: false })
     }
 
     fn tag(&mut self, tags: &mut TagSection, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
-        let name = decode_text(name, &mut tags.not_utf8);
-        let value = decode_text(&value.decode(), &mut tags.not_utf8);
+        let name = decode_text(Cow::Borrowed(name), &mut tags.not_utf8);
+        // Escapes are rare, and `RawTag::decode` sets up a search even for a short value.
+        let raw = value.as_bytes();
+        let value = if raw.contains(&b'\\') { value.decode() } else { Cow::Borrowed(raw) };
+        let value = decode_text(value, &mut tags.not_utf8);
         tags.tags.push((name, value));
         ControlFlow::Continue(())
     }
@@ -583,7 +599,7 @@ impl Visitor for GameVisitor {
             return ControlFlow::Continue(());
         }
         match frame.line.nodes.last_mut() {
-            Some(node) => node.nags.push(nag.0),
+            Some(node) => node.notes_mut().nags.push(nag.0),
             None => state.warn(format!("NAG ${} before the first move of a line dropped", nag.0)),
         }
         ControlFlow::Continue(())
@@ -602,17 +618,17 @@ impl Visitor for GameVisitor {
         }
         let mut not_utf8 = false;
         let text = if state.partial_comment.is_empty() {
-            decode_text(comment.as_bytes(), &mut not_utf8)
+            decode_text(Cow::Borrowed(comment.as_bytes()), &mut not_utf8)
         } else {
             let mut bytes = mem::take(&mut state.partial_comment);
             bytes.extend_from_slice(comment.as_bytes());
-            decode_text(&bytes, &mut not_utf8)
+            decode_text(Cow::Owned(bytes), &mut not_utf8)
         };
         state.not_utf8 |= not_utf8;
         let frame = state.current();
         if !frame.stopped {
             match frame.line.nodes.last_mut() {
-                Some(node) => node.comments.push(text),
+                Some(node) => node.notes_mut().comments.push(text),
                 None => frame.line.comments.push(text),
             }
         }

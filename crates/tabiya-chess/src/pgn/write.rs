@@ -262,7 +262,7 @@ impl PgnText<'_> {
         }
         for node in &line.nodes {
             // Variations start from the position before the move; copy it only when needed.
-            let before = (self.options.variations && !node.variations.is_empty()).then(|| pos.clone());
+            let before = (self.options.variations && !node.variations().is_empty()).then(|| pos.clone());
             let number = pos.fullmoves().get();
             let mut token = String::with_capacity(12);
             let numbered = pos.turn() == Color::White || number_black;
@@ -292,18 +292,18 @@ impl PgnText<'_> {
             self.token(&token);
             number_black = false;
             if self.options.nags {
-                for nag in &node.nags {
+                for nag in node.nags() {
                     self.token(&format!("${nag}"));
                 }
             }
             if self.options.comments {
-                for comment in &node.comments {
+                for comment in node.comments() {
                     self.comment(comment);
                     number_black = true;
                 }
             }
             if self.options.variations {
-                for (variation, before) in node.variations.iter().zip(std::iter::repeat(&before).flatten()) {
+                for (variation, before) in node.variations().iter().zip(std::iter::repeat(&before).flatten()) {
                     self.open_paren = true;
                     self.line(variation, before.clone(), mode, true);
                     if std::mem::take(&mut self.open_paren) {
@@ -374,7 +374,7 @@ impl PgnText<'_> {
         let mut token = String::with_capacity(16);
         for node in &line.nodes {
             // Variations start from the position before the move; copy it only when needed.
-            let before = (self.options.variations && !node.variations.is_empty()).then(|| pos.clone());
+            let before = (self.options.variations && !node.variations().is_empty()).then(|| pos.clone());
             if number || pos.turn() == Color::White {
                 token.clear();
                 push_number(&mut token, pos.fullmoves().get());
@@ -395,7 +395,7 @@ impl PgnText<'_> {
             }
             self.scid_word(&token);
             if self.options.nags && self.options.comments {
-                for nag in &node.nags {
+                for nag in node.nags() {
                     self.scid_space();
                     token.clear();
                     token.push('$');
@@ -404,9 +404,9 @@ impl PgnText<'_> {
                 }
             }
             self.scid_space();
-            number |= self.scid_comment(&node.comments);
+            number |= self.scid_comment(node.comments());
             if self.options.variations {
-                for (variation, before) in node.variations.iter().zip(std::iter::repeat(&before).flatten()) {
+                for (variation, before) in node.variations().iter().zip(std::iter::repeat(&before).flatten()) {
                     self.scid_word("(");
                     self.scid_space();
                     self.scid_line(variation, before.clone(), mode, false);

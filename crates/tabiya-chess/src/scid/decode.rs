@@ -175,12 +175,12 @@ impl MoveDecoder<'_, '_> {
                 NAG => {
                     let nag = self.r.u8("NAG value")?;
                     match line.nodes.last_mut() {
-                        Some(node) => node.nags.push(nag),
+                        Some(node) => node.notes_mut().nags.push(nag),
                         None => return Err(DataError::new(Location::at(at), "a move before a NAG")),
                     }
                 }
                 COMMENT => match line.nodes.last_mut() {
-                    Some(node) => node.comments.push(PLACEHOLDER),
+                    Some(node) => node.notes_mut().comments.push(PLACEHOLDER),
                     None => line.comments.push(PLACEHOLDER),
                 },
                 START_VARIATION if depth >= MAX_VARIATION_DEPTH => {
@@ -195,7 +195,7 @@ impl MoveDecoder<'_, '_> {
                     };
                     let mut variation = Line::default();
                     self.line(from, &mut variation, depth + 1)?;
-                    node.variations.push(variation);
+                    node.notes_mut().variations.push(variation);
                 }
                 END_VARIATION if depth > 0 => return Ok(()),
                 END_GAME if depth == 0 => return Ok(()),
@@ -330,14 +330,39 @@ fn variation_follows(rest: &[u8]) -> bool {
     }
 }
 
-/// Visits every comment in marker order: a line's own comments, then per node its comments and
+/// Visits every comment place in marker order: a line's start, then per move its own place and
 /// its variations.
-fn for_each_comment(line: &mut Line, f: &mut impl FnMut(&mut Vec<String>)) {
-    f(&mut line.comments);
+fn for_each_comment(line: &mut Line, f: &mut impl FnMut(Place<'_>)) {
+    f(Place::Start(&mut line.comments));
     for node in &mut line.nodes {
-        f(&mut node.comments);
-        for v in &mut node.variations {
-            for_each_comment(v, f);
+        f(Place::After(node));
+        if let Some(notes) = node.existing_notes_mut() {
+            for v in &mut notes.variations {
+                for_each_comment(v, f);
+            }
+        }
+    }
+}
+
+/// A comment place: the start of a line, or after a move (whose notes are made only when a
+/// comment is put there).
+enum Place<'a> {
+    Start(&'a mut Vec<String>),
+    After(&'a mut Node),
+}
+
+impl Place<'_> {
+    fn comments(&self) -> &[String] {
+        match self {
+            Place::Start(comments) => comments,
+            Place::After(node) => node.comments(),
+        }
+    }
+
+    fn comments_mut(&mut self) -> &mut Vec<String> {
+        match self {
+            Place::Start(comments) => comments,
+            Place::After(node) => &mut node.notes_mut().comments,
         }
     }
 }
@@ -347,9 +372,10 @@ fn for_each_comment(line: &mut Line, f: &mut impl FnMut(&mut Vec<String>)) {
 /// writes no markers at all for games where most places carry a comment).
 fn assign_comments(line: &mut Line, strings: Vec<String>, base: u64, warnings: &mut Warnings) {
     let (mut places, mut markers, mut last_marked) = (0usize, 0usize, None);
-    for_each_comment(line, &mut |comments| {
-        if !comments.is_empty() {
-            markers += comments.len();
+    for_each_comment(line, &mut |place| {
+        let marked = place.comments().len();
+        if marked > 0 {
+            markers += marked;
             last_marked = Some(places);
         }
         places += 1;
@@ -362,15 +388,18 @@ fn assign_comments(line: &mut Line, strings: Vec<String>, base: u64, warnings: &
     }
     let mut strings = strings.into_iter();
     let mut place = 0usize;
-    for_each_comment(line, &mut |comments| {
-        for c in comments.iter_mut() {
-            *c = strings.next().unwrap_or_default();
+    for_each_comment(line, &mut |mut at| {
+        if !at.comments().is_empty() {
+            let comments = at.comments_mut();
+            for c in comments.iter_mut() {
+                *c = strings.next().unwrap_or_default();
+            }
+            comments.retain(|c| !c.is_empty());
         }
-        comments.retain(|c| !c.is_empty());
         if place >= first_unmarked
             && let Some(s) = strings.next().filter(|s| !s.is_empty())
         {
-            comments.push(s);
+            at.comments_mut().push(s);
         }
         place += 1;
     });
@@ -387,8 +416,8 @@ mod tests {
         let mut warnings = Warnings::default();
         let r = decode_record(&record, 0, false, &mut warnings).unwrap();
         assert_eq!(r.moves.comments, ["a"]);
-        assert!(r.moves.nodes[0].comments.is_empty());
-        assert_eq!(r.moves.nodes[1].comments, ["c"]);
+        assert!(r.moves.nodes[0].comments().is_empty());
+        assert_eq!(r.moves.nodes[1].comments(), ["c"]);
         assert!(warnings.is_empty());
     }
 
@@ -397,8 +426,8 @@ mod tests {
         // 1.e4 {x} e5, then two strings: "x" for the marker, "y" for the place after it (e5).
         let record = [0, 0, 0xCF, COMMENT, 0xCF, END_GAME, b'x', 0, b'y', 0];
         let r = decode_record(&record, 0, false, &mut Warnings::default()).unwrap();
-        assert_eq!(r.moves.nodes[0].comments, ["x"]);
-        assert_eq!(r.moves.nodes[1].comments, ["y"]);
+        assert_eq!(r.moves.nodes[0].comments(), ["x"]);
+        assert_eq!(r.moves.nodes[1].comments(), ["y"]);
     }
 
     #[test]

@@ -67,16 +67,21 @@ impl MainLineFields {
     }
 
     /// The next main-line move (`None` = null move), played by `us`.
+    #[inline]
     pub fn push(&mut self, us: Color, mv: Option<Move>) {
         self.info.plies += 1;
+        // Only pawn moves and captures of pawns change the home-pawn list.
+        let mut pawns_moved = false;
         match mv {
             Some(Move::Normal { role, from, capture, to, promotion }) => {
                 if let Some(captured) = capture {
                     let count = self.material.get_mut(!us).get_mut(captured);
                     *count = count.saturating_sub(1);
                     self.pawns.get_mut(!us).discard(to);
+                    pawns_moved = captured == Role::Pawn;
                 }
                 if role == Role::Pawn {
+                    pawns_moved = true;
                     self.pawns.get_mut(us).discard(from);
                     match promotion {
                         Some(piece) => {
@@ -91,6 +96,7 @@ impl MainLineFields {
                 }
             }
             Some(Move::EnPassant { from, to }) => {
+                pawns_moved = true;
                 let theirs = self.material.get_mut(!us).get_mut(Role::Pawn);
                 *theirs = theirs.saturating_sub(1);
                 self.pawns.get_mut(!us).discard(Square::from_coords(to.file(), from.rank()));
@@ -99,7 +105,7 @@ impl MainLineFields {
             }
             Some(Move::Castle { .. } | Move::Put { .. }) | None => {}
         }
-        if !self.custom_start {
+        if pawns_moved && !self.custom_start {
             self.push_home_pawns();
         }
         if let Some(node) = self.dictionary_node {
@@ -250,9 +256,9 @@ pub struct Counts {
 pub fn counts(line: &Line) -> Counts {
     let mut c = Counts { comments: usize::from(has_comment(&line.comments)), ..Counts::default() };
     for node in &line.nodes {
-        c.nags += node.nags.len();
-        c.comments += usize::from(has_comment(&node.comments));
-        for v in &node.variations {
+        c.nags += node.nags().len();
+        c.comments += usize::from(has_comment(node.comments()));
+        for v in node.variations() {
             let inner = counts(v);
             c.variations += 1 + inner.variations;
             c.comments += inner.comments;

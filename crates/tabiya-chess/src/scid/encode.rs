@@ -207,10 +207,14 @@ struct MoveWriter {
 
 impl MoveWriter {
     /// A comment place: SCID joins the comments of one place and marks it when non-empty.
+    #[inline]
     fn comment(&mut self, comments: &[String]) {
-        if comments.is_empty() {
-            return;
+        if !comments.is_empty() {
+            self.joined_comment(comments);
         }
+    }
+
+    fn joined_comment(&mut self, comments: &[String]) {
         let text: String = comments.iter().map(|c| c.trim_matches([' ', '\n', '\r', '\t', '\x0b'])).collect();
         if !text.is_empty() {
             self.out.push(COMMENT);
@@ -229,39 +233,47 @@ impl MoveWriter {
     /// Writes a line from `cursor`; `main_line` gathers the derived fields of the main line.
     fn line(&mut self, mut cursor: Cursor, line: &Line, mut main_line: Option<&mut MainLineFields>) {
         for node in &line.nodes {
-            let before = (!node.variations.is_empty()).then(|| cursor.clone());
+            // Most moves carry nothing else: each test below is one length check.
+            let before = (!node.variations().is_empty()).then(|| cursor.clone());
             self.mv(&cursor, node.mv);
-            self.null_move |= node.mv.is_none() && cursor.pos.is_none();
             if let Some(fields) = main_line.as_deref_mut() {
                 fields.push(cursor.turn, node.mv);
             }
             cursor.play(node.mv);
-            for &nag in node.nags.iter().filter(|&&n| n != 0).take(MAX_NAGS) {
-                self.out.extend_from_slice(&[NAG, nag]);
-                self.nags += 1;
+            if !node.nags().is_empty() {
+                for &nag in node.nags().iter().filter(|&&n| n != 0).take(MAX_NAGS) {
+                    self.out.extend_from_slice(&[NAG, nag]);
+                    self.nags += 1;
+                }
             }
-            self.comment(&node.comments);
-            for (variation, before) in node.variations.iter().zip(std::iter::repeat(&before).flatten()) {
-                self.variations += 1;
-                self.out.push(START_VARIATION);
-                self.comment(&variation.comments);
-                self.line(before.clone(), variation, None);
-                self.out.push(END_VARIATION);
+            self.comment(node.comments());
+            if let Some(before) = before {
+                for variation in node.variations() {
+                    self.variations += 1;
+                    self.out.push(START_VARIATION);
+                    self.comment(&variation.comments);
+                    self.line(before.clone(), variation, None);
+                    self.out.push(END_VARIATION);
+                }
             }
         }
     }
 
     fn mv(&mut self, cursor: &Cursor, mv: Option<Move>) {
-        let us = cursor.turn;
         let Some(m) = mv else {
+            self.null_move |= cursor.pos.is_none();
             self.out.push(0);
             return;
         };
-        let from = m.from().unwrap_or(shakmaty::Square::A1);
-        let slot = cursor.lists.slot_of(us, from).unwrap_or(0) as u8;
-        let (f, t) = (from as i32, m.to() as i32);
+        let (from, to) = match m {
+            Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
+            // The code says which side; the king is the piece that moves.
+            Move::Castle { king, rook } => (king, rook),
+            Move::Put { to, .. } => (shakmaty::Square::A1, to),
+        };
+        let slot = cursor.lists.slot_of(cursor.turn, from).unwrap_or(0) as u8;
+        let (f, t) = (from as i32, to as i32);
         let (ff, fr, tf, tr) = (f & 7, f >> 3, t & 7, t >> 3);
-        let mut second = None;
         let code: i32 = match m {
             Move::Castle { king, rook } => {
                 if rook < king {
@@ -270,14 +282,17 @@ impl MoveWriter {
                     10
                 }
             }
-            _ => match m.role() {
-                Role::King => [-9, -8, -7, -1, 1, 7, 8, 9].iter().position(|&d| d == t - f).map_or(0, |i| i as i32 + 1),
+            Move::EnPassant { .. } => pawn_code(t - f, None),
+            Move::Put { .. } => 0,
+            Move::Normal { role, promotion, .. } => match role {
+                Role::King => step_code(&KING_CODES, t - f),
                 Role::Queen | Role::Rook if fr == tr => tf,
                 Role::Rook => 8 + tr,
                 Role::Queen if ff == tf => 8 + tr,
                 Role::Queen => {
-                    second = Some((t + 64) as u8);
-                    ff
+                    // A diagonal queen move takes a second byte: the target square + 64.
+                    self.out.extend_from_slice(&[slot << 4 | ff as u8, (t + 64) as u8]);
+                    return;
                 }
                 Role::Bishop => {
                     if (tr - fr) * (tf - ff) < 0 {
@@ -286,34 +301,53 @@ impl MoveWriter {
                         tf
                     }
                 }
-                Role::Knight => {
-                    [-17, -15, -10, -6, 6, 10, 15, 17].iter().position(|&d| d == t - f).map_or(0, |i| i as i32 + 1)
-                }
-                Role::Pawn => {
-                    let diff = (t - f).abs();
-                    if diff == 16 {
-                        15
-                    } else {
-                        let base = match diff {
-                            7 => 0,
-                            8 => 1,
-                            _ => 2,
-                        };
-                        let promo = match m.promotion() {
-                            Some(Role::Queen) => 3,
-                            Some(Role::Rook) => 6,
-                            Some(Role::Bishop) => 9,
-                            Some(Role::Knight) => 12,
-                            _ => 0,
-                        };
-                        base + promo
-                    }
-                }
+                Role::Knight => step_code(&KNIGHT_CODES, t - f),
+                Role::Pawn => pawn_code(t - f, promotion),
             },
         };
         self.out.push(slot << 4 | code as u8);
-        self.out.extend(second);
     }
+}
+
+/// King and knight move codes, 1 + the index of the step (to − from) in SCID's lists
+/// (king −9, −8, −7, −1, 1, 7, 8, 9; knight −17, −15, −10, −6, 6, 10, 15, 17), by step + 17.
+const KING_CODES: [u8; 35] = step_codes([-9, -8, -7, -1, 1, 7, 8, 9]);
+const KNIGHT_CODES: [u8; 35] = step_codes([-17, -15, -10, -6, 6, 10, 15, 17]);
+
+const fn step_codes(steps: [i32; 8]) -> [u8; 35] {
+    let mut codes = [0; 35];
+    let mut i = 0;
+    while i < 8 {
+        codes[(steps[i] + 17) as usize] = i as u8 + 1;
+        i += 1;
+    }
+    codes
+}
+
+fn step_code(codes: &[u8; 35], step: i32) -> i32 {
+    usize::try_from(step + 17).ok().and_then(|i| codes.get(i)).map_or(0, |&c| i32::from(c))
+}
+
+/// A pawn move's code from its square difference: 15 for a double step, else capture left,
+/// push or capture right, plus 3, 6, 9 or 12 for a promotion to queen, rook, bishop, knight.
+fn pawn_code(difference: i32, promotion: Option<Role>) -> i32 {
+    let diff = difference.abs();
+    if diff == 16 {
+        return 15;
+    }
+    let base = match diff {
+        7 => 0,
+        8 => 1,
+        _ => 2,
+    };
+    let promo = match promotion {
+        Some(Role::Queen) => 3,
+        Some(Role::Rook) => 6,
+        Some(Role::Bishop) => 9,
+        Some(Role::Knight) => 12,
+        _ => 0,
+    };
+    base + promo
 }
 
 #[cfg(test)]
@@ -346,8 +380,8 @@ mod tests {
         // 3...-- passes the turn; 4...-- comes in check, so Black moves again (Kxf7).
         let moves = line(&["e4", "e5", "Qh5", "Nc6", "Nc3", "--", "Qxf7", "--", "Kxf7"]);
         let mut moves_with_variation = moves.clone();
-        moves_with_variation.nodes[5].variations.push(line(&["e4", "e5", "Qh5", "Nc6", "Nc3", "Nf6"]));
-        moves_with_variation.nodes[5].variations[0].nodes.drain(..5);
+        moves_with_variation.nodes[5].notes_mut().variations.push(line(&["e4", "e5", "Qh5", "Nc6", "Nc3", "Nf6"]));
+        moves_with_variation.nodes[5].notes_mut().variations[0].nodes.drain(..5);
         for moves in [moves, moves_with_variation] {
             let game = Game { moves, ..Game::default() };
             let encoded = encode_game(&game, Version::Scid4).unwrap();

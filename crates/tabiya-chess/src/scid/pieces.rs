@@ -105,6 +105,7 @@ impl PieceLists {
     }
 
     /// Updates the lists for `mv` played by `us`. Promotions keep the slot.
+    #[inline]
     pub fn play(&mut self, us: Color, mv: Move) {
         match mv {
             Move::Normal { from, to, capture, .. } => {

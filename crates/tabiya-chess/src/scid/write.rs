@@ -188,12 +188,12 @@ impl DatabaseWriter {
 
     /// Adds every game of `source`, in order: the games are read and encoded on all cores (see
     /// [`Source::read_in_parallel`]) and stored here one by one. Games the source cannot read go
-    /// to `unreadable`; `progress` counts the games handled.
+    /// to `unreadable`; `progress` counts the games handled. Both may be called on a rayon thread.
     pub fn add_games(
         &mut self,
         source: &Source,
-        mut unreadable: impl FnMut(GamesError),
-        mut progress: impl FnMut(u64),
+        mut unreadable: impl FnMut(GamesError) + Send,
+        mut progress: impl FnMut(u64) + Send,
     ) -> Result<(), ScidError> {
         let version = self.paths.version;
         source.read_in_parallel(
