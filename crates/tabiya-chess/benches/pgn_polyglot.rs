@@ -86,12 +86,14 @@ impl Visitor for Validate {
 
 /// A book as `tabiya book` builds it: PGN cut into `pieces` read on rayon's threads.
 fn build(bytes: &[u8], max_ply: u32, pieces: usize) -> usize {
-    let book =
-        build_from_pgn(bytes, &BuildOptions { max_ply, min_elo: None, keep_positions: false }, Some(pieces)).book;
-    let entries = polyglot::entries_from_book(&book, &MakeOptions { min_games: 1, ..MakeOptions::default() });
+    let ranges =
+        build_from_pgn(bytes, &BuildOptions { max_ply, min_elo: None, keep_positions: false }, Some(pieces)).ranges;
+    let runs = polyglot::entry_runs(&ranges, &MakeOptions { min_games: 1, ..MakeOptions::default() });
     let mut out = Vec::new();
-    polyglot::write_entries(&entries, &mut out).expect("in memory");
-    entries.len()
+    for run in &runs {
+        polyglot::write_entries(run, &mut out).expect("in memory");
+    }
+    runs.iter().map(Vec::len).sum()
 }
 
 fn polyglot_make_book(pgn: &str, games: usize, max_ply: Option<u32>) {

@@ -74,30 +74,43 @@ struct Occurrence {
 const _: () = assert!(size_of::<Occurrence>() == 16);
 
 /// Sorts occurrences by key, equal keys staying in the order they were appended (which is
-/// `order`): one pass distributes them by the top 12 bits of the key into 4,096 runs (a
-/// sequential read and 4,096 sequential writes), then each run, small enough for the cache,
-/// is sorted by `(key, order)`.
-fn sort_by_key_keeping_order(occurrences: &mut Vec<Occurrence>) {
+/// `order`), in place: one pass counts the occurrences of each of 4,096 buckets (the top 12
+/// bits of the key), a second moves each occurrence into its bucket by swaps (no second
+/// vector: that was 16 bytes more memory per occurrence to allocate, fault in and free), then
+/// each bucket, small enough for the cache, is sorted by `(key, order)`.
+fn sort_by_key_keeping_order(occurrences: &mut [Occurrence]) {
     const BITS: u32 = 12;
-    let bucket = |key: u64| (key >> (64 - BITS)) as usize;
-    let mut starts = vec![0usize; (1 << BITS) + 1];
+    const BUCKETS: usize = 1 << BITS;
+    let bucket = |occurrence: &Occurrence| (occurrence.key >> (64 - BITS)) as usize;
+    let mut starts = vec![0usize; BUCKETS + 1];
     for occurrence in occurrences.iter() {
-        starts[bucket(occurrence.key) + 1] += 1;
+        starts[bucket(occurrence) + 1] += 1;
     }
     for i in 1..starts.len() {
         starts[i] += starts[i - 1];
     }
-    let mut next = starts.clone();
-    let mut sorted = occurrences.clone();
-    for occurrence in occurrences.iter() {
-        let at = &mut next[bucket(occurrence.key)];
-        sorted[*at] = *occurrence;
-        *at += 1;
+    // `next[b]`: the first place of bucket `b` not yet holding one of its occurrences.
+    let mut next = starts[..BUCKETS].to_vec();
+    for b in 0..BUCKETS {
+        while next[b] < starts[b + 1] {
+            // Carry the occurrence found here to its bucket, and the one found there on, until
+            // one belongs here.
+            let mut carried = occurrences[next[b]];
+            loop {
+                let to = bucket(&carried);
+                if to == b {
+                    break;
+                }
+                std::mem::swap(&mut carried, &mut occurrences[next[to]]);
+                next[to] += 1;
+            }
+            occurrences[next[b]] = carried;
+            next[b] += 1;
+        }
     }
     for run in starts.windows(2) {
-        sorted[run[0]..run[1]].sort_unstable_by_key(|o| (o.key, o.order));
+        occurrences[run[0]..run[1]].sort_unstable_by_key(|o| (o.key, o.order));
     }
-    *occurrences = sorted;
 }
 
 fn move_code(mv: Move) -> u16 {
@@ -181,7 +194,7 @@ impl BookBuilder {
     /// The book, positions sorted by key, each position's moves in the order first met.
     pub fn finish(mut self) -> Book {
         self.sort();
-        finish_sorted(&[self], 1)
+        Book::concat(finish_sorted(&[self], 1))
     }
 
     /// Sorts the occurrences by key (the first half of `finish`, done in each piece's thread).
@@ -231,7 +244,10 @@ impl BookBuilder {
             return None;
         };
         self.summary.games_added += 1;
-        self.start(start);
+        // Start positions are for `replay`, which books without positions skip.
+        if self.options.keep_positions {
+            self.start(start);
+        }
         Some(GameCount { keys: KeyTrail::new(start), result, plies_left: self.options.max_ply, ended: false })
     }
 
@@ -278,6 +294,16 @@ struct RangeBook {
     moves: Vec<MoveStats>,
 }
 
+impl RangeBook {
+    /// The range as a book of its own (its `packed` not yet indices into one), without the
+    /// room it was given.
+    fn into_book(mut self) -> Book {
+        self.positions.shrink_to_fit();
+        self.moves.shrink_to_fit();
+        Book { positions: self.positions, packed: Vec::new(), moves: self.moves }
+    }
+}
+
 /// The first key of range `i` of `ranges` equal ranges of the key space (Polyglot keys are
 /// Zobrist hashes, spread evenly).
 fn range_start(i: usize, ranges: usize) -> u64 {
@@ -287,12 +313,13 @@ fn range_start(i: usize, ranges: usize) -> u64 {
 /// The book of builders whose occurrences are sorted (`BookBuilder::sort`), as if their games
 /// had been added to one builder in turn: the key space is cut into `ranges` ranges, each
 /// finished on its own thread (each key's occurrences taken from the parts in order, so moves
-/// keep the order first met), the ranges concatenated in key order; then, with positions,
-/// each part replays its games for the positions its heads need.
-fn finish_sorted(parts: &[BookBuilder], ranges: usize) -> Book {
+/// keep the order first met). Without positions the ranges are returned as they are, in key
+/// order (concatenating them would copy half the book); with positions they are concatenated
+/// and each part replays its games for the positions its heads need.
+fn finish_sorted(parts: &[BookBuilder], ranges: usize) -> Vec<Book> {
     use rayon::prelude::*;
 
-    let Some(options) = parts.first().map(|part| &part.options) else { return Book::default() };
+    let Some(options) = parts.first().map(|part| &part.options) else { return Vec::new() };
     let ranges = ranges.max(1);
     let built: Vec<RangeBook> = (0..ranges)
         .into_par_iter()
@@ -307,34 +334,19 @@ fn finish_sorted(parts: &[BookBuilder], ranges: usize) -> Book {
                     &occurrences[from..to]
                 })
                 .collect();
-            // Room for every position and move of the range (at most one per occurrence),
-            // and in the first range for all of them: untouched room costs no memory.
-            let room = if i == 0 {
-                parts.iter().map(|part| part.occurrences.len()).sum()
-            } else {
-                runs.iter().map(|run| run.len()).sum()
-            };
-            finish_range(parts, runs, room)
+            finish_range(parts, runs)
         })
         .collect();
-    // The first range's vectors have room for every range (`finish_range`): the others are
-    // appended to them, and only they are copied.
-    let mut built = built.into_iter();
-    let first = built.next().unwrap_or_default();
-    let mut book = Book { positions: first.positions, packed: Vec::new(), moves: first.moves };
-    let mut head_parts = first.head_parts;
-    for range in built {
-        let offset = book.moves.len() as u32;
-        book.positions
-            .extend(range.positions.into_iter().map(|p| PositionRecord { first_move: p.first_move + offset, ..p }));
-        book.moves.extend_from_slice(&range.moves);
-        head_parts.extend_from_slice(&range.head_parts);
-    }
-    book.positions.shrink_to_fit();
-    book.moves.shrink_to_fit();
     if !options.keep_positions {
-        return book;
+        return built.into_iter().map(RangeBook::into_book).collect();
     }
+    let mut head_parts = Vec::with_capacity(built.iter().map(|range| range.head_parts.len()).sum());
+    let mut books = Vec::with_capacity(built.len());
+    for range in built {
+        head_parts.extend_from_slice(&range.head_parts);
+        books.push(range.into_book());
+    }
+    let mut book = Book::concat(books);
     let mut heads: Vec<Heads> = parts.iter().map(|part| Heads::new(part.moves.len())).collect();
     for (position, &part) in book.positions.iter().zip(&head_parts) {
         heads[part as usize].insert(position.packed);
@@ -350,7 +362,7 @@ fn finish_sorted(parts: &[BookBuilder], ranges: usize) -> Book {
     for (position, &part) in book.positions.iter_mut().zip(&head_parts) {
         position.packed = offsets[part as usize] + heads[part as usize].rank(position.packed);
     }
-    book
+    vec![book]
 }
 
 /// How many occurrences ahead `finish_range` asks for the move it will need: the occurrences
@@ -371,8 +383,11 @@ fn prefetch<T>(items: &[T], i: usize) {
 }
 
 /// One key range of the book: `runs[i]` is part `i`'s occurrences in the range, sorted.
-fn finish_range(parts: &[BookBuilder], mut runs: Vec<&[Occurrence]>, room: usize) -> RangeBook {
+fn finish_range(parts: &[BookBuilder], mut runs: Vec<&[Occurrence]>) -> RangeBook {
     let keep_positions = parts.first().is_some_and(|part| part.options.keep_positions);
+    // Room for every position and move of the range (at most one per occurrence): untouched
+    // room costs no memory, regrowing costs copies.
+    let room = runs.iter().map(|run| run.len()).sum();
     let mut range = RangeBook {
         positions: Vec::with_capacity(room),
         head_parts: Vec::with_capacity(if keep_positions { room } else { 0 }),
@@ -487,7 +502,10 @@ impl GameCount {
 
 /// A book built from games, with what reading them found.
 pub struct GamesBuild {
-    pub book: Book,
+    /// The book in key ranges, each range's keys above the one's before (one range per thread
+    /// for books built without positions, see [`BuildOptions::keep_positions`]; one range for
+    /// others): [`GamesBuild::book`] joins them.
+    pub ranges: Vec<Book>,
     pub summary: BuildSummary,
     /// Games that could not be read (PGN: unsupported variants, invalid FEN, syntax; SCID:
     /// damaged records).
@@ -498,11 +516,17 @@ pub struct GamesBuild {
 }
 
 impl GamesBuild {
+    /// The whole book.
+    pub fn book(self) -> Book {
+        Book::concat(self.ranges)
+    }
+
     /// This build followed by `later`'s, as if its games came after these.
     pub fn merge(self, later: GamesBuild) -> GamesBuild {
         let (a, b) = (self.summary, later.summary);
+        let (unreadable, warnings) = (self.unreadable + later.unreadable, self.warnings + later.warnings);
         GamesBuild {
-            book: self.book.merge(later.book),
+            ranges: vec![self.book().merge(later.book())],
             summary: BuildSummary {
                 games_added: a.games_added + b.games_added,
                 games_chess960: a.games_chess960 + b.games_chess960,
@@ -510,8 +534,8 @@ impl GamesBuild {
                 games_invalid_start: a.games_invalid_start + b.games_invalid_start,
                 moves_added: a.moves_added + b.moves_added,
             },
-            unreadable: self.unreadable + later.unreadable,
-            warnings: self.warnings + later.warnings,
+            unreadable,
+            warnings,
         }
     }
 }
@@ -540,13 +564,13 @@ fn build_from_pgn_in_ranges(input: &[u8], options: &BuildOptions, pieces: Option
             }
         }
         builder.sort();
-        let counts = GamesBuild { book: Book::default(), summary: builder.summary(), unreadable, warnings };
+        let counts = GamesBuild { ranges: Vec::new(), summary: builder.summary(), unreadable, warnings };
         (builder, counts)
     });
-    let empty = GamesBuild { book: Book::default(), summary: BuildSummary::default(), unreadable: 0, warnings: 0 };
+    let empty = GamesBuild { ranges: Vec::new(), summary: BuildSummary::default(), unreadable: 0, warnings: 0 };
     let (parts, counts): (Vec<BookBuilder>, Vec<GamesBuild>) = built.into_iter().unzip();
     let counts = counts.into_iter().fold(empty, GamesBuild::merge);
-    GamesBuild { book: finish_sorted(&parts, ranges), ..counts }
+    GamesBuild { ranges: finish_sorted(&parts, ranges), ..counts }
 }
 
 /// Builds from games read one by one (a SCID database through [`crate::games::open`]); an
@@ -562,7 +586,7 @@ pub fn build_from_games<E>(games: impl IntoIterator<Item = Result<Game, E>>, opt
             Err(_) => unreadable += 1,
         }
     }
-    GamesBuild { summary: builder.summary(), book: builder.finish(), unreadable, warnings: 0 }
+    GamesBuild { summary: builder.summary(), ranges: vec![builder.finish()], unreadable, warnings: 0 }
 }
 
 #[cfg(test)]
@@ -573,12 +597,12 @@ mod tests {
     fn pieces_merge_into_the_same_book() {
         let sample = include_bytes!("../../../../samples/famous-games.pgn");
         let options = BuildOptions::default();
-        let whole = build_from_pgn(sample, &options, Some(1)).book;
+        let whole = build_from_pgn(sample, &options, Some(1)).book();
         assert_eq!(whole.move_count(), 556);
         for pieces in [2, 5, 12] {
             let split = build_from_pgn(sample, &options, Some(pieces));
             assert_eq!(split.summary.games_added, 12);
-            assert!(split.book == whole, "{pieces} pieces");
+            assert!(split.ranges.len() == 1 && split.book() == whole, "{pieces} pieces");
         }
         // The positions replayed in `finish` are the ones the keys name.
         for position in whole.positions() {
@@ -588,7 +612,7 @@ mod tests {
         // Without positions: the same keys, sides to move and moves, in one piece or several.
         let keys_only = BuildOptions { keep_positions: false, ..options };
         for pieces in [1, 5] {
-            let light = build_from_pgn(sample, &keys_only, Some(pieces)).book;
+            let light = build_from_pgn(sample, &keys_only, Some(pieces)).book();
             assert_eq!(light.len(), whole.len());
             for (a, b) in light.positions().zip(whole.positions()) {
                 assert_eq!((a.key, a.turn(), a.moves, a.position()), (b.key, b.turn(), b.moves, None));
@@ -618,10 +642,12 @@ mod tests {
         let sample = include_bytes!("../../../../samples/famous-games.pgn");
         for keep_positions in [true, false] {
             let options = BuildOptions { keep_positions, ..BuildOptions::default() };
-            let whole = build_from_pgn_in_ranges(sample, &options, Some(1), 1).book;
+            let whole = build_from_pgn_in_ranges(sample, &options, Some(1), 1).book();
             assert_eq!(whole.move_count(), 556);
             for (pieces, ranges) in [(1, 2), (1, 7), (3, 2), (5, 16), (12, 3)] {
-                let split = build_from_pgn_in_ranges(sample, &options, Some(pieces), ranges).book;
+                let split = build_from_pgn_in_ranges(sample, &options, Some(pieces), ranges);
+                assert_eq!(split.ranges.len(), if keep_positions { 1 } else { ranges });
+                let split = split.book();
                 assert!(split == whole, "{pieces} pieces, {ranges} ranges, positions {keep_positions}");
                 assert_eq!(split.packed.len(), if keep_positions { whole.len() } else { 0 });
             }

@@ -293,6 +293,24 @@ impl Book {
         merged
     }
 
+    /// Books whose keys ascend from one to the next, joined.
+    fn concat(books: Vec<Book>) -> Book {
+        let mut books = books.into_iter();
+        let mut book = books.next().unwrap_or_default();
+        for later in books {
+            let (moves, packed) = (book.moves.len() as u32, book.packed.len() as u32);
+            let shift = |p: PositionRecord| PositionRecord {
+                first_move: p.first_move + moves,
+                packed: if p.packed == NO_POSITION { NO_POSITION } else { p.packed + packed },
+                ..p
+            };
+            book.positions.extend(later.positions.into_iter().map(shift));
+            book.packed.extend_from_slice(&later.packed);
+            book.moves.extend_from_slice(&later.moves);
+        }
+        book
+    }
+
     /// Bytes of memory the book holds.
     pub fn memory_bytes(&self) -> usize {
         self.positions.capacity() * size_of::<PositionRecord>()

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use serde_json::{Map, Value};
 use shakmaty::Color;
-use tabiya_chess::book::{self, BuildOptions};
+use tabiya_chess::book::{self, Book, BuildOptions};
 use tabiya_chess::games;
 use tabiya_chess::polyglot::{self, Entry, MakeOptions, MergeRule};
 use tabiya_io::Format;
@@ -155,7 +155,7 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
             Some(earlier) => earlier.merge(this),
         });
     }
-    let Some(book::GamesBuild { book: games_book, summary: counts, unreadable, warnings }) = built else {
+    let Some(book::GamesBuild { ranges, summary: counts, unreadable, warnings }) = built else {
         return Err(CliError::Usage("no input".into()));
     };
     let only = match (options.only_white, options.only_black) {
@@ -165,8 +165,8 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     };
     let make =
         MakeOptions { min_games: options.min_games, min_score: options.min_score, only, uniform: options.uniform };
-    let entries = polyglot::entries_from_book(&games_book, &make);
-    write_book(&args.output, &entries)?;
+    let runs = polyglot::entry_runs(&ranges, &make);
+    write_book(&args.output, &runs)?;
     summary(
         global.quiet,
         format_args!(
@@ -176,17 +176,20 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
             counts.games_chess960,
             counts.games_below_min_elo,
             unreadable,
-            games_book.len(),
-            games_book.move_count(),
-            entries.len()
+            ranges.iter().map(Book::len).sum::<usize>(),
+            ranges.iter().map(Book::move_count).sum::<usize>(),
+            runs.iter().map(Vec::len).sum::<usize>()
         ),
     );
     Ok(ExitCode::SUCCESS)
 }
 
-fn write_book(path: &Path, entries: &[Entry]) -> Result<(), CliError> {
+/// Writes runs of entries one after the other.
+fn write_book(path: &Path, runs: &[Vec<Entry>]) -> Result<(), CliError> {
     let mut out = Output::create(path)?;
-    polyglot::write_entries(entries, &mut out).map_err(|e| CliError::output(path, e))?;
+    for run in runs {
+        polyglot::write_entries(run, &mut out).map_err(|e| CliError::output(path, e))?;
+    }
     out.finish(path)
 }
 
@@ -209,7 +212,8 @@ fn merge_books(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError
         });
     }
     let entries = merged.unwrap_or_default();
-    write_book(&args.output, &entries)?;
-    summary(global.quiet, format_args!("{} entries written", entries.len()));
+    let written = entries.len();
+    write_book(&args.output, &[entries])?;
+    summary(global.quiet, format_args!("{written} entries written"));
     Ok(ExitCode::SUCCESS)
 }
