@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::{Chess, Position};
-use tabiya_chess::book::{BuildOptions, build_from_pgn, probe_position};
+use tabiya_chess::book::{Book, BuildOptions, build_from_pgn_in_ranges, probe_position};
 use tabiya_chess::pgn::{PgnReader, PgnWalk, ReadOptions, WalkOptions, WalkedGame};
 use tabiya_chess::polyglot::{self, MakeOptions};
 
@@ -86,9 +86,10 @@ impl Visitor for Validate {
 
 /// A book as `tabiya book` builds it: PGN cut into `pieces` read on rayon's threads.
 fn build(bytes: &[u8], max_ply: u32, pieces: usize) -> usize {
-    let ranges =
-        build_from_pgn(bytes, &BuildOptions { max_ply, min_elo: None, keep_positions: false }, Some(pieces)).ranges;
-    let runs = polyglot::entry_runs(&ranges, &MakeOptions { min_games: 1, ..MakeOptions::default() });
+    let options = BuildOptions { max_ply, min_elo: None, keep_positions: false };
+    let make = MakeOptions { min_games: 1, ..MakeOptions::default() };
+    let by_range = |range: &mut Book| polyglot::entries_from_range(range, &make);
+    let runs = build_from_pgn_in_ranges(bytes, &options, Some(pieces), by_range).book;
     let mut out = Vec::new();
     for run in &runs {
         polyglot::write_entries(run, &mut out).expect("in memory");

@@ -25,7 +25,7 @@ const DATABASES: [(&str, &str, u64); 6] = [
 fn polyglot_bytes(build: tabiya_chess::book::GamesBuild) -> Vec<u8> {
     let make = MakeOptions { min_games: 1, min_score: 0.0, only: None, uniform: false };
     let mut bytes = Vec::new();
-    write_entries(&entries_from_book(&build.book(), &make), &mut bytes).unwrap();
+    write_entries(&entries_from_book(&build.book, &make), &mut bytes).unwrap();
     bytes
 }
 

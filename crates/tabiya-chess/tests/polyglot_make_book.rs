@@ -5,9 +5,11 @@
 //! `polyglot merge-book -in1 A.bin -in2 B.bin -out X.bin`.
 
 use shakmaty::Color;
-use tabiya_chess::book::{Book, BookBuilder, BuildOptions, build_from_pgn};
+use tabiya_chess::book::{Book, BookBuilder, BuildOptions, build_from_pgn, build_from_pgn_in_ranges};
 use tabiya_chess::pgn::{PgnReader, ReadOptions};
-use tabiya_chess::polyglot::{Entry, MakeOptions, MergeRule, entries_from_book, entry_runs, merge, write_entries};
+use tabiya_chess::polyglot::{
+    Entry, MakeOptions, MergeRule, entries_from_book, entries_from_range, merge, write_entries,
+};
 use tabiya_io::corpus::corpus_file;
 
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -40,9 +42,10 @@ fn books_equal_polyglot_make_book() {
     let keys_only = BuildOptions { max_ply: 40, keep_positions: false, ..BuildOptions::default() };
     let first_40 = build_from_pgn(&bytes, &keys_only, Some(3));
     assert_eq!((first_40.summary.games_added, first_40.unreadable, first_40.warnings), (31_990, 0, 2));
-    // As `tabiya book` makes them: entries range by range, not joined into one book.
-    let first_40_runs = entry_runs(&first_40.ranges, &make(1, 0.0, None, false)).concat();
-    let (full, first_40): (Book, Book) = (full.finish(), first_40.book());
+    // As `tabiya book` makes them: entries range by range, the book never whole.
+    let by_range = |range: &mut Book| entries_from_range(range, &make(1, 0.0, None, false));
+    let first_40_runs = build_from_pgn_in_ranges(&bytes, &keys_only, Some(3), by_range).book.concat();
+    let (full, first_40): (Book, Book) = (full.finish(), first_40.book);
     // The notes: 760,688 (position, move) pairs in the first 40 plies.
     assert_eq!(first_40.move_count(), 760_688);
     // Every position kept is the one its key names.
@@ -112,6 +115,6 @@ fn the_walk_builds_what_games_build_on_small_varied() {
         assert_eq!(walked.summary, from_games.summary(), "{options:?}");
         assert_eq!(walked.summary.games_chess960, 12);
         assert_eq!(walked.summary.games_added + walked.summary.games_below_min_elo, 2_325 - 12);
-        assert!(walked.book() == from_games.finish(), "{options:?}");
+        assert!(walked.book == from_games.finish(), "{options:?}");
     }
 }

@@ -194,7 +194,7 @@ impl BookBuilder {
     /// The book, positions sorted by key, each position's moves in the order first met.
     pub fn finish(mut self) -> Book {
         self.sort();
-        Book::concat(finish_sorted(&[self], 1))
+        finish_sorted(&[self], 1, std::mem::take).pop().unwrap_or_default()
     }
 
     /// Sorts the occurrences by key (the first half of `finish`, done in each piece's thread).
@@ -313,33 +313,49 @@ fn range_start(i: usize, ranges: usize) -> u64 {
 /// The book of builders whose occurrences are sorted (`BookBuilder::sort`), as if their games
 /// had been added to one builder in turn: the key space is cut into `ranges` ranges, each
 /// finished on its own thread (each key's occurrences taken from the parts in order, so moves
-/// keep the order first met). Without positions the ranges are returned as they are, in key
-/// order (concatenating them would copy half the book); with positions they are concatenated
-/// and each part replays its games for the positions its heads need.
-fn finish_sorted(parts: &[BookBuilder], ranges: usize) -> Vec<Book> {
+/// keep the order first met). Without positions each range's book is handed to `per_range` on
+/// the thread that finished it, and what it makes is returned in key order (the book is never
+/// whole: joining the ranges would copy it); with positions the ranges are joined, each part
+/// replays its games for the positions its heads need, and `per_range` gets the whole book.
+fn finish_sorted<T: Send>(parts: &[BookBuilder], ranges: usize, per_range: impl Fn(&mut Book) -> T + Sync) -> Vec<T> {
     use rayon::prelude::*;
 
     let Some(options) = parts.first().map(|part| &part.options) else { return Vec::new() };
     let ranges = ranges.max(1);
+    let runs = |i: usize| {
+        let (lo, hi) = (range_start(i, ranges), (i + 1 < ranges).then(|| range_start(i + 1, ranges)));
+        let runs: Vec<&[Occurrence]> = parts
+            .iter()
+            .map(|part| {
+                let occurrences = &part.occurrences[..];
+                let from = occurrences.partition_point(|o| o.key < lo);
+                let to = hi.map_or(occurrences.len(), |hi| occurrences.partition_point(|o| o.key < hi));
+                &occurrences[from..to]
+            })
+            .collect();
+        runs
+    };
+    if !options.keep_positions {
+        // Each thread finishes its ranges in the same vectors: a range's book fits the cache,
+        // and its memory is not given back and faulted in again for the next range.
+        let finish = |scratch: &mut RangeBook, i| {
+            finish_range(parts, runs(i), scratch);
+            let (positions, moves) = (std::mem::take(&mut scratch.positions), std::mem::take(&mut scratch.moves));
+            let mut book = Book { positions, packed: Vec::new(), moves };
+            let made = per_range(&mut book);
+            (scratch.positions, scratch.moves) = (book.positions, book.moves);
+            made
+        };
+        return (0..ranges).into_par_iter().map_init(RangeBook::default, finish).collect();
+    }
     let built: Vec<RangeBook> = (0..ranges)
         .into_par_iter()
         .map(|i| {
-            let (lo, hi) = (range_start(i, ranges), (i + 1 < ranges).then(|| range_start(i + 1, ranges)));
-            let runs: Vec<&[Occurrence]> = parts
-                .iter()
-                .map(|part| {
-                    let occurrences = &part.occurrences[..];
-                    let from = occurrences.partition_point(|o| o.key < lo);
-                    let to = hi.map_or(occurrences.len(), |hi| occurrences.partition_point(|o| o.key < hi));
-                    &occurrences[from..to]
-                })
-                .collect();
-            finish_range(parts, runs)
+            let mut range = RangeBook::default();
+            finish_range(parts, runs(i), &mut range);
+            range
         })
         .collect();
-    if !options.keep_positions {
-        return built.into_iter().map(RangeBook::into_book).collect();
-    }
     let mut head_parts = Vec::with_capacity(built.iter().map(|range| range.head_parts.len()).sum());
     let mut books = Vec::with_capacity(built.len());
     for range in built {
@@ -362,7 +378,7 @@ fn finish_sorted(parts: &[BookBuilder], ranges: usize) -> Vec<Book> {
     for (position, &part) in book.positions.iter_mut().zip(&head_parts) {
         position.packed = offsets[part as usize] + heads[part as usize].rank(position.packed);
     }
-    vec![book]
+    vec![per_range(&mut book)]
 }
 
 /// How many occurrences ahead `finish_range` asks for the move it will need: the occurrences
@@ -383,16 +399,18 @@ fn prefetch<T>(items: &[T], i: usize) {
 }
 
 /// One key range of the book: `runs[i]` is part `i`'s occurrences in the range, sorted.
-fn finish_range(parts: &[BookBuilder], mut runs: Vec<&[Occurrence]>) -> RangeBook {
+/// `range`'s vectors are emptied first and reused.
+fn finish_range(parts: &[BookBuilder], mut runs: Vec<&[Occurrence]>, range: &mut RangeBook) {
     let keep_positions = parts.first().is_some_and(|part| part.options.keep_positions);
     // Room for every position and move of the range (at most one per occurrence): untouched
     // room costs no memory, regrowing costs copies.
     let room = runs.iter().map(|run| run.len()).sum();
-    let mut range = RangeBook {
-        positions: Vec::with_capacity(room),
-        head_parts: Vec::with_capacity(if keep_positions { room } else { 0 }),
-        moves: Vec::with_capacity(room),
-    };
+    range.positions.clear();
+    range.positions.reserve(room);
+    range.head_parts.clear();
+    range.head_parts.reserve(if keep_positions { room } else { 0 });
+    range.moves.clear();
+    range.moves.reserve(room);
     // The codes (`move_code`) of the current position's moves, in the order of its moves.
     let mut codes: Vec<u16> = Vec::new();
     while let Some(key) = runs.iter().filter_map(|run| run.first()).map(|o| o.key).min() {
@@ -447,7 +465,6 @@ fn finish_range(parts: &[BookBuilder], mut runs: Vec<&[Occurrence]>) -> RangeBoo
             move_count: (range.moves.len() - first_move) as u32,
         });
     }
-    range
 }
 
 impl BookBuilder {
@@ -500,12 +517,10 @@ impl GameCount {
     }
 }
 
-/// A book built from games, with what reading them found.
-pub struct GamesBuild {
-    /// The book in key ranges, each range's keys above the one's before (one range per thread
-    /// for books built without positions, see [`BuildOptions::keep_positions`]; one range for
-    /// others): [`GamesBuild::book`] joins them.
-    pub ranges: Vec<Book>,
+/// A book built from games (or what was made of it range by range, see
+/// [`build_from_pgn_in_ranges`]), with what reading them found.
+pub struct GamesBuild<B = Book> {
+    pub book: B,
     pub summary: BuildSummary,
     /// Games that could not be read (PGN: unsupported variants, invalid FEN, syntax; SCID:
     /// damaged records).
@@ -516,17 +531,30 @@ pub struct GamesBuild {
 }
 
 impl GamesBuild {
-    /// The whole book.
-    pub fn book(self) -> Book {
-        Book::concat(self.ranges)
-    }
-
     /// This build followed by `later`'s, as if its games came after these.
     pub fn merge(self, later: GamesBuild) -> GamesBuild {
+        let counts = self.counts().merge(later.counts());
+        counts.with_book(self.book.merge(later.book))
+    }
+}
+
+impl<B> GamesBuild<B> {
+    /// What reading found, without the book.
+    fn counts(&self) -> GamesBuild<()> {
+        self.with_book(())
+    }
+
+    /// What reading found, with another book (or what was made of it).
+    pub fn with_book<C>(&self, book: C) -> GamesBuild<C> {
+        GamesBuild { book, summary: self.summary, unreadable: self.unreadable, warnings: self.warnings }
+    }
+}
+
+impl GamesBuild<()> {
+    fn merge(self, later: GamesBuild<()>) -> GamesBuild<()> {
         let (a, b) = (self.summary, later.summary);
-        let (unreadable, warnings) = (self.unreadable + later.unreadable, self.warnings + later.warnings);
         GamesBuild {
-            ranges: vec![self.book().merge(later.book())],
+            book: (),
             summary: BuildSummary {
                 games_added: a.games_added + b.games_added,
                 games_chess960: a.games_chess960 + b.games_chess960,
@@ -534,8 +562,8 @@ impl GamesBuild {
                 games_invalid_start: a.games_invalid_start + b.games_invalid_start,
                 moves_added: a.moves_added + b.moves_added,
             },
-            unreadable,
-            warnings,
+            unreadable: self.unreadable + later.unreadable,
+            warnings: self.warnings + later.warnings,
         }
     }
 }
@@ -545,10 +573,38 @@ impl GamesBuild {
 /// and sorted on its own, then the book finished in one key range per rayon thread, which
 /// gives the same book as reading the text in one piece.
 pub fn build_from_pgn(input: &[u8], options: &BuildOptions, pieces: Option<usize>) -> GamesBuild {
-    build_from_pgn_in_ranges(input, options, pieces, rayon::current_num_threads())
+    let mut built = build_in(input, options, pieces, rayon::current_num_threads(), std::mem::take);
+    let book = Book::concat(std::mem::take(&mut built.book));
+    built.with_book(book)
 }
 
-fn build_from_pgn_in_ranges(input: &[u8], options: &BuildOptions, pieces: Option<usize>, ranges: usize) -> GamesBuild {
+/// Key ranges per rayon thread in [`build_from_pgn_in_ranges`]: small ranges' books fit the
+/// cache, and their memory is reused from one range to the next.
+const RANGES_PER_THREAD: usize = 64;
+
+/// Builds from PGN text as [`build_from_pgn`] does, but never holds the whole book: it is
+/// finished in many small key ranges, each handed to `per_range` on the thread that finished
+/// it (its vectors are then reused for that thread's next range, unless `per_range` takes
+/// them), and what `per_range` makes of them is returned in key order (each range's keys
+/// above the ones before). For writers that need one pass over the book in key order, such as
+/// Polyglot's entries. A book with positions ([`BuildOptions::keep_positions`]) is finished
+/// whole and is `per_range`'s only range.
+pub fn build_from_pgn_in_ranges<T: Send>(
+    input: &[u8],
+    options: &BuildOptions,
+    pieces: Option<usize>,
+    per_range: impl Fn(&mut Book) -> T + Sync,
+) -> GamesBuild<Vec<T>> {
+    build_in(input, options, pieces, rayon::current_num_threads() * RANGES_PER_THREAD, per_range)
+}
+
+fn build_in<T: Send>(
+    input: &[u8],
+    options: &BuildOptions,
+    pieces: Option<usize>,
+    ranges: usize,
+    per_range: impl Fn(&mut Book) -> T + Sync,
+) -> GamesBuild<Vec<T>> {
     let walk = WalkOptions { max_plies: options.max_ply, file: None };
     let pieces = pieces.unwrap_or_else(rayon::current_num_threads);
     let built = walk_pieces(input, &walk, pieces, |games| {
@@ -564,13 +620,13 @@ fn build_from_pgn_in_ranges(input: &[u8], options: &BuildOptions, pieces: Option
             }
         }
         builder.sort();
-        let counts = GamesBuild { ranges: Vec::new(), summary: builder.summary(), unreadable, warnings };
+        let counts = GamesBuild { book: (), summary: builder.summary(), unreadable, warnings };
         (builder, counts)
     });
-    let empty = GamesBuild { ranges: Vec::new(), summary: BuildSummary::default(), unreadable: 0, warnings: 0 };
-    let (parts, counts): (Vec<BookBuilder>, Vec<GamesBuild>) = built.into_iter().unzip();
-    let counts = counts.into_iter().fold(empty, GamesBuild::merge);
-    GamesBuild { ranges: finish_sorted(&parts, ranges), ..counts }
+    let empty = GamesBuild { book: (), summary: BuildSummary::default(), unreadable: 0, warnings: 0 };
+    let (parts, counts): (Vec<BookBuilder>, Vec<GamesBuild<()>>) = built.into_iter().unzip();
+    let counts = counts.into_iter().fold(empty, GamesBuild::<()>::merge);
+    counts.with_book(finish_sorted(&parts, ranges, per_range))
 }
 
 /// Builds from games read one by one (a SCID database through [`crate::games::open`]); an
@@ -586,7 +642,7 @@ pub fn build_from_games<E>(games: impl IntoIterator<Item = Result<Game, E>>, opt
             Err(_) => unreadable += 1,
         }
     }
-    GamesBuild { summary: builder.summary(), ranges: vec![builder.finish()], unreadable, warnings: 0 }
+    GamesBuild { summary: builder.summary(), book: builder.finish(), unreadable, warnings: 0 }
 }
 
 #[cfg(test)]
@@ -597,12 +653,12 @@ mod tests {
     fn pieces_merge_into_the_same_book() {
         let sample = include_bytes!("../../../../samples/famous-games.pgn");
         let options = BuildOptions::default();
-        let whole = build_from_pgn(sample, &options, Some(1)).book();
+        let whole = build_from_pgn(sample, &options, Some(1)).book;
         assert_eq!(whole.move_count(), 556);
         for pieces in [2, 5, 12] {
             let split = build_from_pgn(sample, &options, Some(pieces));
             assert_eq!(split.summary.games_added, 12);
-            assert!(split.ranges.len() == 1 && split.book() == whole, "{pieces} pieces");
+            assert!(split.book == whole, "{pieces} pieces");
         }
         // The positions replayed in `finish` are the ones the keys name.
         for position in whole.positions() {
@@ -612,7 +668,7 @@ mod tests {
         // Without positions: the same keys, sides to move and moves, in one piece or several.
         let keys_only = BuildOptions { keep_positions: false, ..options };
         for pieces in [1, 5] {
-            let light = build_from_pgn(sample, &keys_only, Some(pieces)).book();
+            let light = build_from_pgn(sample, &keys_only, Some(pieces)).book;
             assert_eq!(light.len(), whole.len());
             for (a, b) in light.positions().zip(whole.positions()) {
                 assert_eq!((a.key, a.turn(), a.moves, a.position()), (b.key, b.turn(), b.moves, None));
@@ -642,12 +698,12 @@ mod tests {
         let sample = include_bytes!("../../../../samples/famous-games.pgn");
         for keep_positions in [true, false] {
             let options = BuildOptions { keep_positions, ..BuildOptions::default() };
-            let whole = build_from_pgn_in_ranges(sample, &options, Some(1), 1).book();
+            let whole = Book::concat(build_in(sample, &options, Some(1), 1, std::mem::take).book);
             assert_eq!(whole.move_count(), 556);
-            for (pieces, ranges) in [(1, 2), (1, 7), (3, 2), (5, 16), (12, 3)] {
-                let split = build_from_pgn_in_ranges(sample, &options, Some(pieces), ranges);
-                assert_eq!(split.ranges.len(), if keep_positions { 1 } else { ranges });
-                let split = split.book();
+            for (pieces, ranges) in [(1, 2), (1, 7), (3, 2), (5, 16), (12, 3), (2, 128)] {
+                let split = build_in(sample, &options, Some(pieces), ranges, std::mem::take).book;
+                assert_eq!(split.len(), if keep_positions { 1 } else { ranges });
+                let split = Book::concat(split);
                 assert!(split == whole, "{pieces} pieces, {ranges} ranges, positions {keep_positions}");
                 assert_eq!(split.packed.len(), if keep_positions { whole.len() } else { 0 });
             }

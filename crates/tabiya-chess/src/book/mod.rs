@@ -31,7 +31,9 @@ mod packed;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square};
 
-pub use build::{BookBuilder, BuildOptions, BuildSummary, GamesBuild, build_from_games, build_from_pgn};
+pub use build::{
+    BookBuilder, BuildOptions, BuildSummary, GamesBuild, build_from_games, build_from_pgn, build_from_pgn_in_ranges,
+};
 pub use packed::PackedPosition;
 
 /// The Polyglot key of a position: shakmaty's `Zobrist64` uses Polyglot's Random64 table, and

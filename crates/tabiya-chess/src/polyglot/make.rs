@@ -35,30 +35,31 @@ impl Default for MakeOptions {
 /// make-book halves a position's counters (rounding up) each time a move reaches 16,384
 /// games while it reads; here the halving is applied to the final counts until every move
 /// is below 16,384, which gives the same weights up to rounding.
+///
+/// The positions are cut into one run per rayon thread, each run's entries made on its own
+/// thread and the runs concatenated in key order.
 pub fn entries_from_book(book: &Book, options: &MakeOptions) -> Vec<Entry> {
-    entry_runs(std::slice::from_ref(book), options).concat()
-}
-
-/// The entries of [`entries_from_book`] for a book given in key ranges (each range's keys
-/// above the one's before, as [`GamesBuild::ranges`](crate::book::GamesBuild::ranges)), in
-/// runs to be written one after the other: one run per range, made in parallel, or for a
-/// book in one range, one run per rayon thread. The runs are not copied into one vector.
-pub fn entry_runs(ranges: &[Book], options: &MakeOptions) -> Vec<Vec<Entry>> {
     use rayon::prelude::*;
 
-    let runs: Vec<(&Book, std::ops::Range<usize>)> = match ranges {
-        [book] => {
-            let runs = rayon::current_num_threads().clamp(1, book.len().max(1));
-            let bounds = |i: usize| book.len() * i / runs;
-            (0..runs).map(|i| (book, bounds(i)..bounds(i + 1))).collect()
-        }
-        _ => ranges.iter().map(|book| (book, 0..book.len())).collect(),
-    };
-    runs.into_par_iter().map(|(book, positions)| entries_of(book.positions_in(positions), options)).collect()
+    let runs = rayon::current_num_threads().clamp(1, book.len().max(1));
+    let bounds = |i: usize| book.len() * i / runs;
+    let made: Vec<Vec<Entry>> = (0..runs)
+        .into_par_iter()
+        .map(|i| entries_of(book.positions_in(bounds(i)..bounds(i + 1)), options, 0))
+        .collect();
+    made.concat()
 }
 
-fn entries_of<'a>(positions: impl Iterator<Item = BookPosition<'a>>, options: &MakeOptions) -> Vec<Entry> {
-    let mut entries = Vec::new();
+/// The entries of [`entries_from_book`] for one key range of a book, made on this thread: for
+/// [`build_from_pgn_in_ranges`](crate::book::build_from_pgn_in_ranges), whose ranges' entries
+/// are written one after the other.
+pub fn entries_from_range(range: &Book, options: &MakeOptions) -> Vec<Entry> {
+    // At most one entry per move: room for all of them, which costs no memory where unused.
+    entries_of(range.positions(), options, range.move_count())
+}
+
+fn entries_of<'a>(positions: impl Iterator<Item = BookPosition<'a>>, options: &MakeOptions, room: usize) -> Vec<Entry> {
+    let mut entries = Vec::with_capacity(room);
     let mut counts: Vec<(u32, u32)> = Vec::new();
     for position in positions {
         let key = position.key;
@@ -93,12 +94,12 @@ fn entries_of<'a>(positions: impl Iterator<Item = BookPosition<'a>>, options: &M
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::{BuildOptions, build_from_pgn};
+    use crate::book::{BuildOptions, build_from_pgn, build_from_pgn_in_ranges};
 
     #[test]
     fn runs_on_any_number_of_threads_give_the_same_entries() {
         let sample = include_bytes!("../../../../samples/famous-games.pgn");
-        let book = build_from_pgn(sample, &BuildOptions::default(), Some(1)).book();
+        let book = build_from_pgn(sample, &BuildOptions::default(), Some(1)).book;
         let options = MakeOptions { min_games: 1, ..MakeOptions::default() };
         let on = |threads| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
@@ -109,12 +110,13 @@ mod tests {
         for threads in [2, 3, 7] {
             assert!(on(threads) == one, "{threads} threads");
         }
-        // Built without positions, in one key range per thread, as `tabiya book` builds.
+        // Built without positions, range by range, as `tabiya book` makes them.
         let keys_only = BuildOptions { keep_positions: false, ..BuildOptions::default() };
         for threads in [1, 2, 3, 7] {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            let runs = pool.install(|| entry_runs(&build_from_pgn(sample, &keys_only, None).ranges, &options));
-            assert_eq!(runs.len(), threads);
+            let build = |range: &mut Book| entries_from_range(range, &options);
+            let runs = pool.install(|| build_from_pgn_in_ranges(sample, &keys_only, None, build).book);
+            assert_eq!(runs.len(), threads * 64);
             assert!(runs.concat() == one, "{threads} threads, in ranges");
         }
     }
