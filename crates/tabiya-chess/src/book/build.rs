@@ -74,15 +74,51 @@ struct Occurrence {
 const _: () = assert!(size_of::<Occurrence>() == 16);
 
 /// Sorts occurrences by key, equal keys staying in the order they were appended (which is
-/// `order`), in place: one pass counts the occurrences of each of 4,096 buckets (the top 12
-/// bits of the key), a second moves each occurrence into its bucket by swaps (no second
-/// vector: that was 16 bytes more memory per occurrence to allocate, fault in and free), then
-/// each bucket, small enough for the cache, is sorted by `(key, order)`.
+/// `order`), in place (a second vector would be 16 bytes more per occurrence to allocate,
+/// fault in and free): the occurrences are moved into 4,096 buckets by the top 12 bits of
+/// their keys, each bucket into 256 by the next 8 bits, and these few each sorted by
+/// `(key, order)`. Buckets small enough for the cache are cheaper to distribute than to sort.
 fn sort_by_key_keeping_order(occurrences: &mut [Occurrence]) {
-    const BITS: u32 = 12;
-    const BUCKETS: usize = 1 << BITS;
-    let bucket = |occurrence: &Occurrence| (occurrence.key >> (64 - BITS)) as usize;
-    let mut starts = vec![0usize; BUCKETS + 1];
+    let mut outer = vec![0; (1 << 12) + 1];
+    let mut inner = [0; (1 << 8) + 1];
+    distribute(occurrences, 64 - 12, &mut outer);
+    for bucket in outer.windows(2) {
+        let bucket = &mut occurrences[bucket[0]..bucket[1]];
+        if bucket.len() <= SMALL_RUN {
+            sort_run(bucket);
+            continue;
+        }
+        distribute(bucket, 64 - 12 - 8, &mut inner);
+        for run in inner.windows(2) {
+            sort_run(&mut bucket[run[0]..run[1]]);
+        }
+    }
+}
+
+/// Runs this short are sorted by insertion.
+const SMALL_RUN: usize = 16;
+
+/// Sorts a run by `(key, order)`.
+fn sort_run(run: &mut [Occurrence]) {
+    if run.len() > SMALL_RUN {
+        return run.sort_unstable_by_key(|o| (o.key, o.order));
+    }
+    for i in 1..run.len() {
+        let mut j = i;
+        while j > 0 && (run[j - 1].key, run[j - 1].order) > (run[j].key, run[j].order) {
+            run.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
+/// Moves `occurrences` into `starts.len() - 1` buckets by the bits of their keys from `shift`
+/// up (the bits above having been distributed already), in place: `starts[b]` is where bucket
+/// `b` begins.
+fn distribute(occurrences: &mut [Occurrence], shift: u32, starts: &mut [usize]) {
+    let buckets = starts.len() - 1;
+    let bucket = |occurrence: &Occurrence| (occurrence.key >> shift) as usize & (buckets - 1);
+    starts.fill(0);
     for occurrence in occurrences.iter() {
         starts[bucket(occurrence) + 1] += 1;
     }
@@ -90,8 +126,8 @@ fn sort_by_key_keeping_order(occurrences: &mut [Occurrence]) {
         starts[i] += starts[i - 1];
     }
     // `next[b]`: the first place of bucket `b` not yet holding one of its occurrences.
-    let mut next = starts[..BUCKETS].to_vec();
-    for b in 0..BUCKETS {
+    let mut next = starts[..buckets].to_vec();
+    for b in 0..buckets {
         while next[b] < starts[b + 1] {
             // Carry the occurrence found here to its bucket, and the one found there on, until
             // one belongs here.
@@ -107,9 +143,6 @@ fn sort_by_key_keeping_order(occurrences: &mut [Occurrence]) {
             occurrences[next[b]] = carried;
             next[b] += 1;
         }
-    }
-    for run in starts.windows(2) {
-        occurrences[run[0]..run[1]].sort_unstable_by_key(|o| (o.key, o.order));
     }
 }
 
@@ -626,7 +659,11 @@ fn build_in<T: Send>(
     let empty = GamesBuild { book: (), summary: BuildSummary::default(), unreadable: 0, warnings: 0 };
     let (parts, counts): (Vec<BookBuilder>, Vec<GamesBuild<()>>) = built.into_iter().unzip();
     let counts = counts.into_iter().fold(empty, GamesBuild::<()>::merge);
-    counts.with_book(finish_sorted(&parts, ranges, per_range))
+    let made = finish_sorted(&parts, ranges, per_range);
+    // Freeing the parts' occurrences and moves (tens of megabytes) is left to a pool thread,
+    // while the caller goes on with what was made (writing it).
+    rayon::spawn(move || drop(parts));
+    counts.with_book(made)
 }
 
 /// Builds from games read one by one (a SCID database through [`crate::games::open`]); an
@@ -679,17 +716,22 @@ mod tests {
     #[test]
     fn occurrences_sort_by_key_keeping_their_order() {
         let mut rng = tabiya_io::corpus::Xorshift::new(3);
-        for len in [0, 1, 5, 1000, 20_000] {
-            // Few distinct keys (many equal), spread over the whole key space.
-            let keys: Vec<u64> = (0..50).map(|_| rng.next_u64()).collect();
-            let mut occurrences: Vec<Occurrence> = (0..len)
-                .map(|order| Occurrence { key: keys[rng.below(keys.len())], order, code: 0, tally: Tally::Unknown })
-                .collect();
-            let mut expected = occurrences.clone();
-            expected.sort_by_key(|o| o.key);
-            sort_by_key_keeping_order(&mut occurrences);
-            let pairs = |v: &[Occurrence]| v.iter().map(|o| (o.key, o.order)).collect::<Vec<_>>();
-            assert_eq!(pairs(&occurrences), pairs(&expected), "{len}");
+        for len in [0, 1, 5, 17, 1000, 20_000] {
+            // Few keys spread over the key space (many equal); many keys under 3 values of the
+            // top 12 bits (buckets split again, runs short and long); keys nearly all distinct.
+            let spread: Vec<u64> = (0..50).map(|_| rng.next_u64()).collect();
+            let crowded: Vec<u64> = (0..2000).map(|i| ((i % 3) << 52) | (rng.next_u64() >> 12)).collect();
+            let distinct: Vec<u64> = (0..len.max(1)).map(|_| rng.next_u64()).collect();
+            for keys in [&spread, &crowded, &distinct] {
+                let mut occurrences: Vec<Occurrence> = (0..len as u32)
+                    .map(|order| Occurrence { key: keys[rng.below(keys.len())], order, code: 0, tally: Tally::Unknown })
+                    .collect();
+                let mut expected = occurrences.clone();
+                expected.sort_by_key(|o| o.key);
+                sort_by_key_keeping_order(&mut occurrences);
+                let pairs = |v: &[Occurrence]| v.iter().map(|o| (o.key, o.order)).collect::<Vec<_>>();
+                assert_eq!(pairs(&occurrences), pairs(&expected), "{len}");
+            }
         }
     }
 
