@@ -74,37 +74,30 @@ struct Occurrence {
 const _: () = assert!(size_of::<Occurrence>() == 16);
 
 /// Sorts occurrences by key, equal keys staying in the order they were appended (which is
-/// `order`): they are copied into 4,096 buckets by the top 12 bits of their keys (a
-/// sequential read and 4,096 sequential writes, each independent of the others: moving them
-/// in place instead is a chain of dependent cache misses, slower by a third), each bucket
-/// moved in place into 256 by the next 8 bits, and these few each sorted by `(key, order)`.
-/// Buckets small enough for the cache are cheaper to distribute than to sort.
+/// `order`, so the sort is a stable one by key): they are copied into 4,096 buckets by the
+/// top 12 bits of their keys (a sequential read and 4,096 sequential writes, each independent
+/// of the others: moving them in place instead is a chain of dependent cache misses, slower by
+/// a third), each bucket, small enough for the cache, into 256 by the next 8 bits, and what
+/// is left sorted by key. Both copies keep the order, so the many occurrences of an opening
+/// position need no sorting.
 fn sort_by_key_keeping_order(occurrences: &mut Vec<Occurrence>) {
-    const BITS: u32 = 12;
-    let bucket = |key: u64| (key >> (64 - BITS)) as usize;
-    let mut outer = vec![0usize; (1 << BITS) + 1];
-    for occurrence in occurrences.iter() {
-        outer[bucket(occurrence.key) + 1] += 1;
-    }
-    for i in 1..outer.len() {
-        outer[i] += outer[i - 1];
-    }
-    let mut next = outer.clone();
+    const OUTER: u32 = 12;
+    const INNER: u32 = 8;
+    let mut outer = vec![0; (1 << OUTER) + 1];
     let mut sorted = occurrences.clone();
-    for occurrence in occurrences.iter() {
-        let at = &mut next[bucket(occurrence.key)];
-        sorted[*at] = *occurrence;
-        *at += 1;
-    }
+    distribute(occurrences, &mut sorted, 64 - OUTER, &mut outer);
     *occurrences = sorted;
-    let mut inner = [0; (1 << 8) + 1];
+    let mut inner = [0; (1 << INNER) + 1];
+    let mut scratch = Vec::new();
     for bucket in outer.windows(2) {
         let bucket = &mut occurrences[bucket[0]..bucket[1]];
         if bucket.len() <= SMALL_RUN {
             sort_run(bucket);
             continue;
         }
-        distribute(bucket, 64 - BITS - 8, &mut inner);
+        scratch.clear();
+        scratch.extend_from_slice(bucket);
+        distribute(&scratch, bucket, 64 - OUTER - INNER, &mut inner);
         for run in inner.windows(2) {
             sort_run(&mut bucket[run[0]..run[1]]);
         }
@@ -114,50 +107,41 @@ fn sort_by_key_keeping_order(occurrences: &mut Vec<Occurrence>) {
 /// Runs this short are sorted by insertion.
 const SMALL_RUN: usize = 16;
 
-/// Sorts a run by `(key, order)`.
+/// Sorts a run by key, stably.
 fn sort_run(run: &mut [Occurrence]) {
+    if run.is_sorted_by_key(|o| o.key) {
+        return;
+    }
     if run.len() > SMALL_RUN {
-        return run.sort_unstable_by_key(|o| (o.key, o.order));
+        return run.sort_by_key(|o| o.key);
     }
     for i in 1..run.len() {
         let mut j = i;
-        while j > 0 && (run[j - 1].key, run[j - 1].order) > (run[j].key, run[j].order) {
+        while j > 0 && run[j - 1].key > run[j].key {
             run.swap(j - 1, j);
             j -= 1;
         }
     }
 }
 
-/// Moves `occurrences` into `starts.len() - 1` buckets by the bits of their keys from `shift`
-/// up (the bits above being equal), in place: `starts[b]` is where bucket `b` begins.
-fn distribute(occurrences: &mut [Occurrence], shift: u32, starts: &mut [usize]) {
+/// Copies `from` into `to` (as long) in `starts.len() - 1` buckets by the bits of the keys
+/// from `shift` up (the bits above being equal), each bucket in the order of `from`:
+/// `starts[b]` is where bucket `b` begins.
+fn distribute(from: &[Occurrence], to: &mut [Occurrence], shift: u32, starts: &mut [usize]) {
     let buckets = starts.len() - 1;
     let bucket = |occurrence: &Occurrence| (occurrence.key >> shift) as usize & (buckets - 1);
     starts.fill(0);
-    for occurrence in occurrences.iter() {
+    for occurrence in from {
         starts[bucket(occurrence) + 1] += 1;
     }
     for i in 1..starts.len() {
         starts[i] += starts[i - 1];
     }
-    // `next[b]`: the first place of bucket `b` not yet holding one of its occurrences.
     let mut next = starts[..buckets].to_vec();
-    for b in 0..buckets {
-        while next[b] < starts[b + 1] {
-            // Carry the occurrence found here to its bucket, and the one found there on, until
-            // one belongs here.
-            let mut carried = occurrences[next[b]];
-            loop {
-                let to = bucket(&carried);
-                if to == b {
-                    break;
-                }
-                std::mem::swap(&mut carried, &mut occurrences[next[to]]);
-                next[to] += 1;
-            }
-            occurrences[next[b]] = carried;
-            next[b] += 1;
-        }
+    for occurrence in from {
+        let at = &mut next[bucket(occurrence)];
+        to[*at] = *occurrence;
+        *at += 1;
     }
 }
 
