@@ -354,9 +354,10 @@ fn finish_sorted<T: Send>(parts: &[BookBuilder], ranges: usize, per_range: impl 
 
     let Some(options) = parts.first().map(|part| &part.options) else { return Vec::new() };
     let ranges = ranges.max(1);
+    // Each part's occurrences in range `i`.
     let runs = |i: usize| {
         let (lo, hi) = (range_start(i, ranges), (i + 1 < ranges).then(|| range_start(i + 1, ranges)));
-        let runs: Vec<&[Occurrence]> = parts
+        parts
             .iter()
             .map(|part| {
                 let occurrences = &part.occurrences[..];
@@ -364,8 +365,7 @@ fn finish_sorted<T: Send>(parts: &[BookBuilder], ranges: usize, per_range: impl 
                 let to = hi.map_or(occurrences.len(), |hi| occurrences.partition_point(|o| o.key < hi));
                 &occurrences[from..to]
             })
-            .collect();
-        runs
+            .collect::<Vec<&[Occurrence]>>()
     };
     if !options.keep_positions {
         // Each thread finishes its ranges in the same vectors: a range's book fits the cache,
