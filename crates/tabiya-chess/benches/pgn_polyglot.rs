@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::{Chess, Position};
-use tabiya_chess::book::{BuildOptions, build_from_pgn, probe_position};
+use tabiya_chess::book::{Book, BuildOptions, build_from_pgn_in_ranges, probe_position};
 use tabiya_chess::pgn::{PgnReader, PgnWalk, ReadOptions, WalkOptions, WalkedGame};
 use tabiya_chess::polyglot::{self, MakeOptions};
 
@@ -86,12 +86,15 @@ impl Visitor for Validate {
 
 /// A book as `tabiya book` builds it: PGN cut into `pieces` read on rayon's threads.
 fn build(bytes: &[u8], max_ply: u32, pieces: usize) -> usize {
-    let book =
-        build_from_pgn(bytes, &BuildOptions { max_ply, min_elo: None, keep_positions: false }, Some(pieces)).book;
-    let entries = polyglot::entries_from_book(&book, &MakeOptions { min_games: 1, ..MakeOptions::default() });
+    let options = BuildOptions { max_ply, min_elo: None, keep_positions: false };
+    let make = MakeOptions { min_games: 1, ..MakeOptions::default() };
+    let by_range = |range: &mut Book| polyglot::entries_from_range(range, &make);
+    let runs = build_from_pgn_in_ranges(bytes, &options, Some(pieces), by_range).book;
     let mut out = Vec::new();
-    polyglot::write_entries(&entries, &mut out).expect("in memory");
-    entries.len()
+    for run in &runs {
+        polyglot::write_entries(run, &mut out).expect("in memory");
+    }
+    runs.iter().map(Vec::len).sum()
 }
 
 fn polyglot_make_book(pgn: &str, games: usize, max_ply: Option<u32>) {

@@ -5,9 +5,11 @@
 //! `polyglot merge-book -in1 A.bin -in2 B.bin -out X.bin`.
 
 use shakmaty::Color;
-use tabiya_chess::book::{Book, BookBuilder, BuildOptions, build_from_pgn};
+use tabiya_chess::book::{Book, BookBuilder, BuildOptions, build_from_pgn, build_from_pgn_in_ranges};
 use tabiya_chess::pgn::{PgnReader, ReadOptions};
-use tabiya_chess::polyglot::{Entry, MakeOptions, MergeRule, entries_from_book, merge, write_entries};
+use tabiya_chess::polyglot::{
+    Entry, MakeOptions, MergeRule, entries_from_book, entries_from_range, merge, write_entries,
+};
 use tabiya_io::corpus::corpus_file;
 
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -40,6 +42,9 @@ fn books_equal_polyglot_make_book() {
     let keys_only = BuildOptions { max_ply: 40, keep_positions: false, ..BuildOptions::default() };
     let first_40 = build_from_pgn(&bytes, &keys_only, Some(3));
     assert_eq!((first_40.summary.games_added, first_40.unreadable, first_40.warnings), (31_990, 0, 2));
+    // As `tabiya book` makes them: entries range by range, the book never whole.
+    let by_range = |range: &mut Book| entries_from_range(range, &make(1, 0.0, None, false));
+    let first_40_runs = build_from_pgn_in_ranges(&bytes, &keys_only, Some(3), by_range).book.concat();
     let (full, first_40): (Book, Book) = (full.finish(), first_40.book);
     // The notes: 760,688 (position, move) pairs in the first 40 plies.
     assert_eq!(first_40.move_count(), 760_688);
@@ -50,6 +55,7 @@ fn books_equal_polyglot_make_book() {
 
     // -max-ply 40 -min-game 1
     assert_eq!(fingerprint(&entries_from_book(&first_40, &make(1, 0.0, None, false))), (522_436, 0xb0b1ad7febbd5bbd));
+    assert_eq!(fingerprint(&first_40_runs), (522_436, 0xb0b1ad7febbd5bbd));
     // no options (-min-game 3)
     let defaults = entries_from_book(&full, &MakeOptions::default());
     assert_eq!(fingerprint(&defaults), (31_854, 0xc9b14c576afb5d0b));

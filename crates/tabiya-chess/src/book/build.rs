@@ -74,30 +74,75 @@ struct Occurrence {
 const _: () = assert!(size_of::<Occurrence>() == 16);
 
 /// Sorts occurrences by key, equal keys staying in the order they were appended (which is
-/// `order`): one pass distributes them by the top 12 bits of the key into 4,096 runs (a
-/// sequential read and 4,096 sequential writes), then each run, small enough for the cache,
-/// is sorted by `(key, order)`.
+/// `order`, so the sort is a stable one by key): they are copied into 4,096 buckets by the
+/// top 12 bits of their keys (a sequential read and 4,096 sequential writes, each independent
+/// of the others: moving them in place instead is a chain of dependent cache misses, slower by
+/// a third), each bucket, small enough for the cache, into 256 by the next 8 bits, and what
+/// is left sorted by key. Both copies keep the order, so the many occurrences of an opening
+/// position need no sorting.
 fn sort_by_key_keeping_order(occurrences: &mut Vec<Occurrence>) {
-    const BITS: u32 = 12;
-    let bucket = |key: u64| (key >> (64 - BITS)) as usize;
-    let mut starts = vec![0usize; (1 << BITS) + 1];
-    for occurrence in occurrences.iter() {
-        starts[bucket(occurrence.key) + 1] += 1;
+    const OUTER: u32 = 12;
+    const INNER: u32 = 8;
+    let mut outer = vec![0; (1 << OUTER) + 1];
+    let mut sorted = occurrences.clone();
+    distribute(occurrences, &mut sorted, 64 - OUTER, &mut outer);
+    *occurrences = sorted;
+    let mut inner = [0; (1 << INNER) + 1];
+    let mut scratch = Vec::new();
+    for bucket in outer.windows(2) {
+        let bucket = &mut occurrences[bucket[0]..bucket[1]];
+        if bucket.len() <= SMALL_RUN {
+            sort_run(bucket);
+            continue;
+        }
+        scratch.clear();
+        scratch.extend_from_slice(bucket);
+        distribute(&scratch, bucket, 64 - OUTER - INNER, &mut inner);
+        for run in inner.windows(2) {
+            sort_run(&mut bucket[run[0]..run[1]]);
+        }
+    }
+}
+
+/// Runs this short are sorted by insertion.
+const SMALL_RUN: usize = 16;
+
+/// Sorts a run by key, stably.
+fn sort_run(run: &mut [Occurrence]) {
+    if run.is_sorted_by_key(|o| o.key) {
+        return;
+    }
+    if run.len() > SMALL_RUN {
+        return run.sort_by_key(|o| o.key);
+    }
+    for i in 1..run.len() {
+        let mut j = i;
+        while j > 0 && run[j - 1].key > run[j].key {
+            run.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
+/// Copies `from` into `to` (as long) in `starts.len() - 1` buckets by the bits of the keys
+/// from `shift` up (the bits above being equal), each bucket in the order of `from`:
+/// `starts[b]` is where bucket `b` begins.
+fn distribute(from: &[Occurrence], to: &mut [Occurrence], shift: u32, starts: &mut [usize]) {
+    let buckets = starts.len() - 1;
+    let bucket = |occurrence: &Occurrence| (occurrence.key >> shift) as usize & (buckets - 1);
+    starts.fill(0);
+    for occurrence in from {
+        starts[bucket(occurrence) + 1] += 1;
     }
     for i in 1..starts.len() {
         starts[i] += starts[i - 1];
     }
-    let mut next = starts.clone();
-    let mut sorted = occurrences.clone();
-    for occurrence in occurrences.iter() {
-        let at = &mut next[bucket(occurrence.key)];
-        sorted[*at] = *occurrence;
+    let mut next = starts[..buckets].to_vec();
+    for occurrence in from {
+        let at = &mut next[bucket(occurrence)];
+        to[*at] = *occurrence;
         *at += 1;
     }
-    for run in starts.windows(2) {
-        sorted[run[0]..run[1]].sort_unstable_by_key(|o| (o.key, o.order));
-    }
-    *occurrences = sorted;
 }
 
 fn move_code(mv: Move) -> u16 {
@@ -181,7 +226,7 @@ impl BookBuilder {
     /// The book, positions sorted by key, each position's moves in the order first met.
     pub fn finish(mut self) -> Book {
         self.sort();
-        finish_sorted(&[self], 1)
+        finish_sorted(&[self], 1, std::mem::take).pop().unwrap_or_default()
     }
 
     /// Sorts the occurrences by key (the first half of `finish`, done in each piece's thread).
@@ -231,7 +276,10 @@ impl BookBuilder {
             return None;
         };
         self.summary.games_added += 1;
-        self.start(start);
+        // Start positions are for `replay`, which books without positions skip.
+        if self.options.keep_positions {
+            self.start(start);
+        }
         Some(GameCount { keys: KeyTrail::new(start), result, plies_left: self.options.max_ply, ended: false })
     }
 
@@ -278,6 +326,16 @@ struct RangeBook {
     moves: Vec<MoveStats>,
 }
 
+impl RangeBook {
+    /// The range as a book of its own (its `packed` not yet indices into one), without the
+    /// room it was given.
+    fn into_book(mut self) -> Book {
+        self.positions.shrink_to_fit();
+        self.moves.shrink_to_fit();
+        Book { positions: self.positions, packed: Vec::new(), moves: self.moves }
+    }
+}
+
 /// The first key of range `i` of `ranges` equal ranges of the key space (Polyglot keys are
 /// Zobrist hashes, spread evenly).
 fn range_start(i: usize, ranges: usize) -> u64 {
@@ -287,54 +345,56 @@ fn range_start(i: usize, ranges: usize) -> u64 {
 /// The book of builders whose occurrences are sorted (`BookBuilder::sort`), as if their games
 /// had been added to one builder in turn: the key space is cut into `ranges` ranges, each
 /// finished on its own thread (each key's occurrences taken from the parts in order, so moves
-/// keep the order first met), the ranges concatenated in key order; then, with positions,
-/// each part replays its games for the positions its heads need.
-fn finish_sorted(parts: &[BookBuilder], ranges: usize) -> Book {
+/// keep the order first met). Without positions each range's book is handed to `per_range` on
+/// the thread that finished it, and what it makes is returned in key order (the book is never
+/// whole: joining the ranges would copy it); with positions the ranges are joined, each part
+/// replays its games for the positions its heads need, and `per_range` gets the whole book.
+fn finish_sorted<T: Send>(parts: &[BookBuilder], ranges: usize, per_range: impl Fn(&mut Book) -> T + Sync) -> Vec<T> {
     use rayon::prelude::*;
 
-    let Some(options) = parts.first().map(|part| &part.options) else { return Book::default() };
+    let Some(options) = parts.first().map(|part| &part.options) else { return Vec::new() };
     let ranges = ranges.max(1);
+    // Each part's occurrences in range `i`.
+    let runs = |i: usize| {
+        let (lo, hi) = (range_start(i, ranges), (i + 1 < ranges).then(|| range_start(i + 1, ranges)));
+        parts
+            .iter()
+            .map(|part| {
+                let occurrences = &part.occurrences[..];
+                let from = occurrences.partition_point(|o| o.key < lo);
+                let to = hi.map_or(occurrences.len(), |hi| occurrences.partition_point(|o| o.key < hi));
+                &occurrences[from..to]
+            })
+            .collect::<Vec<&[Occurrence]>>()
+    };
+    if !options.keep_positions {
+        // Each thread finishes its ranges in the same vectors: a range's book fits the cache,
+        // and its memory is not given back and faulted in again for the next range.
+        let finish = |scratch: &mut RangeBook, i| {
+            finish_range(parts, runs(i), scratch);
+            let (positions, moves) = (std::mem::take(&mut scratch.positions), std::mem::take(&mut scratch.moves));
+            let mut book = Book { positions, packed: Vec::new(), moves };
+            let made = per_range(&mut book);
+            (scratch.positions, scratch.moves) = (book.positions, book.moves);
+            made
+        };
+        return (0..ranges).into_par_iter().map_init(RangeBook::default, finish).collect();
+    }
     let built: Vec<RangeBook> = (0..ranges)
         .into_par_iter()
         .map(|i| {
-            let (lo, hi) = (range_start(i, ranges), (i + 1 < ranges).then(|| range_start(i + 1, ranges)));
-            let runs: Vec<&[Occurrence]> = parts
-                .iter()
-                .map(|part| {
-                    let occurrences = &part.occurrences[..];
-                    let from = occurrences.partition_point(|o| o.key < lo);
-                    let to = hi.map_or(occurrences.len(), |hi| occurrences.partition_point(|o| o.key < hi));
-                    &occurrences[from..to]
-                })
-                .collect();
-            // Room for every position and move of the range (at most one per occurrence),
-            // and in the first range for all of them: untouched room costs no memory.
-            let room = if i == 0 {
-                parts.iter().map(|part| part.occurrences.len()).sum()
-            } else {
-                runs.iter().map(|run| run.len()).sum()
-            };
-            finish_range(parts, runs, room)
+            let mut range = RangeBook::default();
+            finish_range(parts, runs(i), &mut range);
+            range
         })
         .collect();
-    // The first range's vectors have room for every range (`finish_range`): the others are
-    // appended to them, and only they are copied.
-    let mut built = built.into_iter();
-    let first = built.next().unwrap_or_default();
-    let mut book = Book { positions: first.positions, packed: Vec::new(), moves: first.moves };
-    let mut head_parts = first.head_parts;
+    let mut head_parts = Vec::with_capacity(built.iter().map(|range| range.head_parts.len()).sum());
+    let mut books = Vec::with_capacity(built.len());
     for range in built {
-        let offset = book.moves.len() as u32;
-        book.positions
-            .extend(range.positions.into_iter().map(|p| PositionRecord { first_move: p.first_move + offset, ..p }));
-        book.moves.extend_from_slice(&range.moves);
         head_parts.extend_from_slice(&range.head_parts);
+        books.push(range.into_book());
     }
-    book.positions.shrink_to_fit();
-    book.moves.shrink_to_fit();
-    if !options.keep_positions {
-        return book;
-    }
+    let mut book = Book::concat(books);
     let mut heads: Vec<Heads> = parts.iter().map(|part| Heads::new(part.moves.len())).collect();
     for (position, &part) in book.positions.iter().zip(&head_parts) {
         heads[part as usize].insert(position.packed);
@@ -350,7 +410,7 @@ fn finish_sorted(parts: &[BookBuilder], ranges: usize) -> Book {
     for (position, &part) in book.positions.iter_mut().zip(&head_parts) {
         position.packed = offsets[part as usize] + heads[part as usize].rank(position.packed);
     }
-    book
+    vec![per_range(&mut book)]
 }
 
 /// How many occurrences ahead `finish_range` asks for the move it will need: the occurrences
@@ -371,13 +431,18 @@ fn prefetch<T>(items: &[T], i: usize) {
 }
 
 /// One key range of the book: `runs[i]` is part `i`'s occurrences in the range, sorted.
-fn finish_range(parts: &[BookBuilder], mut runs: Vec<&[Occurrence]>, room: usize) -> RangeBook {
+/// `range`'s vectors are emptied first and reused.
+fn finish_range(parts: &[BookBuilder], mut runs: Vec<&[Occurrence]>, range: &mut RangeBook) {
     let keep_positions = parts.first().is_some_and(|part| part.options.keep_positions);
-    let mut range = RangeBook {
-        positions: Vec::with_capacity(room),
-        head_parts: Vec::with_capacity(if keep_positions { room } else { 0 }),
-        moves: Vec::with_capacity(room),
-    };
+    // Room for every position and move of the range (at most one per occurrence): untouched
+    // room costs no memory, regrowing costs copies.
+    let room = runs.iter().map(|run| run.len()).sum();
+    range.positions.clear();
+    range.positions.reserve(room);
+    range.head_parts.clear();
+    range.head_parts.reserve(if keep_positions { room } else { 0 });
+    range.moves.clear();
+    range.moves.reserve(room);
     // The codes (`move_code`) of the current position's moves, in the order of its moves.
     let mut codes: Vec<u16> = Vec::new();
     while let Some(key) = runs.iter().filter_map(|run| run.first()).map(|o| o.key).min() {
@@ -432,7 +497,6 @@ fn finish_range(parts: &[BookBuilder], mut runs: Vec<&[Occurrence]>, room: usize
             move_count: (range.moves.len() - first_move) as u32,
         });
     }
-    range
 }
 
 impl BookBuilder {
@@ -485,9 +549,10 @@ impl GameCount {
     }
 }
 
-/// A book built from games, with what reading them found.
-pub struct GamesBuild {
-    pub book: Book,
+/// A book built from games (or what was made of it range by range, see
+/// [`build_from_pgn_in_ranges`]), with what reading them found.
+pub struct GamesBuild<B = Book> {
+    pub book: B,
     pub summary: BuildSummary,
     /// Games that could not be read (PGN: unsupported variants, invalid FEN, syntax; SCID:
     /// damaged records).
@@ -500,9 +565,28 @@ pub struct GamesBuild {
 impl GamesBuild {
     /// This build followed by `later`'s, as if its games came after these.
     pub fn merge(self, later: GamesBuild) -> GamesBuild {
+        let counts = self.counts().merge(later.counts());
+        counts.with_book(self.book.merge(later.book))
+    }
+}
+
+impl<B> GamesBuild<B> {
+    /// What reading found, without the book.
+    fn counts(&self) -> GamesBuild<()> {
+        self.with_book(())
+    }
+
+    /// What reading found, with another book (or what was made of it).
+    pub fn with_book<C>(&self, book: C) -> GamesBuild<C> {
+        GamesBuild { book, summary: self.summary, unreadable: self.unreadable, warnings: self.warnings }
+    }
+}
+
+impl GamesBuild<()> {
+    fn merge(self, later: GamesBuild<()>) -> GamesBuild<()> {
         let (a, b) = (self.summary, later.summary);
         GamesBuild {
-            book: self.book.merge(later.book),
+            book: (),
             summary: BuildSummary {
                 games_added: a.games_added + b.games_added,
                 games_chess960: a.games_chess960 + b.games_chess960,
@@ -521,10 +605,38 @@ impl GamesBuild {
 /// and sorted on its own, then the book finished in one key range per rayon thread, which
 /// gives the same book as reading the text in one piece.
 pub fn build_from_pgn(input: &[u8], options: &BuildOptions, pieces: Option<usize>) -> GamesBuild {
-    build_from_pgn_in_ranges(input, options, pieces, rayon::current_num_threads())
+    let mut built = build_in(input, options, pieces, rayon::current_num_threads(), std::mem::take);
+    let book = Book::concat(std::mem::take(&mut built.book));
+    built.with_book(book)
 }
 
-fn build_from_pgn_in_ranges(input: &[u8], options: &BuildOptions, pieces: Option<usize>, ranges: usize) -> GamesBuild {
+/// Key ranges per rayon thread in [`build_from_pgn_in_ranges`]: small ranges' books fit the
+/// cache, and their memory is reused from one range to the next.
+const RANGES_PER_THREAD: usize = 64;
+
+/// Builds from PGN text as [`build_from_pgn`] does, but never holds the whole book: it is
+/// finished in many small key ranges, each handed to `per_range` on the thread that finished
+/// it (its vectors are then reused for that thread's next range, unless `per_range` takes
+/// them), and what `per_range` makes of them is returned in key order (each range's keys
+/// above the ones before). For writers that need one pass over the book in key order, such as
+/// Polyglot's entries. A book with positions ([`BuildOptions::keep_positions`]) is finished
+/// whole and is `per_range`'s only range.
+pub fn build_from_pgn_in_ranges<T: Send>(
+    input: &[u8],
+    options: &BuildOptions,
+    pieces: Option<usize>,
+    per_range: impl Fn(&mut Book) -> T + Sync,
+) -> GamesBuild<Vec<T>> {
+    build_in(input, options, pieces, rayon::current_num_threads() * RANGES_PER_THREAD, per_range)
+}
+
+fn build_in<T: Send>(
+    input: &[u8],
+    options: &BuildOptions,
+    pieces: Option<usize>,
+    ranges: usize,
+    per_range: impl Fn(&mut Book) -> T + Sync,
+) -> GamesBuild<Vec<T>> {
     let walk = WalkOptions { max_plies: options.max_ply, file: None };
     let pieces = pieces.unwrap_or_else(rayon::current_num_threads);
     let built = walk_pieces(input, &walk, pieces, |games| {
@@ -540,13 +652,17 @@ fn build_from_pgn_in_ranges(input: &[u8], options: &BuildOptions, pieces: Option
             }
         }
         builder.sort();
-        let counts = GamesBuild { book: Book::default(), summary: builder.summary(), unreadable, warnings };
+        let counts = GamesBuild { book: (), summary: builder.summary(), unreadable, warnings };
         (builder, counts)
     });
-    let empty = GamesBuild { book: Book::default(), summary: BuildSummary::default(), unreadable: 0, warnings: 0 };
-    let (parts, counts): (Vec<BookBuilder>, Vec<GamesBuild>) = built.into_iter().unzip();
-    let counts = counts.into_iter().fold(empty, GamesBuild::merge);
-    GamesBuild { book: finish_sorted(&parts, ranges), ..counts }
+    let empty = GamesBuild { book: (), summary: BuildSummary::default(), unreadable: 0, warnings: 0 };
+    let (parts, counts): (Vec<BookBuilder>, Vec<GamesBuild<()>>) = built.into_iter().unzip();
+    let counts = counts.into_iter().fold(empty, GamesBuild::<()>::merge);
+    let made = finish_sorted(&parts, ranges, per_range);
+    // Freeing the parts' occurrences and moves (tens of megabytes) is left to a pool thread,
+    // while the caller goes on with what was made (writing it).
+    rayon::spawn(move || drop(parts));
+    counts.with_book(made)
 }
 
 /// Builds from games read one by one (a SCID database through [`crate::games::open`]); an
@@ -599,17 +715,22 @@ mod tests {
     #[test]
     fn occurrences_sort_by_key_keeping_their_order() {
         let mut rng = tabiya_io::corpus::Xorshift::new(3);
-        for len in [0, 1, 5, 1000, 20_000] {
-            // Few distinct keys (many equal), spread over the whole key space.
-            let keys: Vec<u64> = (0..50).map(|_| rng.next_u64()).collect();
-            let mut occurrences: Vec<Occurrence> = (0..len)
-                .map(|order| Occurrence { key: keys[rng.below(keys.len())], order, code: 0, tally: Tally::Unknown })
-                .collect();
-            let mut expected = occurrences.clone();
-            expected.sort_by_key(|o| o.key);
-            sort_by_key_keeping_order(&mut occurrences);
-            let pairs = |v: &[Occurrence]| v.iter().map(|o| (o.key, o.order)).collect::<Vec<_>>();
-            assert_eq!(pairs(&occurrences), pairs(&expected), "{len}");
+        for len in [0, 1, 5, 17, 1000, 20_000] {
+            // Few keys spread over the key space (many equal); many keys under 3 values of the
+            // top 12 bits (buckets split again, runs short and long); keys nearly all distinct.
+            let spread: Vec<u64> = (0..50).map(|_| rng.next_u64()).collect();
+            let crowded: Vec<u64> = (0..2000).map(|i| ((i % 3) << 52) | (rng.next_u64() >> 12)).collect();
+            let distinct: Vec<u64> = (0..len.max(1)).map(|_| rng.next_u64()).collect();
+            for keys in [&spread, &crowded, &distinct] {
+                let mut occurrences: Vec<Occurrence> = (0..len as u32)
+                    .map(|order| Occurrence { key: keys[rng.below(keys.len())], order, code: 0, tally: Tally::Unknown })
+                    .collect();
+                let mut expected = occurrences.clone();
+                expected.sort_by_key(|o| o.key);
+                sort_by_key_keeping_order(&mut occurrences);
+                let pairs = |v: &[Occurrence]| v.iter().map(|o| (o.key, o.order)).collect::<Vec<_>>();
+                assert_eq!(pairs(&occurrences), pairs(&expected), "{len}");
+            }
         }
     }
 
@@ -618,10 +739,12 @@ mod tests {
         let sample = include_bytes!("../../../../samples/famous-games.pgn");
         for keep_positions in [true, false] {
             let options = BuildOptions { keep_positions, ..BuildOptions::default() };
-            let whole = build_from_pgn_in_ranges(sample, &options, Some(1), 1).book;
+            let whole = Book::concat(build_in(sample, &options, Some(1), 1, std::mem::take).book);
             assert_eq!(whole.move_count(), 556);
-            for (pieces, ranges) in [(1, 2), (1, 7), (3, 2), (5, 16), (12, 3)] {
-                let split = build_from_pgn_in_ranges(sample, &options, Some(pieces), ranges).book;
+            for (pieces, ranges) in [(1, 2), (1, 7), (3, 2), (5, 16), (12, 3), (2, 128)] {
+                let split = build_in(sample, &options, Some(pieces), ranges, std::mem::take).book;
+                assert_eq!(split.len(), if keep_positions { 1 } else { ranges });
+                let split = Book::concat(split);
                 assert!(split == whole, "{pieces} pieces, {ranges} ranges, positions {keep_positions}");
                 assert_eq!(split.packed.len(), if keep_positions { whole.len() } else { 0 });
             }

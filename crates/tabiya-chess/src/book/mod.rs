@@ -31,7 +31,9 @@ mod packed;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square};
 
-pub use build::{BookBuilder, BuildOptions, BuildSummary, GamesBuild, build_from_games, build_from_pgn};
+pub use build::{
+    BookBuilder, BuildOptions, BuildSummary, GamesBuild, build_from_games, build_from_pgn, build_from_pgn_in_ranges,
+};
 pub use packed::PackedPosition;
 
 /// The Polyglot key of a position: shakmaty's `Zobrist64` uses Polyglot's Random64 table, and
@@ -291,6 +293,24 @@ impl Book {
             });
         }
         merged
+    }
+
+    /// Books whose keys ascend from one to the next, joined.
+    fn concat(books: Vec<Book>) -> Book {
+        let mut books = books.into_iter();
+        let mut book = books.next().unwrap_or_default();
+        for later in books {
+            let (moves, packed) = (book.moves.len() as u32, book.packed.len() as u32);
+            let shift = |p: PositionRecord| PositionRecord {
+                first_move: p.first_move + moves,
+                packed: if p.packed == NO_POSITION { NO_POSITION } else { p.packed + packed },
+                ..p
+            };
+            book.positions.extend(later.positions.into_iter().map(shift));
+            book.packed.extend_from_slice(&later.packed);
+            book.moves.extend_from_slice(&later.moves);
+        }
+        book
     }
 
     /// Bytes of memory the book holds.

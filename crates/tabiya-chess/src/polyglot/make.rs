@@ -43,17 +43,23 @@ pub fn entries_from_book(book: &Book, options: &MakeOptions) -> Vec<Entry> {
 
     let runs = rayon::current_num_threads().clamp(1, book.len().max(1));
     let bounds = |i: usize| book.len() * i / runs;
-    let made: Vec<Vec<Entry>> =
-        (0..runs).into_par_iter().map(|i| entries_of(book.positions_in(bounds(i)..bounds(i + 1)), options)).collect();
-    let mut entries = Vec::with_capacity(made.iter().map(Vec::len).sum());
-    for run in made {
-        entries.extend_from_slice(&run);
-    }
-    entries
+    let made: Vec<Vec<Entry>> = (0..runs)
+        .into_par_iter()
+        .map(|i| entries_of(book.positions_in(bounds(i)..bounds(i + 1)), options, 0))
+        .collect();
+    made.concat()
 }
 
-fn entries_of<'a>(positions: impl Iterator<Item = BookPosition<'a>>, options: &MakeOptions) -> Vec<Entry> {
-    let mut entries = Vec::new();
+/// The entries of [`entries_from_book`] for one key range of a book, made on this thread: for
+/// [`build_from_pgn_in_ranges`](crate::book::build_from_pgn_in_ranges), whose ranges' entries
+/// are written one after the other.
+pub fn entries_from_range(range: &Book, options: &MakeOptions) -> Vec<Entry> {
+    // At most one entry per move: room for all of them, which costs no memory where unused.
+    entries_of(range.positions(), options, range.move_count())
+}
+
+fn entries_of<'a>(positions: impl Iterator<Item = BookPosition<'a>>, options: &MakeOptions, room: usize) -> Vec<Entry> {
+    let mut entries = Vec::with_capacity(room);
     let mut counts: Vec<(u32, u32)> = Vec::new();
     for position in positions {
         let key = position.key;
@@ -88,7 +94,7 @@ fn entries_of<'a>(positions: impl Iterator<Item = BookPosition<'a>>, options: &M
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::{BuildOptions, build_from_pgn};
+    use crate::book::{BuildOptions, build_from_pgn, build_from_pgn_in_ranges};
 
     #[test]
     fn runs_on_any_number_of_threads_give_the_same_entries() {
@@ -103,6 +109,15 @@ mod tests {
         assert!(one.len() > 250, "{}", one.len());
         for threads in [2, 3, 7] {
             assert!(on(threads) == one, "{threads} threads");
+        }
+        // Built without positions, range by range, as `tabiya book` makes them.
+        let keys_only = BuildOptions { keep_positions: false, ..BuildOptions::default() };
+        for threads in [1, 2, 3, 7] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let build = |range: &mut Book| entries_from_range(range, &options);
+            let runs = pool.install(|| build_from_pgn_in_ranges(sample, &keys_only, None, build).book);
+            assert_eq!(runs.len(), threads * 64);
+            assert!(runs.concat() == one, "{threads} threads, in ranges");
         }
     }
 }

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use serde_json::{Map, Value};
 use shakmaty::Color;
-use tabiya_chess::book::{self, BuildOptions};
+use tabiya_chess::book::{self, Book, BuildOptions};
 use tabiya_chess::games;
 use tabiya_chess::polyglot::{self, Entry, MakeOptions, MergeRule};
 use tabiya_io::Format;
@@ -131,9 +131,19 @@ pub fn probe(path: &Path, args: &ProbeArgs, _global: &Global) -> Result<ExitCode
     Ok(ExitCode::SUCCESS)
 }
 
+/// Positions, moves and Polyglot entries of each key range of a book.
+type MadeRanges = book::GamesBuild<Vec<(usize, usize, Vec<Entry>)>>;
+
 pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     let options = &args.polyglot;
     let build_options = BuildOptions { max_ply: options.max_ply, min_elo: options.min_elo, keep_positions: false };
+    let only = match (options.only_white, options.only_black) {
+        (true, _) => Some(Color::White),
+        (_, true) => Some(Color::Black),
+        _ => None,
+    };
+    let make =
+        MakeOptions { min_games: options.min_games, min_score: options.min_score, only, uniform: options.uniform };
     let mut built: Option<book::GamesBuild> = None;
     for input in &args.inputs {
         let (path, format) = super::input_format(input, None)?;
@@ -141,6 +151,15 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
         let this = match format {
             Format::Pgn => {
                 let bytes = tabiya_io::read_input(&path).map_err(CliError::input)?;
+                if args.inputs.len() == 1 {
+                    // One PGN file, the usual case: the book is made range by range, never whole.
+                    let by_range = |range: &mut Book| {
+                        (range.len(), range.move_count(), polyglot::entries_from_range(range, &make))
+                    };
+                    let made = book::build_from_pgn_in_ranges(&bytes, &build_options, None, by_range);
+                    bar.finish_and_clear();
+                    return write_made(args, global, made);
+                }
                 book::build_from_pgn(&bytes, &build_options, None)
             }
             Format::Scid3 | Format::Scid4 | Format::Scid5 => {
@@ -155,18 +174,15 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
             Some(earlier) => earlier.merge(this),
         });
     }
-    let Some(book::GamesBuild { book: games_book, summary: counts, unreadable, warnings }) = built else {
-        return Err(CliError::Usage("no input".into()));
-    };
-    let only = match (options.only_white, options.only_black) {
-        (true, _) => Some(Color::White),
-        (_, true) => Some(Color::Black),
-        _ => None,
-    };
-    let make =
-        MakeOptions { min_games: options.min_games, min_score: options.min_score, only, uniform: options.uniform };
-    let entries = polyglot::entries_from_book(&games_book, &make);
-    write_book(&args.output, &entries)?;
+    let Some(built) = built else { return Err(CliError::Usage("no input".into())) };
+    let whole = (built.book.len(), built.book.move_count(), polyglot::entries_from_book(&built.book, &make));
+    write_made(args, global, built.with_book(vec![whole]))
+}
+
+/// Writes the entries of every range, in order, and says what was done.
+fn write_made(args: &BookArgs, global: &Global, made: MadeRanges) -> Result<ExitCode, CliError> {
+    let book::GamesBuild { book: ranges, summary: counts, unreadable, warnings } = made;
+    write_book(&args.output, ranges.iter().map(|(_, _, entries)| &entries[..]))?;
     summary(
         global.quiet,
         format_args!(
@@ -176,17 +192,20 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
             counts.games_chess960,
             counts.games_below_min_elo,
             unreadable,
-            games_book.len(),
-            games_book.move_count(),
-            entries.len()
+            ranges.iter().map(|(positions, _, _)| positions).sum::<usize>(),
+            ranges.iter().map(|(_, moves, _)| moves).sum::<usize>(),
+            ranges.iter().map(|(_, _, entries)| entries.len()).sum::<usize>()
         ),
     );
     Ok(ExitCode::SUCCESS)
 }
 
-fn write_book(path: &Path, entries: &[Entry]) -> Result<(), CliError> {
+/// Writes runs of entries one after the other.
+fn write_book<'a>(path: &Path, runs: impl IntoIterator<Item = &'a [Entry]>) -> Result<(), CliError> {
     let mut out = Output::create(path)?;
-    polyglot::write_entries(entries, &mut out).map_err(|e| CliError::output(path, e))?;
+    for run in runs {
+        polyglot::write_entries(run, &mut out).map_err(|e| CliError::output(path, e))?;
+    }
     out.finish(path)
 }
 
@@ -209,7 +228,8 @@ fn merge_books(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError
         });
     }
     let entries = merged.unwrap_or_default();
-    write_book(&args.output, &entries)?;
-    summary(global.quiet, format_args!("{} entries written", entries.len()));
+    let written = entries.len();
+    write_book(&args.output, [&entries[..]])?;
+    summary(global.quiet, format_args!("{written} entries written"));
     Ok(ExitCode::SUCCESS)
 }
