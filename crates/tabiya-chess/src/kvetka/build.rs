@@ -8,19 +8,19 @@ use std::ops::ControlFlow;
 use std::path::Path;
 
 use rayon::prelude::*;
-use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role};
 
 use super::conventions::MAX_ELEMENT_SIZE;
 use super::element::{Element, GameLinks};
 use super::error::KvetkaError;
 use super::key::{self, key_of};
 use super::ksf::{GameRecord, SOURCE_PGN, Source, Sources};
-use super::moves::encode_move;
+use super::moves::{self, encode_move};
 use super::record::{NO_MOVE, Outcome, Piece, Tallies, Tally, sort_pieces};
 use super::text::encode_ansi;
 use super::write::{BlockPacker, EncodedElements, WriteOptions};
 use super::{Book, Header, Key};
-use crate::boardcode::Normalized;
+use crate::boardcode::{Normalization, Normalized};
 use crate::game::{Game, GameResult};
 use crate::pgn::{PgnReader, ReadOptions, WalkOptions, WalkedGame, walk_pieces};
 
@@ -122,10 +122,19 @@ pub struct GamePlace {
 struct GameWalk {
     game: u32,
     result: GameResult,
-    open: Option<(Key, Outcome, u8)>,
+    /// The key words, outcome and repeat mark of the position keyed last, and the move
+    /// played from it.
+    open: Option<([u64; 3], Outcome, bool, u8)>,
+    /// The keys met since the last capture or pawn move: a game can meet a key again only
+    /// among these (see [`GameWalk::visit`]).
+    reversible: Vec<[u64; 3]>,
 }
 
 impl GameWalk {
+    fn new(game: u32, result: GameResult) -> GameWalk {
+        GameWalk { game, result, open: None, reversible: Vec::new() }
+    }
+
     fn outcome(&self, turn: Color) -> Outcome {
         match (self.result, turn) {
             (GameResult::Draw, _) => Outcome::Draw,
@@ -136,16 +145,18 @@ impl GameWalk {
     }
 
     /// Keys `pos`, which the waiting move led to; `None` (counted) when it does not fit.
-    fn reach(&mut self, piece: &mut Piece, report: &mut BuildReport, pos: &Chess) -> Option<Normalized> {
-        let Ok((key, norm)) = key::encode_next(&mut piece.coder, pos) else {
+    fn reach(&mut self, piece: &mut Piece, report: &mut BuildReport, pos: &Chess) -> Option<Normalization> {
+        let Ok((words, normalization)) = key::encode_words(pos) else {
             report.positions_too_long += 1;
             return None;
         };
-        if let Some((from, outcome, code)) = self.open.take() {
-            piece.push(&from, code, outcome, false, self.game);
+        if let Some((from, outcome, repeat, code)) = self.open.take() {
+            piece.push(&from, code, outcome, false, repeat, self.game);
         }
-        self.open = Some((key, self.outcome(pos.turn()), NO_MOVE));
-        Some(norm)
+        let repeat = self.reversible.contains(&words);
+        self.reversible.push(words);
+        self.open = Some((words, self.outcome(pos.turn()), repeat, NO_MOVE));
+        Some(normalization)
     }
 
     /// The position before a move and the move (`None`: a null move). `Break` ends the game.
@@ -156,12 +167,12 @@ impl GameWalk {
         pos: &Chess,
         mv: Option<&Move>,
     ) -> ControlFlow<()> {
-        let Some(norm) = self.reach(piece, report, pos) else { return ControlFlow::Break(()) };
+        let Some(normalization) = self.reach(piece, report, pos) else { return ControlFlow::Break(()) };
         let Some(mv) = mv else {
             report.moves_without_code += 1;
             return ControlFlow::Break(());
         };
-        let Some(code) = encode_move(&norm, mv) else {
+        let Some(code) = normalization.shape_of(pos.board(), mv).and_then(moves::code) else {
             if mv.promotion().is_some() {
                 report.moves_underpromotion += 1;
             } else {
@@ -170,7 +181,13 @@ impl GameWalk {
             return ControlFlow::Break(());
         };
         if let Some(open) = &mut self.open {
-            open.2 = code;
+            open.3 = code;
+        }
+        // Equal keys have the same pieces and, counting ranks from each side's own back rank,
+        // the same pawn ranks (a flipped position included): after a capture or a pawn move,
+        // which lose a piece or advance a pawn for good, no earlier key comes back.
+        if mv.is_capture() || mv.role() == Role::Pawn {
+            self.reversible.clear();
         }
         ControlFlow::Continue(())
     }
@@ -181,8 +198,8 @@ impl GameWalk {
         if !stopped {
             self.reach(piece, report, last);
         }
-        if let Some((key, outcome, _)) = self.open {
-            piece.push(&key, NO_MOVE, outcome, true, self.game);
+        if let Some((words, outcome, repeat, _)) = self.open {
+            piece.push(&words, NO_MOVE, outcome, true, repeat, self.game);
         }
     }
 }
@@ -265,7 +282,7 @@ impl Builder {
         let piece = self.pieces.last_mut().expect("a piece");
         let game = piece.games;
         piece.games += 1;
-        Ok(Some(GameWalk { game, result, open: None }))
+        Ok(Some(GameWalk::new(game, result)))
     }
 
     /// A started game whose start position is known: counted as added.
@@ -591,6 +608,29 @@ mod tests {
 
     const GAMES: &str = "[Event \"a\"]\n[White \"A\"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Event \"b\"]\n\n1. e4 c5 0-1\n\n\
         [Event \"c\"]\n\n1. d4 d5 1/2-1/2\n\n[Event \"d\"]\n\n1. e4 e5 2. Nc3 *\n\n[Event \"e\"]\n\n1. e4 e5 2. Nf3 0-1\n";
+
+    /// A game that comes back to its start board with the other side to move (the same key):
+    /// the position counts once, as White to move, with the moves of both visits.
+    #[test]
+    fn a_game_counts_a_key_it_meets_twice_once() {
+        let pgn = "[FEN \"6k1/8/8/8/8/8/8/6K1 w - - 0 1\"]\n\n1. Kf1 Kh8 2. Kf2 Kg8 3. Kg1 Kh8 1-0\n";
+        let mut builder = Builder::new(Header::default());
+        builder.add_pgn_in_pieces(Path::new("x.pgn"), pgn.as_bytes(), 1).unwrap();
+        let (book, report) = builder.finish(None).unwrap();
+        assert_eq!(report.positions, 6);
+        let start = key::encode(
+            &"6k1/8/8/8/8/8/8/6K1 w - - 0 1"
+                .parse::<shakmaty::fen::Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap(),
+        )
+        .unwrap()
+        .0;
+        let e = book.blocks.iter().flat_map(|b| &b.elements).find(|e| e.key == start).unwrap();
+        // Kg1-f1 (x+7) from the first visit, Kg8-h8 (x+1 once flipped) from the second.
+        assert_eq!((e.wins, e.draws, e.losses, e.moves.as_slice()), (1, 0, 0, &[0xbf, 0xc0][..]));
+    }
 
     #[test]
     fn reading_in_pieces_builds_the_same_book() {
