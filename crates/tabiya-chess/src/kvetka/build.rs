@@ -506,15 +506,17 @@ fn place(offset: u64, next: u64) -> GamePlace {
 
 /// Drops game links from the end, then the comment, until the element fits in 682 bytes.
 pub(crate) fn fit(e: &mut Element, element_type: u8, report: &mut BuildReport) {
-    while e.encoded_size(element_type) > MAX_ELEMENT_SIZE && !e.links().is_empty() {
+    let mut size = e.encoded_size(element_type);
+    while size > MAX_ELEMENT_SIZE && !e.links().is_empty() {
         let mut links = e.links().to_vec();
         // Remove enough at once: each link is 6 bytes.
-        let excess = (e.encoded_size(element_type) - MAX_ELEMENT_SIZE).div_ceil(6).clamp(1, links.len());
+        let excess = (size - MAX_ELEMENT_SIZE).div_ceil(6).clamp(1, links.len());
         links.truncate(links.len() - excess);
         report.links_dropped += excess as u64;
         e.set_game_links(links);
+        size = e.encoded_size(element_type);
     }
-    if e.encoded_size(element_type) > MAX_ELEMENT_SIZE && e.comment.is_some() {
+    if size > MAX_ELEMENT_SIZE && e.comment.is_some() {
         e.set_comment(None);
         report.comments_dropped += 1;
     }

@@ -183,12 +183,10 @@ impl<'a> Tallies<'a> {
         tally.last_of.clear();
         let mut first_game = None;
         for run in &mut self.runs {
-            let end = run.records.iter().position(|r| r.key_words() != key).unwrap_or(run.records.len());
-            let (records, rest) = run.records.split_at(end);
-            run.records = rest;
-            let Some(first) = records.first() else { continue };
-            tally.key = first.key();
-            for r in records {
+            let mut taken = 0;
+            let mut first_in_run = u32::MAX;
+            for r in run.records.iter().take_while(|r| r.key_words() == key) {
+                taken += 1;
                 let stat = match (r.is_repeat(), r.outcome()) {
                     (false, 1) => Some(&mut tally.wins),
                     (false, 2) => Some(&mut tally.draws),
@@ -205,12 +203,17 @@ impl<'a> Tallies<'a> {
                 if r.is_last() {
                     tally.last_of.push(SourceRef { source: run.source, game: run.first_game + r.game });
                 }
+                first_in_run = first_in_run.min(r.game);
+            }
+            if taken == 0 {
+                continue;
             }
             // Runs follow the input order: the first run with the key holds the first game.
             if first_game.is_none() {
-                let game = records.iter().map(|r| r.game).min().unwrap_or(0);
-                first_game = Some(SourceRef { source: run.source, game: run.first_game + game });
+                tally.key = run.records[0].key();
+                first_game = Some(SourceRef { source: run.source, game: run.first_game + first_in_run });
             }
+            run.records = &run.records[taken..];
         }
         tally.first_game = first_game.unwrap_or_default();
         // References in order are the games in input order.
