@@ -5,6 +5,8 @@
 use std::io::Write;
 use std::path::Path;
 
+use rayon::prelude::*;
+
 use tabiya_io::AtomicFile;
 use tabiya_io::varint::decode_compact_int;
 
@@ -136,7 +138,7 @@ impl Book {
         let first_keys: Vec<[u8; KEY_LEN]> =
             self.blocks.iter().map(|b| b.elements.first().map_or([0; KEY_LEN], |e| e.key.0)).collect();
         let files = BookFiles::new(path);
-        write_files(&files, &self.header, self.sources.as_ref(), &first_keys, options, &mut |index, out| {
+        write_files(&files, &self.header, self.sources.as_ref(), &first_keys, options, &|index, out| {
             self.encode_block(&self.blocks[index], out)
         })
     }
@@ -173,38 +175,43 @@ impl Book {
     }
 }
 
-/// Writes the files of a book of `first_keys.len()` blocks in the order ksf → kob parts →
-/// kin (the index last); `block` appends the 2048 bytes of a block.
+/// Writes the files of a book of `first_keys.len()` blocks in the order ksf → kob parts (in
+/// parallel) → kin (the index last); `block` appends the 2048 bytes of a block.
 fn write_files(
     files: &BookFiles,
     header: &Header,
     sources: Option<&Sources>,
     first_keys: &[[u8; KEY_LEN]],
     options: &WriteOptions,
-    block: &mut dyn FnMut(usize, &mut Vec<u8>),
+    block: &(dyn Fn(usize, &mut Vec<u8>) + Sync),
 ) -> Result<(), KvetkaError> {
     let header = header.to_bytes(first_keys.len() as u32);
     match sources {
         Some(sources) => write_file(&files.ksf(), &[&sources.to_bytes()])?,
         None => remove_stale(&files.ksf())?,
     }
-    let mut block_bytes = Vec::with_capacity(BLOCK_SIZE);
-    let mut next = 0;
     let counts = part_block_counts(header.len(), first_keys.len());
-    for (part, &count) in counts.iter().enumerate() {
+    let firsts: Vec<usize> =
+        counts.iter().scan(0, |next, &count| Some(std::mem::replace(next, *next + count))).collect();
+    let write_part = |part: usize| {
         let path = files.part(part);
-        let mut file = AtomicFile::create(&path).map_err(|e| KvetkaError::io(&path, e))?;
-        if part == 0 {
-            file.write_all(&header).map_err(|e| KvetkaError::io(&path, e))?;
-        }
-        for index in next..next + count {
-            block_bytes.clear();
-            block(index, &mut block_bytes);
-            file.write_all(&block_bytes).map_err(|e| KvetkaError::io(&path, e))?;
-        }
-        file.commit().map_err(|e| KvetkaError::io(&path, e))?;
-        next += count;
-    }
+        let write = || {
+            let mut file = AtomicFile::create(&path)?;
+            if part == 0 {
+                file.write_all(&header)?;
+            }
+            let mut block_bytes = Vec::with_capacity(BLOCK_SIZE);
+            for index in firsts[part]..firsts[part] + counts[part] {
+                block_bytes.clear();
+                block(index, &mut block_bytes);
+                file.write_all(&block_bytes)?;
+            }
+            file.commit()
+        };
+        write().map_err(|e| KvetkaError::io(&path, e))
+    };
+    let written: Vec<Result<(), KvetkaError>> = (0..counts.len()).into_par_iter().map(write_part).collect();
+    written.into_iter().collect::<Result<(), _>>()?;
     // Parts left over from a larger book of the same name would be read as ours.
     for stale in files.existing_parts().into_iter().skip(counts.len()) {
         remove_stale(&stale)?;
@@ -326,7 +333,7 @@ impl BlockPacker {
         options: &WriteOptions,
     ) -> Result<(), KvetkaError> {
         let first_keys: Vec<[u8; KEY_LEN]> = self.blocks.iter().map(|&(key, _, _)| key).collect();
-        write_files(&BookFiles::new(path), header, sources, &first_keys, options, &mut |index, out| {
+        write_files(&BookFiles::new(path), header, sources, &first_keys, options, &|index, out| {
             let (_, used, first_run) = self.blocks[index];
             let end_run = self.blocks.get(index + 1).map_or(self.runs.len(), |&(_, _, run)| run);
             out.extend_from_slice(&(used as u16).to_be_bytes());
