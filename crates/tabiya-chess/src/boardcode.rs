@@ -417,57 +417,108 @@ impl BoardCode {
     /// The code of the board `frame` makes of `board` (a real board: the normalised one's
     /// code without building it).
     pub fn framed(board: &Board, frame: Frame) -> BoardCode {
-        // The piece on each square as a nibble (see `nibble_code`), in four bit planes
-        // mirrored at the a1–h8 diagonal so that byte f holds file f, rank 1 in bit 0. The
-        // frame's vertical flip swaps colours and the ranks (the bytes before the diagonal
-        // mirror); its mirror reverses the files (the bytes after it).
-        let black = if frame.flipped { board.white() } else { board.black() };
-        let planes = [
-            board.pawns() | board.bishops() | board.queens(),
-            board.knights() | board.bishops() | board.kings(),
-            board.rooks() | board.queens() | board.kings(),
-            black,
-        ]
-        .map(|bb| {
-            let by_file = if frame.flipped { bb.0.swap_bytes() } else { bb.0 };
-            let by_file = Bitboard(by_file).flip_diagonal().0;
-            if frame.mirrored { by_file.swap_bytes() } else { by_file }
-        });
-        let files = std::array::from_fn(|file| {
-            let byte = |plane: u64| usize::from((plane >> (8 * file)) as u8);
-            let nibbles = SPREAD[byte(planes[0])]
-                | SPREAD[byte(planes[1])] << 1
-                | SPREAD[byte(planes[2])] << 2
-                | SPREAD[byte(planes[3])] << 3;
-            let low = QUARTER_CODES[(nibbles & 0xffff) as usize];
-            let high = QUARTER_CODES[(nibbles >> 16) as usize];
-            let high_len = high >> 24;
-            (u64::from(low & 0xff_ffff) << high_len | u64::from(high & 0xff_ffff), (low >> 24) + high_len)
-        });
-        BoardCode::join(&files)
+        let planes = Planes::new(board, frame);
+        BoardCode::join(&std::array::from_fn(|file| planes.file_code(file)))
     }
 
     /// The codes of the eight files, a to h, one after the other, each as (bits, number of
     /// bits ≤ 48).
-    fn join(files: &[(u64, u32); 8]) -> BoardCode {
-        // `acc` holds the `fill` (< 64) bits of the current word from its top; every file
-        // (8 to 48 bits) is or-ed in, and what does not fit starts the next word. No branch:
-        // whether a word is complete differs from file to file.
+    fn join(files: &FileCodes) -> BoardCode {
         let mut words = [0u64; 7];
-        let (mut word, mut acc, mut fill) = (0usize, 0u64, 0u32);
+        let mut at = 0;
         for &(code, len) in files {
+            // The file's bits from the top of a word, or-ed in at bit `at`: what does not fit
+            // goes to the next word (shifting by 64 - shift in two steps: nothing when it fits).
             let aligned = code << (64 - len);
-            acc |= aligned >> fill;
-            // The bits beyond the word (none when they fit; shifting by 64 - fill in two steps).
-            let spill = (aligned << 1) << (63 - fill);
-            let complete = fill + len >= 64;
-            words[word] = acc;
-            word += usize::from(complete);
-            acc = if complete { spill } else { acc };
-            fill = (fill + len) & 63;
+            let (word, shift) = (at / 64, at % 64);
+            words[word] |= aligned >> shift;
+            words[word + 1] |= (aligned << 1) << (63 - shift);
+            at += len as usize;
         }
-        words[word] = acc;
-        BoardCode { words, len: 64 * word + fill as usize }
+        BoardCode { words, len: at }
+    }
+}
+
+/// The pieces of a normalised board as nibbles (see [`nibble_code`]) in four bit planes, each
+/// mirrored at the a1–h8 diagonal so that byte f holds file f, rank 1 in bit 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Planes([u64; 4]);
+
+impl Planes {
+    /// The planes of the board `frame` makes of the real `board`. The frame's vertical flip
+    /// swaps the colours and the ranks (the bytes before the diagonal mirror); its mirror
+    /// reverses the files (the bytes after it).
+    fn new(board: &Board, frame: Frame) -> Planes {
+        let black = if frame.flipped { board.white() } else { board.black() };
+        Planes(
+            [
+                board.pawns() | board.bishops() | board.queens(),
+                board.knights() | board.bishops() | board.kings(),
+                board.rooks() | board.queens() | board.kings(),
+                black,
+            ]
+            .map(|bb| {
+                let by_file = if frame.flipped { bb.0.swap_bytes() } else { bb.0 };
+                let by_file = Bitboard(by_file).flip_diagonal().0;
+                if frame.mirrored { by_file.swap_bytes() } else { by_file }
+            }),
+        )
+    }
+
+    /// The code of one file (bits, number of bits ≤ 48): two look-ups of four squares each.
+    fn file_code(&self, file: usize) -> (u64, u32) {
+        let byte = |plane: u64| usize::from((plane >> (8 * file)) as u8);
+        let [p0, p1, p2, p3] = self.0;
+        let nibbles = SPREAD[byte(p0)] | SPREAD[byte(p1)] << 1 | SPREAD[byte(p2)] << 2 | SPREAD[byte(p3)] << 3;
+        let low = QUARTER_CODES[(nibbles & 0xffff) as usize];
+        let high = QUARTER_CODES[(nibbles >> 16) as usize];
+        let high_len = high >> 24;
+        (u64::from(low & 0xff_ffff) << high_len | u64::from(high & 0xff_ffff), (low >> 24) + high_len)
+    }
+
+    /// The files (bit f = file f) where two boards differ.
+    fn changed_files(&self, other: &Planes) -> u32 {
+        let mut diff = self.0.iter().zip(other.0).fold(0, |d, (a, b)| d | (a ^ b));
+        // Bit 0 of each byte: whether the byte differs; then those eight bits gathered into
+        // the top byte (bit 8f lands on bit 56 + f, and on no other bit of it).
+        diff |= diff >> 4;
+        diff |= diff >> 2;
+        diff |= diff >> 1;
+        ((diff & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+    }
+}
+
+/// [`BoardCode::framed`] for the positions of games one after the other: a file's code is
+/// looked up again only when the file differs from the last board coded with the same side to
+/// move (the boards of one side's turns differ in a few files).
+#[derive(Debug, Clone, Default)]
+pub struct BoardCoder {
+    last: [Option<(Planes, FileCodes)>; 2],
+}
+
+/// The code of each file, a to h, as (bits, number of bits).
+type FileCodes = [(u64, u32); 8];
+
+impl BoardCoder {
+    pub fn code(&mut self, board: &Board, frame: Frame) -> BoardCode {
+        let planes = Planes::new(board, frame);
+        let (last, files) = match &mut self.last[usize::from(frame.flipped)] {
+            Some((last, files)) => {
+                let mut changed = planes.changed_files(last);
+                while changed != 0 {
+                    let file = changed.trailing_zeros() as usize;
+                    changed &= changed - 1;
+                    files[file] = planes.file_code(file);
+                }
+                (last, files)
+            }
+            empty => {
+                let (last, files) = empty.insert((planes, std::array::from_fn(|file| planes.file_code(file))));
+                (last, files)
+            }
+        };
+        *last = planes;
+        BoardCode::join(files)
     }
 }
 
@@ -755,6 +806,20 @@ mod tests {
                 pos.play_unchecked(moves[random.below(moves.len())]);
             }
         }
+    }
+
+    /// Codes worked out file by file from the last board of the same side to move equal the
+    /// codes of the boards on their own, over random games (captures, castling, promotions,
+    /// mirrored frames).
+    #[test]
+    fn board_coder_equals_board_code() {
+        let mut coder = BoardCoder::default();
+        for_each_random_position(11, 40, 300, |pos| {
+            let normalization = Normalization::new(pos);
+            let code = coder.code(pos.board(), normalization.frame);
+            assert_eq!(code, BoardCode::framed(pos.board(), normalization.frame));
+            assert_eq!(code, BoardCode::new(&Normalized::new(pos).board));
+        });
     }
 
     /// The shapes behind kvetka.md 14.2 and ctg.md 4.3 / 11.

@@ -146,7 +146,7 @@ impl GameWalk {
 
     /// Keys `pos`, which the waiting move led to; `None` (counted) when it does not fit.
     fn reach(&mut self, piece: &mut Piece, report: &mut BuildReport, pos: &Chess) -> Option<Normalization> {
-        let Ok((words, normalization)) = key::encode_words(pos) else {
+        let Ok((words, normalization)) = key::encode_words(&mut piece.coder, pos) else {
             report.positions_too_long += 1;
             return None;
         };

@@ -4,7 +4,7 @@
 
 use shakmaty::{Chess, Color, File, Position, Role};
 
-use crate::boardcode::{BitReader, BoardCode, CastlingBits, Normalization, Normalized, read_board};
+use crate::boardcode::{BitReader, BoardCode, BoardCoder, CastlingBits, Normalization, Normalized, read_board};
 
 use super::{KEY_LEN, Key};
 
@@ -28,10 +28,10 @@ pub fn key_of(norm: &Normalized) -> Result<Key, usize> {
 
 /// [`encode`] for builders, which key every position of every game: the key as
 /// [`Key::from_words`] takes it, and how the position was normalised, straight from the real
-/// board.
-pub(crate) fn encode_words(pos: &Chess) -> Result<([u64; 3], Normalization), usize> {
+/// board; `coder` carries the file codes of the positions before.
+pub(crate) fn encode_words(coder: &mut BoardCoder, pos: &Chess) -> Result<([u64; 3], Normalization), usize> {
     let normalization = Normalization::new(pos);
-    let code = BoardCode::framed(pos.board(), normalization.frame);
+    let code = coder.code(pos.board(), normalization.frame);
     key_words(code, normalization.castling, normalization.ep_file).map(|words| (words, normalization))
 }
 

@@ -6,6 +6,7 @@
 use rayon::prelude::*;
 
 use super::{Key, SourceRef};
+use crate::boardcode::BoardCoder;
 
 /// The move code of a record whose position no move left (its game's last stored position).
 pub(crate) const NO_MOVE: u8 = 0xff;
@@ -71,6 +72,8 @@ impl Record {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Piece {
     pub records: Vec<Record>,
+    /// Board codes of the positions as they come, game after game.
+    pub coder: BoardCoder,
     /// Games numbered in this piece.
     pub games: u32,
     /// The source of the games, and the number of the piece's first game in it (what a
