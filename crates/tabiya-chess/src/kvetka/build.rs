@@ -454,6 +454,8 @@ impl Builder {
                 Ok((out, report))
             })
             .collect();
+        // The records (tens of megabytes) are freed by another thread while this one writes.
+        rayon::spawn(move || drop(pieces));
         let mut outs = Vec::with_capacity(parts.len());
         for part in parts {
             let (out, report) = part?;
