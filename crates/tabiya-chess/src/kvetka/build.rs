@@ -508,6 +508,9 @@ fn place(offset: u64, next: u64) -> GamePlace {
 
 /// Drops game links from the end, then the comment, until the element fits in 682 bytes.
 pub(crate) fn fit(e: &mut Element, element_type: u8, report: &mut BuildReport) {
+    if e.links().is_empty() && e.comment.is_none() {
+        return;
+    }
     let mut size = e.encoded_size(element_type);
     while size > MAX_ELEMENT_SIZE && !e.links().is_empty() {
         let mut links = e.links().to_vec();
