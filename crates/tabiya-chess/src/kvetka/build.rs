@@ -127,12 +127,43 @@ struct GameWalk {
     open: Option<([u64; 3], Outcome, bool, u8)>,
     /// The keys met since the last capture or pawn move: a game can meet a key again only
     /// among these (see [`GameWalk::visit`]).
-    reversible: Vec<[u64; 3]>,
+    reversible: Reversible,
+}
+
+/// The keys of a game since its last capture or pawn move: a short list, searched in turn,
+/// until a long run of such moves makes it a set (a game of thousands of plies without one
+/// must not cost their square).
+#[derive(Debug, Default)]
+struct Reversible {
+    list: Vec<[u64; 3]>,
+    set: HashSet<[u64; 3]>,
+}
+
+impl Reversible {
+    const LONGEST_LIST: usize = 64;
+
+    /// Adds a key; whether it was there already.
+    fn insert(&mut self, words: [u64; 3]) -> bool {
+        if self.list.len() < Self::LONGEST_LIST {
+            let met = self.list.contains(&words);
+            self.list.push(words);
+            return met;
+        }
+        if self.set.is_empty() {
+            self.set.extend(self.list.iter().copied());
+        }
+        !self.set.insert(words)
+    }
+
+    fn clear(&mut self) {
+        self.list.clear();
+        self.set.clear();
+    }
 }
 
 impl GameWalk {
     fn new(game: u32, result: GameResult) -> GameWalk {
-        GameWalk { game, result, open: None, reversible: Vec::new() }
+        GameWalk { game, result, open: None, reversible: Reversible::default() }
     }
 
     fn outcome(&self, turn: Color) -> Outcome {
@@ -153,8 +184,7 @@ impl GameWalk {
         if let Some((from, outcome, repeat, code)) = self.open.take() {
             piece.push(&from, code, outcome, false, repeat, self.game);
         }
-        let repeat = self.reversible.contains(&words);
-        self.reversible.push(words);
+        let repeat = self.reversible.insert(words);
         self.open = Some((words, self.outcome(pos.turn()), repeat, NO_MOVE));
         Some(normalization)
     }
@@ -637,6 +667,20 @@ mod tests {
         let e = book.blocks.iter().flat_map(|b| &b.elements).find(|e| e.key == start).unwrap();
         // Kg1-f1 (x+7) from the first visit, Kg8-h8 (x+1 once flipped) from the second.
         assert_eq!((e.wins, e.draws, e.losses, e.moves.as_slice()), (1, 0, 0, &[0xbf, 0xc0][..]));
+    }
+
+    /// Knights shuttling for 200 plies: the start position and three others, met again and
+    /// again, count once each (past the list's 64 keys, the set answers).
+    #[test]
+    fn long_runs_without_captures_or_pawn_moves_count_each_position_once() {
+        let shuttle = "Nf3 Nf6 Ng1 Ng8 ".repeat(50);
+        let pgn = format!("[White \"A\"]\n\n{shuttle}1/2-1/2\n");
+        let mut builder = Builder::new(Header::default());
+        builder.add_pgn_in_pieces(Path::new("x.pgn"), pgn.as_bytes(), 1).unwrap();
+        let (book, report) = builder.finish(None).unwrap();
+        assert_eq!(report.positions, 4);
+        let elements: Vec<&Element> = book.blocks.iter().flat_map(|b| &b.elements).collect();
+        assert!(elements.iter().all(|e| (e.wins, e.draws, e.losses) == (0, 1, 0)), "{elements:?}");
     }
 
     #[test]
