@@ -79,6 +79,24 @@ impl Frame {
     pub fn turn(self) -> Color {
         if self.flipped { Color::Black } else { Color::White }
     }
+
+    /// A bitboard of the real frame in the normalised one, or the other way round.
+    pub fn bitboard(self, bb: Bitboard) -> Bitboard {
+        let bb = if self.flipped { bb.flip_vertical() } else { bb };
+        if self.mirrored { bb.flip_horizontal() } else { bb }
+    }
+
+    /// The normalised board of a real one (colours swapped when flipped), or the other way round.
+    pub fn board(self, board: &Board) -> Board {
+        let mut board = board.clone();
+        if self.flipped {
+            board.mirror();
+        }
+        if self.mirrored {
+            board.flip_horizontal();
+        }
+        board
+    }
 }
 
 /// Castling rights of the normalised position, as four bits in the order both formats store
@@ -157,24 +175,44 @@ pub struct Normalized {
     pub frame: Frame,
 }
 
-impl Normalized {
-    /// Normalises a real position.
-    pub fn new(pos: &Chess) -> Normalized {
+/// How a real position is normalised, without the normalised board: the frame and what the
+/// trailers hold. Enough to code the board ([`BoardCode::framed`]) and to name moves
+/// ([`Normalization::shape_of`]) from the real board, as a book builder does at every ply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Normalization {
+    /// As in [`Normalized::castling`].
+    pub castling: CastlingBits,
+    /// As in [`Normalized::ep_file`].
+    pub ep_file: Option<File>,
+    pub frame: Frame,
+}
+
+impl Normalization {
+    pub fn new(pos: &Chess) -> Normalization {
         let flipped = pos.turn() == Color::Black;
-        let mut board = pos.board().clone();
-        if flipped {
-            board.mirror();
-        }
         let castling = ALL_RIGHTS.iter().fold(CastlingBits::NONE, |bits, &(color, side)| {
             if pos.castles().has(color, side) { bits.with(if flipped { !color } else { color }, side) } else { bits }
         });
-        let mut ep_file = pos.ep_square(EnPassantMode::PseudoLegal).map(Square::file);
-        let mirrored = castling.is_empty() && board.king_of(Color::White).is_some_and(|king| king.file() <= File::D);
-        if mirrored {
-            board.flip_horizontal();
-            ep_file = ep_file.map(File::flip_horizontal);
-        }
-        Normalized { board, castling, ep_file, frame: Frame { flipped, mirrored } }
+        // The side to move's king becomes White's; flipping the ranks keeps its file.
+        let king = pos.board().king_of(pos.turn());
+        let mirrored = castling.is_empty() && king.is_some_and(|king| king.file() <= File::D);
+        let frame = Frame { flipped, mirrored };
+        let ep_file = pos.ep_square(EnPassantMode::PseudoLegal).map(|sq| frame.file(sq.file()));
+        Normalization { castling, ep_file, frame }
+    }
+
+    /// [`Normalized::shape_of`] for a move of the real position whose board is `board`.
+    pub fn shape_of(&self, board: &Board, mv: &Move) -> Option<MoveShape> {
+        let turn = self.frame.turn();
+        shape_of(self.frame, mv, |role| self.frame.bitboard(board.by_piece(Piece { color: turn, role })))
+    }
+}
+
+impl Normalized {
+    /// Normalises a real position.
+    pub fn new(pos: &Chess) -> Normalized {
+        let Normalization { castling, ep_file, frame } = Normalization::new(pos);
+        Normalized { board: frame.board(pos.board()), castling, ep_file, frame }
     }
 
     /// A position read back from a key: the frame is unknown, so it is the identity.
@@ -224,23 +262,7 @@ impl Normalized {
     /// under-promotion, which neither format can store. The ordinal is not bounded here: each
     /// format rejects the ordinals its table lacks (a third knight, …).
     pub fn shape_of(&self, mv: &Move) -> Option<MoveShape> {
-        if let Some(side) = mv.castling_side() {
-            return Some(MoveShape::Castle(side));
-        }
-        if mv.promotion().is_some_and(|role| role != Role::Queen) {
-            return None;
-        }
-        let from = self.frame.square(mv.from()?);
-        let to = self.frame.square(mv.to());
-        let role = mv.role();
-        let pieces = self.board.by_piece(Piece { color: Color::White, role });
-        let before = pieces.into_iter().filter(|&sq| order_index(sq) < order_index(from)).count();
-        Some(MoveShape::Piece {
-            role,
-            ordinal: u8::try_from(before + 1).ok()?,
-            dx: (to.file() as u8).wrapping_sub(from.file() as u8) & 7,
-            dy: (to.rank() as u8).wrapping_sub(from.rank() as u8) & 7,
-        })
+        shape_of(self.frame, mv, |role| self.board.by_piece(Piece { color: Color::White, role }))
     }
 
     /// The from and to squares of a shape in the normalised frame (castling: the king's move
@@ -280,6 +302,28 @@ impl Normalized {
     }
 }
 
+/// The shape of a move of a real position normalised by `frame`; `pieces(role)` gives the
+/// normalised position's white pieces of a role.
+fn shape_of(frame: Frame, mv: &Move, pieces: impl FnOnce(Role) -> Bitboard) -> Option<MoveShape> {
+    if let Some(side) = mv.castling_side() {
+        return Some(MoveShape::Castle(side));
+    }
+    if mv.promotion().is_some_and(|role| role != Role::Queen) {
+        return None;
+    }
+    let from = frame.square(mv.from()?);
+    let to = frame.square(mv.to());
+    let role = mv.role();
+    // Mirrored at the a1–h8 diagonal, a bitboard's bit order is the square order.
+    let before = (pieces(role).flip_diagonal().0 & ((1 << order_index(from)) - 1)).count_ones();
+    Some(MoveShape::Piece {
+        role,
+        ordinal: u8::try_from(before + 1).ok()?,
+        dx: (to.file() as u8).wrapping_sub(from.file() as u8) & 7,
+        dy: (to.rank() as u8).wrapping_sub(from.rank() as u8) & 7,
+    })
+}
+
 /// How a move is named in both formats, before each maps it to its byte code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MoveShape {
@@ -293,16 +337,22 @@ pub enum MoveShape {
 /// The code of one square, as (bits, number of bits): empty `0`, pawn `11c`, knight `1001c`,
 /// bishop `1010c`, rook `1011c`, queen `10001c`, king `10000c` (c = 1 for Black).
 pub fn square_code(piece: Option<Piece>) -> (u32, u32) {
-    let Some(piece) = piece else { return (0, 1) };
-    let (prefix, len) = match piece.role {
-        Role::Pawn => (0b11, 2),
-        Role::Knight => (0b1001, 4),
-        Role::Bishop => (0b1010, 4),
-        Role::Rook => (0b1011, 4),
-        Role::Queen => (0b10001, 5),
-        Role::King => (0b10000, 5),
+    nibble_code(piece.map_or(0, |p| p.role as u32 | u32::from(p.color == Color::Black) << 3))
+}
+
+/// [`square_code`] of a square given as a nibble: 0 empty, else the shakmaty role number
+/// (pawn 1 … king 6) plus 8 for Black. Nibbles no square has (7, 8, 15) give the empty code.
+const fn nibble_code(nibble: u32) -> (u32, u32) {
+    let (prefix, len) = match nibble & 7 {
+        1 => (0b11, 2),
+        2 => (0b1001, 4),
+        3 => (0b1010, 4),
+        4 => (0b1011, 4),
+        5 => (0b10001, 5),
+        6 => (0b10000, 5),
+        _ => return (0, 1),
     };
-    ((prefix << 1) | u32::from(piece.color == Color::Black), len + 1)
+    ((prefix << 1) | nibble >> 3, len + 1)
 }
 
 /// A square's place in [`SQUARE_ORDER`]: file · 8 + rank.
@@ -321,53 +371,109 @@ pub struct BoardCode {
     pub len: usize,
 }
 
+/// `SPREAD[b]`: bit i of the byte b moved to bit 4i, to interleave four bit planes into
+/// nibbles.
+const SPREAD: [u32; 256] = {
+    let mut spread = [0; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            spread[byte] |= ((byte as u32 >> bit) & 1) << (4 * bit);
+            bit += 1;
+        }
+        byte += 1;
+    }
+    spread
+};
+
+/// The code of four consecutive squares of a file given as four nibbles (the first square in
+/// the lowest; see [`nibble_code`]): the bits in the low 24 bits, their number above them.
+/// 256 KiB, built at compile time: a file's code is two look-ups instead of a loop over its
+/// squares.
+static QUARTER_CODES: [u32; 1 << 16] = {
+    let mut codes = [0; 1 << 16];
+    let mut index = 0;
+    while index < 1 << 16 {
+        let (mut code, mut len, mut square) = (0u32, 0u32, 0);
+        while square < 4 {
+            let (bits, bits_len) = nibble_code((index as u32 >> (4 * square)) & 15);
+            code = code << bits_len | bits;
+            len += bits_len;
+            square += 1;
+        }
+        codes[index] = len << 24 | code;
+        index += 1;
+    }
+    codes
+};
+
 impl BoardCode {
     /// The code of every square in [`SQUARE_ORDER`].
     pub fn new(board: &Board) -> BoardCode {
-        let planes = Planes::new(board);
+        BoardCode::framed(board, Frame::default())
+    }
+
+    /// The code of the board `frame` makes of `board` (a real board: the normalised one's
+    /// code without building it).
+    pub fn framed(board: &Board, frame: Frame) -> BoardCode {
+        let planes = Planes::new(board, frame);
         BoardCode::join(&std::array::from_fn(|file| planes.file_code(file)))
     }
 
-    /// The codes of the eight files, a to h, one after the other.
+    /// The codes of the eight files, a to h, one after the other, each as (bits, number of
+    /// bits ≤ 48).
     fn join(files: &FileCodes) -> BoardCode {
-        // `acc` holds the `fill` (< 64) bits of the current word from its top; every file
-        // (8 to 48 bits) is or-ed in, and what does not fit starts the next word. No branch:
-        // whether a word is complete differs from file to file.
         let mut words = [0u64; 7];
-        let (mut word, mut acc, mut fill) = (0usize, 0u64, 0u32);
+        let mut at = 0;
         for &(code, len) in files {
+            // The file's bits from the top of a word, or-ed in at bit `at`: what does not fit
+            // goes to the next word (shifting by 64 - shift in two steps: nothing when it fits).
             let aligned = code << (64 - len);
-            acc |= aligned >> fill;
-            // The bits beyond the word (none when they fit; shifting by 64 - fill in two steps).
-            let spill = (aligned << 1) << (63 - fill);
-            let complete = fill + len >= 64;
-            words[word] = acc;
-            word += usize::from(complete);
-            acc = if complete { spill } else { acc };
-            fill = (fill + len) & 63;
+            let (word, shift) = (at / 64, at % 64);
+            words[word] |= aligned >> shift;
+            words[word + 1] |= (aligned << 1) << (63 - shift);
+            at += len as usize;
         }
-        words[word] = acc;
-        BoardCode { words, len: 64 * word + fill as usize }
+        BoardCode { words, len: at }
     }
 }
 
-/// A board as five bitboards mirrored at the a1–h8 diagonal, so that bit `file · 8 + rank`
-/// is a square's place in [`SQUARE_ORDER`] and byte `file` holds a file: the occupied
-/// squares, then the piece on a square as four bits, one per bitboard: role number (pawn 0,
-/// knight 1, bishop 2, rook 3, queen 4, king 5) in bits 0–2, black in bit 3.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Planes([u64; 5]);
+/// The pieces of a normalised board as nibbles (see [`nibble_code`]) in four bit planes, each
+/// mirrored at the a1–h8 diagonal so that byte f holds file f, rank 1 in bit 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Planes([u64; 4]);
 
 impl Planes {
-    fn new(board: &Board) -> Planes {
-        let in_order = |bb: Bitboard| bb.flip_diagonal().0;
-        Planes([
-            in_order(board.occupied()),
-            in_order(board.knights() | board.rooks() | board.kings()),
-            in_order(board.bishops() | board.rooks()),
-            in_order(board.queens() | board.kings()),
-            in_order(board.black()),
-        ])
+    /// The planes of the board `frame` makes of the real `board`. The frame's vertical flip
+    /// swaps the colours and the ranks (the bytes before the diagonal mirror); its mirror
+    /// reverses the files (the bytes after it).
+    fn new(board: &Board, frame: Frame) -> Planes {
+        let black = if frame.flipped { board.white() } else { board.black() };
+        Planes(
+            [
+                board.pawns() | board.bishops() | board.queens(),
+                board.knights() | board.bishops() | board.kings(),
+                board.rooks() | board.queens() | board.kings(),
+                black,
+            ]
+            .map(|bb| {
+                let by_file = if frame.flipped { bb.0.swap_bytes() } else { bb.0 };
+                let by_file = Bitboard(by_file).flip_diagonal().0;
+                if frame.mirrored { by_file.swap_bytes() } else { by_file }
+            }),
+        )
+    }
+
+    /// The code of one file (bits, number of bits ≤ 48): two look-ups of four squares each.
+    fn file_code(&self, file: usize) -> (u64, u32) {
+        let byte = |plane: u64| usize::from((plane >> (8 * file)) as u8);
+        let [p0, p1, p2, p3] = self.0;
+        let nibbles = SPREAD[byte(p0)] | SPREAD[byte(p1)] << 1 | SPREAD[byte(p2)] << 2 | SPREAD[byte(p3)] << 3;
+        let low = QUARTER_CODES[(nibbles & 0xffff) as usize];
+        let high = QUARTER_CODES[(nibbles >> 16) as usize];
+        let high_len = high >> 24;
+        (u64::from(low & 0xff_ffff) << high_len | u64::from(high & 0xff_ffff), (low >> 24) + high_len)
     }
 
     /// The files (bit f = file f) where two boards differ.
@@ -380,61 +486,23 @@ impl Planes {
         diff |= diff >> 1;
         ((diff & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
     }
-
-    /// The code of one file's eight squares (at most 48 bits) and its length.
-    fn file_code(&self, file: usize) -> (u64, u32) {
-        // Square codes by the four piece bits: `11c`, `1001c`, `1010c`, `1011c`, `10001c`,
-        // `10000c` as (bits, length).
-        const CODES: [(u64, u32); 16] = {
-            let prefixes = [(0b11, 2), (0b1001, 4), (0b1010, 4), (0b1011, 4), (0b10001, 5), (0b10000, 5)];
-            let mut codes = [(0, 0); 16];
-            let mut i = 0;
-            while i < 12 {
-                let (prefix, len) = prefixes[i % 6];
-                codes[((i / 6) << 3) | (i % 6)] = ((prefix << 1) | (i / 6) as u64, len + 1);
-                i += 1;
-            }
-            codes
-        };
-        let [occupied, role0, role1, role2, black] = self.0;
-        let (mut code, mut len, mut next) = (0u64, 0u32, 0u32);
-        let mut rest = occupied >> (8 * file) & 0xff;
-        while rest != 0 {
-            let rank = rest.trailing_zeros();
-            rest &= rest - 1;
-            let index = 8 * file as u32 + rank;
-            let piece = (role0 >> index & 1)
-                | (role1 >> index & 1) << 1
-                | (role2 >> index & 1) << 2
-                | (black >> index & 1) << 3;
-            let (bits, bits_len) = CODES[piece as usize];
-            // The zero bits of the empty squares before this one, then its code.
-            let shift = rank - next + bits_len;
-            code = code << shift | bits;
-            len += shift;
-            next = rank + 1;
-        }
-        (code << (8 - next), len + 8 - next)
-    }
 }
 
-/// Board codes of the positions of games, one after the other: a file's code is worked out
-/// again only when the file differs from the last board of the same `slot` (the builders use
-/// the side to move: the normalised boards of one side's turns change a few files at a time).
+/// [`BoardCode::framed`] for the positions of games one after the other: a file's code is
+/// looked up again only when the file differs from the last board coded with the same side to
+/// move (the boards of one side's turns differ in a few files).
 #[derive(Debug, Clone, Default)]
 pub struct BoardCoder {
     last: [Option<(Planes, FileCodes)>; 2],
 }
 
-/// The code and length of each file, a to h.
+/// The code of each file, a to h, as (bits, number of bits).
 type FileCodes = [(u64, u32); 8];
 
 impl BoardCoder {
-    /// [`BoardCode::new`] of `board`; `slot` is 0 or 1.
-    pub fn code(&mut self, board: &Board, slot: usize) -> BoardCode {
-        let planes = Planes::new(board);
-        let cached = &mut self.last[slot & 1];
-        match cached {
+    pub fn code(&mut self, board: &Board, frame: Frame) -> BoardCode {
+        let planes = Planes::new(board, frame);
+        let (last, files) = match &mut self.last[usize::from(frame.flipped)] {
             Some((last, files)) => {
                 let mut changed = planes.changed_files(last);
                 while changed != 0 {
@@ -442,11 +510,15 @@ impl BoardCoder {
                     changed &= changed - 1;
                     files[file] = planes.file_code(file);
                 }
-                *last = planes;
+                (last, files)
             }
-            None => *cached = Some((planes, std::array::from_fn(|file| planes.file_code(file)))),
-        }
-        BoardCode::join(&cached.as_ref().expect("just filled").1)
+            empty => {
+                let (last, files) = empty.insert((planes, std::array::from_fn(|file| planes.file_code(file))));
+                (last, files)
+            }
+        };
+        *last = planes;
+        BoardCode::join(files)
     }
 }
 
@@ -737,14 +809,16 @@ mod tests {
     }
 
     /// Codes worked out file by file from the last board of the same side to move equal the
-    /// codes of the boards on their own, over random games (captures, castling, promotions).
+    /// codes of the boards on their own, over random games (captures, castling, promotions,
+    /// mirrored frames).
     #[test]
     fn board_coder_equals_board_code() {
         let mut coder = BoardCoder::default();
         for_each_random_position(11, 40, 300, |pos| {
-            let norm = Normalized::new(pos);
-            let slot = usize::from(norm.frame.flipped);
-            assert_eq!(coder.code(&norm.board, slot), BoardCode::new(&norm.board));
+            let normalization = Normalization::new(pos);
+            let code = coder.code(pos.board(), normalization.frame);
+            assert_eq!(code, BoardCode::framed(pos.board(), normalization.frame));
+            assert_eq!(code, BoardCode::new(&Normalized::new(pos).board));
         });
     }
 

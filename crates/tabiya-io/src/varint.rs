@@ -41,6 +41,11 @@ pub fn decode_compact_int(data: &[u8]) -> Result<(u32, usize), VarintError> {
 
 /// Appends the minimal CompactInt form of `value`.
 pub fn write_compact_int(out: &mut Vec<u8>, value: u32) {
+    // Most values of a book (counts, lengths) take one byte.
+    if value < 0x80 {
+        out.push(value as u8);
+        return;
+    }
     let mut groups = [0u8; 5];
     let mut n = 0;
     let mut v = value;

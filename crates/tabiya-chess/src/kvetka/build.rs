@@ -8,19 +8,19 @@ use std::ops::ControlFlow;
 use std::path::Path;
 
 use rayon::prelude::*;
-use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role};
 
 use super::conventions::MAX_ELEMENT_SIZE;
 use super::element::{Element, GameLinks};
 use super::error::KvetkaError;
 use super::key::{self, key_of};
 use super::ksf::{GameRecord, SOURCE_PGN, Source, Sources};
-use super::moves::encode_move;
+use super::moves::{self, encode_move};
 use super::record::{NO_MOVE, Outcome, Piece, Tallies, Tally, sort_pieces};
 use super::text::encode_ansi;
 use super::write::{BlockPacker, EncodedElements, WriteOptions};
 use super::{Book, Header, Key};
-use crate::boardcode::Normalized;
+use crate::boardcode::{Normalization, Normalized};
 use crate::game::{Game, GameResult};
 use crate::pgn::{PgnReader, ReadOptions, WalkOptions, WalkedGame, walk_pieces};
 
@@ -122,10 +122,50 @@ pub struct GamePlace {
 struct GameWalk {
     game: u32,
     result: GameResult,
-    open: Option<(Key, Outcome, u8)>,
+    /// The key words, outcome and repeat mark of the position keyed last, and the move
+    /// played from it.
+    open: Option<([u64; 3], Outcome, bool, u8)>,
+    /// The keys met since the last capture or pawn move: a game can meet a key again only
+    /// among these (see [`GameWalk::visit`]).
+    reversible: Reversible,
+}
+
+/// The keys of a game since its last capture or pawn move: a short list, searched in turn,
+/// until a long run of such moves makes it a set (a game of thousands of plies without one
+/// must not cost their square).
+#[derive(Debug, Default)]
+struct Reversible {
+    list: Vec<[u64; 3]>,
+    set: HashSet<[u64; 3]>,
+}
+
+impl Reversible {
+    const LONGEST_LIST: usize = 64;
+
+    /// Adds a key; whether it was there already.
+    fn insert(&mut self, words: [u64; 3]) -> bool {
+        if self.list.len() < Self::LONGEST_LIST {
+            let met = self.list.contains(&words);
+            self.list.push(words);
+            return met;
+        }
+        if self.set.is_empty() {
+            self.set.extend(self.list.iter().copied());
+        }
+        !self.set.insert(words)
+    }
+
+    fn clear(&mut self) {
+        self.list.clear();
+        self.set.clear();
+    }
 }
 
 impl GameWalk {
+    fn new(game: u32, result: GameResult) -> GameWalk {
+        GameWalk { game, result, open: None, reversible: Reversible::default() }
+    }
+
     fn outcome(&self, turn: Color) -> Outcome {
         match (self.result, turn) {
             (GameResult::Draw, _) => Outcome::Draw,
@@ -136,16 +176,17 @@ impl GameWalk {
     }
 
     /// Keys `pos`, which the waiting move led to; `None` (counted) when it does not fit.
-    fn reach(&mut self, piece: &mut Piece, report: &mut BuildReport, pos: &Chess) -> Option<Normalized> {
-        let Ok((key, norm)) = key::encode_next(&mut piece.coder, pos) else {
+    fn reach(&mut self, piece: &mut Piece, report: &mut BuildReport, pos: &Chess) -> Option<Normalization> {
+        let Ok((words, normalization)) = key::encode_words(&mut piece.coder, pos) else {
             report.positions_too_long += 1;
             return None;
         };
-        if let Some((from, outcome, code)) = self.open.take() {
-            piece.push(&from, code, outcome, false, self.game);
+        if let Some((from, outcome, repeat, code)) = self.open.take() {
+            piece.push(&from, code, outcome, false, repeat, self.game);
         }
-        self.open = Some((key, self.outcome(pos.turn()), NO_MOVE));
-        Some(norm)
+        let repeat = self.reversible.insert(words);
+        self.open = Some((words, self.outcome(pos.turn()), repeat, NO_MOVE));
+        Some(normalization)
     }
 
     /// The position before a move and the move (`None`: a null move). `Break` ends the game.
@@ -156,12 +197,12 @@ impl GameWalk {
         pos: &Chess,
         mv: Option<&Move>,
     ) -> ControlFlow<()> {
-        let Some(norm) = self.reach(piece, report, pos) else { return ControlFlow::Break(()) };
+        let Some(normalization) = self.reach(piece, report, pos) else { return ControlFlow::Break(()) };
         let Some(mv) = mv else {
             report.moves_without_code += 1;
             return ControlFlow::Break(());
         };
-        let Some(code) = encode_move(&norm, mv) else {
+        let Some(code) = normalization.shape_of(pos.board(), mv).and_then(moves::code) else {
             if mv.promotion().is_some() {
                 report.moves_underpromotion += 1;
             } else {
@@ -170,7 +211,13 @@ impl GameWalk {
             return ControlFlow::Break(());
         };
         if let Some(open) = &mut self.open {
-            open.2 = code;
+            open.3 = code;
+        }
+        // Equal keys have the same pieces and, counting ranks from each side's own back rank,
+        // the same pawn ranks (a flipped position included): after a capture or a pawn move,
+        // which lose a piece or advance a pawn for good, no earlier key comes back.
+        if mv.is_capture() || mv.role() == Role::Pawn {
+            self.reversible.clear();
         }
         ControlFlow::Continue(())
     }
@@ -181,8 +228,8 @@ impl GameWalk {
         if !stopped {
             self.reach(piece, report, last);
         }
-        if let Some((key, outcome, _)) = self.open {
-            piece.push(&key, NO_MOVE, outcome, true, self.game);
+        if let Some((words, outcome, repeat, _)) = self.open {
+            piece.push(&words, NO_MOVE, outcome, true, repeat, self.game);
         }
     }
 }
@@ -265,7 +312,7 @@ impl Builder {
         let piece = self.pieces.last_mut().expect("a piece");
         let game = piece.games;
         piece.games += 1;
-        Ok(Some(GameWalk { game, result, open: None }))
+        Ok(Some(GameWalk::new(game, result)))
     }
 
     /// A started game whose start position is known: counted as added.
@@ -437,6 +484,8 @@ impl Builder {
                 Ok((out, report))
             })
             .collect();
+        // The records (tens of megabytes) are freed by another thread while this one writes.
+        rayon::spawn(move || drop(pieces));
         let mut outs = Vec::with_capacity(parts.len());
         for part in parts {
             let (out, report) = part?;
@@ -489,15 +538,20 @@ fn place(offset: u64, next: u64) -> GamePlace {
 
 /// Drops game links from the end, then the comment, until the element fits in 682 bytes.
 pub(crate) fn fit(e: &mut Element, element_type: u8, report: &mut BuildReport) {
-    while e.encoded_size(element_type) > MAX_ELEMENT_SIZE && !e.links().is_empty() {
+    if e.links().is_empty() && e.comment.is_none() {
+        return;
+    }
+    let mut size = e.encoded_size(element_type);
+    while size > MAX_ELEMENT_SIZE && !e.links().is_empty() {
         let mut links = e.links().to_vec();
         // Remove enough at once: each link is 6 bytes.
-        let excess = (e.encoded_size(element_type) - MAX_ELEMENT_SIZE).div_ceil(6).clamp(1, links.len());
+        let excess = (size - MAX_ELEMENT_SIZE).div_ceil(6).clamp(1, links.len());
         links.truncate(links.len() - excess);
         report.links_dropped += excess as u64;
         e.set_game_links(links);
+        size = e.encoded_size(element_type);
     }
-    if e.encoded_size(element_type) > MAX_ELEMENT_SIZE && e.comment.is_some() {
+    if size > MAX_ELEMENT_SIZE && e.comment.is_some() {
         e.set_comment(None);
         report.comments_dropped += 1;
     }
@@ -591,6 +645,43 @@ mod tests {
 
     const GAMES: &str = "[Event \"a\"]\n[White \"A\"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Event \"b\"]\n\n1. e4 c5 0-1\n\n\
         [Event \"c\"]\n\n1. d4 d5 1/2-1/2\n\n[Event \"d\"]\n\n1. e4 e5 2. Nc3 *\n\n[Event \"e\"]\n\n1. e4 e5 2. Nf3 0-1\n";
+
+    /// A game that comes back to its start board with the other side to move (the same key):
+    /// the position counts once, as White to move, with the moves of both visits.
+    #[test]
+    fn a_game_counts_a_key_it_meets_twice_once() {
+        let pgn = "[FEN \"6k1/8/8/8/8/8/8/6K1 w - - 0 1\"]\n\n1. Kf1 Kh8 2. Kf2 Kg8 3. Kg1 Kh8 1-0\n";
+        let mut builder = Builder::new(Header::default());
+        builder.add_pgn_in_pieces(Path::new("x.pgn"), pgn.as_bytes(), 1).unwrap();
+        let (book, report) = builder.finish(None).unwrap();
+        assert_eq!(report.positions, 6);
+        let start = key::encode(
+            &"6k1/8/8/8/8/8/8/6K1 w - - 0 1"
+                .parse::<shakmaty::fen::Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap(),
+        )
+        .unwrap()
+        .0;
+        let e = book.blocks.iter().flat_map(|b| &b.elements).find(|e| e.key == start).unwrap();
+        // Kg1-f1 (x+7) from the first visit, Kg8-h8 (x+1 once flipped) from the second.
+        assert_eq!((e.wins, e.draws, e.losses, e.moves.as_slice()), (1, 0, 0, &[0xbf, 0xc0][..]));
+    }
+
+    /// Knights shuttling for 200 plies: the start position and three others, met again and
+    /// again, count once each (past the list's 64 keys, the set answers).
+    #[test]
+    fn long_runs_without_captures_or_pawn_moves_count_each_position_once() {
+        let shuttle = "Nf3 Nf6 Ng1 Ng8 ".repeat(50);
+        let pgn = format!("[White \"A\"]\n\n{shuttle}1/2-1/2\n");
+        let mut builder = Builder::new(Header::default());
+        builder.add_pgn_in_pieces(Path::new("x.pgn"), pgn.as_bytes(), 1).unwrap();
+        let (book, report) = builder.finish(None).unwrap();
+        assert_eq!(report.positions, 4);
+        let elements: Vec<&Element> = book.blocks.iter().flat_map(|b| &b.elements).collect();
+        assert!(elements.iter().all(|e| (e.wins, e.draws, e.losses) == (0, 1, 0)), "{elements:?}");
+    }
 
     #[test]
     fn reading_in_pieces_builds_the_same_book() {

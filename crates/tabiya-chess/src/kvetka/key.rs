@@ -2,9 +2,9 @@
 //! [`crate::boardcode`], then Kvetka's fixed trailer: 4-bit ep (file + 1), 4-bit castling,
 //! zero bits up to 176.
 
-use shakmaty::{Chess, Color, File, Role};
+use shakmaty::{Chess, Color, File, Position, Role};
 
-use crate::boardcode::{BitReader, BoardCode, BoardCoder, CastlingBits, Normalized, read_board};
+use crate::boardcode::{BitReader, BoardCode, BoardCoder, CastlingBits, Normalization, Normalized, read_board};
 
 use super::{KEY_LEN, Key};
 
@@ -21,38 +21,33 @@ pub fn encode(pos: &Chess) -> Result<(Key, Normalized), usize> {
     key_of(&norm).map(|key| (key, norm))
 }
 
-/// [`encode`] for the positions of games one after the other: `coder` reuses the codes of
-/// files that did not change since the same side was last to move.
-pub fn encode_next(coder: &mut BoardCoder, pos: &Chess) -> Result<(Key, Normalized), usize> {
-    let norm = Normalized::new(pos);
-    let code = coder.code(&norm.board, usize::from(norm.frame.flipped));
-    key_from(code, &norm).map(|key| (key, norm))
-}
-
 /// The key of a normalised position, or the bits it would need when over 176.
 pub fn key_of(norm: &Normalized) -> Result<Key, usize> {
-    key_from(BoardCode::new(&norm.board), norm)
+    key_words(BoardCode::new(&norm.board), norm.castling, norm.ep_file).map(|words| Key::from_words(&words))
 }
 
-/// The key of a normalised position whose board code is `code`.
-fn key_from(code: BoardCode, norm: &Normalized) -> Result<Key, usize> {
+/// [`encode`] for builders, which key every position of every game: the key as
+/// [`Key::from_words`] takes it, and how the position was normalised, straight from the real
+/// board; `coder` carries the file codes of the positions before.
+pub(crate) fn encode_words(coder: &mut BoardCoder, pos: &Chess) -> Result<([u64; 3], Normalization), usize> {
+    let normalization = Normalization::new(pos);
+    let code = coder.code(pos.board(), normalization.frame);
+    key_words(code, normalization.castling, normalization.ep_file).map(|words| (words, normalization))
+}
+
+/// The key whose board code is `code`, as [`Key::from_words`] takes it.
+fn key_words(code: BoardCode, castling: CastlingBits, ep_file: Option<File>) -> Result<[u64; 3], usize> {
     let BoardCode { mut words, len } = code;
     if len + 8 > KEY_BITS {
         return Err(len + 8);
     }
     // The ep and castling nibbles right after the board; the zero bits after them are already
     // there. 176 bits end inside word 2, so the trailer is at most in words 1 and 2.
-    let trailer = u64::from(norm.ep_file.map_or(0, |f| f as u8 + 1) << 4 | norm.castling.nibble()) << 56;
+    let trailer = u64::from(ep_file.map_or(0, |f| f as u8 + 1) << 4 | castling.nibble()) << 56;
     let (word, shift) = (len / 64, len % 64);
     words[word] |= trailer >> shift;
     words[word + 1] |= (trailer << 1) << (63 - shift);
-    let mut bytes = [0u8; 24];
-    for (chunk, word) in bytes.chunks_exact_mut(8).zip(words) {
-        chunk.copy_from_slice(&word.to_be_bytes());
-    }
-    let mut key = [0; KEY_LEN];
-    key.copy_from_slice(&bytes[..KEY_LEN]);
-    Ok(Key(key))
+    Ok([words[0], words[1], words[2]])
 }
 
 /// Why the bytes of a key are not a position the writer could have made (spec 11.6).

@@ -74,6 +74,26 @@ impl Key {
     pub fn to_hex(&self) -> String {
         self.0.iter().map(|b| format!("{b:02x}")).collect()
     }
+
+    /// The key whose 22 bytes are the first of three big-endian words (comparing the words
+    /// compares the keys); the last 16 bits are not part of it.
+    pub(crate) fn from_words(words: &[u64; 3]) -> Key {
+        let mut bytes = [0u8; 24];
+        for (chunk, word) in bytes.chunks_exact_mut(8).zip(words) {
+            chunk.copy_from_slice(&word.to_be_bytes());
+        }
+        let mut key = [0; KEY_LEN];
+        key.copy_from_slice(&bytes[..KEY_LEN]);
+        Key(key)
+    }
+
+    /// The words [`Key::from_words`] takes, the last 16 bits zero.
+    #[cfg(test)]
+    pub(crate) fn to_words(self) -> [u64; 3] {
+        let mut bytes = [0u8; 24];
+        bytes[..KEY_LEN].copy_from_slice(&self.0);
+        std::array::from_fn(|i| u64::from_be_bytes(bytes[8 * i..8 * i + 8].try_into().expect("eight bytes")))
+    }
 }
 
 impl fmt::Debug for Key {

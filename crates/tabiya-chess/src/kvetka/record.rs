@@ -5,7 +5,7 @@
 
 use rayon::prelude::*;
 
-use super::{KEY_LEN, Key, SourceRef};
+use super::{Key, SourceRef};
 use crate::boardcode::BoardCoder;
 
 /// The move code of a record whose position no move left (its game's last stored position).
@@ -22,26 +22,25 @@ pub(crate) enum Outcome {
 }
 
 /// One position of one game: its key, the move played from it, and where it was met.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Record {
     /// The key's 22 bytes big-endian in three words (comparing words compares keys byte by
-    /// byte); the 16 bits after them hold the move code and, below it, the outcome (bits 0–1)
-    /// and whether this is the game's last stored position (bit 2).
+    /// byte); the 16 bits after them hold the move code and, below it, the outcome (bits 0–1),
+    /// whether this is the game's last stored position (bit 2) and whether the game met the
+    /// position before (bit 3).
     words: [u64; 3],
-    /// Place in the piece: games in file order, positions in game order.
-    seq: u32,
     /// The game's number in its piece.
     game: u32,
 }
 
+const LAST: u64 = 1 << 2;
+const REPEAT: u64 = 1 << 3;
+
 impl Record {
-    pub fn new(key: &Key, code: u8, outcome: Outcome, last: bool, seq: u32, game: u32) -> Record {
-        let mut bytes = [0u8; 24];
-        bytes[..KEY_LEN].copy_from_slice(&key.0);
-        bytes[KEY_LEN] = code;
-        bytes[KEY_LEN + 1] = outcome as u8 | u8::from(last) << 2;
-        let word = |i: usize| u64::from_be_bytes(bytes[8 * i..8 * i + 8].try_into().expect("eight bytes"));
-        Record { words: [word(0), word(1), word(2)], seq, game }
+    /// `words` as [`Key::from_words`] takes them; `repeat`: the game met the key before.
+    pub fn new(words: &[u64; 3], code: u8, outcome: Outcome, last: bool, repeat: bool, game: u32) -> Record {
+        let flags = outcome as u64 | if last { LAST } else { 0 } | if repeat { REPEAT } else { 0 };
+        Record { words: [words[0], words[1], words[2] & !0xffff | u64::from(code) << 8 | flags], game }
     }
 
     fn key_words(&self) -> (u64, u64, u64) {
@@ -49,13 +48,7 @@ impl Record {
     }
 
     fn key(&self) -> Key {
-        let mut bytes = [0u8; 24];
-        for (chunk, word) in bytes.chunks_exact_mut(8).zip(self.words) {
-            chunk.copy_from_slice(&word.to_be_bytes());
-        }
-        let mut key = [0; KEY_LEN];
-        key.copy_from_slice(&bytes[..KEY_LEN]);
-        Key(key)
+        Key::from_words(&self.words)
     }
 
     fn code(&self) -> u8 {
@@ -67,7 +60,11 @@ impl Record {
     }
 
     fn is_last(&self) -> bool {
-        self.words[2] & 4 != 0
+        self.words[2] & LAST != 0
+    }
+
+    fn is_repeat(&self) -> bool {
+        self.words[2] & REPEAT != 0
     }
 }
 
@@ -87,9 +84,8 @@ pub(crate) struct Piece {
 
 impl Piece {
     /// Adds a record; `game` is the game's number in this piece.
-    pub fn push(&mut self, key: &Key, code: u8, outcome: Outcome, last: bool, game: u32) {
-        let seq = u32::try_from(self.records.len()).expect("fewer than 2^32 positions in a piece");
-        self.records.push(Record::new(key, code, outcome, last, seq, game));
+    pub fn push(&mut self, words: &[u64; 3], code: u8, outcome: Outcome, last: bool, repeat: bool, game: u32) {
+        self.records.push(Record::new(words, code, outcome, last, repeat, game));
     }
 }
 
@@ -122,9 +118,10 @@ impl Tally {
     }
 }
 
-/// Sorts each piece's records by key, then by the order they were added (in parallel).
+/// Sorts each piece's records by key (in parallel). Records of one key stay in no particular
+/// order: what the merge takes from them does not depend on it.
 pub(crate) fn sort_pieces(pieces: &mut [Piece]) {
-    pieces.par_iter_mut().for_each(|p| p.records.sort_unstable_by_key(|r| (r.key_words(), r.seq)));
+    pieces.par_iter_mut().for_each(|p| p.records.sort_unstable_by_key(|r| r.words));
 }
 
 /// The records of one piece still to merge.
@@ -133,14 +130,12 @@ struct Run<'a> {
     records: &'a [Record],
     source: u16,
     first_game: u32,
-    /// Number (across all pieces) of the piece's first game.
-    base: u64,
 }
 
 /// Sorted pieces' records merged in key order into tallies: each position counted once per
-/// game (its first occurrence decides the side to move), moves united. Records of one key are
-/// met piece by piece and, within a piece, in the order they were added, so the result depends
-/// on the order of the games only, not on how they were cut into pieces.
+/// game (as the game first met it: later meetings are marked repeats), moves united, the
+/// first game and the games ending there taken in input order, so the result depends on the
+/// order of the games only, not on how they were cut into pieces.
 #[derive(Debug, Clone)]
 pub(crate) struct Tallies<'a> {
     runs: Vec<Run<'a>>,
@@ -149,14 +144,9 @@ pub(crate) struct Tallies<'a> {
 impl<'a> Tallies<'a> {
     /// The merge of `pieces`, sorted by [`sort_pieces`].
     pub fn new(pieces: &'a [Piece]) -> Tallies<'a> {
-        let mut base = 0u64;
         let runs = pieces
             .iter()
-            .map(|piece| {
-                let run = Run { records: &piece.records, source: piece.source, first_game: piece.first_game, base };
-                base += u64::from(piece.games);
-                run
-            })
+            .map(|piece| Run { records: &piece.records, source: piece.source, first_game: piece.first_game })
             .collect();
         Tallies { runs }
     }
@@ -194,38 +184,43 @@ impl<'a> Tallies<'a> {
         let Some(key) = self.next_key() else { return false };
         (tally.wins, tally.draws, tally.losses, tally.moves) = (0, 0, 0, [0; 4]);
         tally.last_of.clear();
-        let mut last_game = None;
-        // The key's records piece after piece, each piece's in the order they were added.
+        let mut first_game = None;
         for run in &mut self.runs {
-            while let Some((r, rest)) = run.records.split_first().filter(|(r, _)| r.key_words() == key) {
-                run.records = rest;
-                let reference = SourceRef { source: run.source, game: run.first_game + r.game };
-                let game = run.base + u64::from(r.game);
-                if last_game != Some(game) {
-                    if last_game.is_none() {
-                        tally.key = r.key();
-                        tally.first_game = reference;
-                    }
-                    last_game = Some(game);
-                    let stat = match r.outcome() {
-                        1 => Some(&mut tally.wins),
-                        2 => Some(&mut tally.draws),
-                        3 => Some(&mut tally.losses),
-                        _ => None,
-                    };
-                    if let Some(stat) = stat {
-                        *stat = stat.saturating_add(1);
-                    }
+            let mut taken = 0;
+            let mut first_in_run = u32::MAX;
+            for r in run.records.iter().take_while(|r| r.key_words() == key) {
+                taken += 1;
+                let stat = match (r.is_repeat(), r.outcome()) {
+                    (false, 1) => Some(&mut tally.wins),
+                    (false, 2) => Some(&mut tally.draws),
+                    (false, 3) => Some(&mut tally.losses),
+                    _ => None,
+                };
+                if let Some(stat) = stat {
+                    *stat = stat.saturating_add(1);
                 }
                 let code = r.code();
                 if code != NO_MOVE {
                     tally.moves[usize::from(code >> 6)] |= 1 << (code & 63);
                 }
                 if r.is_last() {
-                    tally.last_of.push(reference);
+                    tally.last_of.push(SourceRef { source: run.source, game: run.first_game + r.game });
                 }
+                first_in_run = first_in_run.min(r.game);
             }
+            if taken == 0 {
+                continue;
+            }
+            // Runs follow the input order: the first run with the key holds the first game.
+            if first_game.is_none() {
+                tally.key = run.records[0].key();
+                first_game = Some(SourceRef { source: run.source, game: run.first_game + first_in_run });
+            }
+            run.records = &run.records[taken..];
         }
+        tally.first_game = first_game.unwrap_or_default();
+        // References in order are the games in input order.
+        tally.last_of.sort_unstable();
         true
     }
 
@@ -243,6 +238,7 @@ impl<'a> Tallies<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kvetka::KEY_LEN;
 
     fn key(first: u8, last: u8) -> Key {
         let mut key = [0; KEY_LEN];
@@ -253,38 +249,41 @@ mod tests {
     #[test]
     fn records_keep_key_code_and_flags_apart() {
         let k = key(0xb6, 0xf0);
-        let r = Record::new(&k, 0x11, Outcome::Loss, true, 5, 9);
-        assert_eq!((r.key(), r.code(), r.outcome(), r.is_last()), (k, 0x11, 3, true));
-        // The code does not take part in the order: same key, same words.
-        assert_eq!(r.key_words(), Record::new(&k, NO_MOVE, Outcome::Win, false, 0, 0).key_words());
-        assert!(Record::new(&key(0xb6, 0xef), 0xff, Outcome::Win, false, 0, 0).key_words() < r.key_words());
+        let r = Record::new(&k.to_words(), 0x11, Outcome::Loss, true, true, 9);
+        assert_eq!((r.key(), r.code(), r.outcome(), r.is_last(), r.is_repeat()), (k, 0x11, 3, true, true));
+        // The code does not take part in the key: same key, same key words.
+        let other = Record::new(&k.to_words(), NO_MOVE, Outcome::Win, false, false, 0);
+        assert_eq!((r.key_words(), other.is_last(), other.is_repeat()), (other.key_words(), false, false));
+        let smaller = Record::new(&key(0xb6, 0xef).to_words(), 0xff, Outcome::Win, false, false, 0);
+        assert!(smaller.key_words() < r.key_words());
     }
 
     #[test]
     fn tallies_count_a_game_once_and_unite_moves_across_pieces() {
-        let (a, b) = (key(1, 0), key(2, 0));
+        let (a, b) = (key(1, 0).to_words(), key(2, 0).to_words());
         let mut first = Piece { games: 2, ..Piece::default() };
-        // Game 0 meets b twice (White to move, then Black to move: the first counts).
-        first.push(&b, 0x11, Outcome::Win, false, 0);
-        first.push(&a, 0x20, Outcome::Loss, false, 0);
-        first.push(&b, 0x29, Outcome::Loss, true, 0);
-        first.push(&b, NO_MOVE, Outcome::Draw, true, 1);
-        let mut second = Piece { games: 1, source: 1, first_game: 4, ..Piece::default() };
-        second.push(&a, 0x0d, Outcome::Unknown, true, 0);
+        // Game 0 meets b twice (White to move, then Black to move: the second is a repeat).
+        first.push(&b, 0x11, Outcome::Win, false, false, 0);
+        first.push(&a, 0x20, Outcome::Loss, false, false, 0);
+        first.push(&b, 0x29, Outcome::Loss, true, true, 0);
+        first.push(&b, NO_MOVE, Outcome::Draw, true, false, 1);
+        let mut second = Piece { games: 3, source: 1, first_game: 4, ..Piece::default() };
+        second.push(&a, 0x0d, Outcome::Unknown, true, false, 2);
+        second.push(&a, 0x0d, Outcome::Win, true, false, 1);
         let mut pieces = vec![first, second];
         sort_pieces(&mut pieces);
         let mut tallies = Tallies::new(&pieces);
-        assert_eq!(tallies.clone().keys(), [a, b]);
+        assert_eq!(tallies.clone().keys(), [Key::from_words(&a), Key::from_words(&b)]);
         let mut t = Tally::default();
         assert!(tallies.next_into(&mut t));
-        assert_eq!((t.key, t.wins, t.draws, t.losses), (a, 0, 0, 1));
+        assert_eq!((t.key, t.wins, t.draws, t.losses), (Key::from_words(&a), 1, 0, 1));
         let mut codes = Vec::new();
         t.codes(&mut codes);
         assert_eq!(codes, [0x0d, 0x20]);
         assert_eq!(t.first_game, SourceRef { source: 0, game: 0 });
-        assert_eq!(t.last_of, [SourceRef { source: 1, game: 4 }]);
+        assert_eq!(t.last_of, [SourceRef { source: 1, game: 5 }, SourceRef { source: 1, game: 6 }]);
         assert!(tallies.next_into(&mut t));
-        assert_eq!((t.key, t.wins, t.draws, t.losses), (b, 1, 1, 0));
+        assert_eq!((t.key, t.wins, t.draws, t.losses), (Key::from_words(&b), 1, 1, 0));
         t.codes(&mut codes);
         assert_eq!(codes, [0x11, 0x29]);
         assert_eq!(t.last_of, [SourceRef { source: 0, game: 0 }, SourceRef { source: 0, game: 1 }]);
@@ -302,7 +301,8 @@ mod tests {
                     let k = key(random.below(3) as u8, random.below(60) as u8);
                     let outcome = [Outcome::Unknown, Outcome::Win, Outcome::Draw, Outcome::Loss][random.below(4)];
                     let code = random.below(256) as u8;
-                    piece.push(&k, code, outcome, random.below(9) == 0, random.below(40) as u32);
+                    let (last, repeat) = (random.below(9) == 0, random.below(5) == 0);
+                    piece.push(&k.to_words(), code, outcome, last, repeat, random.below(40) as u32);
                 }
                 piece
             })

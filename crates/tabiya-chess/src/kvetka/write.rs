@@ -5,6 +5,8 @@
 use std::io::Write;
 use std::path::Path;
 
+use rayon::prelude::*;
+
 use tabiya_io::AtomicFile;
 use tabiya_io::varint::decode_compact_int;
 
@@ -136,7 +138,7 @@ impl Book {
         let first_keys: Vec<[u8; KEY_LEN]> =
             self.blocks.iter().map(|b| b.elements.first().map_or([0; KEY_LEN], |e| e.key.0)).collect();
         let files = BookFiles::new(path);
-        write_files(&files, &self.header, self.sources.as_ref(), &first_keys, options, &mut |index, out| {
+        write_files(&files, &self.header, self.sources.as_ref(), &first_keys, options, &|index, out| {
             self.encode_block(&self.blocks[index], out)
         })
     }
@@ -173,38 +175,43 @@ impl Book {
     }
 }
 
-/// Writes the files of a book of `first_keys.len()` blocks in the order ksf → kob parts →
-/// kin (the index last); `block` appends the 2048 bytes of a block.
+/// Writes the files of a book of `first_keys.len()` blocks in the order ksf → kob parts (in
+/// parallel) → kin (the index last); `block` appends the 2048 bytes of a block.
 fn write_files(
     files: &BookFiles,
     header: &Header,
     sources: Option<&Sources>,
     first_keys: &[[u8; KEY_LEN]],
     options: &WriteOptions,
-    block: &mut dyn FnMut(usize, &mut Vec<u8>),
+    block: &(dyn Fn(usize, &mut Vec<u8>) + Sync),
 ) -> Result<(), KvetkaError> {
     let header = header.to_bytes(first_keys.len() as u32);
     match sources {
         Some(sources) => write_file(&files.ksf(), &[&sources.to_bytes()])?,
         None => remove_stale(&files.ksf())?,
     }
-    let mut block_bytes = Vec::with_capacity(BLOCK_SIZE);
-    let mut next = 0;
     let counts = part_block_counts(header.len(), first_keys.len());
-    for (part, &count) in counts.iter().enumerate() {
+    let firsts: Vec<usize> =
+        counts.iter().scan(0, |next, &count| Some(std::mem::replace(next, *next + count))).collect();
+    let write_part = |part: usize| {
         let path = files.part(part);
-        let mut file = AtomicFile::create(&path).map_err(|e| KvetkaError::io(&path, e))?;
-        if part == 0 {
-            file.write_all(&header).map_err(|e| KvetkaError::io(&path, e))?;
-        }
-        for index in next..next + count {
-            block_bytes.clear();
-            block(index, &mut block_bytes);
-            file.write_all(&block_bytes).map_err(|e| KvetkaError::io(&path, e))?;
-        }
-        file.commit().map_err(|e| KvetkaError::io(&path, e))?;
-        next += count;
-    }
+        let write = || {
+            let mut file = AtomicFile::create(&path)?;
+            if part == 0 {
+                file.write_all(&header)?;
+            }
+            let mut block_bytes = Vec::with_capacity(BLOCK_SIZE);
+            for index in firsts[part]..firsts[part] + counts[part] {
+                block_bytes.clear();
+                block(index, &mut block_bytes);
+                file.write_all(&block_bytes)?;
+            }
+            file.commit()
+        };
+        write().map_err(|e| KvetkaError::io(&path, e))
+    };
+    let written: Vec<Result<(), KvetkaError>> = (0..counts.len()).into_par_iter().map(write_part).collect();
+    written.into_iter().collect::<Result<(), _>>()?;
     // Parts left over from a larger book of the same name would be read as ours.
     for stale in files.existing_parts().into_iter().skip(counts.len()) {
         remove_stale(&stale)?;
@@ -236,24 +243,45 @@ pub(crate) struct BlockPacker {
 #[derive(Debug, Default)]
 pub(crate) struct EncodedElements {
     bytes: Vec<u8>,
+    /// The size of each element.
+    sizes: Vec<u16>,
+    first_key: Option<Key>,
+    last_key: Option<Key>,
 }
 
 impl EncodedElements {
-    /// Adds the next element, or refuses it as [`Book::write`] would.
+    /// Adds the next element (its key above the last one's), or refuses it as [`Book::write`]
+    /// would.
     pub fn push(&mut self, element: &Element, element_type: u8) -> Result<(), KvetkaError> {
-        check_element(element, element_type)?;
+        if self.last_key.is_some_and(|last| element.key <= last) {
+            return Err(out_of_order(element.key));
+        }
+        check_comment(element)?;
+        let start = self.bytes.len();
         element.encode(element_type, &mut self.bytes);
+        let size = self.bytes.len() - start;
+        if size > MAX_ELEMENT_SIZE {
+            self.bytes.truncate(start);
+            return Err(too_large(element, size));
+        }
+        self.sizes.push(size as u16);
+        self.first_key.get_or_insert(element.key);
+        self.last_key = Some(element.key);
         Ok(())
     }
 
-    /// The key and the end of the element whose bytes start at `start`.
-    fn element_at(&self, start: usize) -> ([u8; KEY_LEN], usize) {
-        let (length, length_bytes) = decode_compact_int(&self.bytes[start..]).expect("an element written by push");
+    /// The key of the element whose bytes start at `start`.
+    fn key_at(&self, start: usize) -> [u8; KEY_LEN] {
+        let (_, length_bytes) = decode_compact_int(&self.bytes[start..]).expect("an element written by push");
         let key_start = start + length_bytes;
         let mut key = [0; KEY_LEN];
         key.copy_from_slice(&self.bytes[key_start..key_start + KEY_LEN]);
-        (key, key_start + length as usize)
+        key
     }
+}
+
+fn out_of_order(key: Key) -> KvetkaError {
+    KvetkaError::unrepresentable(format!("key {} out of order", key.to_hex()))
 }
 
 impl BlockPacker {
@@ -264,18 +292,19 @@ impl BlockPacker {
     /// Adds the next elements (keys ascending, after those added so far) to blocks, keeping
     /// their bytes until the book is written (the book is not copied into blocks).
     pub fn push_all(&mut self, elements: EncodedElements) -> Result<(), KvetkaError> {
+        if let (Some(last), Some(first)) = (self.last_key, elements.first_key)
+            && first.0 <= last
+        {
+            return Err(out_of_order(first));
+        }
+        self.last_key = elements.last_key.map(|key| key.0).or(self.last_key);
         let part = self.parts.len();
         let mut start = 0;
-        while start < elements.bytes.len() {
-            let (key, end) = elements.element_at(start);
-            if self.last_key.is_some_and(|last| key <= last) {
-                return Err(KvetkaError::unrepresentable(format!("key {} out of order", Key(key).to_hex())));
-            }
-            self.last_key = Some(key);
-            let size = end - start;
+        for &size in &elements.sizes {
+            let (size, end) = (usize::from(size), start + usize::from(size));
             let fits = self.blocks.last().is_some_and(|&(_, used, _)| used + size <= BLOCK_SIZE);
             if !fits {
-                self.blocks.push((key, 2, self.runs.len()));
+                self.blocks.push((elements.key_at(start), 2, self.runs.len()));
             }
             if let Some((_, used, _)) = self.blocks.last_mut() {
                 *used += size;
@@ -304,7 +333,7 @@ impl BlockPacker {
         options: &WriteOptions,
     ) -> Result<(), KvetkaError> {
         let first_keys: Vec<[u8; KEY_LEN]> = self.blocks.iter().map(|&(key, _, _)| key).collect();
-        write_files(&BookFiles::new(path), header, sources, &first_keys, options, &mut |index, out| {
+        write_files(&BookFiles::new(path), header, sources, &first_keys, options, &|index, out| {
             let (_, used, first_run) = self.blocks[index];
             let end_run = self.blocks.get(index + 1).map_or(self.runs.len(), |&(_, _, run)| run);
             out.extend_from_slice(&(used as u16).to_be_bytes());
@@ -332,23 +361,30 @@ pub fn part_block_counts(header_size: usize, block_number: usize) -> Vec<usize> 
 
 /// The element's size, or why the writer refuses it (over 682 bytes, comment over 300 characters).
 fn check_element(element: &Element, element_type: u8) -> Result<usize, KvetkaError> {
-    if let Some(comment) = &element.comment
-        && unicode_units(comment) > MAX_COMMENT_CHARS
-    {
-        return Err(KvetkaError::unrepresentable(format!(
+    check_comment(element)?;
+    let size = element.encoded_size(element_type);
+    if size > MAX_ELEMENT_SIZE {
+        return Err(too_large(element, size));
+    }
+    Ok(size)
+}
+
+fn check_comment(element: &Element) -> Result<(), KvetkaError> {
+    match &element.comment {
+        Some(comment) if unicode_units(comment) > MAX_COMMENT_CHARS => Err(KvetkaError::unrepresentable(format!(
             "position {}: comment of {} characters (at most {MAX_COMMENT_CHARS})",
             element.key.to_hex(),
             unicode_units(comment)
-        )));
+        ))),
+        _ => Ok(()),
     }
-    let size = element.encoded_size(element_type);
-    if size > MAX_ELEMENT_SIZE {
-        return Err(KvetkaError::unrepresentable(format!(
-            "position {}: element of {size} bytes (at most {MAX_ELEMENT_SIZE})",
-            element.key.to_hex()
-        )));
-    }
-    Ok(size)
+}
+
+fn too_large(element: &Element, size: usize) -> KvetkaError {
+    KvetkaError::unrepresentable(format!(
+        "position {}: element of {size} bytes (at most {MAX_ELEMENT_SIZE})",
+        element.key.to_hex()
+    ))
 }
 
 fn write_file(path: &Path, chunks: &[&[u8]]) -> Result<(), KvetkaError> {
@@ -420,6 +456,15 @@ mod tests {
             packer.write(&Header::default(), None, &dir.path().join("packed.kob"), &WriteOptions::default()).unwrap();
             assert_eq!(read("packed"), whole, "cut at {cuts:?}");
         }
+        // Keys out of order are refused within a run of elements and across runs.
+        let mut part = EncodedElements::default();
+        part.push(&elements[5], 0).unwrap();
+        assert!(part.push(&elements[5], 0).is_err());
+        let mut packer = BlockPacker::new();
+        packer.push_all(part).unwrap();
+        let mut earlier = EncodedElements::default();
+        earlier.push(&elements[4], 0).unwrap();
+        assert!(packer.push_all(earlier).is_err());
     }
 
     #[test]
