@@ -40,8 +40,7 @@ fn normal_move(pos: &Chess, san: Normal) -> Option<Result<Move, SanError>> {
     if pos.us().contains(to) {
         return Some(Err(SanError::IllegalSan));
     }
-    let target = board.role_at(to);
-    if capture != target.is_some() {
+    if capture != board.occupied().contains(to) {
         if role == Role::Pawn && capture {
             return None;
         }
@@ -72,9 +71,11 @@ fn normal_move(pos: &Chess, san: Normal) -> Option<Result<Move, SanError>> {
         if found.is_some() {
             return Some(Err(SanError::AmbiguousSan));
         }
-        found = Some(Move::Normal { role, from, capture: target, to, promotion });
+        found = Some(from);
     }
-    Some(found.ok_or(SanError::IllegalSan))
+    // The captured role is looked up once, for the move found.
+    let mv = found.map(|from| Move::Normal { role, from, capture: board.role_at(to), to, promotion });
+    Some(mv.ok_or(SanError::IllegalSan))
 }
 
 #[cfg(test)]
