@@ -42,6 +42,8 @@ use shakmaty::{
     PositionError, Rank, Role, Setup, Square,
 };
 
+use crate::nibbles;
+
 /// The order in which both formats visit the squares, and count pieces: a1, a2, …, a8, b1, …, h8.
 pub const SQUARE_ORDER: [Square; 64] = {
     let mut order = [Square::A1; 64];
@@ -371,22 +373,6 @@ pub struct BoardCode {
     pub len: usize,
 }
 
-/// `SPREAD[b]`: bit i of the byte b moved to bit 4i, to interleave four bit planes into
-/// nibbles.
-const SPREAD: [u32; 256] = {
-    let mut spread = [0; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let mut bit = 0;
-        while bit < 8 {
-            spread[byte] |= ((byte as u32 >> bit) & 1) << (4 * bit);
-            bit += 1;
-        }
-        byte += 1;
-    }
-    spread
-};
-
 /// The code of four consecutive squares of a file given as four nibbles (the first square in
 /// the lowest; see [`nibble_code`]): the bits in the low 24 bits, their number above them.
 /// 256 KiB, built at compile time: a file's code is two look-ups instead of a loop over its
@@ -450,26 +436,16 @@ impl Planes {
     /// reverses the files (the bytes after it).
     fn new(board: &Board, frame: Frame) -> Planes {
         let black = if frame.flipped { board.white() } else { board.black() };
-        Planes(
-            [
-                board.pawns() | board.bishops() | board.queens(),
-                board.knights() | board.bishops() | board.kings(),
-                board.rooks() | board.queens() | board.kings(),
-                black,
-            ]
-            .map(|bb| {
-                let by_file = if frame.flipped { bb.0.swap_bytes() } else { bb.0 };
-                let by_file = Bitboard(by_file).flip_diagonal().0;
-                if frame.mirrored { by_file.swap_bytes() } else { by_file }
-            }),
-        )
+        Planes(nibbles::planes(board, black).map(|plane| {
+            let by_file = if frame.flipped { plane.swap_bytes() } else { plane };
+            let by_file = Bitboard(by_file).flip_diagonal().0;
+            if frame.mirrored { by_file.swap_bytes() } else { by_file }
+        }))
     }
 
     /// The code of one file (bits, number of bits ≤ 48): two look-ups of four squares each.
     fn file_code(&self, file: usize) -> (u64, u32) {
-        let byte = |plane: u64| usize::from((plane >> (8 * file)) as u8);
-        let [p0, p1, p2, p3] = self.0;
-        let nibbles = SPREAD[byte(p0)] | SPREAD[byte(p1)] << 1 | SPREAD[byte(p2)] << 2 | SPREAD[byte(p3)] << 3;
+        let nibbles = nibbles::interleave(&self.0, file);
         let low = QUARTER_CODES[(nibbles & 0xffff) as usize];
         let high = QUARTER_CODES[(nibbles >> 16) as usize];
         let high_len = high >> 24;

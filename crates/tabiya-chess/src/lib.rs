@@ -9,6 +9,7 @@ pub mod ctg;
 pub mod game;
 pub mod games;
 pub mod kvetka;
+mod nibbles;
 pub mod pgn;
 pub mod polyglot;
 mod rules;

@@ -2,6 +2,8 @@
 
 use shakmaty::{Bitboard, Board, CastlingMode, Chess, Color, FromSetup, Piece, Position, Role, Setup, Square};
 
+use crate::nibbles;
+
 /// Pieces as 4-bit codes (0 empty, 1–6 white pawn…king, 9–14 black), castling rights as the
 /// rooks' squares, side to move and en-passant square. Halfmove clock and move number are
 /// not kept.
@@ -13,22 +15,6 @@ pub struct PackedPosition {
     /// Bit 7: Black to move; bits 0–6: en-passant square + 1, or 0.
     turn_and_ep: u8,
 }
-
-/// Bit `i` of the index moved to bit `4 i`: eight squares of one bitboard rank into the low
-/// bits of their eight nibbles.
-const NIBBLE_SPREAD: [u32; 256] = {
-    let mut table = [0; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let mut i = 0;
-        while i < 8 {
-            table[byte] |= ((byte as u32 >> i) & 1) << (4 * i);
-            i += 1;
-        }
-        byte += 1;
-    }
-    table
-};
 
 fn code_piece(code: u8) -> Option<Piece> {
     let role = match code & 7 {
@@ -49,19 +35,10 @@ impl PackedPosition {
         // The four bits of every square's code as four bitboards ("planes"), spread into
         // nibbles eight squares at a time: no square-by-square lookup of pieces.
         let board = pos.board();
-        let planes = [
-            board.pawns() | board.bishops() | board.queens(),
-            board.knights() | board.bishops() | board.kings(),
-            board.rooks() | board.queens() | board.kings(),
-            board.black(),
-        ];
+        let planes = nibbles::planes(board, board.black());
         let mut squares = [0u8; 32];
         for (rank, chunk) in squares.chunks_exact_mut(4).enumerate() {
-            let mut nibbles = 0;
-            for (bit, plane) in planes.iter().enumerate() {
-                nibbles |= NIBBLE_SPREAD[usize::from((plane.0 >> (8 * rank)) as u8)] << bit;
-            }
-            chunk.copy_from_slice(&nibbles.to_le_bytes());
+            chunk.copy_from_slice(&nibbles::interleave(&planes, rank).to_le_bytes());
         }
         let ep = pos.maybe_ep_square().map_or(0, |sq| sq as u8 + 1);
         let turn = if pos.turn() == Color::Black { 0x80 } else { 0 };

@@ -20,5 +20,7 @@ mod symmetry;
 
 pub use bitboard::{flips, legal_moves};
 pub use position::{Board, Color, IllegalMove, Position};
+#[cfg(test)]
+pub(crate) use square::mask;
 pub use square::{ParseSquareError, Square};
 pub use symmetry::Symmetry;

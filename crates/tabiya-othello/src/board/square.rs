@@ -93,6 +93,12 @@ impl FromStr for Square {
     }
 }
 
+/// The squares named, as a bitboard (tests spell positions this way).
+#[cfg(test)]
+pub(crate) fn mask(names: &[&str]) -> u64 {
+    names.iter().map(|n| n.parse::<Square>().unwrap().bit()).fold(0, |a, b| a | b)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

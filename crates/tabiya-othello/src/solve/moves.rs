@@ -145,19 +145,15 @@ impl MoveList {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Square;
-
-    fn bits(names: &[&str]) -> u64 {
-        names.iter().map(|n| n.parse::<Square>().unwrap().bit()).fold(0, |a, b| a | b)
-    }
+    use crate::board::{Square, mask};
 
     #[test]
     fn corner_risk_marks_x_and_c_squares() {
         let at = |name: &str| CORNER_RISK[name.parse::<Square>().unwrap().index() as usize];
-        assert_eq!(at("b2"), (bits(&["a1"]), 512));
-        assert_eq!(at("g7"), (bits(&["h8"]), 512));
-        assert_eq!(at("b8"), (bits(&["a8"]), 128));
-        assert_eq!(at("h2"), (bits(&["h1"]), 128));
+        assert_eq!(at("b2"), (mask(&["a1"]), 512));
+        assert_eq!(at("g7"), (mask(&["h8"]), 512));
+        assert_eq!(at("b8"), (mask(&["a8"]), 128));
+        assert_eq!(at("h2"), (mask(&["h1"]), 128));
         assert_eq!(at("d4"), (0, 0));
         assert_eq!(at("c1"), (0, 0));
         assert_eq!(CORNER_RISK.iter().filter(|(corner, _)| *corner != 0).count(), 12);
@@ -165,9 +161,9 @@ mod tests {
 
     #[test]
     fn corner_stable_discs_are_corners_and_their_edge_neighbours() {
-        let own = bits(&["a1", "b1", "a2", "b2", "h1", "h2", "g8", "c1"]);
-        assert_eq!(corner_stable(own), bits(&["a1", "b1", "a2", "h1", "h2"]));
+        let own = mask(&["a1", "b1", "a2", "b2", "h1", "h2", "g8", "c1"]);
+        assert_eq!(corner_stable(own), mask(&["a1", "b1", "a2", "h1", "h2"]));
         // No wrap-around from h1 to a2 or from a8 to h7.
-        assert_eq!(corner_stable(bits(&["h1", "a2", "a8", "h7"])), bits(&["h1", "a8"]));
+        assert_eq!(corner_stable(mask(&["h1", "a2", "a8", "h7"])), mask(&["h1", "a8"]));
     }
 }

@@ -71,18 +71,14 @@ pub fn stable_discs(own: u64, other: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Square;
-
-    fn bits(names: &[&str]) -> u64 {
-        names.iter().map(|n| n.parse::<Square>().unwrap().bit()).fold(0, |a, b| a | b)
-    }
+    use crate::board::mask;
 
     #[test]
     fn corners_and_edge_runs_from_them_are_stable() {
-        let own = bits(&["a1", "b1", "c1", "a2", "e1", "d4"]);
-        let other = bits(&["e4"]);
+        let own = mask(&["a1", "b1", "c1", "a2", "e1", "d4"]);
+        let other = mask(&["e4"]);
         // e1 is separated from the a1 run by the empty d1; d4 can be flipped.
-        assert_eq!(stable_discs(own, other), bits(&["a1", "b1", "c1", "a2"]));
+        assert_eq!(stable_discs(own, other), mask(&["a1", "b1", "c1", "a2"]));
     }
 
     #[test]
@@ -95,7 +91,7 @@ mod tests {
     #[test]
     fn full_lines_protect_inner_discs_only_in_every_direction() {
         // Row 4 full, d4 ours: still flippable vertically and diagonally.
-        let own = bits(&["d4"]);
+        let own = mask(&["d4"]);
         let other = 0xffu64 << 24 & !own;
         assert_eq!(stable_discs(own, other), 0);
     }
@@ -133,7 +129,7 @@ mod tests {
     #[test]
     fn full_lines_of_a_board_with_one_empty_square() {
         // Only d4 empty: its row, file and two diagonals are not full, every other line is.
-        let d4 = bits(&["d4"]);
+        let d4 = mask(&["d4"]);
         let [horizontal, vertical, diagonal, anti_diagonal] = full_lines(!d4);
         assert_eq!(horizontal, !(0xffu64 << 24));
         assert_eq!(vertical, !0x0808_0808_0808_0808);
