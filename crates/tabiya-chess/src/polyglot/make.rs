@@ -3,7 +3,7 @@
 use shakmaty::Color;
 
 use super::{Entry, encode_move};
-use crate::book::{Book, BookPosition};
+use crate::book::{self, Book, BookPosition, BuildOptions, GamesBuild};
 
 /// `polyglot make-book`'s counters are 16 bits: when a move reaches this many games, all
 /// counters of its position are halved.
@@ -56,6 +56,34 @@ pub fn entries_from_book(book: &Book, options: &MakeOptions) -> Vec<Entry> {
 pub fn entries_from_range(range: &Book, options: &MakeOptions) -> Vec<Entry> {
     // At most one entry per move: room for all of them, which costs no memory where unused.
     entries_of(range.positions(), options, range.move_count())
+}
+
+/// Part of a made book: its entries, and how many positions and moves of the book they came
+/// from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EntryRun {
+    pub positions: usize,
+    pub moves: usize,
+    pub entries: Vec<Entry>,
+}
+
+impl EntryRun {
+    /// The whole of `book`: [`entries_from_book`].
+    pub fn of_book(book: &Book, options: &MakeOptions) -> EntryRun {
+        EntryRun { positions: book.len(), moves: book.move_count(), entries: entries_from_book(book, options) }
+    }
+
+    /// One key range: [`entries_from_range`].
+    fn of_range(range: &Book, options: &MakeOptions) -> EntryRun {
+        EntryRun { positions: range.len(), moves: range.move_count(), entries: entries_from_range(range, options) }
+    }
+}
+
+/// What `polyglot make-book` writes for one PGN text, made key range by key range on every
+/// rayon thread so that the whole book is never held: the runs, written one after the other in
+/// order, are the book [`entries_from_book`] gives for the same games.
+pub fn make_from_pgn(input: &[u8], build: &BuildOptions, options: &MakeOptions) -> GamesBuild<Vec<EntryRun>> {
+    book::build_from_pgn_in_ranges(input, build, None, |range| EntryRun::of_range(range, options))
 }
 
 fn entries_of<'a>(positions: impl Iterator<Item = BookPosition<'a>>, options: &MakeOptions, room: usize) -> Vec<Entry> {

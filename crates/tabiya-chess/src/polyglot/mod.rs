@@ -35,7 +35,7 @@ use tabiya_io::Location;
 
 pub use crate::book::position_key as key;
 pub use entry::{Entry, decode_move, encode_move};
-pub use make::{MakeOptions, entries_from_book, entries_from_range};
+pub use make::{EntryRun, MakeOptions, entries_from_book, entries_from_range, make_from_pgn};
 pub use merge::{MergeRule, merge};
 pub use probe::{ProbeHit, find, probe};
 pub use read::read_entries;

@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use serde_json::{Map, Value};
 use shakmaty::Color;
-use tabiya_chess::book::{self, Book, BuildOptions};
+use tabiya_chess::book::{self, BuildOptions};
 use tabiya_chess::games;
-use tabiya_chess::polyglot::{self, Entry, MakeOptions, MergeRule};
+use tabiya_chess::polyglot::{self, Entry, EntryRun, MakeOptions, MergeRule};
 use tabiya_io::Format;
 
 use crate::args::*;
@@ -131,9 +131,6 @@ pub fn probe(path: &Path, args: &ProbeArgs, _global: &Global) -> Result<ExitCode
     Ok(ExitCode::SUCCESS)
 }
 
-/// Positions, moves and Polyglot entries of each key range of a book.
-type MadeRanges = book::GamesBuild<Vec<(usize, usize, Vec<Entry>)>>;
-
 pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     let options = &args.polyglot;
     let build_options = BuildOptions { max_ply: options.max_ply, min_elo: options.min_elo, keep_positions: false };
@@ -153,10 +150,7 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
                 let bytes = tabiya_io::read_input(&path).map_err(CliError::input)?;
                 if args.inputs.len() == 1 {
                     // One PGN file, the usual case: the book is made range by range, never whole.
-                    let by_range = |range: &mut Book| {
-                        (range.len(), range.move_count(), polyglot::entries_from_range(range, &make))
-                    };
-                    let made = book::build_from_pgn_in_ranges(&bytes, &build_options, None, by_range);
+                    let made = polyglot::make_from_pgn(&bytes, &build_options, &make);
                     bar.finish_and_clear();
                     return write_made(args, global, made);
                 }
@@ -175,14 +169,14 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
         });
     }
     let Some(built) = built else { return Err(CliError::Usage("no input".into())) };
-    let whole = (built.book.len(), built.book.move_count(), polyglot::entries_from_book(&built.book, &make));
+    let whole = EntryRun::of_book(&built.book, &make);
     write_made(args, global, built.with_book(vec![whole]))
 }
 
 /// Writes the entries of every range, in order, and says what was done.
-fn write_made(args: &BookArgs, global: &Global, made: MadeRanges) -> Result<ExitCode, CliError> {
-    let book::GamesBuild { book: ranges, summary: counts, unreadable, warnings } = made;
-    write_book(&args.output, ranges.iter().map(|(_, _, entries)| &entries[..]))?;
+fn write_made(args: &BookArgs, global: &Global, made: book::GamesBuild<Vec<EntryRun>>) -> Result<ExitCode, CliError> {
+    let book::GamesBuild { book: runs, summary: counts, unreadable, warnings } = made;
+    write_book(&args.output, runs.iter().map(|run| &run.entries[..]))?;
     summary(
         global.quiet,
         format_args!(
@@ -192,9 +186,9 @@ fn write_made(args: &BookArgs, global: &Global, made: MadeRanges) -> Result<Exit
             counts.games_chess960,
             counts.games_below_min_elo,
             unreadable,
-            ranges.iter().map(|(positions, _, _)| positions).sum::<usize>(),
-            ranges.iter().map(|(_, moves, _)| moves).sum::<usize>(),
-            ranges.iter().map(|(_, _, entries)| entries.len()).sum::<usize>()
+            runs.iter().map(|run| run.positions).sum::<usize>(),
+            runs.iter().map(|run| run.moves).sum::<usize>(),
+            runs.iter().map(|run| run.entries.len()).sum::<usize>()
         ),
     );
     Ok(ExitCode::SUCCESS)
