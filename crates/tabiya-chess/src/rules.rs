@@ -2,10 +2,88 @@
 //!
 //! shakmaty decides legality by generating every legal move. Readers that meet one move at a
 //! time (the SAN reader, the SCID decoder) need only ask whether the piece can go there on this
-//! board and whether its own king is safe afterwards. Exact for `Move::Normal`; en passant and
-//! castling are left to shakmaty.
+//! board and whether its own king is safe afterwards. Exact for `Move::Normal` and castling; en
+//! passant is left to shakmaty.
+//!
+//! Sliders are tested one by one against empty-board rays and the squares between, not with
+//! magic lookups: the few pieces on a line with a square are found in 1 KiB of tables that stay
+//! in the first-level cache, while the magic attack table (700 KB) misses it whenever PGN text
+//! streams through.
 
-use shakmaty::{Bitboard, Chess, Color, Position, Rank, Role, Square};
+use shakmaty::{Bitboard, Board, CastlingSide, Chess, Color, Move, Position, Rank, Role, Square, attacks};
+
+/// Squares a rook on each square reaches on an empty board.
+static ROOK_RAYS: [u64; 64] = empty_board_rays(Role::Rook);
+/// Squares a bishop on each square reaches on an empty board.
+static BISHOP_RAYS: [u64; 64] = empty_board_rays(Role::Bishop);
+
+const fn empty_board_rays(role: Role) -> [u64; 64] {
+    let mut rays = [0; 64];
+    let mut from: usize = 0;
+    while from < 64 {
+        let mut to: usize = 0;
+        while to < 64 {
+            let (files, ranks) = ((from % 8).abs_diff(to % 8), (from / 8).abs_diff(to / 8));
+            let on_line = match role {
+                Role::Rook => (files == 0) != (ranks == 0),
+                _ => files == ranks && files != 0,
+            };
+            if on_line {
+                rays[from] |= 1 << to;
+            }
+            to += 1;
+        }
+        from += 1;
+    }
+    rays
+}
+
+/// Squares a `role` (bishop, rook or queen) on `sq` reaches on an empty board.
+pub(crate) fn slider_rays(role: Role, sq: Square) -> Bitboard {
+    let (rook, bishop) = (ROOK_RAYS[usize::from(sq)], BISHOP_RAYS[usize::from(sq)]);
+    Bitboard(match role {
+        Role::Rook => rook,
+        Role::Bishop => bishop,
+        _ => rook | bishop,
+    })
+}
+
+/// The squares strictly between `a` and `b` if they share a rank, file or diagonal, else none:
+/// as `attacks::between`, computed rather than looked up in its 32 KiB table.
+pub(crate) fn between(a: Square, b: Square) -> Bitboard {
+    let (low, high) = (u32::from(a.min(b)), u32::from(a.max(b)));
+    let (files, ranks) = ((high % 8) as i32 - (low % 8) as i32, (high / 8 - low / 8) as i32);
+    // The line from `low` towards `high`, one square per step of 1, 8, 9 or 7. Shifted to
+    // `low`, it wraps round the board's edge only beyond `high`, where the mask cuts it off.
+    let line: u64 = if ranks == 0 {
+        0xff
+    } else if files == 0 {
+        0x0101_0101_0101_0101
+    } else if files == ranks {
+        0x8040_2010_0804_0201
+    } else if files == -ranks {
+        0x0002_0408_1020_4081
+    } else {
+        return Bitboard::EMPTY;
+    };
+    let above_low = u64::MAX.wrapping_shl(low).wrapping_shl(1);
+    let below_high = (1u64 << high).wrapping_sub(1);
+    Bitboard((line << low) & above_low & below_high)
+}
+
+/// Whether one of `attackers` (all of `color`) attacks `sq` with `occupied` squares occupied.
+fn attacked(board: &Board, sq: Square, color: Color, attackers: Bitboard, occupied: Bitboard) -> bool {
+    let leapers = attacks::knight_attacks(sq) & board.knights()
+        | attacks::pawn_attacks(!color, sq) & board.pawns()
+        | attacks::king_attacks(sq) & board.kings();
+    if (leapers & attackers).any() {
+        return true;
+    }
+    let snipers = (Bitboard(ROOK_RAYS[usize::from(sq)]) & board.rooks_and_queens()
+        | Bitboard(BISHOP_RAYS[usize::from(sq)]) & board.bishops_and_queens())
+        & attackers;
+    snipers.into_iter().any(|sniper| (between(sniper, sq) & occupied).is_empty())
+}
 
 /// Whether the king of the side to move is safe after its `role` goes from `from` to `to` (a
 /// piece captured on `to` no longer attacks): this decides pins and answers to check alike.
@@ -14,8 +92,38 @@ pub(crate) fn king_safe_after(pos: &Chess, role: Role, from: Square, to: Square)
     let turn = pos.turn();
     let king = if role == Role::King { Some(to) } else { board.king_of(turn) };
     king.is_some_and(|king| {
-        board.attacks_to(king, !turn, board.occupied().without(from).with(to)).without(to).is_empty()
+        let occupied = board.occupied().without(from).with(to);
+        !attacked(board, king, !turn, pos.them().without(to), occupied)
     })
+}
+
+/// The pieces among `pieces` (all `role`: bishops, rooks or queens) that reach `to` with
+/// `occupied` squares occupied.
+pub(crate) fn slider_origins(role: Role, to: Square, pieces: Bitboard, occupied: Bitboard) -> Bitboard {
+    (slider_rays(role, to) & pieces).into_iter().filter(|&from| (between(from, to) & occupied).is_empty()).collect()
+}
+
+/// Castling on `side` if it is legal, as shakmaty's `castling_moves` decides it: the right is
+/// kept, the squares between king and rook and their destinations are empty, and the king is
+/// attacked neither where it stands, nor on its way, nor where it lands.
+pub(crate) fn castling(pos: &Chess, side: CastlingSide) -> Option<Move> {
+    let (board, turn) = (pos.board(), pos.turn());
+    let rook = pos.castles().rook(turn, side)?;
+    let king = board.king_of(turn)?;
+    let occupied = board.occupied();
+    if (pos.castles().path(turn, side) & occupied).any() {
+        return None;
+    }
+    let king_to = side.king_to(turn);
+    let after = occupied ^ king ^ rook ^ side.rook_to(turn);
+    if attacked(board, king_to, !turn, pos.them(), after) {
+        return None;
+    }
+    let on_the_way = between(king, king_to).with(king);
+    if on_the_way.into_iter().any(|sq| attacked(board, sq, !turn, pos.them(), occupied ^ king)) {
+        return None;
+    }
+    Some(Move::Castle { king, rook })
 }
 
 /// The square a pawn of `turn` among `pawns` pushes from to reach the empty square `to`: one
@@ -37,13 +145,13 @@ pub(crate) fn pawn_push_from(to: Square, turn: Color, pawns: Bitboard, occupied:
 #[cfg(test)]
 mod tests {
     use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Move, attacks};
+    use shakmaty::{CastlingMode, EnPassantMode};
     use tabiya_io::corpus::Xorshift;
 
     use super::*;
 
-    fn position(fen: &str) -> Chess {
-        Fen::from_ascii(fen.as_bytes()).unwrap().into_position(CastlingMode::Standard).unwrap()
+    fn position(fen: &str, mode: CastlingMode) -> Chess {
+        Fen::from_ascii(fen.as_bytes()).unwrap().into_position(mode).unwrap()
     }
 
     /// Every normal move a piece of the side to move could make ignoring its king, with
@@ -75,34 +183,62 @@ mod tests {
     }
 
     #[test]
+    fn lines_are_shakmatys() {
+        for a in Square::ALL {
+            for b in Square::ALL {
+                assert_eq!(between(a, b), attacks::between(a, b), "{a} {b}");
+            }
+            for role in [Role::Bishop, Role::Rook, Role::Queen] {
+                assert_eq!(slider_rays(role, a), attacks::attacks(a, role.of(Color::White), Bitboard::EMPTY));
+            }
+        }
+    }
+
+    #[test]
     fn king_safety_agrees_with_legal_move_generation() {
         // Pins, checks and double checks, captures of the checker, kings stepping along a
-        // slider's line (the x-ray through the king's own square), promotions.
+        // slider's line (the x-ray through the king's own square), promotions, en passant
+        // (a pawn pinned along the rank), discovered checks; Chess960 castling.
         let fens = [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3pPk/8/4P3/8 b - g3 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-            "4k3/8/8/8/8/5n2/8/r3K3 w - - 0 1",
-            "4k3/8/8/8/1b6/8/3q4/R2NK3 w - - 0 1",
-            "3rk3/8/8/8/8/8/3P4/3K3q w - - 0 1",
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", CastlingMode::Standard),
+            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", CastlingMode::Standard),
+            ("8/2p5/3p4/KP5r/1R3pPk/8/4P3/8 b - g3 0 1", CastlingMode::Standard),
+            ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", CastlingMode::Standard),
+            ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", CastlingMode::Standard),
+            ("4k3/8/8/8/8/5n2/8/r3K3 w - - 0 1", CastlingMode::Standard),
+            ("4k3/8/8/8/1b6/8/3q4/R2NK3 w - - 0 1", CastlingMode::Standard),
+            ("3rk3/8/8/8/8/8/3P4/3K3q w - - 0 1", CastlingMode::Standard),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", CastlingMode::Standard),
+            ("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", CastlingMode::Chess960),
+            ("2r1kr2/8/8/8/8/8/8/1R2K1R1 w GBfc - 0 1", CastlingMode::Chess960),
         ];
         let mut rng = Xorshift::new(0x4b1);
-        let (mut checked, mut unsafe_moves, mut in_check) = (0, 0, 0);
+        let (mut checked, mut unsafe_moves, mut in_check, mut reached) = (0, 0, 0, 0);
+        let (mut castles, mut refused) = (0, 0);
         for game in 0..400 {
-            let mut pos = position(fens[game % fens.len()]);
+            let (fen, mode) = fens[game % fens.len()];
+            let mut pos = position(fen, mode);
             for _ in 0..60 {
+                let at = || Fen::from_position(&pos, EnPassantMode::Legal).to_string();
                 in_check += usize::from(pos.is_check());
                 for (role, from, to, legal) in pseudo_legal(&pos) {
-                    assert_eq!(
-                        king_safe_after(&pos, role, from, to),
-                        legal,
-                        "{role:?} {from}{to} in {}",
-                        Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
-                    );
+                    assert_eq!(king_safe_after(&pos, role, from, to), legal, "{role:?} {from}{to} in {}", at());
                     checked += 1;
                     unsafe_moves += usize::from(!legal);
+                }
+                for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+                    let expected = pos.castling_moves(side).first().copied();
+                    assert_eq!(castling(&pos, side), expected, "{side:?} in {}", at());
+                    castles += usize::from(expected.is_some());
+                    refused += usize::from(expected.is_none() && pos.castles().has(pos.turn(), side));
+                }
+                let occupied = pos.board().occupied();
+                for role in [Role::Bishop, Role::Rook, Role::Queen] {
+                    for to in Square::ALL {
+                        let expected = attacks::attacks(to, role.of(pos.turn()), occupied) & pos.our(role);
+                        assert_eq!(slider_origins(role, to, pos.our(role), occupied), expected, "{to} in {}", at());
+                        reached += expected.count();
+                    }
                 }
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
@@ -111,6 +247,11 @@ mod tests {
                 pos.play_unchecked(moves[rng.below(moves.len())]);
             }
         }
-        assert!(checked > 300_000 && unsafe_moves > 10_000 && in_check > 1_000, "{checked} {unsafe_moves} {in_check}");
+        assert!(
+            checked > 300_000 && unsafe_moves > 10_000 && in_check > 1_000 && reached > 100_000,
+            "{checked} {unsafe_moves} {in_check} {reached}"
+        );
+        // Castling allowed, and refused with the right kept (path occupied or attacked).
+        assert!(castles > 1_000 && refused > 1_000, "{castles} {refused}");
     }
 }

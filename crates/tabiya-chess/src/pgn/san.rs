@@ -1,25 +1,26 @@
 //! SAN to a legal move, the common cases without move lists.
 //!
 //! shakmaty's `San::to_move` builds the list of legal candidate moves (a 256-entry array,
-//! copied on return) for every move read. Piece and pawn moves are resolved here from
-//! bitboards instead: the candidate squares, each tested with one attack lookup on the king
-//! (which decides pins and answers to check alike). En passant and castling go to shakmaty.
+//! copied on return) for every move read. Piece and pawn moves and castling are resolved here
+//! from bitboards instead (`crate::rules`): the candidate squares, each tested for the safety
+//! of the king (which decides pins and answers to check alike). En passant goes to shakmaty.
 //! The answer (move, illegal or ambiguous) is shakmaty's in every case; a test compares the
 //! two on every spelling of every move of random games.
 
 use shakmaty::san::{San, SanError};
 use shakmaty::{Chess, File, Move, Position, Rank, Role, Square, attacks};
 
-use crate::rules::{king_safe_after, pawn_push_from};
+use crate::rules::{castling, king_safe_after, pawn_push_from, slider_origins};
 
 /// The legal move `san` names in `pos`, as `San::to_move` finds it.
 pub(crate) fn san_to_move(san: San, pos: &Chess) -> Result<Move, SanError> {
-    if let San::Normal { role, file, rank, capture, to, promotion } = san
-        && let Some(found) = normal_move(pos, Normal { role, file, rank, capture, to, promotion })
-    {
-        return found;
+    match san {
+        San::Normal { role, file, rank, capture, to, promotion } => {
+            normal_move(pos, Normal { role, file, rank, capture, to, promotion }).unwrap_or_else(|| san.to_move(pos))
+        }
+        San::Castle(side) => castling(pos, side).ok_or(SanError::IllegalSan),
+        _ => san.to_move(pos),
     }
-    san.to_move(pos)
 }
 
 /// The parts of a `San::Normal`.
@@ -57,8 +58,9 @@ fn normal_move(pos: &Chess, san: Normal) -> Option<Result<Move, SanError>> {
     let from = match role {
         Role::Pawn if capture => attacks::pawn_attacks(!turn, to) & ours,
         Role::Pawn => pawn_push_from(to, turn, ours, occupied),
+        Role::Knight => attacks::knight_attacks(to) & ours,
         Role::King => attacks::king_attacks(to) & ours,
-        _ => attacks::attacks(to, role.of(turn), occupied) & ours,
+        _ => slider_origins(role, to, ours, occupied),
     };
     let mut found = None;
     for from in from {
@@ -81,7 +83,7 @@ fn normal_move(pos: &Chess, san: Normal) -> Option<Result<Move, SanError>> {
 #[cfg(test)]
 mod tests {
     use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, EnPassantMode};
+    use shakmaty::{CastlingMode, CastlingSide, EnPassantMode};
     use tabiya_io::corpus::Xorshift;
 
     use super::*;
@@ -111,15 +113,18 @@ mod tests {
     fn resolves_as_shakmaty_does_on_random_games() {
         let mut rng = Xorshift::new(0x5a17);
         // The start, and the perft positions with pins, en passant and promotions close by.
+        // Chess960 positions for castling with the king or rook elsewhere.
         let fens = [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3pPk/8/4P3/8 b - g3 0 1",
-            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", CastlingMode::Standard),
+            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", CastlingMode::Standard),
+            ("8/2p5/3p4/KP5r/1R3pPk/8/4P3/8 b - g3 0 1", CastlingMode::Standard),
+            ("n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1", CastlingMode::Standard),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", CastlingMode::Standard),
+            ("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", CastlingMode::Chess960),
         ];
         let starts: Vec<Chess> = fens
             .iter()
-            .map(|fen| Fen::from_ascii(fen.as_bytes()).unwrap().into_position(CastlingMode::Standard).unwrap())
+            .map(|(fen, mode)| Fen::from_ascii(fen.as_bytes()).unwrap().into_position(*mode).unwrap())
             .collect();
         let (mut checked, mut ambiguous) = (0, 0);
         for game in 0..150 {
@@ -140,6 +145,9 @@ mod tests {
                         checked += 1;
                         ambiguous += usize::from(san.to_move(&pos) == Err(SanError::AmbiguousSan));
                     }
+                }
+                for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+                    assert_eq!(san_to_move(San::Castle(side), &pos), San::Castle(side).to_move(&pos));
                 }
                 // Moves to every square by every role, legal or not.
                 for to in Square::ALL.into_iter().step_by(7) {
