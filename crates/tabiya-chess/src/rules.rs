@@ -12,63 +12,50 @@
 
 use shakmaty::{Bitboard, Board, CastlingSide, Chess, Color, Move, Position, Rank, Role, Square, attacks};
 
-/// Squares a rook on each square reaches on an empty board.
-static ROOK_RAYS: [u64; 64] = empty_board_rays(Role::Rook);
-/// Squares a bishop on each square reaches on an empty board.
-static BISHOP_RAYS: [u64; 64] = empty_board_rays(Role::Bishop);
+/// The squares a rook (or a bishop) on each square reaches on an empty board: 512 bytes.
+struct Rays([u64; 64]);
 
-const fn empty_board_rays(role: Role) -> [u64; 64] {
-    let mut rays = [0; 64];
-    let mut from: usize = 0;
-    while from < 64 {
-        let mut to: usize = 0;
-        while to < 64 {
-            let (files, ranks) = ((from % 8).abs_diff(to % 8), (from / 8).abs_diff(to / 8));
-            let on_line = match role {
-                Role::Rook => (files == 0) != (ranks == 0),
-                _ => files == ranks && files != 0,
-            };
-            if on_line {
-                rays[from] |= 1 << to;
+static STRAIGHT: Rays = Rays::of(Role::Rook);
+static DIAGONAL: Rays = Rays::of(Role::Bishop);
+
+impl Rays {
+    const fn of(role: Role) -> Rays {
+        let mut rays = [0; 64];
+        let mut from: usize = 0;
+        while from < 64 {
+            let mut to: usize = 0;
+            while to < 64 {
+                let (files, ranks) = ((from % 8).abs_diff(to % 8), (from / 8).abs_diff(to / 8));
+                let on_line = match role {
+                    Role::Rook => (files == 0) != (ranks == 0),
+                    _ => files == ranks && files != 0,
+                };
+                if on_line {
+                    rays[from] |= 1 << to;
+                }
+                to += 1;
             }
-            to += 1;
+            from += 1;
         }
-        from += 1;
+        Rays(rays)
     }
-    rays
-}
 
-/// Squares a `role` (bishop, rook or queen) on `sq` reaches on an empty board.
-pub(crate) fn slider_rays(role: Role, sq: Square) -> Bitboard {
-    let (rook, bishop) = (ROOK_RAYS[usize::from(sq)], BISHOP_RAYS[usize::from(sq)]);
-    Bitboard(match role {
-        Role::Rook => rook,
-        Role::Bishop => bishop,
-        _ => rook | bishop,
-    })
-}
+    fn from(&self, sq: Square) -> Bitboard {
+        Bitboard(self.0[usize::from(sq)])
+    }
 
-/// The squares strictly between `a` and `b` if they share a rank, file or diagonal, else none:
-/// as `attacks::between`, computed rather than looked up in its 32 KiB table.
-pub(crate) fn between(a: Square, b: Square) -> Bitboard {
-    let (low, high) = (u32::from(a.min(b)), u32::from(a.max(b)));
-    let (files, ranks) = ((high % 8) as i32 - (low % 8) as i32, (high / 8 - low / 8) as i32);
-    // The line from `low` towards `high`, one square per step of 1, 8, 9 or 7. Shifted to
-    // `low`, it wraps round the board's edge only beyond `high`, where the mask cuts it off.
-    let line: u64 = if ranks == 0 {
-        0xff
-    } else if files == 0 {
-        0x0101_0101_0101_0101
-    } else if files == ranks {
-        0x8040_2010_0804_0201
-    } else if files == -ranks {
-        0x0002_0408_1020_4081
-    } else {
-        return Bitboard::EMPTY;
-    };
-    let above_low = u64::MAX.wrapping_shl(low).wrapping_shl(1);
-    let below_high = (1u64 << high).wrapping_sub(1);
-    Bitboard((line << low) & above_low & below_high)
+    /// The squares strictly between `a` and `b`, which must lie on one of these rays of each
+    /// other: the two squares' rays cross only on their common line there (elsewhere they
+    /// meet only outside the span between the two squares).
+    fn between(&self, a: Square, b: Square) -> Bitboard {
+        let span = (u64::MAX << u32::from(a)) ^ (u64::MAX << u32::from(b));
+        self.from(a) & self.from(b) & Bitboard(span)
+    }
+
+    /// Which of `pieces` on these rays of `sq` reach it: none of `occupied` is between.
+    fn reaching(&self, sq: Square, pieces: Bitboard, occupied: Bitboard) -> impl Iterator<Item = Square> {
+        (self.from(sq) & pieces).into_iter().filter(move |&piece| (self.between(piece, sq) & occupied).is_empty())
+    }
 }
 
 /// Whether one of `attackers` (all of `color`) attacks `sq` with `occupied` squares occupied.
@@ -76,13 +63,9 @@ fn attacked(board: &Board, sq: Square, color: Color, attackers: Bitboard, occupi
     let leapers = attacks::knight_attacks(sq) & board.knights()
         | attacks::pawn_attacks(!color, sq) & board.pawns()
         | attacks::king_attacks(sq) & board.kings();
-    if (leapers & attackers).any() {
-        return true;
-    }
-    let snipers = (Bitboard(ROOK_RAYS[usize::from(sq)]) & board.rooks_and_queens()
-        | Bitboard(BISHOP_RAYS[usize::from(sq)]) & board.bishops_and_queens())
-        & attackers;
-    snipers.into_iter().any(|sniper| (between(sniper, sq) & occupied).is_empty())
+    (leapers & attackers).any()
+        || STRAIGHT.reaching(sq, board.rooks_and_queens() & attackers, occupied).next().is_some()
+        || DIAGONAL.reaching(sq, board.bishops_and_queens() & attackers, occupied).next().is_some()
 }
 
 /// Whether the king of the side to move is safe after its `role` goes from `from` to `to` (a
@@ -100,7 +83,14 @@ pub(crate) fn king_safe_after(pos: &Chess, role: Role, from: Square, to: Square)
 /// The pieces among `pieces` (all `role`: bishops, rooks or queens) that reach `to` with
 /// `occupied` squares occupied.
 pub(crate) fn slider_origins(role: Role, to: Square, pieces: Bitboard, occupied: Bitboard) -> Bitboard {
-    (slider_rays(role, to) & pieces).into_iter().filter(|&from| (between(from, to) & occupied).is_empty()).collect()
+    let mut origins = Bitboard::EMPTY;
+    if role != Role::Bishop {
+        origins.extend(STRAIGHT.reaching(to, pieces, occupied));
+    }
+    if role != Role::Rook {
+        origins.extend(DIAGONAL.reaching(to, pieces, occupied));
+    }
+    origins
 }
 
 /// Castling on `side` if it is legal, as shakmaty's `castling_moves` decides it: the right is
@@ -119,7 +109,8 @@ pub(crate) fn castling(pos: &Chess, side: CastlingSide) -> Option<Move> {
     if attacked(board, king_to, !turn, pos.them(), after) {
         return None;
     }
-    let on_the_way = between(king, king_to).with(king);
+    // King and destination share the back rank.
+    let on_the_way = STRAIGHT.between(king, king_to).with(king);
     if on_the_way.into_iter().any(|sq| attacked(board, sq, !turn, pos.them(), occupied ^ king)) {
         return None;
     }
@@ -184,14 +175,18 @@ mod tests {
 
     #[test]
     fn lines_are_shakmatys() {
-        for a in Square::ALL {
-            for b in Square::ALL {
-                assert_eq!(between(a, b), attacks::between(a, b), "{a} {b}");
-            }
-            for role in [Role::Bishop, Role::Rook, Role::Queen] {
-                assert_eq!(slider_rays(role, a), attacks::attacks(a, role.of(Color::White), Bitboard::EMPTY));
+        let mut pairs = 0;
+        for (rays, role) in [(&STRAIGHT, Role::Rook), (&DIAGONAL, Role::Bishop)] {
+            for a in Square::ALL {
+                assert_eq!(rays.from(a), attacks::attacks(a, role.of(Color::White), Bitboard::EMPTY));
+                for b in rays.from(a) {
+                    assert_eq!(rays.between(a, b), attacks::between(a, b), "{a} {b}");
+                    pairs += 1;
+                }
             }
         }
+        // 64 squares × 14 for rooks, 560 ordered pairs on diagonals.
+        assert_eq!(pairs, 64 * 14 + 560);
     }
 
     #[test]
