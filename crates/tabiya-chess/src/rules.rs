@@ -63,9 +63,11 @@ fn attacked(board: &Board, sq: Square, color: Color, attackers: Bitboard, occupi
     let leapers = attacks::knight_attacks(sq) & board.knights()
         | attacks::pawn_attacks(!color, sq) & board.pawns()
         | attacks::king_attacks(sq) & board.kings();
+    let straight = STRAIGHT.from(sq) & board.rooks_and_queens() & attackers;
+    let diagonal = DIAGONAL.from(sq) & board.bishops_and_queens() & attackers;
     (leapers & attackers).any()
-        || STRAIGHT.reaching(sq, board.rooks_and_queens() & attackers, occupied).next().is_some()
-        || DIAGONAL.reaching(sq, board.bishops_and_queens() & attackers, occupied).next().is_some()
+        || straight.into_iter().any(|piece| (STRAIGHT.between(piece, sq) & occupied).is_empty())
+        || diagonal.into_iter().any(|piece| (DIAGONAL.between(piece, sq) & occupied).is_empty())
 }
 
 /// Whether the king of the side to move is safe after its `role` goes from `from` to `to` (a

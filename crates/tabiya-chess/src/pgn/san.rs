@@ -8,7 +8,7 @@
 //! two on every spelling of every move of random games.
 
 use shakmaty::san::{San, SanError};
-use shakmaty::{Chess, File, Move, Position, Rank, Role, Square, attacks};
+use shakmaty::{Bitboard, Chess, File, Move, Position, Rank, Role, Square, attacks};
 
 use crate::rules::{castling, king_safe_after, pawn_push_from, slider_origins};
 
@@ -55,18 +55,16 @@ fn normal_move(pos: &Chess, san: Normal) -> Option<Result<Move, SanError>> {
     }
     let occupied = board.occupied();
     let ours = pos.our(role);
+    let named = file.map_or(Bitboard::FULL, Bitboard::from_file) & rank.map_or(Bitboard::FULL, Bitboard::from_rank);
     let from = match role {
         Role::Pawn if capture => attacks::pawn_attacks(!turn, to) & ours,
         Role::Pawn => pawn_push_from(to, turn, ours, occupied),
         Role::Knight => attacks::knight_attacks(to) & ours,
         Role::King => attacks::king_attacks(to) & ours,
-        _ => slider_origins(role, to, ours, occupied),
+        _ => slider_origins(role, to, ours & named, occupied),
     };
     let mut found = None;
-    for from in from {
-        if file.is_some_and(|f| f != from.file()) || rank.is_some_and(|r| r != from.rank()) {
-            continue;
-        }
+    for from in from & named {
         if !king_safe_after(pos, role, from, to) {
             continue;
         }
