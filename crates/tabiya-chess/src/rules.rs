@@ -63,11 +63,9 @@ fn attacked(board: &Board, sq: Square, color: Color, attackers: Bitboard, occupi
     let leapers = attacks::knight_attacks(sq) & board.knights()
         | attacks::pawn_attacks(!color, sq) & board.pawns()
         | attacks::king_attacks(sq) & board.kings();
-    let straight = STRAIGHT.from(sq) & board.rooks_and_queens() & attackers;
-    let diagonal = DIAGONAL.from(sq) & board.bishops_and_queens() & attackers;
     (leapers & attackers).any()
-        || straight.into_iter().any(|piece| (STRAIGHT.between(piece, sq) & occupied).is_empty())
-        || diagonal.into_iter().any(|piece| (DIAGONAL.between(piece, sq) & occupied).is_empty())
+        || STRAIGHT.reaching(sq, board.rooks_and_queens() & attackers, occupied).next().is_some()
+        || DIAGONAL.reaching(sq, board.bishops_and_queens() & attackers, occupied).next().is_some()
 }
 
 /// Whether the king of the side to move is safe after its `role` goes from `from` to `to` (a
@@ -111,8 +109,7 @@ pub(crate) fn castling(pos: &Chess, side: CastlingSide) -> Option<Move> {
     if attacked(board, king_to, !turn, pos.them(), after) {
         return None;
     }
-    // King and destination share the back rank.
-    let on_the_way = STRAIGHT.between(king, king_to).with(king);
+    let on_the_way = attacks::between(king, king_to).with(king);
     if on_the_way.into_iter().any(|sq| attacked(board, sq, !turn, pos.them(), occupied ^ king)) {
         return None;
     }
