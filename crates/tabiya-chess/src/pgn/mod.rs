@@ -23,6 +23,8 @@
 mod lenient;
 pub mod read;
 mod san;
+mod san_text;
+mod scan;
 mod split;
 pub mod walk;
 pub mod write;
