@@ -14,7 +14,6 @@ use std::borrow::Cow;
 use shakmaty::CastlingSide;
 use shakmaty::san::{San, SanPlus, Suffix};
 
-use super::lenient::bare_promotion;
 use tabiya_io::Codepage;
 
 use super::san_text;
@@ -426,6 +425,18 @@ impl<'t> Scanner<'t> {
     }
 }
 
+/// Whether the piece letter at `at` ends a long-algebraic promotion without `=`: `d7d8R`,
+/// `b2a1n` (a token of its own).
+fn bare_promotion(text: &[u8], at: usize) -> bool {
+    let Some(start) = at.checked_sub(4) else { return false };
+    let is_file = |b: u8| (b'a'..=b'h').contains(&b);
+    let is_edge = |b: Option<&u8>| b.is_none_or(|b| b.is_ascii_whitespace() || b"()[]{};,+#!?$".contains(b));
+    matches!(text[start..=at], [f1, r1, f2, r2, _]
+        if is_file(f1) && is_file(f2) && ((r1 == b'7' && r2 == b'8') || (r1 == b'2' && r2 == b'1')))
+        && (start == 0 || is_edge(text.get(start - 1)) || text[start - 1] == b'.')
+        && is_edge(text.get(at + 1))
+}
+
 /// `$n`'s number: decimal digits only, at most 255.
 fn parse_nag(digits: &[u8]) -> Option<u8> {
     if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
@@ -473,6 +484,31 @@ pub(super) fn unescape(raw: &[u8]) -> Cow<'_, [u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Commas and `d7d8R` promotions are repaired for `from_bytes` (with a warning on their
+    /// game, commas in comments left alone) and dropped with their move by `new`.
+    #[test]
+    fn repairs_and_their_games() {
+        use super::super::{PgnReader, ReadOptions};
+
+        let text = b"[Event \"a,b\"]\n[FEN \"8/3P4/8/8/8/8/k7/4K3 w - - 0 1\"]\n\n1. Kd2, Ka1 {x, y} 2. d7d8q *\n\n[Event \"c\"]\n\n1. d4 *\n";
+        let games: Vec<_> = PgnReader::from_bytes(text, ReadOptions::default()).map(Result::unwrap).collect();
+        let seen: Vec<(u64, usize, Vec<String>)> = games
+            .iter()
+            .map(|g| (g.offset, g.game.ply_count(), g.warnings.iter().map(|w| w.message.clone()).collect()))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (0, 3, vec!["comma between moves read as a space".into(), "promotion d7d8q read as d7d8=q".into()]),
+                (85, 1, vec![]),
+            ]
+        );
+        assert_eq!(games[0].game.moves.nodes[1].comments(), ["x, y"]);
+        let strict: Vec<usize> = PgnReader::new(&text[..]).map(|g| g.unwrap().game.ply_count()).collect();
+        // `Kd2,` is no move: the line ends at the first move that cannot be played.
+        assert_eq!(strict, [0, 1]);
+    }
 
     #[test]
     fn nags_and_escapes() {
