@@ -17,6 +17,7 @@ use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::mem;
+use std::ops::Range;
 use std::path::PathBuf;
 
 use shakmaty::fen::Fen;
@@ -137,23 +138,9 @@ impl<R: Read> PgnReader<R> {
         self.buffer.drain(..self.at);
         self.buffer_offset += self.at as u64;
         self.at = 0;
-        let mut filled = self.buffer.len();
-        self.buffer.resize(filled + filled.max(BLOCK), 0);
-        while filled < self.buffer.len() {
-            match self.input.read(&mut self.buffer[filled..]) {
-                Ok(0) => {
-                    self.eof = true;
-                    break;
-                }
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    self.buffer.truncate(filled);
-                    return Err(e);
-                }
-            }
-        }
-        self.buffer.truncate(filled);
+        let wanted = self.buffer.len().max(BLOCK);
+        let read = (&mut self.input).take(wanted as u64).read_to_end(&mut self.buffer)?;
+        self.eof = read < wanted;
         Ok(())
     }
 }
@@ -285,11 +272,13 @@ struct GameVisitor {
     /// movetext continues it.
     carry: Option<Box<GameState>>,
     ready: VecDeque<Result<ReadGame, PgnError>>,
+    /// Where the tags of the piece being read stand (kept to be reused).
+    tag_ranges: Vec<(Range<usize>, Range<usize>)>,
 }
 
 impl GameVisitor {
     fn new(options: ReadOptions) -> GameVisitor {
-        GameVisitor { options, number: 0, offset: 0, carry: None, ready: VecDeque::new() }
+        GameVisitor { options, number: 0, offset: 0, carry: None, ready: VecDeque::new(), tag_ranges: Vec::new() }
     }
 
     fn location(&self) -> Location {
@@ -492,16 +481,30 @@ impl GameVisitor {
     /// movetext starts a game, or goes on with the one before when that had no result and
     /// this piece has no tags.
     fn read_piece(&mut self, scan: &mut Scanner<'_>) {
-        let mut tags = TagSection { tags: Vec::with_capacity(TYPICAL_TAGS), not_utf8: false };
-        let read = scan.read_tags(|name, value| {
-            let (name, name_not_utf8) = scan::decode_text(Cow::Borrowed(name));
-            let (value, value_not_utf8) = scan::decode_text(scan::unescape(value));
-            tags.not_utf8 |= name_not_utf8 | value_not_utf8;
-            tags.tags.push((name.into_owned(), value.into_owned()));
-        });
-        if let Err(what) = read {
+        let start = scan.at;
+        let mut ranges = mem::take(&mut self.tag_ranges);
+        ranges.clear();
+        if let Err(what) = scan.read_tags(|name, value| ranges.push((name, value))) {
             return self.syntax_error(what);
         }
+        let text = scan.text;
+        // One UTF-8 check for the whole section: its names and values lie between ASCII
+        // bytes, so each is then whole characters of it. Else each is decoded on its own.
+        let section = std::str::from_utf8(&text[start..scan.at]).ok();
+        let decode = |range: &Range<usize>| match section.and_then(|s| s.get(range.start - start..range.end - start)) {
+            Some(text) => (Cow::Borrowed(text), false),
+            None => scan::decode_text(Cow::Borrowed(&text[range.clone()])),
+        };
+        let mut tags = TagSection { tags: Vec::with_capacity(TYPICAL_TAGS.max(ranges.len())), not_utf8: false };
+        for (name, value) in &ranges {
+            let (name, name_not_utf8) = decode(name);
+            let raw = &text[value.clone()];
+            let (value, value_not_utf8) =
+                if raw.contains(&b'\\') { scan::decode_text(scan::unescape(raw)) } else { decode(value) };
+            tags.not_utf8 |= name_not_utf8 | value_not_utf8;
+            tags.tags.push((name.into_owned(), value.into_owned()));
+        }
+        self.tag_ranges = ranges;
         let mut state = match self.carry.take() {
             Some(mut state) if tags.tags.is_empty() => {
                 state.warn("blank line inside the movetext; the game goes on");

@@ -14,6 +14,7 @@ fn rank(byte: u8) -> Option<Rank> {
     Rank::ALL.get(usize::from(byte.wrapping_sub(b'1'))).copied()
 }
 
+#[inline]
 fn square(bytes: &[u8], at: usize) -> Option<Square> {
     Some(Square::from_coords(file(*bytes.get(at)?)?, rank(*bytes.get(at + 1)?)?))
 }
@@ -21,8 +22,25 @@ fn square(bytes: &[u8], at: usize) -> Option<Square> {
 /// A move in SAN with its check or mate mark at the start of `ascii`, and the bytes it takes.
 /// Like shakmaty, every byte that can go on with a move is taken without backtracking:
 /// `Nf3=X` is no move, not `Nf3`.
+#[inline(always)]
 pub(super) fn parse_prefix(ascii: &[u8]) -> Option<(SanPlus, usize)> {
-    let (san, mut len) = parse_san(ascii)?;
+    let (san, mut len) = match *ascii {
+        // Most moves are a pawn push (`e4`) or a piece move without capture or
+        // disambiguation (`Nf3`): taken whole when no byte that could go on with them follows.
+        [f, r, next, ..]
+            if let (Some(f), Some(r)) = (file(f), rank(r))
+                && !continues_square(next) =>
+        {
+            (simple(Role::Pawn, f, r), 2)
+        }
+        [p, f, r, next, ..]
+            if let (Some(p), Some(f), Some(r)) = (piece(p), file(f), rank(r))
+                && !continues_square(next) =>
+        {
+            (simple(p, f, r), 3)
+        }
+        _ => parse_san(ascii)?,
+    };
     let suffix = match ascii.get(len) {
         Some(b'+') => Some(Suffix::Check),
         Some(b'#') => Some(Suffix::Checkmate),
@@ -32,6 +50,29 @@ pub(super) fn parse_prefix(ascii: &[u8]) -> Option<(SanPlus, usize)> {
     Some((SanPlus { san, suffix }, len))
 }
 
+/// Whether `byte` after a square goes on with the move: a capture mark, a target square's
+/// file or a promotion.
+fn continues_square(byte: u8) -> bool {
+    byte == b'x' || byte == b'=' || file(byte).is_some()
+}
+
+fn piece(byte: u8) -> Option<Role> {
+    match byte {
+        b'N' => Some(Role::Knight),
+        b'B' => Some(Role::Bishop),
+        b'R' => Some(Role::Rook),
+        b'Q' => Some(Role::Queen),
+        b'K' => Some(Role::King),
+        _ => None,
+    }
+}
+
+/// A move by `role` to a square, without capture, disambiguation or promotion.
+fn simple(role: Role, file: File, rank: Rank) -> San {
+    San::Normal { role, file: None, rank: None, capture: false, to: Square::from_coords(file, rank), promotion: None }
+}
+
+#[inline]
 fn parse_san(b: &[u8]) -> Option<(San, usize)> {
     let (role, mut at) = match *b.first()? {
         b'N' => (Role::Knight, 1),

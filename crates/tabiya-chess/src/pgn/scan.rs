@@ -10,6 +10,7 @@
 //! on pgn-reader (BENCHMARKS.md, PGN).
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use shakmaty::CastlingSide;
 use shakmaty::san::{San, SanPlus, Suffix};
@@ -141,9 +142,9 @@ impl<'t> Scanner<'t> {
         }
     }
 
-    /// The tag section: `[Name "value"]` lines, each handed to `tag` as it stands in the text
-    /// (escapes not decoded); lines without a quoted value are skipped.
-    pub fn read_tags(&mut self, mut tag: impl FnMut(&'t [u8], &'t [u8])) -> Result<(), &'static str> {
+    /// The tag section: `[Name "value"]` lines, each handed to `tag` as where its name and
+    /// value stand in the text (escapes not decoded); lines without a quoted value are skipped.
+    pub fn read_tags(&mut self, mut tag: impl FnMut(Range<usize>, Range<usize>)) -> Result<(), &'static str> {
         let text = self.text;
         while self.peek(self.at) == Some(b'[') {
             self.at += 1;
@@ -170,7 +171,7 @@ impl<'t> Scanner<'t> {
                     }
                 }
             };
-            tag(&rest[..name_end], &rest[quote + 1..value_end]);
+            tag(self.at..self.at + name_end, self.at + quote + 1..self.at + value_end);
             self.at += consumed;
             self.skip_ket();
         }
@@ -240,6 +241,11 @@ impl<'t> Scanner<'t> {
                             movetext.san(SanPlus { san: San::Castle(side), suffix });
                         }
                     }
+                }
+                // A move number (the next byte a digit or a dot) cannot be a result.
+                b'1' if matches!(self.peek(self.at + 1), Some(b'0'..=b'9' | b'.')) => {
+                    self.at += 1;
+                    self.skip_move_number();
                 }
                 b'1' => {
                     self.at += 1;

@@ -281,7 +281,8 @@ impl<'a> PgnWalk<'a> {
             source: std::io::Error::new(std::io::ErrorKind::InvalidData, what),
         };
         let mut tags = Vec::with_capacity(TYPICAL_TAGS);
-        if let Err(what) = self.scan.read_tags(|name, value| tags.push((name, value))) {
+        let text = self.scan.text;
+        if let Err(what) = self.scan.read_tags(|name, value| tags.push((&text[name], &text[value]))) {
             return Some(io_error(self, what, self.number.max(1)));
         }
         let tags_end = self.scan.at;
