@@ -272,7 +272,7 @@ impl<'a> PgnWalk<'a> {
         })
     }
 
-    /// Reads the next piece of text pgn-reader would call a game: tags, then movetext up to a
+    /// Reads the next piece of text the tokenizer reads in one go: tags, then movetext up to a
     /// blank line. Returns an error, or puts what it read into `pending` / `ready`.
     fn read_piece(&mut self) -> Option<PgnError> {
         let start = self.scan.at;
