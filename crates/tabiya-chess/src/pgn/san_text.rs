@@ -56,15 +56,19 @@ fn continues_square(byte: u8) -> bool {
     byte == b'x' || byte == b'=' || file(byte).is_some()
 }
 
+/// The piece a SAN letter names (a table: a match here compiled to a jump table that
+/// mispredicted on most moves).
 fn piece(byte: u8) -> Option<Role> {
-    match byte {
-        b'N' => Some(Role::Knight),
-        b'B' => Some(Role::Bishop),
-        b'R' => Some(Role::Rook),
-        b'Q' => Some(Role::Queen),
-        b'K' => Some(Role::King),
-        _ => None,
-    }
+    static PIECES: [Option<Role>; 256] = {
+        let mut table = [None; 256];
+        table[b'N' as usize] = Some(Role::Knight);
+        table[b'B' as usize] = Some(Role::Bishop);
+        table[b'R' as usize] = Some(Role::Rook);
+        table[b'Q' as usize] = Some(Role::Queen);
+        table[b'K' as usize] = Some(Role::King);
+        table
+    };
+    PIECES[usize::from(byte)]
 }
 
 /// A move by `role` to a square, without capture, disambiguation or promotion.
@@ -74,25 +78,23 @@ fn simple(role: Role, file: File, rank: Rank) -> San {
 
 #[inline]
 fn parse_san(b: &[u8]) -> Option<(San, usize)> {
-    let (role, mut at) = match *b.first()? {
-        b'N' => (Role::Knight, 1),
-        b'B' => (Role::Bishop, 1),
-        b'R' => (Role::Rook, 1),
-        b'Q' => (Role::Queen, 1),
-        b'K' => (Role::King, 1),
-        b'P' => (Role::Pawn, 1),
-        b'O' => {
-            if b.get(1..3) != Some(b"-O") {
-                return None;
-            }
-            if b.get(3) != Some(&b'-') {
-                return Some((San::Castle(CastlingSide::KingSide), 3));
-            }
-            return (b.get(4) == Some(&b'O')).then_some((San::Castle(CastlingSide::QueenSide), 5));
+    let first = *b.first()?;
+    let (role, mut at) = if let Some(role) = piece(first) {
+        (role, 1)
+    } else if first == b'O' {
+        if b.get(1..3) != Some(b"-O") {
+            return None;
         }
-        b'-' => return (b.get(1) == Some(&b'-')).then_some((San::Null, 2)),
-        b'Z' => return (b.get(1) == Some(&b'0')).then_some((San::Null, 2)),
-        _ => (Role::Pawn, 0),
+        if b.get(3) != Some(&b'-') {
+            return Some((San::Castle(CastlingSide::KingSide), 3));
+        }
+        return (b.get(4) == Some(&b'O')).then_some((San::Castle(CastlingSide::QueenSide), 5));
+    } else if first == b'-' {
+        return (b.get(1) == Some(&b'-')).then_some((San::Null, 2));
+    } else if first == b'Z' {
+        return (b.get(1) == Some(&b'0')).then_some((San::Null, 2));
+    } else {
+        (Role::Pawn, usize::from(first == b'P'))
     };
     if b.get(at) == Some(&b'@') {
         return Some((San::Put { role, to: square(b, at + 1)? }, at + 3));
