@@ -31,9 +31,9 @@ fn long_games_and_small_reads() {
         offsets.push(text.len() as u64);
         text.extend_from_slice(format!("[Event \"game {number}\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 ").as_bytes());
         if number % 150 == 7 {
-            // A comment longer than the reader's 128 KiB block, with what would end a game
+            // A comment longer than the reader's 1 MiB block, with what would end a game
             // outside a comment.
-            let comment = "a blank line\n\n[Event \"not a game\"]\n\n".repeat(9000);
+            let comment = "a blank line\n\n[Event \"not a game\"]\n\n".repeat(30_000);
             long_comment = comment.len();
             text.extend_from_slice(format!("{{{comment}}} ").as_bytes());
         }

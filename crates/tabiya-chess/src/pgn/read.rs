@@ -81,8 +81,10 @@ pub struct PgnReader<R: Read> {
     done: bool,
 }
 
-/// Bytes read from the input at a time (more when a game does not fit).
-const BLOCK: usize = 128 << 10;
+/// Bytes read from the input at a time (more when a game does not fit). An input that fits
+/// in one block (a piece of a file read in parallel) is tokenized without first looking for
+/// where each game ends.
+const BLOCK: usize = 1 << 20;
 
 impl<'a> PgnReader<&'a [u8]> {
     /// Reads PGN held in memory, repairing what would otherwise be dropped (commas between
@@ -456,6 +458,7 @@ pub(super) fn move_warning(what: &str, name: &str, main_line: bool) -> String {
 
 /// A long-algebraic move (`g1f3`, `e7e8q`): SAN parsing reads it as a pawn move with a full
 /// from-square, which is only legal when a pawn stands there.
+#[cold]
 fn long_algebraic(san: San, pos: &Chess) -> Option<Move> {
     match san {
         San::Normal { file: Some(file), rank: Some(rank), to, promotion, .. } => {
@@ -538,6 +541,17 @@ impl GameVisitor {
     }
 }
 
+/// An illegal move ends the line being read, with a warning (kept out of line: the move
+/// reading loop stays small).
+#[cold]
+#[inline(never)]
+fn end_line(state: &mut GameState, ply: u32, san_plus: &SanPlus, what: &str) {
+    state.current().stopped = true;
+    let name = state.move_name(ply, san_plus);
+    let message = move_warning(what, &name, state.frames.len() == 1);
+    state.warn(message);
+}
+
 /// A game's movetext as the tokenizer reads it.
 struct Reading<'s> {
     state: &'s mut GameState,
@@ -564,10 +578,7 @@ impl scan::Movetext for Reading<'_> {
             Ok(())
         });
         if let Err(what) = played {
-            state.current().stopped = true;
-            let name = state.move_name(ply, &san_plus);
-            let message = move_warning(what, &name, state.frames.len() == 1);
-            state.warn(message);
+            end_line(state, ply, &san_plus, what);
         }
     }
 
