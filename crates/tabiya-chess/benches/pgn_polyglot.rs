@@ -2,16 +2,14 @@
 //! `cargo bench -p tabiya-chess --bench pgn_polyglot -- PGN_FILE BOOK.bin`
 //!
 //! Prints wall time and this process's CPU time (from /proc, 10 ms resolution) per stage, the
-//! peak resident memory after the book builds, pgn-reader's own "validate" loop as the parsing
-//! baseline, and `polyglot make-book` (run through /usr/bin/time when /usr/games/polyglot is
-//! installed) on the same file.
+//! peak resident memory after the book builds, and `polyglot make-book` (run through
+//! /usr/bin/time when /usr/games/polyglot is installed) on the same file.
 
 use std::ops::ControlFlow;
 use std::process::Command;
 use std::time::Instant;
 
-use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
-use shakmaty::{Chess, Position};
+use shakmaty::Chess;
 use tabiya_chess::book::{Book, BuildOptions, build_from_pgn_in_ranges, probe_position};
 use tabiya_chess::pgn::{PgnReader, PgnWalk, ReadOptions, WalkOptions, WalkedGame};
 use tabiya_chess::polyglot::{self, MakeOptions};
@@ -46,42 +44,6 @@ fn stage(what: &str, games: usize, rounds: usize, mut f: impl FnMut() -> usize) 
         games as f64 / wall,
         games as f64 / cpu
     );
-}
-
-/// pgn-reader's README "validate" loop: SAN to legal move and play, nothing kept.
-struct Validate;
-
-impl Visitor for Validate {
-    type Tags = ();
-    type Movetext = (Chess, usize);
-    type Output = usize;
-
-    fn begin_tags(&mut self) -> ControlFlow<usize> {
-        ControlFlow::Continue(())
-    }
-
-    fn tag(&mut self, _: &mut (), _: &[u8], _: RawTag<'_>) -> ControlFlow<usize> {
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, _: ()) -> ControlFlow<usize, (Chess, usize)> {
-        ControlFlow::Continue((Chess::default(), 0))
-    }
-
-    fn san(&mut self, (pos, plies): &mut (Chess, usize), san_plus: SanPlus) -> ControlFlow<usize> {
-        match san_plus.san.to_move(pos) {
-            Ok(m) => {
-                pos.play_unchecked(m);
-                *plies += 1;
-                ControlFlow::Continue(())
-            }
-            Err(_) => ControlFlow::Break(*plies),
-        }
-    }
-
-    fn end_game(&mut self, (_, plies): (Chess, usize)) -> usize {
-        plies
-    }
 }
 
 /// A book as `tabiya book` builds it: PGN cut into `pieces` read on rayon's threads.
@@ -135,9 +97,6 @@ fn main() {
     let games = PgnReader::new(&bytes[..]).count();
     println!("{pgn}: {games} games, {} bytes", bytes.len());
 
-    stage("pgn-reader validate (SAN -> move, play)", games, 3, || {
-        Reader::new(&bytes[..]).read_games(&mut Validate).map(|g| g.unwrap_or(0)).sum()
-    });
     stage("tabiya PgnReader: Game with everything", games, 3, || {
         PgnReader::new(&bytes[..]).flatten().map(|g| g.game.ply_count()).sum()
     });

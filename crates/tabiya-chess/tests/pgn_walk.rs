@@ -106,7 +106,7 @@ fn compare(relative: &str) -> Option<usize> {
 }
 
 #[test]
-fn the_walk_reads_what_pgn_reader_reads_on_every_corpus_file() {
+fn the_walk_reads_what_the_reader_reads_on_every_corpus_file() {
     let files = [
         "pgn/small-varied.pgn",
         "pgn/edge-cases/dirty-immortal-games-latin1-crlf.pgn",

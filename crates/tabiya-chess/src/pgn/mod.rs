@@ -1,4 +1,4 @@
-//! PGN: reading games into the [`Game`](crate::game::Game) model through pgn-reader, and
+//! PGN: reading games into the [`Game`](crate::game::Game) model with our own tokenizer, and
 //! writing them back with a configurable layout.
 //!
 //! Reading is lenient (see [`read`]): every game comes with the warnings that describe what
@@ -20,9 +20,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod lenient;
 pub mod read;
 mod san;
+mod san_text;
+mod scan;
 mod split;
 pub mod walk;
 pub mod write;

@@ -1,34 +1,34 @@
-//! Reading PGN into [`Game`]s: pgn-reader tokenizes, shakmaty checks and plays every move.
+//! Reading PGN into [`Game`]s: our tokenizer (`pgn/scan.rs`) reads the text, shakmaty checks
+//! and plays every move.
 //!
 //! Leniency rules (design notes, pgn-and-performance.md §1.5):
-//! * A blank line never ends a game: movetext that pgn-reader splits off at a blank line
-//!   (a game without a result token followed by tagless movetext) is joined to its game.
+//! * A blank line never ends a game: movetext split off at a blank line (a game without a
+//!   result token followed by tagless movetext) is joined to its game.
 //! * A UTF-8 BOM is skipped; text that is not valid UTF-8 is decoded as Windows-1252 and the
 //!   game gets a warning.
 //! * Null moves (`--`) are played in the main line and in variations.
 //! * An illegal or ambiguous move ends its line (main line or variation) with a warning that
 //!   names the game and the move; reading goes on.
 //! * Variants other than standard chess and Chess960 are an error for that game.
+//! * [`PgnReader::from_bytes`] also repairs commas between moves and `d7d8R` promotions, each
+//!   with a warning; [`PgnReader::new`] drops those tokens, as pgn-reader did.
 
 use std::borrow::Cow;
-use std::cell::Cell;
 use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::mem;
-use std::ops::ControlFlow;
+use std::ops::Range;
 use std::path::PathBuf;
-use std::rc::Rc;
 
-use pgn_reader::{Nag, Outcome, RawComment, RawTag, SanPlus, Skip, Visitor};
 use shakmaty::fen::Fen;
-use shakmaty::san::{San, SanError};
+use shakmaty::san::{San, SanError, SanPlus};
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, KnownOutcome, Position};
+use shakmaty::{CastlingMode, Chess, Color, Position};
 use shakmaty::{Move, Square};
-use tabiya_io::{Codepage, Location, Warnings};
+use tabiya_io::{Location, Warnings};
 
 use super::PgnError;
-use super::lenient::{self, Repair, Repaired};
+use super::scan::{self, Scanner};
 use crate::game::{Game, GameResult, Line, Node};
 
 /// What to keep of each game. Skipping variations and comments makes reading faster when
@@ -63,25 +63,34 @@ pub struct ReadGame {
 
 /// An iterator over the games of a PGN input, yielding each game or the error that made the
 /// reader give it up.
+///
+/// The input is read into a buffer a block at a time; a game is tokenized once the buffer
+/// holds all of it, so memory grows only with the longest game.
 pub struct PgnReader<R: Read> {
-    reader: pgn_reader::Reader<CountingRead<R>>,
-    bytes_read: Rc<Cell<u64>>,
+    input: R,
+    /// Text read from the input; tokenizing goes on at `at`.
+    buffer: Vec<u8>,
+    at: usize,
+    /// Offset in the input of `buffer[0]`.
+    buffer_offset: u64,
+    /// The input has no more bytes.
+    eof: bool,
+    /// Repair commas between moves and `d7d8R` promotions ([`PgnReader::from_bytes`]).
+    repair: bool,
     visitor: GameVisitor,
     done: bool,
-    /// Repairs made before reading (`from_bytes`), attached to their games as they come out.
-    repairs: VecDeque<Repair>,
-    inserted_at: Vec<u64>,
 }
 
-impl<'a> PgnReader<io::Cursor<Cow<'a, [u8]>>> {
-    /// Reads PGN held in memory, repairing first what pgn-reader would silently drop (commas
-    /// between moves, `d7d8R` promotions); every repair is a warning of its game.
+/// Bytes read from the input at a time (more when a game does not fit). An input that fits
+/// in one block (a piece of a file read in parallel) is tokenized without first looking for
+/// where each game ends.
+const BLOCK: usize = 1 << 20;
+
+impl<'a> PgnReader<&'a [u8]> {
+    /// Reads PGN held in memory, repairing what would otherwise be dropped (commas between
+    /// moves, `d7d8R` promotions); every repair is a warning of its game.
     pub fn from_bytes(input: &'a [u8], options: ReadOptions) -> Self {
-        let Repaired { bytes, repairs, inserted_at } = lenient::repair(input);
-        let mut reader = PgnReader::with_options(io::Cursor::new(bytes), options);
-        reader.repairs = repairs.into();
-        reader.inserted_at = inserted_at;
-        reader
+        PgnReader { repair: true, ..PgnReader::with_options(input, options) }
     }
 }
 
@@ -91,76 +100,50 @@ impl<R: Read> PgnReader<R> {
     }
 
     pub fn with_options(input: R, options: ReadOptions) -> PgnReader<R> {
-        let bytes_read = Rc::new(Cell::new(0));
-        let counting = CountingRead { inner: input, bytes_read: Rc::clone(&bytes_read) };
         PgnReader {
-            reader: pgn_reader::Reader::new(counting),
-            bytes_read,
+            input,
+            buffer: Vec::new(),
+            at: 0,
+            buffer_offset: 0,
+            eof: false,
+            repair: false,
             visitor: GameVisitor::new(options),
             done: false,
-            repairs: VecDeque::new(),
-            inserted_at: Vec::new(),
         }
     }
 
-    /// Offset in the input of the next byte the tokenizer will look at.
-    fn input_offset(&self) -> u64 {
-        self.bytes_read.get() - self.reader.buffer().len() as u64
-    }
-
-    /// Offsets in the input as given, before repairs inserted bytes.
-    fn original_offset(&self, offset: u64) -> u64 {
-        offset - self.inserted_at.partition_point(|&at| at < offset) as u64
-    }
-
-    fn relocate(&self, location: &mut Location) {
-        if let Some(offset) = location.offset.as_mut() {
-            *offset = self.original_offset(*offset);
-        }
-    }
-
-    /// Gives a game the repairs made in it and puts its offsets in input terms.
-    fn settle(&mut self, mut item: Result<ReadGame, PgnError>) -> Result<ReadGame, PgnError> {
-        let start = match &item {
-            Ok(read) => read.offset,
-            Err(e) => e.location().offset.unwrap_or_default(),
-        };
-        while self.repairs.front().is_some_and(|r| r.game_offset <= start) {
-            if let (Some(repair), Ok(read)) = (self.repairs.pop_front(), item.as_mut()) {
-                let location = Location { offset: Some(read.offset), ..self.visitor.location() };
-                read.warnings.push(Location { record: Some(read.number), ..location }, repair.message);
-            } else {
-                self.repairs.pop_front();
+    /// Makes sure the buffer holds the next piece of text the tokenizer reads in one go (tags,
+    /// then movetext up to a blank line or a tag line) and the byte after it; `false` when no
+    /// text is left.
+    fn buffer_piece(&mut self) -> io::Result<bool> {
+        loop {
+            let mut scan = Scanner::new(&self.buffer, self.at, self.repair);
+            scan.skip_to_game();
+            let len = self.buffer.len();
+            if self.eof {
+                self.at = scan.at;
+                return Ok(scan.at < len);
             }
-        }
-        if self.inserted_at.is_empty() {
-            return item;
-        }
-        match &mut item {
-            Ok(read) => {
-                read.offset = self.original_offset(read.offset);
-                let mut warnings = std::mem::take(&mut read.warnings);
-                warnings.0.iter_mut().for_each(|w| self.relocate(&mut w.location));
-                read.warnings = warnings;
+            if scan.at < len && scan.read_tags(|_, _| {}).is_ok() {
+                scan.skip_movetext();
+                if scan.at < len {
+                    return Ok(true);
+                }
             }
-            Err(e) => {
-                let location = match e {
-                    PgnError::Io { location, .. }
-                    | PgnError::UnsupportedVariant { location, .. }
-                    | PgnError::InvalidFen { location, .. } => location,
-                };
-                self.relocate(location);
-            }
+            self.refill()?;
         }
-        item
     }
 
-    fn io_error(&mut self, source: io::Error) {
-        if source.kind() != io::ErrorKind::InvalidData {
-            self.done = true;
-        }
-        let location = self.visitor.location();
-        self.visitor.ready.push_back(Err(PgnError::Io { location, source }));
+    /// Drops the text read and reads another block, or as much again as the buffer holds (so
+    /// that a long game is not looked through over and over).
+    fn refill(&mut self) -> io::Result<()> {
+        self.buffer.drain(..self.at);
+        self.buffer_offset += self.at as u64;
+        self.at = 0;
+        let wanted = self.buffer.len().max(BLOCK);
+        let read = (&mut self.input).take(wanted as u64).read_to_end(&mut self.buffer)?;
+        self.eof = read < wanted;
+        Ok(())
     }
 }
 
@@ -170,63 +153,32 @@ impl<R: Read> Iterator for PgnReader<R> {
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             if let Some(item) = self.visitor.ready.pop_front() {
-                return Some(self.settle(item));
+                return Some(item);
             }
             if self.done {
                 return None;
             }
-            match self.reader.has_more() {
+            match self.buffer_piece() {
                 Ok(true) => {}
                 Ok(false) => {
                     self.done = true;
                     self.visitor.finish_carried();
                     continue;
                 }
-                Err(e) => {
-                    self.io_error(e);
+                Err(source) => {
+                    // Reading stops after an I/O error.
+                    self.done = true;
+                    let location = self.visitor.location();
+                    self.visitor.ready.push_back(Err(PgnError::Io { location, source }));
                     continue;
                 }
             }
-            let start = self.input_offset();
-            self.visitor.offset = start;
-            if let Err(e) = self.reader.read_game(&mut self.visitor) {
-                self.io_error(e);
-                if self.input_offset() == start {
-                    // No progress: the tokenizer cannot get past this point.
-                    self.done = true;
-                }
-            }
+            let mut scan = Scanner::new(&self.buffer, self.at, self.repair);
+            scan.skip_to_game();
+            self.visitor.offset = self.buffer_offset + scan.at as u64;
+            self.visitor.read_piece(&mut scan);
+            self.at = scan.at;
         }
-    }
-}
-
-/// Counts the bytes handed to pgn-reader, so that games can be located by offset.
-struct CountingRead<R> {
-    inner: R,
-    bytes_read: Rc<Cell<u64>>,
-}
-
-impl<R: Read> Read for CountingRead<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.bytes_read.set(self.bytes_read.get() + n as u64);
-        Ok(n)
-    }
-}
-
-/// Decodes tag values and comments: UTF-8, or Windows-1252 (which covers Latin-1) if the
-/// bytes are not valid UTF-8. Owned bytes become the string without a copy.
-fn decode_text(bytes: Cow<'_, [u8]>, not_utf8: &mut bool) -> String {
-    let windows_1252 = |bytes: &[u8], not_utf8: &mut bool| {
-        *not_utf8 = true;
-        Codepage::Windows1252.decode(bytes).into_owned()
-    };
-    match bytes {
-        Cow::Borrowed(bytes) => match std::str::from_utf8(bytes) {
-            Ok(text) => text.to_owned(),
-            Err(_) => windows_1252(bytes, not_utf8),
-        },
-        Cow::Owned(bytes) => String::from_utf8(bytes).unwrap_or_else(|e| windows_1252(e.as_bytes(), not_utf8)),
     }
 }
 
@@ -281,11 +233,12 @@ struct GameState {
     game: Game,
     /// `frames[0]` is the main line; the others are open variations, innermost last.
     frames: Vec<Frame>,
-    /// pgn-reader skips a variation and then still reports its `)`.
+    /// A variation is skipped unread; its `)` is still reported.
     skipping_variation: bool,
-    outcome: Option<Outcome>,
-    partial_comment: Vec<u8>,
+    outcome: Option<GameResult>,
     not_utf8: bool,
+    /// What the lenient reading repaired, reported after the game's other warnings.
+    repairs: Vec<String>,
     warnings: Warnings,
     location: Location,
     /// The fullmove number of the start position, for naming moves.
@@ -321,11 +274,13 @@ struct GameVisitor {
     /// movetext continues it.
     carry: Option<Box<GameState>>,
     ready: VecDeque<Result<ReadGame, PgnError>>,
+    /// Where the tags of the piece being read stand (kept to be reused).
+    tag_ranges: Vec<(Range<usize>, Range<usize>)>,
 }
 
 impl GameVisitor {
     fn new(options: ReadOptions) -> GameVisitor {
-        GameVisitor { options, number: 0, offset: 0, carry: None, ready: VecDeque::new() }
+        GameVisitor { options, number: 0, offset: 0, carry: None, ready: VecDeque::new(), tag_ranges: Vec::new() }
     }
 
     fn location(&self) -> Location {
@@ -352,12 +307,11 @@ impl GameVisitor {
             self.number -= 1;
             return;
         }
-        let GameState { mut game, mut frames, outcome, not_utf8, mut warnings, location, .. } = *state;
+        let GameState { mut game, mut frames, outcome, not_utf8, repairs, mut warnings, location, .. } = *state;
         game.moves = mem::take(&mut frames[0].line);
         let tag_result = game.tag("Result").and_then(GameResult::from_pgn);
         game.result = match outcome {
-            Some(outcome) => {
-                let result = game_result(outcome);
+            Some(result) => {
                 if tag_result.is_some_and(|r| r != result) {
                     warnings.push(
                         location.clone(),
@@ -370,6 +324,9 @@ impl GameVisitor {
         };
         if not_utf8 {
             warnings.push(location.clone(), "text is not valid UTF-8; decoded as Windows-1252");
+        }
+        for message in repairs {
+            warnings.push(location.clone(), message);
         }
         let number = location.record.unwrap_or_default();
         let offset = location.offset.unwrap_or_default();
@@ -392,8 +349,8 @@ impl GameVisitor {
             frames: vec![Frame::main_line(start.position)],
             skipping_variation: false,
             outcome: None,
-            partial_comment: Vec::new(),
             not_utf8: tags.not_utf8,
+            repairs: Vec::new(),
             warnings,
             location,
             first_move_number,
@@ -501,6 +458,7 @@ pub(super) fn move_warning(what: &str, name: &str, main_line: bool) -> String {
 
 /// A long-algebraic move (`g1f3`, `e7e8q`): SAN parsing reads it as a pawn move with a full
 /// from-square, which is only legal when a pawn stands there.
+#[cold]
 fn long_algebraic(san: San, pos: &Chess) -> Option<Move> {
     match san {
         San::Normal { file: Some(file), rank: Some(rank), to, promotion, .. } => {
@@ -508,15 +466,6 @@ fn long_algebraic(san: San, pos: &Chess) -> Option<Move> {
             UciMove::Normal { from, to, promotion }.to_move(pos).ok()
         }
         _ => None,
-    }
-}
-
-fn game_result(outcome: Outcome) -> GameResult {
-    match outcome {
-        Outcome::Known(KnownOutcome::Decisive { winner: Color::White }) => GameResult::WhiteWins,
-        Outcome::Known(KnownOutcome::Decisive { winner: Color::Black }) => GameResult::BlackWins,
-        Outcome::Known(KnownOutcome::Draw) => GameResult::Draw,
-        Outcome::Unknown => GameResult::Unknown,
     }
 }
 
@@ -530,44 +479,88 @@ fn close_variation(state: &mut GameState) {
     }
 }
 
-impl Visitor for GameVisitor {
-    type Tags = TagSection;
-    type Movetext = Box<GameState>;
-    type Output = ();
-
-    fn begin_tags(&mut self) -> ControlFlow<(), TagSection> {
-        ControlFlow::Continue(TagSection { tags: Vec::with_capacity(TYPICAL_TAGS), not_utf8: false })
-    }
-
-    fn tag(&mut self, tags: &mut TagSection, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
-        let name = decode_text(Cow::Borrowed(name), &mut tags.not_utf8);
-        // Escapes are rare, and `RawTag::decode` sets up a search even for a short value.
-        let raw = value.as_bytes();
-        let value = if raw.contains(&b'\\') { value.decode() } else { Cow::Borrowed(raw) };
-        let value = decode_text(value, &mut tags.not_utf8);
-        tags.tags.push((name, value));
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: TagSection) -> ControlFlow<(), Box<GameState>> {
-        if tags.tags.is_empty()
-            && let Some(mut state) = self.carry.take()
-        {
-            state.warn("blank line inside the movetext; the game goes on");
-            return ControlFlow::Continue(state);
+impl GameVisitor {
+    /// Reads the next piece of text: tags, then movetext up to a blank line or a tag line. The
+    /// movetext starts a game, or goes on with the one before when that had no result and
+    /// this piece has no tags.
+    fn read_piece(&mut self, scan: &mut Scanner<'_>) {
+        let start = scan.at;
+        let mut ranges = mem::take(&mut self.tag_ranges);
+        ranges.clear();
+        if let Err(what) = scan.read_tags(|name, value| ranges.push((name, value))) {
+            return self.syntax_error(what);
         }
-        self.finish_carried();
-        self.number += 1;
-        match self.start_game(tags) {
-            Ok(state) => ControlFlow::Continue(state),
-            Err(e) => {
-                self.ready.push_back(Err(e));
-                ControlFlow::Break(())
+        let text = scan.text;
+        // One UTF-8 check for the whole section: its names and values lie between ASCII
+        // bytes, so each is then whole characters of it. Else each is decoded on its own.
+        let section = std::str::from_utf8(&text[start..scan.at]).ok();
+        let decode = |range: &Range<usize>| match section.and_then(|s| s.get(range.start - start..range.end - start)) {
+            Some(text) => (Cow::Borrowed(text), false),
+            None => scan::decode_text(Cow::Borrowed(&text[range.clone()])),
+        };
+        let mut tags = TagSection { tags: Vec::with_capacity(TYPICAL_TAGS.max(ranges.len())), not_utf8: false };
+        for (name, value) in &ranges {
+            let (name, name_not_utf8) = decode(name);
+            let raw = &text[value.clone()];
+            let (value, value_not_utf8) =
+                if raw.contains(&b'\\') { scan::decode_text(scan::unescape(raw)) } else { decode(value) };
+            tags.not_utf8 |= name_not_utf8 | value_not_utf8;
+            tags.tags.push((name.into_owned(), value.into_owned()));
+        }
+        self.tag_ranges = ranges;
+        let mut state = match self.carry.take() {
+            Some(mut state) if tags.tags.is_empty() => {
+                state.warn("blank line inside the movetext; the game goes on");
+                state
             }
+            carried => {
+                self.carry = carried;
+                self.finish_carried();
+                self.number += 1;
+                match self.start_game(tags) {
+                    Ok(state) => state,
+                    Err(e) => {
+                        self.ready.push_back(Err(e));
+                        return scan.skip_movetext();
+                    }
+                }
+            }
+        };
+        match scan.read_movetext(&mut Reading { state: &mut state, options: &self.options }) {
+            // The game is given up.
+            Err(what) => self.syntax_error(what),
+            Ok(()) if state.outcome.is_some() => self.finish(state),
+            Ok(()) => self.carry = Some(state),
         }
     }
 
-    fn san(&mut self, state: &mut Box<GameState>, san_plus: SanPlus) -> ControlFlow<()> {
+    /// The tokenizer gave up (an unterminated tag or comment).
+    fn syntax_error(&mut self, what: &'static str) {
+        let source = io::Error::new(io::ErrorKind::InvalidData, what);
+        self.ready.push_back(Err(PgnError::Io { location: self.location(), source }));
+    }
+}
+
+/// An illegal move ends the line being read, with a warning (kept out of line: the move
+/// reading loop stays small).
+#[cold]
+#[inline(never)]
+fn end_line(state: &mut GameState, ply: u32, san_plus: &SanPlus, what: &str) {
+    state.current().stopped = true;
+    let name = state.move_name(ply, san_plus);
+    let message = move_warning(what, &name, state.frames.len() == 1);
+    state.warn(message);
+}
+
+/// A game's movetext as the tokenizer reads it.
+struct Reading<'s> {
+    state: &'s mut GameState,
+    options: &'s ReadOptions,
+}
+
+impl scan::Movetext for Reading<'_> {
+    fn san(&mut self, san_plus: SanPlus) {
+        let state = &mut *self.state;
         let main_line = state.frames.len() == 1;
         let frame = state.current();
         if main_line && self.options.max_plies.is_some_and(|max| frame.ply >= max) {
@@ -575,7 +568,7 @@ impl Visitor for GameVisitor {
             frame.stopped = true;
         }
         if frame.stopped {
-            return ControlFlow::Continue(());
+            return;
         }
         let ply = frame.ply;
         let played = resolve_san(san_plus.san, &frame.pos).and_then(|mv| {
@@ -585,57 +578,41 @@ impl Visitor for GameVisitor {
             Ok(())
         });
         if let Err(what) = played {
-            state.current().stopped = true;
-            let name = state.move_name(ply, &san_plus);
-            let message = move_warning(what, &name, state.frames.len() == 1);
-            state.warn(message);
+            end_line(state, ply, &san_plus, what);
         }
-        ControlFlow::Continue(())
     }
 
-    fn nag(&mut self, state: &mut Box<GameState>, nag: Nag) -> ControlFlow<()> {
+    fn nag(&mut self, nag: u8) {
+        let state = &mut *self.state;
         let frame = state.current();
         if frame.stopped {
-            return ControlFlow::Continue(());
+            return;
         }
         match frame.line.nodes.last_mut() {
-            Some(node) => node.notes_mut().nags.push(nag.0),
-            None => state.warn(format!("NAG ${} before the first move of a line dropped", nag.0)),
+            Some(node) => node.notes_mut().nags.push(nag),
+            None => state.warn(format!("NAG ${nag} before the first move of a line dropped")),
         }
-        ControlFlow::Continue(())
     }
 
-    fn partial_comment(&mut self, state: &mut Box<GameState>, comment: RawComment<'_>) -> ControlFlow<()> {
-        if self.options.comments {
-            state.partial_comment.extend_from_slice(comment.as_bytes());
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn comment(&mut self, state: &mut Box<GameState>, comment: RawComment<'_>) -> ControlFlow<()> {
+    fn comment(&mut self, bytes: &[u8]) {
         if !self.options.comments {
-            return ControlFlow::Continue(());
+            return;
         }
-        let mut not_utf8 = false;
-        let text = if state.partial_comment.is_empty() {
-            decode_text(Cow::Borrowed(comment.as_bytes()), &mut not_utf8)
-        } else {
-            let mut bytes = mem::take(&mut state.partial_comment);
-            bytes.extend_from_slice(comment.as_bytes());
-            decode_text(Cow::Owned(bytes), &mut not_utf8)
-        };
+        let (text, not_utf8) = scan::decode_text(Cow::Borrowed(bytes));
+        let state = &mut *self.state;
         state.not_utf8 |= not_utf8;
         let frame = state.current();
         if !frame.stopped {
+            let text = text.into_owned();
             match frame.line.nodes.last_mut() {
                 Some(node) => node.notes_mut().comments.push(text),
                 None => frame.line.comments.push(text),
             }
         }
-        ControlFlow::Continue(())
     }
 
-    fn begin_variation(&mut self, state: &mut Box<GameState>) -> ControlFlow<(), Skip> {
+    fn begin_variation(&mut self) -> bool {
+        let state = &mut *self.state;
         let frame = state.current();
         let start = match frame.stopped {
             false if self.options.variations => frame.before_last_move().map(|pos| (pos, frame.ply - 1)),
@@ -644,42 +621,37 @@ impl Visitor for GameVisitor {
         match start {
             Some((pos, ply)) => {
                 state.frames.push(Frame::new(pos, ply));
-                ControlFlow::Continue(Skip(false))
+                false
             }
             None => {
                 if self.options.variations && !state.current().stopped {
                     state.warn("variation before the first move of a line dropped");
                 }
                 state.skipping_variation = true;
-                ControlFlow::Continue(Skip(true))
+                true
             }
         }
     }
 
-    fn end_variation(&mut self, state: &mut Box<GameState>) -> ControlFlow<()> {
+    fn end_variation(&mut self) {
+        let state = &mut *self.state;
         if mem::take(&mut state.skipping_variation) {
-            return ControlFlow::Continue(());
+            return;
         }
         if state.frames.len() > 1 {
             close_variation(state);
         } else {
             state.warn("')' without a variation to close ignored");
         }
-        ControlFlow::Continue(())
     }
 
-    fn outcome(&mut self, state: &mut Box<GameState>, outcome: Outcome) -> ControlFlow<()> {
-        if state.frames.len() == 1 {
-            state.outcome = Some(outcome);
+    fn outcome(&mut self, result: GameResult) {
+        if self.state.frames.len() == 1 {
+            self.state.outcome = Some(result);
         }
-        ControlFlow::Continue(())
     }
 
-    fn end_game(&mut self, state: Box<GameState>) {
-        if state.outcome.is_some() {
-            self.finish(state);
-        } else {
-            self.carry = Some(state);
-        }
+    fn repair(&mut self, message: String) {
+        self.state.repairs.push(message);
     }
 }

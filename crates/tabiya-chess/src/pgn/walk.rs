@@ -43,14 +43,13 @@ use std::borrow::Cow;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 
-use pgn_reader::RawTag;
-use shakmaty::san::{San, SanPlus, Suffix};
-use shakmaty::{CastlingMode, CastlingSide, Chess, Move, Position};
-use tabiya_io::{Codepage, Location, Warnings};
+use shakmaty::san::SanPlus;
+use shakmaty::{CastlingMode, Chess, Move, Position};
+use tabiya_io::{Location, Warnings};
 
 use super::PgnError;
-use super::lenient::bare_promotion;
 use super::read::{StartPosition, move_name, move_warning, play_resolved, resolve_san};
+use super::scan::{self, Scanner};
 use crate::game::GameResult;
 
 /// Tag names and values as they stand in the text (escapes not decoded).
@@ -167,33 +166,13 @@ impl<'a> WalkedGame<'a> {
 
 /// Tag text: escapes decoded, UTF-8 or else Windows-1252 (then `true`).
 fn decode(raw: &[u8]) -> (Cow<'_, str>, bool) {
-    match RawTag(raw).decode() {
-        Cow::Borrowed(bytes) => match std::str::from_utf8(bytes) {
-            Ok(text) => (Cow::Borrowed(text), false),
-            Err(_) => (Codepage::Windows1252.decode(bytes), true),
-        },
-        Cow::Owned(bytes) => match String::from_utf8(bytes) {
-            Ok(text) => (Cow::Owned(text), false),
-            Err(e) => (Cow::Owned(Codepage::Windows1252.decode(e.as_bytes()).into_owned()), true),
-        },
-    }
+    scan::decode_text(scan::unescape(raw))
 }
-
-/// Bytes that end a movetext token: pgn-reader's set, and the comma, which the lenient
-/// reading takes for a space.
-fn is_token_end(byte: u8) -> bool {
-    matches!(
-        byte,
-        b' ' | b'\t' | b'\n' | b'\r' | b'{' | b'}' | b'(' | b')' | b'!' | b'?' | b'$' | b';' | b'.' | b'*' | b','
-    )
-}
-
-/// The dashes of a result token: `-`, en dash, em dash.
-const DASHES: [&[u8]; 3] = [b"-", "\u{2013}".as_bytes(), "\u{2014}".as_bytes()];
 
 /// The movetext read so far of the game being walked.
 struct Movetext {
     sans: Vec<SanPlus>,
+    max_plies: usize,
     outcome: Option<GameResult>,
     /// A variation was opened and is skipped; its `)` is not a stray one.
     skipping_variation: bool,
@@ -217,8 +196,7 @@ struct Pending<'a> {
 /// An iterator over the games of PGN text, yielding each game or the error that made the
 /// walk give it up (an unsupported variant, an invalid FEN, an unterminated tag or comment).
 pub struct PgnWalk<'a> {
-    text: &'a [u8],
-    at: usize,
+    scan: Scanner<'a>,
     /// Offset of `text` in its file.
     base: u64,
     number: u64,
@@ -234,337 +212,11 @@ impl<'a> PgnWalk<'a> {
 
     /// Walks `text`, which starts at byte `base` of its file (offsets are given in file terms).
     pub fn at_offset(text: &'a [u8], base: u64, options: WalkOptions) -> PgnWalk<'a> {
-        PgnWalk { text, at: 0, base, number: 0, options, pending: None, ready: None }
+        PgnWalk { scan: Scanner::new(text, 0, true), base, number: 0, options, pending: None, ready: None }
     }
 
     fn location(&self, offset: usize, number: u64) -> Location {
         Location { file: self.options.file.clone(), offset: Some(self.base + offset as u64), record: Some(number) }
-    }
-
-    fn peek(&self, at: usize) -> Option<u8> {
-        self.text.get(at).copied()
-    }
-
-    /// Offset of the first `needle` at or after `from`, or the end of the text.
-    fn find_byte(&self, from: usize, needle: u8) -> usize {
-        memchr::memchr(needle, &self.text[from.min(self.text.len())..]).map_or(self.text.len(), |i| from + i)
-    }
-
-    /// Whitespace, line ends and `%` escape lines (at the start of a line).
-    fn skip_whitespace(&mut self, mut new_line: bool) {
-        while let Some(byte) = self.peek(self.at) {
-            match byte {
-                b' ' | b'\t' | b'\r' => self.at += 1,
-                b'\n' => (self.at, new_line) = (self.at + 1, true),
-                b'%' if new_line => self.at = (self.find_byte(self.at, b'\n') + 1).min(self.text.len()),
-                _ => return,
-            }
-        }
-    }
-
-    /// After a tag's value: to the end of the tag and the whitespace after it.
-    fn skip_ket(&mut self) {
-        while let Some(byte) = self.peek(self.at) {
-            match byte {
-                b' ' | b'\t' | b'\r' => self.at += 1,
-                b']' => {
-                    self.at += 1;
-                    return self.skip_whitespace(false);
-                }
-                b'\n' => {
-                    self.at += 1;
-                    return self.skip_whitespace(true);
-                }
-                _ => return,
-            }
-        }
-    }
-
-    /// The tag section: `[Name "value"]` lines; lines without a quoted value are skipped.
-    fn read_tags(&mut self) -> Result<RawTags<'a>, &'static str> {
-        let text = self.text;
-        let mut tags = Vec::with_capacity(TYPICAL_TAGS);
-        while self.peek(self.at) == Some(b'[') {
-            self.at += 1;
-            let rest = &text[self.at..];
-            let Some(quote) = memchr::memchr3(b'"', b'\n', b']', rest) else {
-                self.at = text.len();
-                return Err("unterminated tag");
-            };
-            if rest[quote] != b'"' {
-                self.at += quote + 1;
-                self.skip_ket();
-                continue;
-            }
-            let name_end = if quote > 0 && rest[quote - 1] == b' ' { quote - 1 } else { quote };
-            let mut end = quote + 1;
-            let (value_end, consumed) = loop {
-                match memchr::memchr3(b'\\', b'"', b'\n', &rest[end..]) {
-                    Some(delta) if rest[end + delta] == b'"' => break (end + delta, end + delta + 1),
-                    Some(delta) if rest[end + delta] == b'\n' => break (end + delta, end + delta),
-                    Some(delta) => end = (end + delta + 2).min(rest.len()),
-                    None => {
-                        self.at = text.len();
-                        return Err("unterminated tag");
-                    }
-                }
-            };
-            tags.push((&rest[..name_end], &rest[quote + 1..value_end]));
-            self.at += consumed;
-            self.skip_ket();
-        }
-        Ok(tags)
-    }
-
-    /// Consumes `bytes` if the text goes on with them.
-    fn eat(&mut self, bytes: &[u8]) -> bool {
-        let found = self.text[self.at..].starts_with(bytes);
-        if found {
-            self.at += bytes.len();
-        }
-        found
-    }
-
-    fn eat_dash(&mut self) -> bool {
-        DASHES.iter().any(|dash| self.eat(dash))
-    }
-
-    /// Reads movetext up to its end (a blank line, a line starting with `[`, or the end of
-    /// the text) into `movetext`; moves are collected up to the ply limit.
-    fn read_movetext(&mut self, movetext: &mut Movetext) -> Result<(), &'static str> {
-        let text = self.text;
-        let max_plies = self.options.max_plies as usize;
-        while let Some(byte) = self.peek(self.at) {
-            match byte {
-                b'{' => match memchr::memchr(b'}', &text[self.at..]) {
-                    Some(end) => self.at += end + 1,
-                    None => {
-                        self.at = text.len();
-                        return Err("unterminated comment");
-                    }
-                },
-                b'\n' => {
-                    self.at += 1;
-                    match self.peek(self.at) {
-                        Some(b'%') => self.at = self.find_byte(self.at, b'\n'),
-                        Some(b'[' | b'\n') => return Ok(()),
-                        Some(b'\r') => {
-                            self.at += 1;
-                            if self.peek(self.at) == Some(b'\n') {
-                                return Ok(());
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                b';' => self.at = self.find_byte(self.at, b'\n'),
-                b'0' => {
-                    self.at += 1;
-                    if self.eat_dash() {
-                        if self.eat(b"1") {
-                            movetext.outcome = Some(GameResult::BlackWins);
-                        } else if self.eat(b"0") {
-                            // Castling written with zeros.
-                            let long = self.eat_dash() && self.eat(b"0");
-                            let side = if long { CastlingSide::QueenSide } else { CastlingSide::KingSide };
-                            let suffix = match self.peek(self.at) {
-                                Some(b'+') => Some(Suffix::Check),
-                                Some(b'#') => Some(Suffix::Checkmate),
-                                _ => None,
-                            };
-                            self.at += usize::from(suffix.is_some());
-                            movetext.push(SanPlus { san: San::Castle(side), suffix }, max_plies);
-                        }
-                    }
-                }
-                b'1' => {
-                    self.at += 1;
-                    if self.eat_dash() {
-                        if self.eat(b"0") {
-                            movetext.outcome = Some(GameResult::WhiteWins);
-                        }
-                    } else if self.eat(b"/2") && self.eat_dash() && self.eat(b"1/2") {
-                        movetext.outcome = Some(GameResult::Draw);
-                    } else {
-                        self.skip_move_number();
-                    }
-                }
-                b'\xc2' => {
-                    self.at += 1;
-                    if self.eat(b"\xbd") && self.eat_dash() && self.eat("\u{bd}".as_bytes()) {
-                        movetext.outcome = Some(GameResult::Draw);
-                    }
-                }
-                b'2'..=b'9' => {
-                    self.at += 1;
-                    self.skip_move_number();
-                }
-                b'(' => {
-                    self.at += 1;
-                    movetext.skipping_variation = true;
-                    self.skip_variation(movetext);
-                }
-                b')' => {
-                    self.at += 1;
-                    if !std::mem::take(&mut movetext.skipping_variation) {
-                        movetext.warnings.push("')' without a variation to close ignored".to_owned());
-                    }
-                }
-                b'$' => {
-                    self.at += 1;
-                    let rest = &text[self.at..];
-                    let end = rest.iter().position(|&b| is_token_end(b)).unwrap_or(rest.len());
-                    if let Some(nag) = std::str::from_utf8(&rest[..end]).ok().and_then(|s| s.parse::<u8>().ok())
-                        && rest[..end].iter().all(u8::is_ascii_digit)
-                    {
-                        movetext.nag(nag);
-                    }
-                    self.at += end;
-                }
-                b'!' | b'?' => {
-                    self.at += 1;
-                    let nag = match (byte, self.peek(self.at)) {
-                        (b'!', Some(b'!')) => 3,
-                        (b'!', Some(b'?')) => 5,
-                        (b'?', Some(b'!')) => 6,
-                        (b'?', Some(b'?')) => 4,
-                        (b'!', _) => 1,
-                        _ => 2,
-                    };
-                    if nag > 2 {
-                        self.at += 1;
-                    }
-                    movetext.nag(nag);
-                }
-                b'*' => {
-                    self.at += 1;
-                    movetext.outcome = Some(GameResult::Unknown);
-                }
-                b' ' | b'\t' | b'\r' | b'.' => self.at += 1,
-                b',' => {
-                    self.at += 1;
-                    movetext.repairs.push("comma between moves read as a space".to_owned());
-                }
-                _ if max_plies > 0 && movetext.sans.len() >= max_plies => self.skip_move(movetext, max_plies),
-                _ => self.read_move(movetext, max_plies),
-            }
-        }
-        Ok(())
-    }
-
-    fn skip_move_number(&mut self) {
-        while matches!(self.peek(self.at), Some(b'0'..=b'9')) {
-            self.at += 1;
-        }
-        while matches!(self.peek(self.at), Some(b'.' | b' ')) {
-            self.at += 1;
-        }
-    }
-
-    /// A move token past the ply limit: skipped whole unless it could hold a result token
-    /// or a repair (`0`, `1`, `½`, a 5-byte `d7d8R`), which [`PgnWalk::read_move`] reads
-    /// exactly.
-    fn skip_move(&mut self, movetext: &mut Movetext, max_plies: usize) {
-        let rest = &self.text[self.at..];
-        let end = rest.iter().position(|&b| is_token_end(b)).unwrap_or(rest.len());
-        if end == 5 || rest[..end].iter().any(|&b| matches!(b, b'0' | b'1' | b'\xc2')) {
-            self.read_move(movetext, max_plies);
-        } else {
-            self.at += end.max(1);
-        }
-    }
-
-    /// A move token (or something that is none: it is skipped).
-    fn read_move(&mut self, movetext: &mut Movetext, max_plies: usize) {
-        let rest = &self.text[self.at..];
-        match SanPlus::from_ascii_prefix(rest) {
-            Ok((san, len)) => {
-                self.at += len;
-                match self.peek(self.at) {
-                    None => movetext.push(san, max_plies),
-                    Some(next) if is_token_end(next) => movetext.push(san, max_plies),
-                    // `d7d8R`: a long-algebraic promotion without `=`.
-                    Some(_) if len == 4 && bare_promotion(self.text, self.at) => {
-                        // The lenient reading puts in the `=`, then reads the token as usual.
-                        let token = String::from_utf8_lossy(&rest[..5]);
-                        movetext.repairs.push(format!("promotion {token} read as {}={}", &token[..4], &token[4..]));
-                        let repaired = [&rest[..4], b"=", &rest[4..rest.len().min(12)]].concat();
-                        if let Ok((san, len)) = SanPlus::from_ascii_prefix(&repaired)
-                            && len > 5
-                        {
-                            self.at += len - 5;
-                            if self.peek(self.at).is_none_or(is_token_end) {
-                                movetext.push(san, max_plies);
-                            }
-                        }
-                    }
-                    // The rest of the token is read as a token of its own.
-                    Some(_) => {}
-                }
-            }
-            Err(_) => {
-                self.at += 1;
-                let rest = &self.text[self.at..];
-                self.at += rest.iter().position(|&b| is_token_end(b)).unwrap_or(rest.len());
-            }
-        }
-    }
-
-    /// Skips a variation after its `(`, up to its `)` (left for the movetext to read), a
-    /// blank line or a line starting with `[`.
-    fn skip_variation(&mut self, movetext: &mut Movetext) {
-        let text = self.text;
-        let mut depth = 0usize;
-        while let Some(byte) = self.peek(self.at) {
-            match byte {
-                b'(' => (self.at, depth) = (self.at + 1, depth + 1),
-                b')' => match depth.checked_sub(1) {
-                    Some(d) => (self.at, depth) = (self.at + 1, d),
-                    None => return,
-                },
-                b'{' => self.at = (self.find_byte(self.at, b'}') + 1).min(text.len()),
-                b';' => self.at = self.find_byte(self.at, b'\n'),
-                b'\n' => match (self.peek(self.at + 1), self.peek(self.at + 2)) {
-                    (Some(b'%'), _) => self.at = self.find_byte(self.at + 2, b'\n'),
-                    (Some(b'[' | b'\n'), _) | (Some(b'\r'), Some(b'\n')) => return,
-                    _ => self.at += 1,
-                },
-                b',' => {
-                    self.at += 1;
-                    movetext.repairs.push("comma between moves read as a space".to_owned());
-                }
-                b'N' | b'B' | b'R' | b'Q' | b'n' | b'b' | b'r' | b'q' if bare_promotion(text, self.at) => {
-                    let token = String::from_utf8_lossy(&text[self.at - 4..=self.at]);
-                    movetext.repairs.push(format!("promotion {token} read as {}={}", &token[..4], &token[4..]));
-                    self.at += 1;
-                }
-                _ => self.at += 1,
-            }
-        }
-    }
-
-    /// The movetext of a game that could not be started: up to a blank line or a tag line.
-    fn skip_movetext(&mut self) {
-        let text = self.text;
-        while let Some(byte) = self.peek(self.at) {
-            self.at += 1;
-            match byte {
-                b'{' => self.at = (self.find_byte(self.at, b'}') + 1).min(text.len()),
-                b';' => self.at = self.find_byte(self.at, b'\n'),
-                b'\n' => match self.peek(self.at) {
-                    Some(b'%') => self.at = self.find_byte(self.at + 1, b'\n'),
-                    Some(b'\n' | b'[') => return,
-                    Some(b'\r') => {
-                        self.at += 1;
-                        if self.peek(self.at) == Some(b'\n') {
-                            return;
-                        }
-                    }
-                    _ => {}
-                },
-                _ => self.at = memchr::memchr3(b'\n', b'{', b';', &text[self.at..]).map_or(text.len(), |i| self.at + i),
-            }
-        }
     }
 
     /// Completes the pending game, which ends where `end` begins.
@@ -620,19 +272,20 @@ impl<'a> PgnWalk<'a> {
         })
     }
 
-    /// Reads the next piece of text pgn-reader would call a game: tags, then movetext up to a
+    /// Reads the next piece of text the tokenizer reads in one go: tags, then movetext up to a
     /// blank line. Returns an error, or puts what it read into `pending` / `ready`.
     fn read_piece(&mut self) -> Option<PgnError> {
-        let start = self.at;
+        let start = self.scan.at;
         let io_error = |walk: &PgnWalk<'a>, what: &'static str, number: u64| PgnError::Io {
             location: walk.location(start, number),
             source: std::io::Error::new(std::io::ErrorKind::InvalidData, what),
         };
-        let tags = match self.read_tags() {
-            Ok(tags) => tags,
-            Err(what) => return Some(io_error(self, what, self.number.max(1))),
-        };
-        let tags_end = self.at;
+        let mut tags = Vec::with_capacity(TYPICAL_TAGS);
+        let text = self.scan.text;
+        if let Err(what) = self.scan.read_tags(|name, value| tags.push((&text[name], &text[value]))) {
+            return Some(io_error(self, what, self.number.max(1)));
+        }
+        let tags_end = self.scan.at;
         if tags.is_empty()
             && self.pending.as_ref().is_some_and(|p| p.movetext.outcome.is_none())
             && let Some(mut pending) = self.pending.take()
@@ -641,7 +294,7 @@ impl<'a> PgnWalk<'a> {
                 self.location(pending.offset, pending.number),
                 "blank line inside the movetext; the game goes on",
             );
-            let read = self.read_movetext(&mut pending.movetext);
+            let read = self.scan.read_movetext(&mut pending.movetext);
             self.pending = Some(pending);
             return read.err().map(|what| {
                 self.pending = None;
@@ -656,7 +309,7 @@ impl<'a> PgnWalk<'a> {
         let start_position = match start_position {
             Ok(start_position) => start_position,
             Err(e) => {
-                self.skip_movetext();
+                self.scan.skip_movetext();
                 return Some(e);
             }
         };
@@ -669,14 +322,15 @@ impl<'a> PgnWalk<'a> {
         let typical_plies = (self.options.max_plies as usize).min(TYPICAL_PLIES);
         let mut movetext = Movetext {
             sans: Vec::with_capacity(typical_plies),
+            max_plies: self.options.max_plies as usize,
             outcome: None,
             skipping_variation: false,
             warnings: Vec::new(),
             repairs: Vec::new(),
         };
-        let read = self.read_movetext(&mut movetext);
+        let read = self.scan.read_movetext(&mut movetext);
         let number = self.number;
-        let tags_utf8 = std::str::from_utf8(&self.text[start..tags_end]).is_ok();
+        let tags_utf8 = std::str::from_utf8(&self.scan.text[start..tags_end]).is_ok();
         self.pending =
             Some(Pending { number, offset: start, tags, tags_utf8, start: start_position, movetext, warnings });
         read.err().map(|what| {
@@ -686,17 +340,44 @@ impl<'a> PgnWalk<'a> {
     }
 }
 
-impl Movetext {
-    fn push(&mut self, san: SanPlus, max_plies: usize) {
-        if self.sans.len() < max_plies {
+/// Main-line moves up to the ply limit, the result and the warnings; variations are skipped
+/// unread and comments dropped.
+impl scan::Movetext for Movetext {
+    fn san(&mut self, san: SanPlus) {
+        if self.sans.len() < self.max_plies {
             self.sans.push(san);
         }
+    }
+
+    fn skips_moves(&self) -> bool {
+        self.max_plies > 0 && self.sans.len() >= self.max_plies
     }
 
     fn nag(&mut self, nag: u8) {
         if self.sans.is_empty() {
             self.warnings.push(format!("NAG ${nag} before the first move of a line dropped"));
         }
+    }
+
+    fn comment(&mut self, _: &[u8]) {}
+
+    fn begin_variation(&mut self) -> bool {
+        self.skipping_variation = true;
+        true
+    }
+
+    fn end_variation(&mut self) {
+        if !std::mem::take(&mut self.skipping_variation) {
+            self.warnings.push("')' without a variation to close ignored".to_owned());
+        }
+    }
+
+    fn outcome(&mut self, result: GameResult) {
+        self.outcome = Some(result);
+    }
+
+    fn repair(&mut self, message: String) {
+        self.repairs.push(message);
     }
 }
 
@@ -708,12 +389,9 @@ impl<'a> Iterator for PgnWalk<'a> {
             if let Some(item) = self.ready.take() {
                 return Some(item);
             }
-            if self.text[self.at..].starts_with(b"\xef\xbb\xbf") {
-                self.at += 3;
-            }
-            self.skip_whitespace(true);
-            if self.at == self.text.len() {
-                return self.finish_pending(self.at).map(Ok);
+            self.scan.skip_to_game();
+            if self.scan.at == self.scan.text.len() {
+                return self.finish_pending(self.scan.at).map(Ok);
             }
             if let Some(error) = self.read_piece() {
                 match self.ready.take() {

@@ -1,0 +1,84 @@
+//! `PgnReader` over a stream: games longer than its read block, comments that hold blank lines
+//! and tag lines, and inputs handed out a few bytes per read give the games the text holds, at
+//! the offsets where they were written.
+
+use std::io::Read;
+
+use tabiya_chess::pgn::{PgnReader, ReadGame};
+use tabiya_io::corpus::Xorshift;
+
+/// Hands out its text 1 to 4096 bytes per read.
+struct Trickle<'a> {
+    text: &'a [u8],
+    rng: Xorshift,
+}
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = (1 + self.rng.below(4096)).min(buf.len()).min(self.text.len());
+        buf[..n].copy_from_slice(&self.text[..n]);
+        self.text = &self.text[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn long_games_and_small_reads() {
+    let mut text = Vec::new();
+    let mut offsets = Vec::new();
+    let mut long_comment = 0;
+    for number in 0..600 {
+        offsets.push(text.len() as u64);
+        text.extend_from_slice(format!("[Event \"game {number}\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 ").as_bytes());
+        if number % 150 == 7 {
+            // A comment longer than the reader's 1 MiB block, with what would end a game
+            // outside a comment.
+            let comment = "a blank line\n\n[Event \"not a game\"]\n\n".repeat(30_000);
+            long_comment = comment.len();
+            text.extend_from_slice(format!("{{{comment}}} ").as_bytes());
+        }
+        text.extend_from_slice(b"1-0\n\n");
+    }
+    let check = |games: Vec<ReadGame>| {
+        assert_eq!(games.len(), 600);
+        for (number, game) in games.iter().enumerate() {
+            assert_eq!(game.game.tag("Event"), Some(format!("game {number}").as_str()));
+            assert_eq!(game.offset, offsets[number]);
+            assert_eq!(game.number, number as u64 + 1);
+            assert_eq!(game.game.ply_count(), 3);
+            assert!(game.warnings.is_empty());
+            let comments = game.game.moves.nodes[2].comments();
+            if number % 150 == 7 {
+                assert_eq!(comments.iter().map(String::len).collect::<Vec<_>>(), [long_comment]);
+            } else {
+                assert!(comments.is_empty());
+            }
+        }
+    };
+    check(PgnReader::new(&text[..]).map(Result::unwrap).collect());
+    for seed in 1..4 {
+        check(PgnReader::new(Trickle { text: &text, rng: Xorshift::new(seed) }).map(Result::unwrap).collect());
+    }
+}
+
+#[test]
+fn a_failing_read_is_reported_and_ends_the_reading() {
+    struct Failing(usize);
+    impl Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let game = b"[Event \"x\"]\n\n1. d4 d5 *\n\n";
+            if self.0 >= 3 {
+                return Err(std::io::Error::other("disk gone"));
+            }
+            self.0 += 1;
+            let n = game.len().min(buf.len());
+            buf[..n].copy_from_slice(&game[..n]);
+            Ok(n)
+        }
+    }
+    let items: Vec<_> = PgnReader::new(Failing(0)).collect();
+    // The block being read when the input failed is given up with it.
+    assert_eq!(items.len(), 1);
+    let error = items[0].as_ref().unwrap_err().to_string();
+    assert!(error.contains("disk gone"), "{error}");
+}
