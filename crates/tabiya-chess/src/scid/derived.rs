@@ -38,8 +38,10 @@ pub fn main_line(start: &Chess, custom_start: bool, nodes: &[Node]) -> MainLine 
 }
 
 /// The main-line fields gathered move by move, from the moves alone: material counts and pawn
-/// squares follow captures and promotions, so no position is replayed (the encoder walks the
-/// main line once for the record and these fields together).
+/// squares follow captures and promotions, so no position is replayed. [`MainLineFields::push`]
+/// takes a whole move; the encoder, which already dispatches on each move to write it, calls
+/// the parts ([`MainLineFields::capture`], [`MainLineFields::pawn_move`],
+/// [`MainLineFields::en_passant`], then [`MainLineFields::end_move`]) from that one dispatch.
 #[derive(Debug, Clone)]
 pub struct MainLineFields {
     info: MainLine,
@@ -49,6 +51,8 @@ pub struct MainLineFields {
     /// Pawn squares by colour, for the home-pawn list.
     pawns: ByColor<Bitboard>,
     home_pawns: u16,
+    /// The current move moved or took a pawn: only then can the home-pawn list change.
+    pawns_moved: bool,
     /// The dictionary prefix matched so far; `None` once the main line has left the dictionary.
     dictionary_node: Option<usize>,
 }
@@ -62,6 +66,7 @@ impl MainLineFields {
             material: board.material(),
             pawns: ByColor::new_with(|color| board.pawns() & board.by_color(color)),
             home_pawns: HOME_PAWNS_START,
+            pawns_moved: false,
             dictionary_node: (!custom_start).then_some(0),
         }
     }
@@ -69,50 +74,77 @@ impl MainLineFields {
     /// The next main-line move (`None` = null move), played by `us`.
     #[inline]
     pub fn push(&mut self, us: Color, mv: Option<Move>) {
-        self.info.plies += 1;
-        // Only pawn moves and captures of pawns change the home-pawn list.
-        let mut pawns_moved = false;
         match mv {
             Some(Move::Normal { role, from, capture, to, promotion }) => {
                 if let Some(captured) = capture {
-                    let count = self.material.get_mut(!us).get_mut(captured);
-                    *count = count.saturating_sub(1);
-                    self.pawns.get_mut(!us).discard(to);
-                    pawns_moved = captured == Role::Pawn;
+                    self.capture(!us, captured, to);
                 }
                 if role == Role::Pawn {
-                    pawns_moved = true;
-                    self.pawns.get_mut(us).discard(from);
-                    match promotion {
-                        Some(piece) => {
-                            self.info.promotion = true;
-                            self.info.underpromotion |= piece != Role::Queen;
-                            let ours = self.material.get_mut(us);
-                            *ours.get_mut(Role::Pawn) = ours.pawn.saturating_sub(1);
-                            *ours.get_mut(piece) += 1;
-                        }
-                        None => self.pawns.get_mut(us).add(to),
-                    }
+                    self.pawn_move(us, from, to, promotion);
                 }
             }
-            Some(Move::EnPassant { from, to }) => {
-                pawns_moved = true;
-                let theirs = self.material.get_mut(!us).get_mut(Role::Pawn);
-                *theirs = theirs.saturating_sub(1);
-                self.pawns.get_mut(!us).discard(Square::from_coords(to.file(), from.rank()));
-                self.pawns.get_mut(us).discard(from);
-                self.pawns.get_mut(us).add(to);
-            }
+            Some(Move::EnPassant { from, to }) => self.en_passant(us, from, to),
             Some(Move::Castle { .. } | Move::Put { .. }) | None => {}
         }
-        if pawns_moved && !self.custom_start {
-            self.push_home_pawns();
+        self.end_move(mv);
+    }
+
+    /// `them` lose their `role` on `on`.
+    #[inline]
+    pub fn capture(&mut self, them: Color, role: Role, on: Square) {
+        let count = self.material.get_mut(them).get_mut(role);
+        *count = count.saturating_sub(1);
+        self.pawns.get_mut(them).discard(on);
+        self.pawns_moved |= role == Role::Pawn;
+    }
+
+    /// A pawn of `us` moves (a capture is [`MainLineFields::capture`] besides), maybe promoting.
+    #[inline]
+    pub fn pawn_move(&mut self, us: Color, from: Square, to: Square, promotion: Option<Role>) {
+        self.pawns_moved = true;
+        self.pawns.get_mut(us).discard(from);
+        match promotion {
+            Some(piece) => {
+                self.info.promotion = true;
+                self.info.underpromotion |= piece != Role::Queen;
+                let ours = self.material.get_mut(us);
+                *ours.get_mut(Role::Pawn) = ours.pawn.saturating_sub(1);
+                *ours.get_mut(piece) += 1;
+            }
+            None => self.pawns.get_mut(us).add(to),
+        }
+    }
+
+    /// An en passant capture by `us`.
+    pub fn en_passant(&mut self, us: Color, from: Square, to: Square) {
+        self.pawns_moved = true;
+        let theirs = self.material.get_mut(!us).get_mut(Role::Pawn);
+        *theirs = theirs.saturating_sub(1);
+        self.pawns.get_mut(!us).discard(super::pieces::en_passant_victim(from, to));
+        self.pawns.get_mut(us).discard(from);
+        self.pawns.get_mut(us).add(to);
+    }
+
+    /// Ends the move `mv` (after its parts above): counts the ply, extends the home-pawn list
+    /// and follows the opening dictionary.
+    #[inline]
+    pub fn end_move(&mut self, mv: Option<Move>) {
+        self.info.plies += 1;
+        if self.pawns_moved {
+            self.pawns_moved = false;
+            if !self.custom_start {
+                self.push_home_pawns();
+            }
         }
         if let Some(node) = self.dictionary_node {
-            self.dictionary_node = mv.and_then(line_move).and_then(|m| dictionary().child(node, m));
-            if let Some(code) = self.dictionary_node.map(|n| dictionary().code(n)).filter(|&c| c != 0) {
-                self.info.stored_line = code;
-            }
+            self.follow_dictionary(node, mv);
+        }
+    }
+
+    fn follow_dictionary(&mut self, node: usize, mv: Option<Move>) {
+        self.dictionary_node = mv.and_then(line_move).and_then(|m| dictionary().child(node, m));
+        if let Some(code) = self.dictionary_node.map(|n| dictionary().code(n)).filter(|&c| c != 0) {
+            self.info.stored_line = code;
         }
     }
 

@@ -9,7 +9,7 @@ use super::decode::{COMMENT, COMMON_TAGS, END_GAME, END_VARIATION, NAG, START_VA
 use super::derived::{MainLine, MainLineFields};
 use super::fields::{Date, Eco, MAX_RATING, RATING_TYPES, encode_count, flags_from_letters, result_code, start_flags};
 use super::index::{FLAG_CHESS960, IndexEntry};
-use super::pieces::PieceLists;
+use super::pieces::{PieceLists, en_passant_victim};
 use crate::game::{Game, Line};
 
 /// The longest game record SCID stores (a record must fit in one 128 KiB block).
@@ -19,16 +19,35 @@ const MAX_TAG_PAIR: usize = 240;
 /// SCID keeps at most this many NAGs per move.
 const MAX_NAGS: usize = 8;
 
-/// A game ready to be stored: its record, its index entry (names, offset and length not yet
-/// filled) and its five names.
+/// A game ready to be stored: its record and its five names in one buffer (one allocation per
+/// game), and its index entry (names, offset and length not yet filled).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Encoded {
-    pub record: Vec<u8>,
+    /// The game record, then the five names.
+    bytes: Vec<u8>,
+    record_len: usize,
+    /// Where each name ends in `bytes`.
+    name_ends: [usize; 5],
     pub entry: IndexEntry,
-    /// Event, Site, Round, White, Black: the order in which SCID adds new names.
-    pub names: [String; 5],
     /// An EventDate that SCID 4 cannot store within ±3 years of the game date (dropped).
     pub dropped_event_date: Option<Date>,
+}
+
+impl Encoded {
+    /// The game record, as stored in the game file.
+    pub fn record(&self) -> &[u8] {
+        &self.bytes[..self.record_len]
+    }
+
+    /// Event, Site, Round, White, Black: the order in which SCID adds new names.
+    pub fn names(&self) -> [&[u8]; 5] {
+        let mut start = self.record_len;
+        self.name_ends.map(|end| {
+            let name = &self.bytes[start..end];
+            start = end;
+            name
+        })
+    }
 }
 
 /// Encodes a game for `version`; `Err` says why it cannot be stored.
@@ -39,8 +58,10 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
     }
     let mut entry = IndexEntry::default();
     entry.flags = if chess960 { FLAG_CHESS960 } else { 0 };
-    let mut names: [String; 5] = Default::default();
-    let mut extra: Vec<(&str, &str)> = Vec::new();
+    // Room for the tags, one byte per move and the names: most games need no reallocation.
+    let mut record = Vec::with_capacity(RECORD_ROOM + game.moves.nodes.len());
+    let mut names = [""; 5];
+    // The extra tags open the record, in PGN order.
     for (name, value) in &game.tags {
         if name.is_empty() || name.len() + value.len() > MAX_TAG_PAIR {
             continue;
@@ -51,11 +72,11 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
             "Date" => entry.date = Date::from_pgn(value),
             "EventDate" => entry.event_date = Date::from_pgn(value),
             "ScidFlags" => entry.flags |= flags_from_letters(value),
-            "Event" => names[0] = value.clone(),
-            "Site" => names[1] = value.clone(),
-            "Round" => names[2] = value.clone(),
-            "White" => names[3] = value.clone(),
-            "Black" => names[4] = value.clone(),
+            "Event" => names[0] = value,
+            "Site" => names[1] = value,
+            "Round" => names[2] = value,
+            "White" => names[3] = value,
+            "Black" => names[4] = value,
             _ if name.len() >= 8 && rating_tag(&mut entry, name, value) => {}
             _ => {
                 if name == "UTCDate" && entry.date == Date::UNKNOWN {
@@ -64,7 +85,7 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
                         entry.date = date;
                     }
                 }
-                extra.push((name, value));
+                push_extra_tag(&mut record, name, value);
             }
         }
     }
@@ -81,21 +102,8 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
         PieceLists::standard()
     };
     let mut cursor = Cursor { lists, turn: start.turn(), pos: None };
-    // The start-board byte depends on the main line's promotions: written once they are known.
-    let mut record = Vec::with_capacity(256);
-    for (name, value) in extra {
-        match COMMON_TAGS.iter().position(|t| *t == name) {
-            Some(i) => record.push(241 + i as u8),
-            None => {
-                record.push(name.len() as u8);
-                record.extend_from_slice(name.as_bytes());
-            }
-        }
-        let value = &value.as_bytes()[..value.len().min(255)];
-        record.push(value.len() as u8);
-        record.extend_from_slice(value);
-    }
     record.push(0);
+    // The start-board byte depends on the main line's promotions: written once they are known.
     let start_byte_at = record.len();
     record.push(0);
     if let Some(fen) = &game.start {
@@ -103,12 +111,13 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
         record.push(0);
     }
     let moves_at = record.len();
-    let mut writer = MoveWriter { out: record, comments: Vec::new(), variations: 0, nags: 0, null_move: false };
+    let mut writer = MoveWriter::new(record);
     let mut info = writer.moves(&game.moves, cursor.clone(), MainLineFields::new(&start, custom_start));
     if writer.null_move {
         // Rare: the game has null moves, so the walk follows the position this time.
-        writer = MoveWriter { out: writer.out, comments: Vec::new(), variations: 0, nags: 0, null_move: false };
-        writer.out.truncate(moves_at);
+        let mut record = writer.out;
+        record.truncate(moves_at);
+        writer = MoveWriter::new(record);
         cursor.pos = Some(start.clone());
         info = writer.moves(&game.moves, cursor, MainLineFields::new(&start, custom_start));
     }
@@ -118,24 +127,43 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
     entry.home_pawn_count = info.home_pawn_count;
     entry.home_pawns = info.home_pawns;
     entry.flags |= start_flags(custom_start, info.promotion, info.underpromotion);
-    let mut record = writer.out;
-    record[start_byte_at] = (entry.flags & 7) as u8;
-    for c in &writer.comments {
-        record.extend_from_slice(c.as_bytes());
-        record.push(0);
+    let MoveWriter { out: mut bytes, comments, comment_count, variations, nags, .. } = writer;
+    bytes[start_byte_at] = (entry.flags & 7) as u8;
+    bytes.extend_from_slice(&comments);
+    entry.set_variation_code(encode_count(variations));
+    entry.set_comment_code(encode_count(comment_count));
+    entry.set_nag_code(encode_count(nags));
+    let record_len = bytes.len();
+    if record_len >= MAX_RECORD {
+        return Err(format!("record of {record_len} bytes exceeds SCID's 128 KiB game limit"));
     }
-    entry.set_variation_code(encode_count(writer.variations));
-    entry.set_comment_code(encode_count(writer.comments.len()));
-    entry.set_nag_code(encode_count(writer.nags));
-    if record.len() >= MAX_RECORD {
-        return Err(format!("record of {} bytes exceeds SCID's 128 KiB game limit", record.len()));
-    }
-    entry.set_length(record.len() as u32);
+    entry.set_length(record_len as u32);
     let mut dropped_event_date = None;
     if version != Version::Scid5 && !super::index::event_date_fits_si4(entry.event_date, entry.date) {
         dropped_event_date = Some(entry.event_date);
     }
-    Ok(Encoded { record, entry, names, dropped_event_date })
+    let name_ends = names.map(|name| {
+        bytes.extend_from_slice(name.as_bytes());
+        bytes.len()
+    });
+    Ok(Encoded { bytes, record_len, name_ends, entry, dropped_event_date })
+}
+
+/// Bytes reserved per record besides one per move.
+const RECORD_ROOM: usize = 192;
+
+/// An extra tag: a common tag's one-byte code or its name, then its value (at most 255 bytes).
+fn push_extra_tag(record: &mut Vec<u8>, name: &str, value: &str) {
+    match COMMON_TAGS.iter().position(|t| *t == name) {
+        Some(i) => record.push(241 + i as u8),
+        None => {
+            record.push(name.len() as u8);
+            record.extend_from_slice(name.as_bytes());
+        }
+    }
+    let value = &value.as_bytes()[..value.len().min(255)];
+    record.push(value.len() as u8);
+    record.extend_from_slice(value);
 }
 
 /// `White<Type>` / `Black<Type>`: the first rating per colour goes to the index (SCID's
@@ -179,10 +207,9 @@ struct Cursor {
 }
 
 impl Cursor {
-    fn play(&mut self, mv: Option<Move>) {
-        if let Some(m) = mv {
-            self.lists.play(self.turn, m);
-        }
+    /// Passes the turn after `mv` (the lists are updated by the writer).
+    #[inline]
+    fn next_turn(&mut self, mv: Option<Move>) {
         match &mut self.pos {
             Some(pos) => {
                 match mv {
@@ -198,7 +225,9 @@ impl Cursor {
 
 struct MoveWriter {
     out: Vec<u8>,
-    comments: Vec<String>,
+    /// The comment strings, each ended by a NUL: they follow the moves in the record.
+    comments: Vec<u8>,
+    comment_count: usize,
     variations: usize,
     nags: usize,
     /// A null move was met while walking without the position.
@@ -206,6 +235,10 @@ struct MoveWriter {
 }
 
 impl MoveWriter {
+    fn new(out: Vec<u8>) -> MoveWriter {
+        MoveWriter { out, comments: Vec::new(), comment_count: 0, variations: 0, nags: 0, null_move: false }
+    }
+
     /// A comment place: SCID joins the comments of one place and marks it when non-empty.
     #[inline]
     fn comment(&mut self, comments: &[String]) {
@@ -215,10 +248,14 @@ impl MoveWriter {
     }
 
     fn joined_comment(&mut self, comments: &[String]) {
-        let text: String = comments.iter().map(|c| c.trim_matches([' ', '\n', '\r', '\t', '\x0b'])).collect();
-        if !text.is_empty() {
+        let start = self.comments.len();
+        for c in comments {
+            self.comments.extend_from_slice(c.trim_matches([' ', '\n', '\r', '\t', '\x0b']).as_bytes());
+        }
+        if self.comments.len() > start {
             self.out.push(COMMENT);
-            self.comments.push(text);
+            self.comments.push(0);
+            self.comment_count += 1;
         }
     }
 
@@ -235,11 +272,17 @@ impl MoveWriter {
         for node in &line.nodes {
             // Most moves carry nothing else: each test below is one length check.
             let before = (!node.variations().is_empty()).then(|| cursor.clone());
-            self.mv(&cursor, node.mv);
-            if let Some(fields) = main_line.as_deref_mut() {
-                fields.push(cursor.turn, node.mv);
+            match node.mv {
+                Some(m) => self.mv(&mut cursor.lists, cursor.turn, m, main_line.as_deref_mut()),
+                None => {
+                    self.null_move |= cursor.pos.is_none();
+                    self.out.push(0);
+                    if let Some(fields) = main_line.as_deref_mut() {
+                        fields.end_move(None);
+                    }
+                }
             }
-            cursor.play(node.mv);
+            cursor.next_turn(node.mv);
             if !node.nags().is_empty() {
                 for &nag in node.nags().iter().filter(|&&n| n != 0).take(MAX_NAGS) {
                     self.out.extend_from_slice(&[NAG, nag]);
@@ -259,53 +302,75 @@ impl MoveWriter {
         }
     }
 
-    fn mv(&mut self, cursor: &Cursor, mv: Option<Move>) {
-        let Some(m) = mv else {
-            self.null_move |= cursor.pos.is_none();
-            self.out.push(0);
-            return;
-        };
+    /// Writes the move `m` of `us`, and plays it on the lists and the main-line fields: one
+    /// dispatch on the move for all three.
+    #[inline]
+    fn mv(&mut self, lists: &mut PieceLists, us: Color, m: Move, mut fields: Option<&mut MainLineFields>) {
         let (from, to) = match m {
             Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
             // The code says which side; the king is the piece that moves.
             Move::Castle { king, rook } => (king, rook),
             Move::Put { to, .. } => (shakmaty::Square::A1, to),
         };
-        let slot = cursor.lists.slot_of(cursor.turn, from).unwrap_or(0) as u8;
+        let slot = lists.slot_of(us, from).unwrap_or(0) as u8;
         let (f, t) = (from as i32, to as i32);
         let (ff, fr, tf, tr) = (f & 7, f >> 3, t & 7, t >> 3);
         let code: i32 = match m {
-            Move::Castle { king, rook } => {
-                if rook < king {
-                    9
-                } else {
-                    10
-                }
-            }
-            Move::EnPassant { .. } => pawn_code(t - f, None),
-            Move::Put { .. } => 0,
-            Move::Normal { role, promotion, .. } => match role {
-                Role::King => step_code(&KING_CODES, t - f),
-                Role::Queen | Role::Rook if fr == tr => tf,
-                Role::Rook => 8 + tr,
-                Role::Queen if ff == tf => 8 + tr,
-                Role::Queen => {
-                    // A diagonal queen move takes a second byte: the target square + 64.
-                    self.out.extend_from_slice(&[slot << 4 | ff as u8, (t + 64) as u8]);
-                    return;
-                }
-                Role::Bishop => {
-                    if (tr - fr) * (tf - ff) < 0 {
-                        tf + 8
-                    } else {
-                        tf
+            Move::Normal { role, capture, promotion, .. } => {
+                if let Some(captured) = capture {
+                    lists.capture(!us, to);
+                    if let Some(fields) = fields.as_deref_mut() {
+                        fields.capture(!us, captured, to);
                     }
                 }
-                Role::Knight => step_code(&KNIGHT_CODES, t - f),
-                Role::Pawn => pawn_code(t - f, promotion),
-            },
+                lists.move_piece(us, from, to);
+                match role {
+                    Role::King => step_code(&KING_CODES, t - f),
+                    Role::Queen | Role::Rook if fr == tr => tf,
+                    Role::Rook => 8 + tr,
+                    Role::Queen if ff == tf => 8 + tr,
+                    Role::Queen => {
+                        // A diagonal queen move takes a second byte: the target square + 64.
+                        self.out.extend_from_slice(&[slot << 4 | ff as u8, (t + 64) as u8]);
+                        if let Some(fields) = fields {
+                            fields.end_move(Some(m));
+                        }
+                        return;
+                    }
+                    Role::Bishop => {
+                        if (tr - fr) * (tf - ff) < 0 {
+                            tf + 8
+                        } else {
+                            tf
+                        }
+                    }
+                    Role::Knight => step_code(&KNIGHT_CODES, t - f),
+                    Role::Pawn => {
+                        if let Some(fields) = fields.as_deref_mut() {
+                            fields.pawn_move(us, from, to, promotion);
+                        }
+                        pawn_code(t - f, promotion)
+                    }
+                }
+            }
+            Move::EnPassant { .. } => {
+                lists.capture(!us, en_passant_victim(from, to));
+                lists.move_piece(us, from, to);
+                if let Some(fields) = fields.as_deref_mut() {
+                    fields.en_passant(us, from, to);
+                }
+                pawn_code(t - f, None)
+            }
+            Move::Castle { king, rook } => {
+                lists.castle(us, king, rook);
+                if rook < king { 9 } else { 10 }
+            }
+            Move::Put { .. } => 0,
         };
         self.out.push(slot << 4 | code as u8);
+        if let Some(fields) = fields {
+            fields.end_move(Some(m));
+        }
     }
 }
 
@@ -385,7 +450,7 @@ mod tests {
         for moves in [moves, moves_with_variation] {
             let game = Game { moves, ..Game::default() };
             let encoded = encode_game(&game, Version::Scid4).unwrap();
-            let record = decode_record(&encoded.record, 0, false, &mut Warnings::default()).unwrap();
+            let record = decode_record(encoded.record(), 0, false, &mut Warnings::default()).unwrap();
             assert_eq!(record.moves, game.moves);
             assert_eq!(encoded.entry.plies, 9);
             // Black's f7 pawn is gone, White's queen is gone: no queen, 8 pawns for White.

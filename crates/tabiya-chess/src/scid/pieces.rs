@@ -87,14 +87,17 @@ impl PieceLists {
         self.slots[usize::from(sq)] = slot as u8;
     }
 
-    fn set(&mut self, color: Color, from: Square, to: Square) {
+    /// Moves `color`'s piece on `from` to `to`, keeping its slot (also for a promotion).
+    #[inline]
+    pub fn move_piece(&mut self, color: Color, from: Square, to: Square) {
         if let Some(slot) = self.slot_of(color, from) {
             self.put(color, slot, to);
         }
     }
 
-    /// A capture: the last piece of the list takes the captured piece's slot.
-    fn remove(&mut self, color: Color, sq: Square) {
+    /// A capture of `color`'s piece on `sq`: the last piece of the list takes its slot.
+    #[inline]
+    pub fn capture(&mut self, color: Color, sq: Square) {
         let s = side(color);
         if let Some(slot) = self.slot_of(color, sq) {
             let last = usize::from(self.len[s]) - 1;
@@ -104,36 +107,44 @@ impl PieceLists {
         }
     }
 
+    /// `us` castles with the king on `king` and the rook on `rook`.
+    pub fn castle(&mut self, us: Color, king: Square, rook: Square) {
+        let side = if rook.file() < king.file() {
+            shakmaty::CastlingSide::QueenSide
+        } else {
+            shakmaty::CastlingSide::KingSide
+        };
+        // The rook first: in Chess960 the king may land on the rook's square.
+        let rook_slot = self.slot_of(us, rook);
+        self.move_piece(us, king, side.king_to(us));
+        if let Some(slot) = rook_slot {
+            self.put(us, slot, side.rook_to(us));
+        }
+    }
+
     /// Updates the lists for `mv` played by `us`. Promotions keep the slot.
     #[inline]
     pub fn play(&mut self, us: Color, mv: Move) {
         match mv {
             Move::Normal { from, to, capture, .. } => {
                 if capture.is_some() {
-                    self.remove(!us, to);
+                    self.capture(!us, to);
                 }
-                self.set(us, from, to);
+                self.move_piece(us, from, to);
             }
             Move::EnPassant { from, to } => {
-                self.remove(!us, Square::from_coords(to.file(), from.rank()));
-                self.set(us, from, to);
+                self.capture(!us, en_passant_victim(from, to));
+                self.move_piece(us, from, to);
             }
-            Move::Castle { king, rook } => {
-                let side = if rook.file() < king.file() {
-                    shakmaty::CastlingSide::QueenSide
-                } else {
-                    shakmaty::CastlingSide::KingSide
-                };
-                // The rook first: in Chess960 the king may land on the rook's square.
-                let rook_slot = self.slot_of(us, rook);
-                self.set(us, king, side.king_to(us));
-                if let Some(slot) = rook_slot {
-                    self.put(us, slot, side.rook_to(us));
-                }
-            }
+            Move::Castle { king, rook } => self.castle(us, king, rook),
             Move::Put { .. } => {}
         }
     }
+}
+
+/// The square of the pawn an en passant capture from `from` to `to` takes.
+pub fn en_passant_victim(from: Square, to: Square) -> Square {
+    Square::from_coords(to.file(), from.rank())
 }
 
 #[cfg(test)]

@@ -120,7 +120,7 @@ impl DatabaseWriter {
             self.summary.skipped.push((number, format!("SCID 4 holds at most {MAX_GAMES_SI4} games")));
             return Ok(());
         }
-        let mut encoded = match encoded {
+        let encoded = match encoded {
             Ok(e) => e,
             Err(reason) => {
                 self.summary.skipped.push((number, reason));
@@ -134,13 +134,14 @@ impl DatabaseWriter {
         }
         // Name limits, checked before any name is added.
         let kinds = [NameType::Event, NameType::Site, NameType::Round, NameType::Player, NameType::Player];
-        for (name, kind) in encoded.names.iter().zip(kinds) {
+        let names = encoded.names();
+        for (name, kind) in names.iter().zip(kinds) {
             if version == Version::Scid4 && name.len() > 255 {
                 self.summary.skipped.push((number, format!("{} name longer than 255 bytes", kind.label())));
                 return Ok(());
             }
         }
-        let known = std::array::from_fn::<_, 5, _>(|i| self.names.get(kinds[i], encoded.names[i].as_bytes()));
+        let known = std::array::from_fn::<_, 5, _>(|i| self.names.get(kinds[i], names[i]));
         for (kind, known) in kinds.into_iter().zip(known) {
             let limit = if version == Version::Scid4 { kind.limit_si4() as u64 } else { kind.limit_si5() };
             if known.is_none() && self.names.base.len(kind) as u64 + 1 >= limit {
@@ -149,22 +150,23 @@ impl DatabaseWriter {
             }
         }
         let mut ids = [0u32; 5];
-        for (((name, kind), id), known) in encoded.names.iter().zip(kinds).zip(&mut ids).zip(known) {
+        for (((name, kind), id), known) in names.into_iter().zip(kinds).zip(&mut ids).zip(known) {
             *id = match known {
                 Some(id) => id,
                 None => {
-                    let (new_id, is_new) = self.names.id(kind, name.as_bytes());
+                    let (new_id, is_new) = self.names.id(kind, name);
                     if is_new && version == Version::Scid5 {
-                        NameBase::sn5_record(kind, name.as_bytes(), &mut self.sn5_new);
+                        NameBase::sn5_record(kind, name, &mut self.sn5_new);
                     }
                     new_id
                 }
             };
         }
-        let e = &mut encoded.entry;
+        let mut e = encoded.entry;
         [e.event, e.site, e.round, e.white, e.black] = ids;
         // The 128 KiB block rule: a record never crosses a multiple of 128 KiB.
-        let len = encoded.record.len() as u64;
+        let record = encoded.record();
+        let len = record.len() as u64;
         let space = MAX_RECORD as u64 - self.games_len % MAX_RECORD as u64;
         let mut padding = 0;
         if space < len {
@@ -177,11 +179,11 @@ impl DatabaseWriter {
         }
         let io = |e| ScidError::io(&self.paths.games, e);
         self.games.write_all(&vec![0; padding as usize]).map_err(io)?;
-        self.games.write_all(&encoded.record).map_err(io)?;
+        self.games.write_all(record).map_err(io)?;
         self.games_len = offset + len;
         e.set_offset(offset);
-        count_names(&mut self.names, e);
-        self.entries.push(*e);
+        count_names(&mut self.names, &e);
+        self.entries.push(e);
         self.summary.written += 1;
         Ok(())
     }
