@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use shakmaty::san::San;
-use shakmaty::{Bitboard, Board, ByColor, ByRole, CastlingSide, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{Bitboard, Board, ByColor, ByRole, Chess, Color, Move, Position, Role, Square};
 
 use super::stored_lines::STORED_LINES;
 use crate::game::{Line, Node};
@@ -191,19 +191,17 @@ fn signature(material: &ByColor<ByRole<u8>>) -> u32 {
     side(&material.white) << 12 | side(&material.black)
 }
 
-/// A dictionary move: from and to squares, or a castling side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum LineMove {
-    Step(Square, Square),
-    Castle(CastlingSide),
-}
+/// A dictionary move as a number: `from << 6 | to`, or [`CASTLE_KEY`] + the castling side.
+type LineMove = u16;
+
+const CASTLE_KEY: LineMove = 1 << 12;
 
 fn line_move(m: Move) -> Option<LineMove> {
     match m {
-        Move::Castle { king, rook } => {
-            Some(LineMove::Castle(if rook > king { CastlingSide::KingSide } else { CastlingSide::QueenSide }))
+        Move::Castle { king, rook } => Some(CASTLE_KEY + LineMove::from(rook > king)),
+        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => {
+            Some(LineMove::from(u8::from(from)) << 6 | LineMove::from(u8::from(to)))
         }
-        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => Some(LineMove::Step(from, to)),
         Move::Put { .. } => None,
     }
 }

@@ -2,15 +2,16 @@
 //! which tags go to the index, the names, the extra tags, the move bytes, comment markers and
 //! strings, and every derived field.
 
-use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, Square};
 
 use super::Version;
 use super::decode::{COMMENT, COMMON_TAGS, END_GAME, END_VARIATION, NAG, START_VARIATION, null_move, start_position};
-use super::derived::{MainLine, MainLineFields};
+use super::derived::MainLineFields;
 use super::fields::{Date, Eco, MAX_RATING, RATING_TYPES, encode_count, flags_from_letters, result_code, start_flags};
 use super::index::{FLAG_CHESS960, IndexEntry};
+use super::move_codes::{DIAGONAL_QUEEN, move_code, promotion_code};
 use super::pieces::{PieceLists, en_passant_victim};
-use crate::game::{Game, Line};
+use crate::game::{Game, Line, Node};
 
 /// The longest game record SCID stores (a record must fit in one 128 KiB block).
 pub const MAX_RECORD: usize = 1 << 17;
@@ -101,7 +102,6 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
     } else {
         PieceLists::standard()
     };
-    let mut cursor = Cursor { lists, turn: start.turn(), pos: None };
     record.push(0);
     // The start-board byte depends on the main line's promotions: written once they are known.
     let start_byte_at = record.len();
@@ -112,15 +112,17 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
     }
     let moves_at = record.len();
     let mut writer = MoveWriter::new(record);
-    let mut info = writer.moves(&game.moves, cursor.clone(), MainLineFields::new(&start, custom_start));
+    let mut main_line = MainLineFields::new(&start, custom_start);
+    writer.moves(&game.moves, lists, Alternating(start.turn()), &mut main_line);
     if writer.null_move {
         // Rare: the game has null moves, so the walk follows the position this time.
         let mut record = writer.out;
         record.truncate(moves_at);
         writer = MoveWriter::new(record);
-        cursor.pos = Some(start.clone());
-        info = writer.moves(&game.moves, cursor, MainLineFields::new(&start, custom_start));
+        main_line = MainLineFields::new(&start, custom_start);
+        writer.moves(&game.moves, lists, Replayed(start), &mut main_line);
     }
+    let info = main_line.finish();
     entry.plies = info.plies.min(1023) as u16;
     entry.material = info.material;
     entry.stored_line = info.stored_line;
@@ -195,32 +197,89 @@ fn strtoul(s: &str) -> u64 {
         .fold(0u64, |acc, d| acc.saturating_mul(10).saturating_add(u64::from(d - b'0')))
 }
 
-/// Where the encoder stands in a line: the piece lists and whose move it is. The moves of a
-/// `Game` are legal, so nothing else of the position is needed, except for null moves: a null
+/// Whose move it is along a line. The moves of a `Game` are legal, so the piece lists and
+/// whose move it is are all the encoder needs of the position, except for null moves: a null
 /// move passes the turn only where the position allows it (see [`null_move`]), so a game with
 /// null moves is walked a second time with the position.
-#[derive(Clone)]
-struct Cursor {
-    lists: PieceLists,
-    turn: Color,
-    pos: Option<Chess>,
+trait Turn: Clone {
+    fn color(&self) -> Color;
+
+    /// Passes the turn after `mv`. Returns false for a null move whose effect is unknown.
+    fn pass(&mut self, mv: Option<Move>) -> bool;
 }
 
-impl Cursor {
-    /// Passes the turn after `mv` (the lists are updated by the writer).
-    #[inline]
-    fn next_turn(&mut self, mv: Option<Move>) {
-        match &mut self.pos {
-            Some(pos) => {
-                match mv {
-                    Some(m) => pos.play_unchecked(m),
-                    None => *pos = null_move(pos),
-                }
-                self.turn = pos.turn();
-            }
-            None => self.turn = !self.turn,
-        }
+/// The sides alternate: the first walk, which gives up on null moves.
+#[derive(Clone, Copy)]
+struct Alternating(Color);
+
+impl Turn for Alternating {
+    fn color(&self) -> Color {
+        self.0
     }
+
+    #[inline]
+    fn pass(&mut self, mv: Option<Move>) -> bool {
+        self.0 = !self.0;
+        mv.is_some()
+    }
+}
+
+/// The position is replayed: the walk of games with null moves.
+#[derive(Clone)]
+struct Replayed(Chess);
+
+impl Turn for Replayed {
+    fn color(&self) -> Color {
+        self.0.turn()
+    }
+
+    fn pass(&mut self, mv: Option<Move>) -> bool {
+        match mv {
+            Some(m) => self.0.play_unchecked(m),
+            None => self.0 = null_move(&self.0),
+        }
+        true
+    }
+}
+
+/// What a line gathers besides its bytes: the main line its derived fields, a variation nothing.
+trait LineFields {
+    fn capture(&mut self, them: Color, role: Role, on: Square);
+    fn pawn_move(&mut self, us: Color, from: Square, to: Square, promotion: Option<Role>);
+    fn en_passant(&mut self, us: Color, from: Square, to: Square);
+    fn end_move(&mut self, mv: Option<Move>);
+}
+
+impl LineFields for MainLineFields {
+    #[inline]
+    fn capture(&mut self, them: Color, role: Role, on: Square) {
+        MainLineFields::capture(self, them, role, on);
+    }
+
+    #[inline]
+    fn pawn_move(&mut self, us: Color, from: Square, to: Square, promotion: Option<Role>) {
+        MainLineFields::pawn_move(self, us, from, to, promotion);
+    }
+
+    #[inline]
+    fn en_passant(&mut self, us: Color, from: Square, to: Square) {
+        MainLineFields::en_passant(self, us, from, to);
+    }
+
+    #[inline]
+    fn end_move(&mut self, mv: Option<Move>) {
+        MainLineFields::end_move(self, mv);
+    }
+}
+
+/// A variation's fields: none.
+struct Variation;
+
+impl LineFields for Variation {
+    fn capture(&mut self, _: Color, _: Role, _: Square) {}
+    fn pawn_move(&mut self, _: Color, _: Square, _: Square, _: Option<Role>) {}
+    fn en_passant(&mut self, _: Color, _: Square, _: Square) {}
+    fn end_move(&mut self, _: Option<Move>) {}
 }
 
 struct MoveWriter {
@@ -259,160 +318,94 @@ impl MoveWriter {
         }
     }
 
-    /// Writes the whole move tree and returns the main line's derived fields.
-    fn moves(&mut self, moves: &Line, cursor: Cursor, mut main_line: MainLineFields) -> MainLine {
+    /// Writes the whole move tree; `main_line` gathers the main line's derived fields.
+    fn moves(&mut self, moves: &Line, lists: PieceLists, turn: impl Turn, main_line: &mut MainLineFields) {
         self.comment(&moves.comments);
-        self.line(cursor, moves, Some(&mut main_line));
+        self.line(moves, lists, turn, main_line);
         self.out.push(END_GAME);
-        main_line.finish()
     }
 
-    /// Writes a line from `cursor`; `main_line` gathers the derived fields of the main line.
-    fn line(&mut self, mut cursor: Cursor, line: &Line, mut main_line: Option<&mut MainLineFields>) {
+    /// Writes a line from the position of `lists` and `turn`.
+    fn line<T: Turn>(&mut self, line: &Line, mut lists: PieceLists, mut turn: T, fields: &mut impl LineFields) {
         for node in &line.nodes {
-            // Most moves carry nothing else: each test below is one length check.
-            let before = (!node.variations().is_empty()).then(|| cursor.clone());
-            match node.mv {
-                Some(m) => self.mv(&mut cursor.lists, cursor.turn, m, main_line.as_deref_mut()),
-                None => {
-                    self.null_move |= cursor.pos.is_none();
-                    self.out.push(0);
-                    if let Some(fields) = main_line.as_deref_mut() {
-                        fields.end_move(None);
-                    }
-                }
-            }
-            cursor.next_turn(node.mv);
-            if !node.nags().is_empty() {
-                for &nag in node.nags().iter().filter(|&&n| n != 0).take(MAX_NAGS) {
-                    self.out.extend_from_slice(&[NAG, nag]);
-                    self.nags += 1;
-                }
-            }
-            self.comment(node.comments());
-            if let Some(before) = before {
+            // Most moves have no variations: the position before them is kept only when needed.
+            if node.variations().is_empty() {
+                self.node(node, &mut lists, &mut turn, fields);
+            } else {
+                let (before, before_turn) = (lists, turn.clone());
+                self.node(node, &mut lists, &mut turn, fields);
                 for variation in node.variations() {
                     self.variations += 1;
                     self.out.push(START_VARIATION);
                     self.comment(&variation.comments);
-                    self.line(before.clone(), variation, None);
+                    self.line(variation, before, before_turn.clone(), &mut Variation);
                     self.out.push(END_VARIATION);
                 }
             }
         }
     }
 
-    /// Writes the move `m` of `us`, and plays it on the lists and the main-line fields: one
-    /// dispatch on the move for all three.
-    #[inline]
-    fn mv(&mut self, lists: &mut PieceLists, us: Color, m: Move, mut fields: Option<&mut MainLineFields>) {
-        let (from, to) = match m {
-            Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
-            // The code says which side; the king is the piece that moves.
-            Move::Castle { king, rook } => (king, rook),
-            Move::Put { to, .. } => (shakmaty::Square::A1, to),
-        };
-        let slot = lists.slot_of(us, from).unwrap_or(0) as u8;
-        let (f, t) = (from as i32, to as i32);
-        let (ff, fr, tf, tr) = (f & 7, f >> 3, t & 7, t >> 3);
-        let code: i32 = match m {
-            Move::Normal { role, capture, promotion, .. } => {
+    /// Writes a node's move, NAGs and comment.
+    #[inline(always)]
+    fn node<T: Turn>(&mut self, node: &Node, lists: &mut PieceLists, turn: &mut T, fields: &mut impl LineFields) {
+        match node.mv {
+            Some(m) => self.mv(lists, turn.color(), m, fields),
+            None => {
+                self.out.push(0);
+                fields.end_move(None);
+            }
+        }
+        self.null_move |= !turn.pass(node.mv);
+        // Most moves carry nothing else: each test below is one length check.
+        if !node.nags().is_empty() {
+            for &nag in node.nags().iter().filter(|&&n| n != 0).take(MAX_NAGS) {
+                self.out.extend_from_slice(&[NAG, nag]);
+                self.nags += 1;
+            }
+        }
+        self.comment(node.comments());
+    }
+
+    /// Writes the move `m` of `us`, and plays it on the lists and the line's fields: one
+    /// dispatch on the kind of move for all three, and the code of a normal move from a table.
+    #[inline(always)]
+    fn mv(&mut self, lists: &mut PieceLists, us: Color, m: Move, fields: &mut impl LineFields) {
+        let (from, to, code) = match m {
+            Move::Normal { role, from, capture, to, promotion } => {
                 if let Some(captured) = capture {
                     lists.capture(!us, to);
-                    if let Some(fields) = fields.as_deref_mut() {
-                        fields.capture(!us, captured, to);
-                    }
+                    fields.capture(!us, captured, to);
                 }
-                lists.move_piece(us, from, to);
-                match role {
-                    Role::King => step_code(&KING_CODES, t - f),
-                    Role::Queen | Role::Rook if fr == tr => tf,
-                    Role::Rook => 8 + tr,
-                    Role::Queen if ff == tf => 8 + tr,
-                    Role::Queen => {
-                        // A diagonal queen move takes a second byte: the target square + 64.
-                        self.out.extend_from_slice(&[slot << 4 | ff as u8, (t + 64) as u8]);
-                        if let Some(fields) = fields {
-                            fields.end_move(Some(m));
-                        }
-                        return;
-                    }
-                    Role::Bishop => {
-                        if (tr - fr) * (tf - ff) < 0 {
-                            tf + 8
-                        } else {
-                            tf
-                        }
-                    }
-                    Role::Knight => step_code(&KNIGHT_CODES, t - f),
-                    Role::Pawn => {
-                        if let Some(fields) = fields.as_deref_mut() {
-                            fields.pawn_move(us, from, to, promotion);
-                        }
-                        pawn_code(t - f, promotion)
-                    }
+                if role == Role::Pawn {
+                    fields.pawn_move(us, from, to, promotion);
                 }
+                (from, to, move_code(role, from, to) + promotion_code(promotion))
             }
-            Move::EnPassant { .. } => {
+            Move::EnPassant { from, to } => {
                 lists.capture(!us, en_passant_victim(from, to));
-                lists.move_piece(us, from, to);
-                if let Some(fields) = fields.as_deref_mut() {
-                    fields.en_passant(us, from, to);
-                }
-                pawn_code(t - f, None)
+                fields.en_passant(us, from, to);
+                (from, to, move_code(Role::Pawn, from, to))
             }
-            Move::Castle { king, rook } => {
-                lists.castle(us, king, rook);
-                if rook < king { 9 } else { 10 }
-            }
-            Move::Put { .. } => 0,
+            // The code says which side; the king is the piece that moves.
+            Move::Castle { king, rook } => (king, rook, if rook < king { 9 } else { 10 }),
+            Move::Put { to, .. } => (Square::A1, to, 0),
         };
-        self.out.push(slot << 4 | code as u8);
-        if let Some(fields) = fields {
-            fields.end_move(Some(m));
+        // The encoder's moves are legal: the piece is where the move says.
+        let slot = lists.slot_at(from);
+        let piece = slot as u8;
+        if code == DIAGONAL_QUEEN {
+            // The from file, then the target square + 64.
+            self.out.extend_from_slice(&[piece << 4 | from.file() as u8, to as u8 + 64]);
+        } else {
+            self.out.push(piece << 4 | code);
         }
+        match m {
+            Move::Castle { king, rook } => lists.castle(us, king, rook),
+            Move::Put { .. } => {}
+            _ => lists.put(us, slot, to),
+        }
+        fields.end_move(Some(m));
     }
-}
-
-/// King and knight move codes, 1 + the index of the step (to − from) in SCID's lists
-/// (king −9, −8, −7, −1, 1, 7, 8, 9; knight −17, −15, −10, −6, 6, 10, 15, 17), by step + 17.
-const KING_CODES: [u8; 35] = step_codes([-9, -8, -7, -1, 1, 7, 8, 9]);
-const KNIGHT_CODES: [u8; 35] = step_codes([-17, -15, -10, -6, 6, 10, 15, 17]);
-
-const fn step_codes(steps: [i32; 8]) -> [u8; 35] {
-    let mut codes = [0; 35];
-    let mut i = 0;
-    while i < 8 {
-        codes[(steps[i] + 17) as usize] = i as u8 + 1;
-        i += 1;
-    }
-    codes
-}
-
-fn step_code(codes: &[u8; 35], step: i32) -> i32 {
-    usize::try_from(step + 17).ok().and_then(|i| codes.get(i)).map_or(0, |&c| i32::from(c))
-}
-
-/// A pawn move's code from its square difference: 15 for a double step, else capture left,
-/// push or capture right, plus 3, 6, 9 or 12 for a promotion to queen, rook, bishop, knight.
-fn pawn_code(difference: i32, promotion: Option<Role>) -> i32 {
-    let diff = difference.abs();
-    if diff == 16 {
-        return 15;
-    }
-    let base = match diff {
-        7 => 0,
-        8 => 1,
-        _ => 2,
-    };
-    let promo = match promotion {
-        Some(Role::Queen) => 3,
-        Some(Role::Rook) => 6,
-        Some(Role::Bishop) => 9,
-        Some(Role::Knight) => 12,
-        _ => 0,
-    };
-    base + promo
 }
 
 #[cfg(test)]
@@ -421,7 +414,6 @@ mod tests {
     use tabiya_io::Warnings;
 
     use super::*;
-    use crate::game::Node;
     use crate::scid::decode::decode_record;
 
     /// Plays SAN moves (`--` = null move, which keeps the turn when the side to move is in

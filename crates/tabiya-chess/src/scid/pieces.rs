@@ -82,8 +82,17 @@ impl PieceLists {
         (slot < usize::from(self.len[s]) && self.squares[s][slot] == sq as u8).then_some(slot)
     }
 
-    fn put(&mut self, color: Color, slot: usize, sq: Square) {
-        self.squares[side(color)][slot] = sq as u8;
+    /// The slot of the piece on `sq`, which must hold one (the piece of a legal move): unlike
+    /// [`PieceLists::slot_of`] nothing is checked, and an empty square gives some slot (no panic).
+    #[inline]
+    pub fn slot_at(&self, sq: Square) -> usize {
+        usize::from(self.slots[usize::from(sq)] & 15)
+    }
+
+    /// Puts `color`'s piece of `slot` on `sq`.
+    #[inline]
+    pub fn put(&mut self, color: Color, slot: usize, sq: Square) {
+        self.squares[side(color)][slot & 15] = sq as u8;
         self.slots[usize::from(sq)] = slot as u8;
     }
 
