@@ -245,7 +245,7 @@ impl Turn for Replayed {
 /// What a line gathers besides its bytes: the main line its derived fields, a variation nothing.
 trait LineFields {
     fn capture(&mut self, them: Color, role: Role, on: Square);
-    fn pawn_move(&mut self, us: Color, from: Square, to: Square, promotion: Option<Role>);
+    fn pawn_move(&mut self, us: Color, from: Square, promotion: Option<Role>);
     fn en_passant(&mut self, us: Color, from: Square, to: Square);
     fn end_move(&mut self, mv: Option<Move>);
 }
@@ -257,8 +257,8 @@ impl LineFields for MainLineFields {
     }
 
     #[inline]
-    fn pawn_move(&mut self, us: Color, from: Square, to: Square, promotion: Option<Role>) {
-        MainLineFields::pawn_move(self, us, from, to, promotion);
+    fn pawn_move(&mut self, us: Color, from: Square, promotion: Option<Role>) {
+        MainLineFields::pawn_move(self, us, from, promotion);
     }
 
     #[inline]
@@ -277,7 +277,7 @@ struct Variation;
 
 impl LineFields for Variation {
     fn capture(&mut self, _: Color, _: Role, _: Square) {}
-    fn pawn_move(&mut self, _: Color, _: Square, _: Square, _: Option<Role>) {}
+    fn pawn_move(&mut self, _: Color, _: Square, _: Option<Role>) {}
     fn en_passant(&mut self, _: Color, _: Square, _: Square) {}
     fn end_move(&mut self, _: Option<Move>) {}
 }
@@ -377,7 +377,7 @@ impl MoveWriter {
                     fields.capture(!us, captured, to);
                 }
                 if role == Role::Pawn {
-                    fields.pawn_move(us, from, to, promotion);
+                    fields.pawn_move(us, from, promotion);
                 }
                 (from, to, move_code(role, from, to) + promotion_code(promotion))
             }

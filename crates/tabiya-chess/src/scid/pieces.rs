@@ -16,6 +16,17 @@ pub struct PieceLists {
 /// The fixed order of the standard start: K, Ra, Nb, Bc, Q, Bf, Ng, Rh, pawns a–h.
 const STANDARD_WHITE: [u8; 16] = [4, 0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
+/// The lists of the standard start, built at compile time.
+const STANDARD: PieceLists = {
+    let mut black = STANDARD_WHITE;
+    let mut slot = 0;
+    while slot < 16 {
+        black[slot] ^= 56;
+        slot += 1;
+    }
+    PieceLists::with_slots(PieceLists { squares: [STANDARD_WHITE, black], len: [16, 16], slots: [0; 64] })
+};
+
 /// A position with more than 16 pieces of one colour, which SCID cannot encode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TooManyPieces(pub Color);
@@ -30,15 +41,18 @@ fn side(color: Color) -> usize {
 impl PieceLists {
     /// The lists of a game without a FEN.
     pub fn standard() -> PieceLists {
-        let black = STANDARD_WHITE.map(|sq| sq ^ 56);
-        PieceLists::with_slots(PieceLists { squares: [STANDARD_WHITE, black], len: [16, 16], slots: [0; 64] })
+        STANDARD
     }
 
-    fn with_slots(mut lists: PieceLists) -> PieceLists {
-        for s in 0..2 {
-            for slot in 0..usize::from(lists.len[s]) {
-                lists.slots[usize::from(lists.squares[s][slot])] = slot as u8;
+    const fn with_slots(mut lists: PieceLists) -> PieceLists {
+        let mut s = 0;
+        while s < 2 {
+            let mut slot = 0;
+            while slot < lists.len[s] as usize {
+                lists.slots[lists.squares[s][slot] as usize] = slot as u8;
+                slot += 1;
             }
+            s += 1;
         }
         lists
     }
