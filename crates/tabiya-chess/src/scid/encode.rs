@@ -26,9 +26,9 @@ const MAX_NAGS: usize = 8;
 pub struct Encoded {
     /// The game record, then the five names.
     bytes: Vec<u8>,
-    record_len: usize,
+    record_len: u32,
     /// Where each name ends in `bytes`.
-    name_ends: [usize; 5],
+    name_ends: [u32; 5],
     pub entry: IndexEntry,
     /// An EventDate that SCID 4 cannot store within ±3 years of the game date (dropped).
     pub dropped_event_date: Option<Date>,
@@ -37,13 +37,14 @@ pub struct Encoded {
 impl Encoded {
     /// The game record, as stored in the game file.
     pub fn record(&self) -> &[u8] {
-        &self.bytes[..self.record_len]
+        &self.bytes[..self.record_len as usize]
     }
 
     /// Event, Site, Round, White, Black: the order in which SCID adds new names.
     pub fn names(&self) -> [&[u8]; 5] {
-        let mut start = self.record_len;
+        let mut start = self.record_len as usize;
         self.name_ends.map(|end| {
+            let end = end as usize;
             let name = &self.bytes[start..end];
             start = end;
             name
@@ -144,11 +145,12 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
     if version != Version::Scid5 && !super::index::event_date_fits_si4(entry.event_date, entry.date) {
         dropped_event_date = Some(entry.event_date);
     }
+    // Each tag pair holds at most 240 bytes: the offsets fit u32 (as the record length does).
     let name_ends = names.map(|name| {
         bytes.extend_from_slice(name.as_bytes());
-        bytes.len()
+        bytes.len() as u32
     });
-    Ok(Encoded { bytes, record_len, name_ends, entry, dropped_event_date })
+    Ok(Encoded { bytes, record_len: record_len as u32, name_ends, entry, dropped_event_date })
 }
 
 /// Bytes reserved per record besides one per move.
@@ -202,10 +204,13 @@ fn strtoul(s: &str) -> u64 {
 /// move passes the turn only where the position allows it (see [`null_move`]), so a game with
 /// null moves is walked a second time with the position.
 trait Turn: Clone {
+    /// Whether the turn after a null move is known (the position is replayed).
+    const FOLLOWS_NULL_MOVES: bool;
+
     fn color(&self) -> Color;
 
-    /// Passes the turn after `mv`. Returns false for a null move whose effect is unknown.
-    fn pass(&mut self, mv: Option<Move>) -> bool;
+    /// Passes the turn after `mv`.
+    fn pass(&mut self, mv: Option<Move>);
 }
 
 /// The sides alternate: the first walk, which gives up on null moves.
@@ -213,14 +218,15 @@ trait Turn: Clone {
 struct Alternating(Color);
 
 impl Turn for Alternating {
+    const FOLLOWS_NULL_MOVES: bool = false;
+
     fn color(&self) -> Color {
         self.0
     }
 
     #[inline]
-    fn pass(&mut self, mv: Option<Move>) -> bool {
+    fn pass(&mut self, _: Option<Move>) {
         self.0 = !self.0;
-        mv.is_some()
     }
 }
 
@@ -229,16 +235,17 @@ impl Turn for Alternating {
 struct Replayed(Chess);
 
 impl Turn for Replayed {
+    const FOLLOWS_NULL_MOVES: bool = true;
+
     fn color(&self) -> Color {
         self.0.turn()
     }
 
-    fn pass(&mut self, mv: Option<Move>) -> bool {
+    fn pass(&mut self, mv: Option<Move>) {
         match mv {
             Some(m) => self.0.play_unchecked(m),
             None => self.0 = null_move(&self.0),
         }
-        true
     }
 }
 
@@ -351,11 +358,12 @@ impl MoveWriter {
         match node.mv {
             Some(m) => self.mv(lists, turn.color(), m, fields),
             None => {
+                self.null_move |= !T::FOLLOWS_NULL_MOVES;
                 self.out.push(0);
                 fields.end_move(None);
             }
         }
-        self.null_move |= !turn.pass(node.mv);
+        turn.pass(node.mv);
         // Most moves carry nothing else: each test below is one length check.
         if !node.nags().is_empty() {
             for &nag in node.nags().iter().filter(|&&n| n != 0).take(MAX_NAGS) {
@@ -376,10 +384,12 @@ impl MoveWriter {
                     lists.capture(!us, to);
                     fields.capture(!us, captured, to);
                 }
+                let mut code = move_code(role, from, to);
                 if role == Role::Pawn {
                     fields.pawn_move(us, from, promotion);
+                    code += promotion_code(promotion);
                 }
-                (from, to, move_code(role, from, to) + promotion_code(promotion))
+                (from, to, code)
             }
             Move::EnPassant { from, to } => {
                 lists.capture(!us, en_passant_victim(from, to));
