@@ -43,6 +43,9 @@ pub struct DatabaseWriter {
     games: AtomicFile,
     games_len: u64,
     input_count: u64,
+    /// The name IDs of the game this writer stored last (IDs from the table, the first of equal
+    /// names).
+    last_ids: Option<[u32; 5]>,
     summary: WriteSummary,
     /// Test hook: stop `finish` after this many of its three renames, as a crash would.
     crash_after: Option<usize>,
@@ -66,6 +69,7 @@ impl DatabaseWriter {
             games,
             games_len: 0,
             input_count: 0,
+            last_ids: None,
             summary: WriteSummary::default(),
             crash_after: None,
         })
@@ -95,6 +99,7 @@ impl DatabaseWriter {
             sn5_old,
             games,
             input_count: 0,
+            last_ids: None,
             summary: WriteSummary::default(),
             crash_after: None,
         })
@@ -141,7 +146,13 @@ impl DatabaseWriter {
                 return Ok(());
             }
         }
-        let known = std::array::from_fn::<_, 5, _>(|i| self.names.get(kinds[i], names[i]));
+        // Consecutive games often share event and site: the names of the game stored last are
+        // checked before the table is searched (a search that misses the cache).
+        let last_ids = self.last_ids;
+        let known = std::array::from_fn::<_, 5, _>(|i| match last_ids {
+            Some(last) if self.names.base.get(kinds[i], last[i]) == Some(names[i]) => Some(last[i]),
+            _ => self.names.get(kinds[i], names[i]),
+        });
         for (kind, known) in kinds.into_iter().zip(known) {
             let limit = if version == Version::Scid4 { kind.limit_si4() as u64 } else { kind.limit_si5() };
             if known.is_none() && self.names.base.len(kind) as u64 + 1 >= limit {
@@ -164,6 +175,7 @@ impl DatabaseWriter {
         }
         let mut e = encoded.entry;
         [e.event, e.site, e.round, e.white, e.black] = ids;
+        self.last_ids = Some(ids);
         // The 128 KiB block rule: a record never crosses a multiple of 128 KiB.
         let record = encoded.record();
         let len = record.len() as u64;
