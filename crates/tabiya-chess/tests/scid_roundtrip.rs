@@ -50,7 +50,7 @@ proptest! {
         }
         for version in [Version::Scid4, Version::Scid5] {
             let encoded = encode_game(&game, version).unwrap();
-            let record = decode_record(&encoded.record, 0, false, &mut Warnings::default()).unwrap();
+            let record = decode_record(encoded.record(), 0, false, &mut Warnings::default()).unwrap();
             prop_assert_eq!(&record.moves, &game.moves);
             prop_assert_eq!(usize::from(encoded.entry.plies), game.moves.nodes.len().min(1023));
         }

@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use shakmaty::san::San;
-use shakmaty::{Bitboard, Board, ByColor, ByRole, CastlingSide, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{Board, ByColor, ByRole, Chess, Color, Move, Position, Rank, Role, Square};
 
 use super::stored_lines::STORED_LINES;
 use crate::game::{Line, Node};
@@ -37,31 +37,38 @@ pub fn main_line(start: &Chess, custom_start: bool, nodes: &[Node]) -> MainLine 
     fields.finish()
 }
 
-/// The main-line fields gathered move by move, from the moves alone: material counts and pawn
-/// squares follow captures and promotions, so no position is replayed (the encoder walks the
-/// main line once for the record and these fields together).
+/// The main-line fields gathered move by move, from the moves alone: material counts follow
+/// captures and promotions and the home pawns follow the pawns that leave their squares, so no
+/// position is replayed. [`MainLineFields::push`] takes a whole move; the encoder, which
+/// already dispatches on each move to write it, calls the parts ([`MainLineFields::capture`],
+/// [`MainLineFields::pawn_move`], [`MainLineFields::en_passant`], then
+/// [`MainLineFields::end_move`]) from that one dispatch.
 #[derive(Debug, Clone)]
 pub struct MainLineFields {
     info: MainLine,
-    custom_start: bool,
     /// Pieces by colour and role.
     material: ByColor<ByRole<u8>>,
-    /// Pawn squares by colour, for the home-pawn list.
-    pawns: ByColor<Bitboard>,
+    /// The pawns still on their home squares: bit 15 − file for White's second rank, 7 − file
+    /// for Black's seventh, the number a pawn has in the home-pawn list. Empty for a game with
+    /// a FEN, which has no home-pawn list.
     home_pawns: u16,
     /// The dictionary prefix matched so far; `None` once the main line has left the dictionary.
     dictionary_node: Option<usize>,
 }
 
+/// Material of the standard start.
+const START_MATERIAL: ByRole<u8> = ByRole { pawn: 8, knight: 2, bishop: 2, rook: 2, queen: 1, king: 1 };
+
 impl MainLineFields {
     pub fn new(start: &Chess, custom_start: bool) -> MainLineFields {
-        let board = start.board();
         MainLineFields {
             info: MainLine::default(),
-            custom_start,
-            material: board.material(),
-            pawns: ByColor::new_with(|color| board.pawns() & board.by_color(color)),
-            home_pawns: HOME_PAWNS_START,
+            material: if custom_start {
+                start.board().material()
+            } else {
+                ByColor { white: START_MATERIAL, black: START_MATERIAL }
+            },
+            home_pawns: if custom_start { 0 } else { 0xFFFF },
             dictionary_node: (!custom_start).then_some(0),
         }
     }
@@ -69,68 +76,86 @@ impl MainLineFields {
     /// The next main-line move (`None` = null move), played by `us`.
     #[inline]
     pub fn push(&mut self, us: Color, mv: Option<Move>) {
-        self.info.plies += 1;
-        // Only pawn moves and captures of pawns change the home-pawn list.
-        let mut pawns_moved = false;
         match mv {
             Some(Move::Normal { role, from, capture, to, promotion }) => {
                 if let Some(captured) = capture {
-                    let count = self.material.get_mut(!us).get_mut(captured);
-                    *count = count.saturating_sub(1);
-                    self.pawns.get_mut(!us).discard(to);
-                    pawns_moved = captured == Role::Pawn;
+                    self.capture(!us, captured, to);
                 }
                 if role == Role::Pawn {
-                    pawns_moved = true;
-                    self.pawns.get_mut(us).discard(from);
-                    match promotion {
-                        Some(piece) => {
-                            self.info.promotion = true;
-                            self.info.underpromotion |= piece != Role::Queen;
-                            let ours = self.material.get_mut(us);
-                            *ours.get_mut(Role::Pawn) = ours.pawn.saturating_sub(1);
-                            *ours.get_mut(piece) += 1;
-                        }
-                        None => self.pawns.get_mut(us).add(to),
-                    }
+                    self.pawn_move(us, from, promotion);
                 }
             }
-            Some(Move::EnPassant { from, to }) => {
-                pawns_moved = true;
-                let theirs = self.material.get_mut(!us).get_mut(Role::Pawn);
-                *theirs = theirs.saturating_sub(1);
-                self.pawns.get_mut(!us).discard(Square::from_coords(to.file(), from.rank()));
-                self.pawns.get_mut(us).discard(from);
-                self.pawns.get_mut(us).add(to);
-            }
+            Some(Move::EnPassant { from, to }) => self.en_passant(us, from, to),
             Some(Move::Castle { .. } | Move::Put { .. }) | None => {}
         }
-        if pawns_moved && !self.custom_start {
-            self.push_home_pawns();
+        self.end_move(mv);
+    }
+
+    /// `them` lose their `role` on `on`.
+    #[inline]
+    pub fn capture(&mut self, them: Color, role: Role, on: Square) {
+        let count = self.material.get_mut(them).get_mut(role);
+        *count = count.saturating_sub(1);
+        if role == Role::Pawn {
+            self.pawn_leaves(them, on);
         }
-        if let Some(node) = self.dictionary_node {
-            self.dictionary_node = mv.and_then(line_move).and_then(|m| dictionary().child(node, m));
-            if let Some(code) = self.dictionary_node.map(|n| dictionary().code(n)).filter(|&c| c != 0) {
-                self.info.stored_line = code;
+    }
+
+    /// A pawn of `us` moves from `from` (a capture is [`MainLineFields::capture`] besides),
+    /// maybe promoting.
+    #[inline]
+    pub fn pawn_move(&mut self, us: Color, from: Square, promotion: Option<Role>) {
+        self.pawn_leaves(us, from);
+        if let Some(piece) = promotion {
+            self.info.promotion = true;
+            self.info.underpromotion |= piece != Role::Queen;
+            let ours = self.material.get_mut(us);
+            *ours.get_mut(Role::Pawn) = ours.pawn.saturating_sub(1);
+            *ours.get_mut(piece) += 1;
+        }
+    }
+
+    /// An en passant capture by `us`.
+    pub fn en_passant(&mut self, us: Color, from: Square, to: Square) {
+        let victim = super::pieces::en_passant_victim(from, to);
+        self.capture(!us, Role::Pawn, victim);
+        self.pawn_move(us, from, None);
+    }
+
+    /// A pawn of `color` leaves `from`, moved or taken: a pawn leaving its home square joins
+    /// the home-pawn list.
+    #[inline]
+    fn pawn_leaves(&mut self, color: Color, from: Square) {
+        let number = match (color, from.rank()) {
+            (Color::White, Rank::Second) => 15 - from.file() as u8,
+            (Color::Black, Rank::Seventh) => 7 - from.file() as u8,
+            _ => return,
+        };
+        let bit = 1 << number;
+        if self.home_pawns & bit != 0 {
+            self.home_pawns &= !bit;
+            let n = usize::from(self.info.home_pawn_count);
+            if n < 16 {
+                self.info.home_pawns[n / 2] |= if n % 2 == 0 { number << 4 } else { number };
+                self.info.home_pawn_count += 1;
             }
         }
     }
 
-    /// Appends the home pawn that left its square with the last move, if one did.
-    fn push_home_pawns(&mut self) {
-        // Bit 15 = a2 … bit 8 = h2, bit 7 = a7 … bit 0 = h7.
-        let white = ((self.pawns.white.0 >> 8) as u8).reverse_bits();
-        let black = ((self.pawns.black.0 >> 48) as u8).reverse_bits();
-        let now = u16::from(white) << 8 | u16::from(black);
-        let changed = u32::from(self.home_pawns).wrapping_sub(u32::from(now));
-        if changed != 0 {
-            self.home_pawns = now;
-            let idx = (31 - changed.leading_zeros()) as u8 & 15;
-            let n = usize::from(self.info.home_pawn_count);
-            if n < 16 {
-                self.info.home_pawns[n / 2] |= if n % 2 == 0 { idx << 4 } else { idx };
-                self.info.home_pawn_count += 1;
-            }
+    /// Ends the move `mv` (after its parts above): counts the ply and follows the opening
+    /// dictionary.
+    #[inline]
+    pub fn end_move(&mut self, mv: Option<Move>) {
+        self.info.plies += 1;
+        if let Some(node) = self.dictionary_node {
+            self.follow_dictionary(node, mv);
+        }
+    }
+
+    fn follow_dictionary(&mut self, node: usize, mv: Option<Move>) {
+        self.dictionary_node = mv.and_then(line_move).and_then(|m| dictionary().child(node, m));
+        if let Some(code) = self.dictionary_node.map(|n| dictionary().code(n)).filter(|&c| c != 0) {
+            self.info.stored_line = code;
         }
     }
 
@@ -139,8 +164,6 @@ impl MainLineFields {
         self.info
     }
 }
-
-const HOME_PAWNS_START: u16 = 0xFFFF;
 
 /// Material of a position: 2 bits per piece type (capped at 3), 4 bits per pawn count.
 pub fn material_signature(board: &Board) -> u32 {
@@ -159,19 +182,17 @@ fn signature(material: &ByColor<ByRole<u8>>) -> u32 {
     side(&material.white) << 12 | side(&material.black)
 }
 
-/// A dictionary move: from and to squares, or a castling side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum LineMove {
-    Step(Square, Square),
-    Castle(CastlingSide),
-}
+/// A dictionary move as a number: `from << 6 | to`, or [`CASTLE_KEY`] + the castling side.
+type LineMove = u16;
+
+const CASTLE_KEY: LineMove = 1 << 12;
 
 fn line_move(m: Move) -> Option<LineMove> {
     match m {
-        Move::Castle { king, rook } => {
-            Some(LineMove::Castle(if rook > king { CastlingSide::KingSide } else { CastlingSide::QueenSide }))
+        Move::Castle { king, rook } => Some(CASTLE_KEY + LineMove::from(rook > king)),
+        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => {
+            Some(LineMove::from(u8::from(from)) << 6 | LineMove::from(u8::from(to)))
         }
-        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => Some(LineMove::Step(from, to)),
         Move::Put { .. } => None,
     }
 }

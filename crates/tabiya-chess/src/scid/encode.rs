@@ -2,15 +2,16 @@
 //! which tags go to the index, the names, the extra tags, the move bytes, comment markers and
 //! strings, and every derived field.
 
-use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, Square};
 
 use super::Version;
 use super::decode::{COMMENT, COMMON_TAGS, END_GAME, END_VARIATION, NAG, START_VARIATION, null_move, start_position};
-use super::derived::{MainLine, MainLineFields};
+use super::derived::MainLineFields;
 use super::fields::{Date, Eco, MAX_RATING, RATING_TYPES, encode_count, flags_from_letters, result_code, start_flags};
 use super::index::{FLAG_CHESS960, IndexEntry};
-use super::pieces::PieceLists;
-use crate::game::{Game, Line};
+use super::move_codes::{DIAGONAL_QUEEN, move_code, promotion_code};
+use super::pieces::{PieceLists, en_passant_victim};
+use crate::game::{Game, Line, Node};
 
 /// The longest game record SCID stores (a record must fit in one 128 KiB block).
 pub const MAX_RECORD: usize = 1 << 17;
@@ -19,16 +20,36 @@ const MAX_TAG_PAIR: usize = 240;
 /// SCID keeps at most this many NAGs per move.
 const MAX_NAGS: usize = 8;
 
-/// A game ready to be stored: its record, its index entry (names, offset and length not yet
-/// filled) and its five names.
+/// A game ready to be stored: its record and its five names in one buffer (one allocation per
+/// game), and its index entry (names, offset and length not yet filled).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Encoded {
-    pub record: Vec<u8>,
+    /// The game record, then the five names.
+    bytes: Vec<u8>,
+    record_len: u32,
+    /// Where each name ends in `bytes`.
+    name_ends: [u32; 5],
     pub entry: IndexEntry,
-    /// Event, Site, Round, White, Black: the order in which SCID adds new names.
-    pub names: [String; 5],
     /// An EventDate that SCID 4 cannot store within ±3 years of the game date (dropped).
     pub dropped_event_date: Option<Date>,
+}
+
+impl Encoded {
+    /// The game record, as stored in the game file.
+    pub fn record(&self) -> &[u8] {
+        &self.bytes[..self.record_len as usize]
+    }
+
+    /// Event, Site, Round, White, Black: the order in which SCID adds new names.
+    pub fn names(&self) -> [&[u8]; 5] {
+        let mut start = self.record_len as usize;
+        self.name_ends.map(|end| {
+            let end = end as usize;
+            let name = &self.bytes[start..end];
+            start = end;
+            name
+        })
+    }
 }
 
 /// Encodes a game for `version`; `Err` says why it cannot be stored.
@@ -39,8 +60,10 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
     }
     let mut entry = IndexEntry::default();
     entry.flags = if chess960 { FLAG_CHESS960 } else { 0 };
-    let mut names: [String; 5] = Default::default();
-    let mut extra: Vec<(&str, &str)> = Vec::new();
+    // Room for the tags, one byte per move and the names: most games need no reallocation.
+    let mut record = Vec::with_capacity(RECORD_ROOM + game.moves.nodes.len());
+    let mut names = [""; 5];
+    // The extra tags open the record, in PGN order.
     for (name, value) in &game.tags {
         if name.is_empty() || name.len() + value.len() > MAX_TAG_PAIR {
             continue;
@@ -51,11 +74,11 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
             "Date" => entry.date = Date::from_pgn(value),
             "EventDate" => entry.event_date = Date::from_pgn(value),
             "ScidFlags" => entry.flags |= flags_from_letters(value),
-            "Event" => names[0] = value.clone(),
-            "Site" => names[1] = value.clone(),
-            "Round" => names[2] = value.clone(),
-            "White" => names[3] = value.clone(),
-            "Black" => names[4] = value.clone(),
+            "Event" => names[0] = value,
+            "Site" => names[1] = value,
+            "Round" => names[2] = value,
+            "White" => names[3] = value,
+            "Black" => names[4] = value,
             _ if name.len() >= 8 && rating_tag(&mut entry, name, value) => {}
             _ => {
                 if name == "UTCDate" && entry.date == Date::UNKNOWN {
@@ -64,7 +87,7 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
                         entry.date = date;
                     }
                 }
-                extra.push((name, value));
+                push_extra_tag(&mut record, name, value);
             }
         }
     }
@@ -80,22 +103,8 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
     } else {
         PieceLists::standard()
     };
-    let mut cursor = Cursor { lists, turn: start.turn(), pos: None };
-    // The start-board byte depends on the main line's promotions: written once they are known.
-    let mut record = Vec::with_capacity(256);
-    for (name, value) in extra {
-        match COMMON_TAGS.iter().position(|t| *t == name) {
-            Some(i) => record.push(241 + i as u8),
-            None => {
-                record.push(name.len() as u8);
-                record.extend_from_slice(name.as_bytes());
-            }
-        }
-        let value = &value.as_bytes()[..value.len().min(255)];
-        record.push(value.len() as u8);
-        record.extend_from_slice(value);
-    }
     record.push(0);
+    // The start-board byte depends on the main line's promotions: written once they are known.
     let start_byte_at = record.len();
     record.push(0);
     if let Some(fen) = &game.start {
@@ -103,39 +112,62 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
         record.push(0);
     }
     let moves_at = record.len();
-    let mut writer = MoveWriter { out: record, comments: Vec::new(), variations: 0, nags: 0, null_move: false };
-    let mut info = writer.moves(&game.moves, cursor.clone(), MainLineFields::new(&start, custom_start));
+    let mut writer = MoveWriter::new(record);
+    let mut main_line = MainLineFields::new(&start, custom_start);
+    writer.moves(&game.moves, lists, Alternating(start.turn()), &mut main_line);
     if writer.null_move {
         // Rare: the game has null moves, so the walk follows the position this time.
-        writer = MoveWriter { out: writer.out, comments: Vec::new(), variations: 0, nags: 0, null_move: false };
-        writer.out.truncate(moves_at);
-        cursor.pos = Some(start.clone());
-        info = writer.moves(&game.moves, cursor, MainLineFields::new(&start, custom_start));
+        let mut record = writer.out;
+        record.truncate(moves_at);
+        writer = MoveWriter::new(record);
+        main_line = MainLineFields::new(&start, custom_start);
+        writer.moves(&game.moves, lists, Replayed(start), &mut main_line);
     }
+    let info = main_line.finish();
     entry.plies = info.plies.min(1023) as u16;
     entry.material = info.material;
     entry.stored_line = info.stored_line;
     entry.home_pawn_count = info.home_pawn_count;
     entry.home_pawns = info.home_pawns;
     entry.flags |= start_flags(custom_start, info.promotion, info.underpromotion);
-    let mut record = writer.out;
-    record[start_byte_at] = (entry.flags & 7) as u8;
-    for c in &writer.comments {
-        record.extend_from_slice(c.as_bytes());
-        record.push(0);
+    let MoveWriter { out: mut bytes, comments, comment_count, variations, nags, .. } = writer;
+    bytes[start_byte_at] = (entry.flags & 7) as u8;
+    bytes.extend_from_slice(&comments);
+    entry.set_variation_code(encode_count(variations));
+    entry.set_comment_code(encode_count(comment_count));
+    entry.set_nag_code(encode_count(nags));
+    let record_len = bytes.len();
+    if record_len >= MAX_RECORD {
+        return Err(format!("record of {record_len} bytes exceeds SCID's 128 KiB game limit"));
     }
-    entry.set_variation_code(encode_count(writer.variations));
-    entry.set_comment_code(encode_count(writer.comments.len()));
-    entry.set_nag_code(encode_count(writer.nags));
-    if record.len() >= MAX_RECORD {
-        return Err(format!("record of {} bytes exceeds SCID's 128 KiB game limit", record.len()));
-    }
-    entry.set_length(record.len() as u32);
+    entry.set_length(record_len as u32);
     let mut dropped_event_date = None;
     if version != Version::Scid5 && !super::index::event_date_fits_si4(entry.event_date, entry.date) {
         dropped_event_date = Some(entry.event_date);
     }
-    Ok(Encoded { record, entry, names, dropped_event_date })
+    // Each tag pair holds at most 240 bytes: the offsets fit u32 (as the record length does).
+    let name_ends = names.map(|name| {
+        bytes.extend_from_slice(name.as_bytes());
+        bytes.len() as u32
+    });
+    Ok(Encoded { bytes, record_len: record_len as u32, name_ends, entry, dropped_event_date })
+}
+
+/// Bytes reserved per record besides one per move.
+const RECORD_ROOM: usize = 192;
+
+/// An extra tag: a common tag's one-byte code or its name, then its value (at most 255 bytes).
+fn push_extra_tag(record: &mut Vec<u8>, name: &str, value: &str) {
+    match COMMON_TAGS.iter().position(|t| *t == name) {
+        Some(i) => record.push(241 + i as u8),
+        None => {
+            record.push(name.len() as u8);
+            record.extend_from_slice(name.as_bytes());
+        }
+    }
+    let value = &value.as_bytes()[..value.len().min(255)];
+    record.push(value.len() as u8);
+    record.extend_from_slice(value);
 }
 
 /// `White<Type>` / `Black<Type>`: the first rating per colour goes to the index (SCID's
@@ -167,38 +199,101 @@ fn strtoul(s: &str) -> u64 {
         .fold(0u64, |acc, d| acc.saturating_mul(10).saturating_add(u64::from(d - b'0')))
 }
 
-/// Where the encoder stands in a line: the piece lists and whose move it is. The moves of a
-/// `Game` are legal, so nothing else of the position is needed, except for null moves: a null
+/// Whose move it is along a line. The moves of a `Game` are legal, so the piece lists and
+/// whose move it is are all the encoder needs of the position, except for null moves: a null
 /// move passes the turn only where the position allows it (see [`null_move`]), so a game with
 /// null moves is walked a second time with the position.
-#[derive(Clone)]
-struct Cursor {
-    lists: PieceLists,
-    turn: Color,
-    pos: Option<Chess>,
+trait Turn: Clone {
+    /// Whether the turn after a null move is known (the position is replayed).
+    const FOLLOWS_NULL_MOVES: bool;
+
+    fn color(&self) -> Color;
+
+    /// Passes the turn after `mv`.
+    fn pass(&mut self, mv: Option<Move>);
 }
 
-impl Cursor {
-    fn play(&mut self, mv: Option<Move>) {
-        if let Some(m) = mv {
-            self.lists.play(self.turn, m);
-        }
-        match &mut self.pos {
-            Some(pos) => {
-                match mv {
-                    Some(m) => pos.play_unchecked(m),
-                    None => *pos = null_move(pos),
-                }
-                self.turn = pos.turn();
-            }
-            None => self.turn = !self.turn,
+/// The sides alternate: the first walk, which gives up on null moves.
+#[derive(Clone, Copy)]
+struct Alternating(Color);
+
+impl Turn for Alternating {
+    const FOLLOWS_NULL_MOVES: bool = false;
+
+    fn color(&self) -> Color {
+        self.0
+    }
+
+    #[inline]
+    fn pass(&mut self, _: Option<Move>) {
+        self.0 = !self.0;
+    }
+}
+
+/// The position is replayed: the walk of games with null moves.
+#[derive(Clone)]
+struct Replayed(Chess);
+
+impl Turn for Replayed {
+    const FOLLOWS_NULL_MOVES: bool = true;
+
+    fn color(&self) -> Color {
+        self.0.turn()
+    }
+
+    fn pass(&mut self, mv: Option<Move>) {
+        match mv {
+            Some(m) => self.0.play_unchecked(m),
+            None => self.0 = null_move(&self.0),
         }
     }
 }
 
+/// What a line gathers besides its bytes: the main line its derived fields, a variation nothing.
+trait LineFields {
+    fn capture(&mut self, them: Color, role: Role, on: Square);
+    fn pawn_move(&mut self, us: Color, from: Square, promotion: Option<Role>);
+    fn en_passant(&mut self, us: Color, from: Square, to: Square);
+    fn end_move(&mut self, mv: Option<Move>);
+}
+
+impl LineFields for MainLineFields {
+    #[inline]
+    fn capture(&mut self, them: Color, role: Role, on: Square) {
+        MainLineFields::capture(self, them, role, on);
+    }
+
+    #[inline]
+    fn pawn_move(&mut self, us: Color, from: Square, promotion: Option<Role>) {
+        MainLineFields::pawn_move(self, us, from, promotion);
+    }
+
+    #[inline]
+    fn en_passant(&mut self, us: Color, from: Square, to: Square) {
+        MainLineFields::en_passant(self, us, from, to);
+    }
+
+    #[inline]
+    fn end_move(&mut self, mv: Option<Move>) {
+        MainLineFields::end_move(self, mv);
+    }
+}
+
+/// A variation's fields: none.
+struct Variation;
+
+impl LineFields for Variation {
+    fn capture(&mut self, _: Color, _: Role, _: Square) {}
+    fn pawn_move(&mut self, _: Color, _: Square, _: Option<Role>) {}
+    fn en_passant(&mut self, _: Color, _: Square, _: Square) {}
+    fn end_move(&mut self, _: Option<Move>) {}
+}
+
 struct MoveWriter {
     out: Vec<u8>,
-    comments: Vec<String>,
+    /// The comment strings, each ended by a NUL: they follow the moves in the record.
+    comments: Vec<u8>,
+    comment_count: usize,
     variations: usize,
     nags: usize,
     /// A null move was met while walking without the position.
@@ -206,6 +301,10 @@ struct MoveWriter {
 }
 
 impl MoveWriter {
+    fn new(out: Vec<u8>) -> MoveWriter {
+        MoveWriter { out, comments: Vec::new(), comment_count: 0, variations: 0, nags: 0, null_move: false }
+    }
+
     /// A comment place: SCID joins the comments of one place and marks it when non-empty.
     #[inline]
     fn comment(&mut self, comments: &[String]) {
@@ -215,139 +314,108 @@ impl MoveWriter {
     }
 
     fn joined_comment(&mut self, comments: &[String]) {
-        let text: String = comments.iter().map(|c| c.trim_matches([' ', '\n', '\r', '\t', '\x0b'])).collect();
-        if !text.is_empty() {
+        let start = self.comments.len();
+        for c in comments {
+            self.comments.extend_from_slice(c.trim_matches([' ', '\n', '\r', '\t', '\x0b']).as_bytes());
+        }
+        if self.comments.len() > start {
             self.out.push(COMMENT);
-            self.comments.push(text);
+            self.comments.push(0);
+            self.comment_count += 1;
         }
     }
 
-    /// Writes the whole move tree and returns the main line's derived fields.
-    fn moves(&mut self, moves: &Line, cursor: Cursor, mut main_line: MainLineFields) -> MainLine {
+    /// Writes the whole move tree; `main_line` gathers the main line's derived fields.
+    fn moves(&mut self, moves: &Line, lists: PieceLists, turn: impl Turn, main_line: &mut MainLineFields) {
         self.comment(&moves.comments);
-        self.line(cursor, moves, Some(&mut main_line));
+        self.line(moves, lists, turn, main_line);
         self.out.push(END_GAME);
-        main_line.finish()
     }
 
-    /// Writes a line from `cursor`; `main_line` gathers the derived fields of the main line.
-    fn line(&mut self, mut cursor: Cursor, line: &Line, mut main_line: Option<&mut MainLineFields>) {
+    /// Writes a line from the position of `lists` and `turn`.
+    fn line<T: Turn>(&mut self, line: &Line, mut lists: PieceLists, mut turn: T, fields: &mut impl LineFields) {
         for node in &line.nodes {
-            // Most moves carry nothing else: each test below is one length check.
-            let before = (!node.variations().is_empty()).then(|| cursor.clone());
-            self.mv(&cursor, node.mv);
-            if let Some(fields) = main_line.as_deref_mut() {
-                fields.push(cursor.turn, node.mv);
-            }
-            cursor.play(node.mv);
-            if !node.nags().is_empty() {
-                for &nag in node.nags().iter().filter(|&&n| n != 0).take(MAX_NAGS) {
-                    self.out.extend_from_slice(&[NAG, nag]);
-                    self.nags += 1;
-                }
-            }
-            self.comment(node.comments());
-            if let Some(before) = before {
+            // Most moves have no variations: the position before them is kept only when needed.
+            if node.variations().is_empty() {
+                self.node(node, &mut lists, &mut turn, fields);
+            } else {
+                let (before, before_turn) = (lists, turn.clone());
+                self.node(node, &mut lists, &mut turn, fields);
                 for variation in node.variations() {
                     self.variations += 1;
                     self.out.push(START_VARIATION);
                     self.comment(&variation.comments);
-                    self.line(before.clone(), variation, None);
+                    self.line(variation, before, before_turn.clone(), &mut Variation);
                     self.out.push(END_VARIATION);
                 }
             }
         }
     }
 
-    fn mv(&mut self, cursor: &Cursor, mv: Option<Move>) {
-        let Some(m) = mv else {
-            self.null_move |= cursor.pos.is_none();
-            self.out.push(0);
-            return;
-        };
-        let (from, to) = match m {
-            Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
-            // The code says which side; the king is the piece that moves.
-            Move::Castle { king, rook } => (king, rook),
-            Move::Put { to, .. } => (shakmaty::Square::A1, to),
-        };
-        let slot = cursor.lists.slot_of(cursor.turn, from).unwrap_or(0) as u8;
-        let (f, t) = (from as i32, to as i32);
-        let (ff, fr, tf, tr) = (f & 7, f >> 3, t & 7, t >> 3);
-        let code: i32 = match m {
-            Move::Castle { king, rook } => {
-                if rook < king {
-                    9
-                } else {
-                    10
-                }
+    /// Writes a node's move, NAGs and comment.
+    #[inline(always)]
+    fn node<T: Turn>(&mut self, node: &Node, lists: &mut PieceLists, turn: &mut T, fields: &mut impl LineFields) {
+        match node.mv {
+            Some(m) => self.mv(lists, turn.color(), m, fields),
+            None => {
+                self.null_move |= !T::FOLLOWS_NULL_MOVES;
+                self.out.push(0);
+                fields.end_move(None);
             }
-            Move::EnPassant { .. } => pawn_code(t - f, None),
-            Move::Put { .. } => 0,
-            Move::Normal { role, promotion, .. } => match role {
-                Role::King => step_code(&KING_CODES, t - f),
-                Role::Queen | Role::Rook if fr == tr => tf,
-                Role::Rook => 8 + tr,
-                Role::Queen if ff == tf => 8 + tr,
-                Role::Queen => {
-                    // A diagonal queen move takes a second byte: the target square + 64.
-                    self.out.extend_from_slice(&[slot << 4 | ff as u8, (t + 64) as u8]);
-                    return;
+        }
+        turn.pass(node.mv);
+        // Most moves carry nothing else: each test below is one length check.
+        if !node.nags().is_empty() {
+            for &nag in node.nags().iter().filter(|&&n| n != 0).take(MAX_NAGS) {
+                self.out.extend_from_slice(&[NAG, nag]);
+                self.nags += 1;
+            }
+        }
+        self.comment(node.comments());
+    }
+
+    /// Writes the move `m` of `us`, and plays it on the lists and the line's fields: one
+    /// dispatch on the kind of move for all three, and the code of a normal move from a table.
+    #[inline(always)]
+    fn mv(&mut self, lists: &mut PieceLists, us: Color, m: Move, fields: &mut impl LineFields) {
+        let (from, to, code) = match m {
+            Move::Normal { role, from, capture, to, promotion } => {
+                if let Some(captured) = capture {
+                    lists.capture(!us, to);
+                    fields.capture(!us, captured, to);
                 }
-                Role::Bishop => {
-                    if (tr - fr) * (tf - ff) < 0 {
-                        tf + 8
-                    } else {
-                        tf
-                    }
+                let mut code = move_code(role, from, to);
+                if role == Role::Pawn {
+                    fields.pawn_move(us, from, promotion);
+                    code += promotion_code(promotion);
                 }
-                Role::Knight => step_code(&KNIGHT_CODES, t - f),
-                Role::Pawn => pawn_code(t - f, promotion),
-            },
+                (from, to, code)
+            }
+            Move::EnPassant { from, to } => {
+                lists.capture(!us, en_passant_victim(from, to));
+                fields.en_passant(us, from, to);
+                (from, to, move_code(Role::Pawn, from, to))
+            }
+            // The code says which side; the king is the piece that moves.
+            Move::Castle { king, rook } => (king, rook, if rook < king { 9 } else { 10 }),
+            Move::Put { to, .. } => (Square::A1, to, 0),
         };
-        self.out.push(slot << 4 | code as u8);
+        // The encoder's moves are legal: the piece is where the move says.
+        let slot = lists.slot_at(from);
+        let piece = slot as u8;
+        if code == DIAGONAL_QUEEN {
+            // The from file, then the target square + 64.
+            self.out.extend_from_slice(&[piece << 4 | from.file() as u8, to as u8 + 64]);
+        } else {
+            self.out.push(piece << 4 | code);
+        }
+        match m {
+            Move::Castle { king, rook } => lists.castle(us, king, rook),
+            Move::Put { .. } => {}
+            _ => lists.put(us, slot, to),
+        }
+        fields.end_move(Some(m));
     }
-}
-
-/// King and knight move codes, 1 + the index of the step (to − from) in SCID's lists
-/// (king −9, −8, −7, −1, 1, 7, 8, 9; knight −17, −15, −10, −6, 6, 10, 15, 17), by step + 17.
-const KING_CODES: [u8; 35] = step_codes([-9, -8, -7, -1, 1, 7, 8, 9]);
-const KNIGHT_CODES: [u8; 35] = step_codes([-17, -15, -10, -6, 6, 10, 15, 17]);
-
-const fn step_codes(steps: [i32; 8]) -> [u8; 35] {
-    let mut codes = [0; 35];
-    let mut i = 0;
-    while i < 8 {
-        codes[(steps[i] + 17) as usize] = i as u8 + 1;
-        i += 1;
-    }
-    codes
-}
-
-fn step_code(codes: &[u8; 35], step: i32) -> i32 {
-    usize::try_from(step + 17).ok().and_then(|i| codes.get(i)).map_or(0, |&c| i32::from(c))
-}
-
-/// A pawn move's code from its square difference: 15 for a double step, else capture left,
-/// push or capture right, plus 3, 6, 9 or 12 for a promotion to queen, rook, bishop, knight.
-fn pawn_code(difference: i32, promotion: Option<Role>) -> i32 {
-    let diff = difference.abs();
-    if diff == 16 {
-        return 15;
-    }
-    let base = match diff {
-        7 => 0,
-        8 => 1,
-        _ => 2,
-    };
-    let promo = match promotion {
-        Some(Role::Queen) => 3,
-        Some(Role::Rook) => 6,
-        Some(Role::Bishop) => 9,
-        Some(Role::Knight) => 12,
-        _ => 0,
-    };
-    base + promo
 }
 
 #[cfg(test)]
@@ -356,7 +424,6 @@ mod tests {
     use tabiya_io::Warnings;
 
     use super::*;
-    use crate::game::Node;
     use crate::scid::decode::decode_record;
 
     /// Plays SAN moves (`--` = null move, which keeps the turn when the side to move is in
@@ -385,7 +452,7 @@ mod tests {
         for moves in [moves, moves_with_variation] {
             let game = Game { moves, ..Game::default() };
             let encoded = encode_game(&game, Version::Scid4).unwrap();
-            let record = decode_record(&encoded.record, 0, false, &mut Warnings::default()).unwrap();
+            let record = decode_record(encoded.record(), 0, false, &mut Warnings::default()).unwrap();
             assert_eq!(record.moves, game.moves);
             assert_eq!(encoded.entry.plies, 9);
             // Black's f7 pawn is gone, White's queen is gone: no queen, 8 pawns for White.

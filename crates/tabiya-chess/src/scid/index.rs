@@ -234,29 +234,36 @@ impl IndexEntry {
 
     /// Encodes a .si4 entry as SCID does (the event date is dropped when it does not fit).
     pub fn write_si4(&self, out: &mut Vec<u8>) {
+        // Assembled on the stack and appended at once: one capacity check per entry.
+        let mut entry = [0u8; ENTRY_SIZE_SI4];
+        let mut at = 0;
+        let mut put = |bytes: &[u8]| {
+            entry[at..at + bytes.len()].copy_from_slice(bytes);
+            at += bytes.len();
+        };
         let length = self.length();
-        out.extend_from_slice(&(self.offset() as u32).to_be_bytes());
-        out.extend_from_slice(&(length as u16).to_be_bytes());
-        out.push((length >> 9) as u8 & 0x80 | (self.flags >> 16) as u8 & 0x3F);
-        out.extend_from_slice(&(self.flags as u16).to_be_bytes());
-        out.push(((self.white & 0xF_0000) >> 12 | (self.black & 0xF_0000) >> 16) as u8);
-        out.extend_from_slice(&(self.white as u16).to_be_bytes());
-        out.extend_from_slice(&(self.black as u16).to_be_bytes());
-        out.push(((self.event & 0x7_0000) >> 11 | (self.site & 0x7_0000) >> 14 | (self.round & 0x3_0000) >> 16) as u8);
-        out.extend_from_slice(&(self.event as u16).to_be_bytes());
-        out.extend_from_slice(&(self.site as u16).to_be_bytes());
-        out.extend_from_slice(&(self.round as u16).to_be_bytes());
-        out.extend_from_slice(&self.codes.to_be_bytes());
-        out.extend_from_slice(&self.eco.to_be_bytes());
+        put(&(self.offset() as u32).to_be_bytes());
+        put(&(length as u16).to_be_bytes());
+        put(&[(length >> 9) as u8 & 0x80 | (self.flags >> 16) as u8 & 0x3F]);
+        put(&(self.flags as u16).to_be_bytes());
+        put(&[((self.white & 0xF_0000) >> 12 | (self.black & 0xF_0000) >> 16) as u8]);
+        put(&(self.white as u16).to_be_bytes());
+        put(&(self.black as u16).to_be_bytes());
+        put(&[((self.event & 0x7_0000) >> 11 | (self.site & 0x7_0000) >> 14 | (self.round & 0x3_0000) >> 16) as u8]);
+        put(&(self.event as u16).to_be_bytes());
+        put(&(self.site as u16).to_be_bytes());
+        put(&(self.round as u16).to_be_bytes());
+        put(&self.codes.to_be_bytes());
+        put(&self.eco.to_be_bytes());
         let dates = compact_event_date(self.event_date, self.date) << 20 | (self.date.0 & 0xFFFFF);
-        out.extend_from_slice(&dates.to_be_bytes());
+        put(&dates.to_be_bytes());
         for rating in self.ratings {
-            out.extend_from_slice(&(rating & 0xF000 | (rating & 0xFFF).min(MAX_RATING)).to_be_bytes());
+            put(&(rating & 0xF000 | (rating & 0xFFF).min(MAX_RATING)).to_be_bytes());
         }
-        out.extend_from_slice(&(u32::from(self.stored_line) << 24 | self.material & 0xFF_FFFF).to_be_bytes());
-        out.push(self.plies as u8);
-        out.push(((self.plies >> 2) & 0xC0) as u8 | self.home_pawn_count & 0x3F);
-        out.extend_from_slice(&self.home_pawns);
+        put(&(u32::from(self.stored_line) << 24 | self.material & 0xFF_FFFF).to_be_bytes());
+        put(&[self.plies as u8, ((self.plies >> 2) & 0xC0) as u8 | self.home_pawn_count & 0x3F]);
+        put(&self.home_pawns);
+        out.extend_from_slice(&entry);
     }
 
     /// Decodes a .si5 record (twelve little-endian words and 8 bytes of home-pawn data).

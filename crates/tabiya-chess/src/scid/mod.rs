@@ -28,6 +28,7 @@ pub mod encode;
 pub mod export;
 pub mod fields;
 pub mod index;
+mod move_codes;
 pub mod names;
 pub mod pieces;
 mod stored_lines;

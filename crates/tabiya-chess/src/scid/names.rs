@@ -2,6 +2,9 @@
 //! and 8). Names are kept as raw bytes; [`NameBase::text`] decodes them.
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
 
 use tabiya_io::{ByteReader, Codepage, DataError, Location, Warnings};
 
@@ -284,7 +287,7 @@ pub fn decode_text(bytes: &[u8]) -> String {
 #[derive(Debug, Default)]
 pub struct NameTable {
     pub base: NameBase,
-    ids: [std::collections::HashMap<Vec<u8>, u32>; 4],
+    ids: [HashMap<Vec<u8>, u32, NameHashKey>; 4],
     /// Games using each name, by type and ID.
     pub frequency: [Vec<u32>; 4],
 }
@@ -325,9 +328,77 @@ impl NameTable {
     }
 }
 
+/// The hash of the writer's name lookups: a folded multiply per 8 bytes, from a key drawn at
+/// random per table. SipHash, the default, costs several times more on keys as short as names;
+/// the random key still keeps a crafted set of names from colliding on purpose.
+#[derive(Debug, Clone)]
+struct NameHashKey(u64);
+
+impl Default for NameHashKey {
+    fn default() -> NameHashKey {
+        NameHashKey(RandomState::new().hash_one(0x5c1du64))
+    }
+}
+
+impl BuildHasher for NameHashKey {
+    type Hasher = NameHasher;
+
+    fn build_hasher(&self) -> NameHasher {
+        NameHasher(self.0)
+    }
+}
+
+struct NameHasher(u64);
+
+impl NameHasher {
+    /// An odd constant with well-spread bits (2^64 / φ).
+    const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
+
+    fn mix(&mut self, word: u64) {
+        let product = u128::from(self.0 ^ word) * u128::from(NameHasher::MULTIPLIER);
+        self.0 = product as u64 ^ (product >> 64) as u64;
+    }
+}
+
+impl Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let (words, rest) = bytes.as_chunks::<8>();
+        for word in words {
+            self.mix(u64::from_le_bytes(*word));
+        }
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.mix(u64::from_le_bytes(last));
+        }
+    }
+
+    /// The length that `[u8]`'s `Hash` writes first: names that differ only by trailing zero
+    /// bytes hash apart.
+    fn write_usize(&mut self, n: usize) {
+        self.mix(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn name_hash_is_keyed_and_covers_every_byte() {
+        let key = NameHashKey::default();
+        let names: [&[u8]; 6] = [b"", b"\0", b"Carlsen, M", b"Carlsen, M.", b"Carlsen, Magnus", b"Carlsen, Magnus\0"];
+        let hashes: Vec<u64> = names.iter().map(|n| key.hash_one(n)).collect();
+        for (i, a) in hashes.iter().enumerate() {
+            assert_eq!(hashes.iter().filter(|b| *b == a).count(), 1, "{:?}", names[i]);
+        }
+        assert_eq!(key.hash_one(b"Carlsen, M"), key.clone().hash_one(b"Carlsen, M"));
+        assert_ne!(NameHashKey(1).hash_one(b"Carlsen, M"), NameHashKey(2).hash_one(b"Carlsen, M"));
+    }
 
     #[test]
     fn scid_order_sorts_high_bytes_before_ascii_after_the_first_byte() {

@@ -16,6 +16,17 @@ pub struct PieceLists {
 /// The fixed order of the standard start: K, Ra, Nb, Bc, Q, Bf, Ng, Rh, pawns a–h.
 const STANDARD_WHITE: [u8; 16] = [4, 0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
+/// The lists of the standard start, built at compile time.
+const STANDARD: PieceLists = {
+    let mut black = STANDARD_WHITE;
+    let mut slot = 0;
+    while slot < 16 {
+        black[slot] ^= 56;
+        slot += 1;
+    }
+    PieceLists::with_slots(PieceLists { squares: [STANDARD_WHITE, black], len: [16, 16], slots: [0; 64] })
+};
+
 /// A position with more than 16 pieces of one colour, which SCID cannot encode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TooManyPieces(pub Color);
@@ -30,15 +41,18 @@ fn side(color: Color) -> usize {
 impl PieceLists {
     /// The lists of a game without a FEN.
     pub fn standard() -> PieceLists {
-        let black = STANDARD_WHITE.map(|sq| sq ^ 56);
-        PieceLists::with_slots(PieceLists { squares: [STANDARD_WHITE, black], len: [16, 16], slots: [0; 64] })
+        STANDARD
     }
 
-    fn with_slots(mut lists: PieceLists) -> PieceLists {
-        for s in 0..2 {
-            for slot in 0..usize::from(lists.len[s]) {
-                lists.slots[usize::from(lists.squares[s][slot])] = slot as u8;
+    const fn with_slots(mut lists: PieceLists) -> PieceLists {
+        let mut s = 0;
+        while s < 2 {
+            let mut slot = 0;
+            while slot < lists.len[s] as usize {
+                lists.slots[lists.squares[s][slot] as usize] = slot as u8;
+                slot += 1;
             }
+            s += 1;
         }
         lists
     }
@@ -82,19 +96,31 @@ impl PieceLists {
         (slot < usize::from(self.len[s]) && self.squares[s][slot] == sq as u8).then_some(slot)
     }
 
-    fn put(&mut self, color: Color, slot: usize, sq: Square) {
-        self.squares[side(color)][slot] = sq as u8;
+    /// The slot of the piece on `sq`, which must hold one (the piece of a legal move): unlike
+    /// [`PieceLists::slot_of`] nothing is checked, and an empty square gives some slot (no panic).
+    #[inline]
+    pub fn slot_at(&self, sq: Square) -> usize {
+        usize::from(self.slots[usize::from(sq)] & 15)
+    }
+
+    /// Puts `color`'s piece of `slot` on `sq`.
+    #[inline]
+    pub fn put(&mut self, color: Color, slot: usize, sq: Square) {
+        self.squares[side(color)][slot & 15] = sq as u8;
         self.slots[usize::from(sq)] = slot as u8;
     }
 
-    fn set(&mut self, color: Color, from: Square, to: Square) {
+    /// Moves `color`'s piece on `from` to `to`, keeping its slot (also for a promotion).
+    #[inline]
+    pub fn move_piece(&mut self, color: Color, from: Square, to: Square) {
         if let Some(slot) = self.slot_of(color, from) {
             self.put(color, slot, to);
         }
     }
 
-    /// A capture: the last piece of the list takes the captured piece's slot.
-    fn remove(&mut self, color: Color, sq: Square) {
+    /// A capture of `color`'s piece on `sq`: the last piece of the list takes its slot.
+    #[inline]
+    pub fn capture(&mut self, color: Color, sq: Square) {
         let s = side(color);
         if let Some(slot) = self.slot_of(color, sq) {
             let last = usize::from(self.len[s]) - 1;
@@ -104,36 +130,44 @@ impl PieceLists {
         }
     }
 
+    /// `us` castles with the king on `king` and the rook on `rook`.
+    pub fn castle(&mut self, us: Color, king: Square, rook: Square) {
+        let side = if rook.file() < king.file() {
+            shakmaty::CastlingSide::QueenSide
+        } else {
+            shakmaty::CastlingSide::KingSide
+        };
+        // The rook first: in Chess960 the king may land on the rook's square.
+        let rook_slot = self.slot_of(us, rook);
+        self.move_piece(us, king, side.king_to(us));
+        if let Some(slot) = rook_slot {
+            self.put(us, slot, side.rook_to(us));
+        }
+    }
+
     /// Updates the lists for `mv` played by `us`. Promotions keep the slot.
     #[inline]
     pub fn play(&mut self, us: Color, mv: Move) {
         match mv {
             Move::Normal { from, to, capture, .. } => {
                 if capture.is_some() {
-                    self.remove(!us, to);
+                    self.capture(!us, to);
                 }
-                self.set(us, from, to);
+                self.move_piece(us, from, to);
             }
             Move::EnPassant { from, to } => {
-                self.remove(!us, Square::from_coords(to.file(), from.rank()));
-                self.set(us, from, to);
+                self.capture(!us, en_passant_victim(from, to));
+                self.move_piece(us, from, to);
             }
-            Move::Castle { king, rook } => {
-                let side = if rook.file() < king.file() {
-                    shakmaty::CastlingSide::QueenSide
-                } else {
-                    shakmaty::CastlingSide::KingSide
-                };
-                // The rook first: in Chess960 the king may land on the rook's square.
-                let rook_slot = self.slot_of(us, rook);
-                self.set(us, king, side.king_to(us));
-                if let Some(slot) = rook_slot {
-                    self.put(us, slot, side.rook_to(us));
-                }
-            }
+            Move::Castle { king, rook } => self.castle(us, king, rook),
             Move::Put { .. } => {}
         }
     }
+}
+
+/// The square of the pawn an en passant capture from `from` to `to` takes.
+pub fn en_passant_victim(from: Square, to: Square) -> Square {
+    Square::from_coords(to.file(), from.rank())
 }
 
 #[cfg(test)]

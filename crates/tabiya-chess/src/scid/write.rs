@@ -43,6 +43,9 @@ pub struct DatabaseWriter {
     games: AtomicFile,
     games_len: u64,
     input_count: u64,
+    /// The name IDs of the game this writer stored last (IDs from the table, the first of equal
+    /// names).
+    last_ids: Option<[u32; 5]>,
     summary: WriteSummary,
     /// Test hook: stop `finish` after this many of its three renames, as a crash would.
     crash_after: Option<usize>,
@@ -66,6 +69,7 @@ impl DatabaseWriter {
             games,
             games_len: 0,
             input_count: 0,
+            last_ids: None,
             summary: WriteSummary::default(),
             crash_after: None,
         })
@@ -95,6 +99,7 @@ impl DatabaseWriter {
             sn5_old,
             games,
             input_count: 0,
+            last_ids: None,
             summary: WriteSummary::default(),
             crash_after: None,
         })
@@ -120,7 +125,7 @@ impl DatabaseWriter {
             self.summary.skipped.push((number, format!("SCID 4 holds at most {MAX_GAMES_SI4} games")));
             return Ok(());
         }
-        let mut encoded = match encoded {
+        let encoded = match encoded {
             Ok(e) => e,
             Err(reason) => {
                 self.summary.skipped.push((number, reason));
@@ -134,13 +139,20 @@ impl DatabaseWriter {
         }
         // Name limits, checked before any name is added.
         let kinds = [NameType::Event, NameType::Site, NameType::Round, NameType::Player, NameType::Player];
-        for (name, kind) in encoded.names.iter().zip(kinds) {
+        let names = encoded.names();
+        for (name, kind) in names.iter().zip(kinds) {
             if version == Version::Scid4 && name.len() > 255 {
                 self.summary.skipped.push((number, format!("{} name longer than 255 bytes", kind.label())));
                 return Ok(());
             }
         }
-        let known = std::array::from_fn::<_, 5, _>(|i| self.names.get(kinds[i], encoded.names[i].as_bytes()));
+        // Consecutive games often share event and site: the names of the game stored last are
+        // checked before the table is searched (a search that misses the cache).
+        let last_ids = self.last_ids;
+        let known = std::array::from_fn::<_, 5, _>(|i| match last_ids {
+            Some(last) if self.names.base.get(kinds[i], last[i]) == Some(names[i]) => Some(last[i]),
+            _ => self.names.get(kinds[i], names[i]),
+        });
         for (kind, known) in kinds.into_iter().zip(known) {
             let limit = if version == Version::Scid4 { kind.limit_si4() as u64 } else { kind.limit_si5() };
             if known.is_none() && self.names.base.len(kind) as u64 + 1 >= limit {
@@ -149,22 +161,24 @@ impl DatabaseWriter {
             }
         }
         let mut ids = [0u32; 5];
-        for (((name, kind), id), known) in encoded.names.iter().zip(kinds).zip(&mut ids).zip(known) {
+        for (((name, kind), id), known) in names.into_iter().zip(kinds).zip(&mut ids).zip(known) {
             *id = match known {
                 Some(id) => id,
                 None => {
-                    let (new_id, is_new) = self.names.id(kind, name.as_bytes());
+                    let (new_id, is_new) = self.names.id(kind, name);
                     if is_new && version == Version::Scid5 {
-                        NameBase::sn5_record(kind, name.as_bytes(), &mut self.sn5_new);
+                        NameBase::sn5_record(kind, name, &mut self.sn5_new);
                     }
                     new_id
                 }
             };
         }
-        let e = &mut encoded.entry;
+        let mut e = encoded.entry;
         [e.event, e.site, e.round, e.white, e.black] = ids;
+        self.last_ids = Some(ids);
         // The 128 KiB block rule: a record never crosses a multiple of 128 KiB.
-        let len = encoded.record.len() as u64;
+        let record = encoded.record();
+        let len = record.len() as u64;
         let space = MAX_RECORD as u64 - self.games_len % MAX_RECORD as u64;
         let mut padding = 0;
         if space < len {
@@ -177,11 +191,11 @@ impl DatabaseWriter {
         }
         let io = |e| ScidError::io(&self.paths.games, e);
         self.games.write_all(&vec![0; padding as usize]).map_err(io)?;
-        self.games.write_all(&encoded.record).map_err(io)?;
+        self.games.write_all(record).map_err(io)?;
         self.games_len = offset + len;
         e.set_offset(offset);
-        count_names(&mut self.names, e);
-        self.entries.push(*e);
+        count_names(&mut self.names, &e);
+        self.entries.push(e);
         self.summary.written += 1;
         Ok(())
     }
