@@ -253,7 +253,7 @@ impl Builder {
             return Err(KvetkaError::unrepresentable("more than 65,536 sources"));
         }
         self.sources.push(Source { source_type: SOURCE_PGN, is_bad: 0, address, games: Vec::new() });
-        self.pieces.push(Piece { source: (self.sources.len() - 1) as u16, ..Piece::default() });
+        self.pieces.push(Piece::new((self.sources.len() - 1) as u16));
         Ok(())
     }
 
@@ -397,6 +397,8 @@ impl Builder {
                     Err(_) => part.report.games_unreadable += 1,
                 }
             }
+            // Sorted while the other pieces may still be read.
+            sort_pieces(&mut part.pieces);
             Ok(part)
         });
         for part in parts {

@@ -80,12 +80,20 @@ pub(crate) struct Piece {
     /// reference names).
     pub source: u16,
     pub first_game: u32,
+    /// Whether the records are sorted by key (no record came since [`sort_pieces`]).
+    sorted: bool,
 }
 
 impl Piece {
+    /// An empty piece of games of `source`.
+    pub fn new(source: u16) -> Piece {
+        Piece { source, ..Piece::default() }
+    }
+
     /// Adds a record; `game` is the game's number in this piece.
     pub fn push(&mut self, words: &[u64; 3], code: u8, outcome: Outcome, last: bool, repeat: bool, game: u32) {
         self.records.push(Record::new(words, code, outcome, last, repeat, game));
+        self.sorted = false;
     }
 }
 
@@ -118,10 +126,13 @@ impl Tally {
     }
 }
 
-/// Sorts each piece's records by key (in parallel). Records of one key stay in no particular
-/// order: what the merge takes from them does not depend on it.
+/// Sorts each piece's records by key (in parallel), unless sorted already. Records of one key
+/// stay in no particular order: what the merge takes from them does not depend on it.
 pub(crate) fn sort_pieces(pieces: &mut [Piece]) {
-    pieces.par_iter_mut().for_each(|p| p.records.sort_unstable_by_key(|r| r.words));
+    pieces.par_iter_mut().filter(|p| !p.sorted).for_each(|p| {
+        p.records.sort_unstable_by_key(|r| r.words);
+        p.sorted = true;
+    });
 }
 
 /// The records of one piece still to merge.
