@@ -45,12 +45,14 @@ impl AtomicFile {
         &self.target
     }
 
-    /// Flushes what was written so far and waits until it is on disk; the target is untouched.
-    /// A long write that syncs as it goes leaves [`AtomicFile::commit`] less to wait for.
-    pub fn sync_data(&mut self) -> io::Result<()> {
+    /// Flushes what was written so far and returns a second handle on the temporary file, with
+    /// which another thread can wait until that is on disk (`File::sync_data`) while writing
+    /// goes on: a long write synced as it goes leaves [`AtomicFile::commit`] less to wait for.
+    /// The target is untouched.
+    pub fn flushed_handle(&mut self) -> io::Result<File> {
         let writer = self.writer.as_mut().expect("writer is present until commit");
         writer.flush()?;
-        writer.get_ref().sync_data()
+        writer.get_ref().try_clone()
     }
 
     /// Flushes, syncs and renames the temporary file onto the target.
@@ -126,7 +128,7 @@ mod tests {
         write_atomic(&path, b"old").unwrap();
         let mut f = AtomicFile::create(&path).unwrap();
         f.write_all(b"0000 body").unwrap();
-        f.sync_data().unwrap();
+        f.flushed_handle().unwrap().sync_data().unwrap();
         f.write_all(b" tail").unwrap();
         f.seek(SeekFrom::Start(0)).unwrap();
         f.write_all(b"head").unwrap();

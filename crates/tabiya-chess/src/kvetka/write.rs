@@ -2,8 +2,9 @@
 //! elements are added to an existing one, parts of at most 20 MiB, and the files written
 //! atomically in the order ksf → kob parts → kin, so the index comes last.
 
-use std::io::{Seek, SeekFrom, Write};
+use std::io::{self, Seek, SeekFrom, Write};
 use std::path::Path;
+use std::thread::JoinHandle;
 
 use rayon::prelude::*;
 
@@ -179,8 +180,9 @@ impl Book {
 
 /// A book's `.kob` parts written block after block, in key order, to temporary files: the
 /// old book stays in place until [`PartWriter::commit`] writes the `.ksf`, puts the parts in
-/// place and writes the `.kin` last. A part syncs what it holds as it grows, so that the
-/// commit, which must wait until the parts are on disk, has little left to wait for.
+/// place and writes the `.kin` last. What the parts hold is synced as they grow, on a thread
+/// of its own, so that the commit, which must wait until the parts are on disk, has little
+/// left to wait for.
 pub(crate) struct PartWriter {
     files: BookFiles,
     header: Header,
@@ -189,11 +191,13 @@ pub(crate) struct PartWriter {
     parts: Vec<AtomicFile>,
     blocks_in_part: usize,
     unsynced: usize,
+    /// The last sync begun, if any, and the part it syncs.
+    syncing: Option<(usize, JoinHandle<io::Result<()>>)>,
     first_keys: Vec<[u8; KEY_LEN]>,
 }
 
 impl PartWriter {
-    /// Bytes a part takes before it syncs them.
+    /// Bytes written before they are synced.
     const SYNC_EVERY: usize = 4 << 20;
 
     pub fn create(path: &Path, header: &Header) -> Result<PartWriter, KvetkaError> {
@@ -206,7 +210,8 @@ impl PartWriter {
             parts: Vec::new(),
             blocks_in_part: 0,
             unsynced: 0,
-            first_keys: vec![],
+            syncing: None,
+            first_keys: Vec::new(),
         };
         writer.start_part()?;
         Ok(writer)
@@ -221,7 +226,7 @@ impl PartWriter {
             file.write_all(&self.header.to_bytes(0)).map_err(|e| KvetkaError::io(&path, e))?;
         }
         self.parts.push(file);
-        (self.blocks_in_part, self.unsynced) = (0, 0);
+        self.blocks_in_part = 0;
         Ok(())
     }
 
@@ -232,18 +237,26 @@ impl PartWriter {
             self.start_part()?;
         }
         let number = self.parts.len() - 1;
-        let part = &mut self.parts[number];
+        self.parts[number].write_all(block).map_err(|e| KvetkaError::io(self.files.part(number), e))?;
         self.unsynced += block.len();
-        let sync = self.unsynced >= Self::SYNC_EVERY;
-        if sync {
+        // One sync at a time: the bytes written meanwhile wait for the next.
+        if self.unsynced >= Self::SYNC_EVERY && self.syncing.as_ref().is_none_or(|(_, s)| s.is_finished()) {
             self.unsynced = 0;
+            self.synced()?;
+            let file = self.parts[number].flushed_handle().map_err(|e| KvetkaError::io(self.files.part(number), e))?;
+            self.syncing = Some((number, std::thread::spawn(move || file.sync_data())));
         }
-        part.write_all(block)
-            .and_then(|()| if sync { part.sync_data() } else { Ok(()) })
-            .map_err(|e| KvetkaError::io(self.files.part(number), e))?;
         self.blocks_in_part += 1;
         self.first_keys.push(first_key);
         Ok(())
+    }
+
+    /// Waits for the last sync begun: its error is the part's (the file reports a failed
+    /// write once, to whichever sync comes first).
+    fn synced(&mut self) -> Result<(), KvetkaError> {
+        let Some((number, syncing)) = self.syncing.take() else { return Ok(()) };
+        let result = syncing.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        result.map_err(|e| KvetkaError::io(self.files.part(number), e))
     }
 
     /// Blocks written so far.
@@ -254,6 +267,7 @@ impl PartWriter {
     /// Puts the book in place in the order ksf → kob parts (synced in parallel) → kin, so the
     /// index comes last.
     pub fn commit(mut self, sources: Option<&Sources>, options: &WriteOptions) -> Result<(), KvetkaError> {
+        self.synced()?;
         match sources {
             Some(sources) => write_file(&self.files.ksf(), &[&sources.to_bytes()])?,
             None => remove_stale(&self.files.ksf())?,
