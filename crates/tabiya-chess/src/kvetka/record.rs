@@ -130,7 +130,9 @@ impl Tally {
 /// stay in no particular order: what the merge takes from them does not depend on it.
 pub(crate) fn sort_pieces(pieces: &mut [Piece]) {
     pieces.par_iter_mut().filter(|p| !p.sorted).for_each(|p| {
-        p.records.sort_unstable_by_key(|r| r.words);
+        // The words as one 128-bit number and one 64-bit: fewer branches than comparing the
+        // array word by word, the same order.
+        p.records.sort_unstable_by_key(|r| (u128::from(r.words[0]) << 64 | u128::from(r.words[1]), r.words[2]));
         p.sorted = true;
     });
 }
