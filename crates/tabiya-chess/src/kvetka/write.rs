@@ -189,6 +189,9 @@ pub(crate) struct PartWriter {
     header_size: usize,
     /// The parts finished and the one being filled.
     parts: Vec<AtomicFile>,
+    /// Blocks of the last part not yet handed to it: written many at once, they go to the
+    /// file without another copy.
+    pending: Vec<u8>,
     blocks_in_part: usize,
     unsynced: usize,
     /// The last sync begun, if any, and the part it syncs.
@@ -197,6 +200,8 @@ pub(crate) struct PartWriter {
 }
 
 impl PartWriter {
+    /// Bytes of blocks written at once.
+    const PENDING: usize = 32 * BLOCK_SIZE;
     /// Bytes written before they are synced.
     const SYNC_EVERY: usize = 4 << 20;
 
@@ -208,6 +213,7 @@ impl PartWriter {
             header,
             header_size,
             parts: Vec::new(),
+            pending: Vec::with_capacity(Self::PENDING),
             blocks_in_part: 0,
             unsynced: 0,
             syncing: None,
@@ -220,6 +226,7 @@ impl PartWriter {
     /// Opens the next part; part 0 starts with the header, whose block count
     /// [`PartWriter::commit`] fills in.
     fn start_part(&mut self) -> Result<(), KvetkaError> {
+        self.write_pending()?;
         let path = self.files.part(self.parts.len());
         let mut file = AtomicFile::create(&path).map_err(|e| KvetkaError::io(&path, e))?;
         if self.parts.is_empty() {
@@ -236,8 +243,11 @@ impl PartWriter {
         if self.blocks_in_part == capacity {
             self.start_part()?;
         }
+        self.pending.extend_from_slice(block);
+        if self.pending.len() >= Self::PENDING {
+            self.write_pending()?;
+        }
         let number = self.parts.len() - 1;
-        self.parts[number].write_all(block).map_err(|e| KvetkaError::io(self.files.part(number), e))?;
         self.unsynced += block.len();
         // One sync at a time: the bytes written meanwhile wait for the next.
         if self.unsynced >= Self::SYNC_EVERY && self.syncing.as_ref().is_none_or(|(_, s)| s.is_finished()) {
@@ -248,6 +258,14 @@ impl PartWriter {
         }
         self.blocks_in_part += 1;
         self.first_keys.push(first_key);
+        Ok(())
+    }
+
+    /// Hands the pending blocks to the last part.
+    fn write_pending(&mut self) -> Result<(), KvetkaError> {
+        let Some(number) = self.parts.len().checked_sub(1) else { return Ok(()) };
+        self.parts[number].write_all(&self.pending).map_err(|e| KvetkaError::io(self.files.part(number), e))?;
+        self.pending.clear();
         Ok(())
     }
 
@@ -267,6 +285,7 @@ impl PartWriter {
     /// Puts the book in place in the order ksf → kob parts (synced in parallel) → kin, so the
     /// index comes last.
     pub fn commit(mut self, sources: Option<&Sources>, options: &WriteOptions) -> Result<(), KvetkaError> {
+        self.write_pending()?;
         self.synced()?;
         match sources {
             Some(sources) => write_file(&self.files.ksf(), &[&sources.to_bytes()])?,
