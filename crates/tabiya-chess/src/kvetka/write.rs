@@ -497,6 +497,47 @@ mod tests {
         assert_eq!(part_capacity(21 << 20, 0), 1);
     }
 
+    /// A book of 10,500 blocks: part 0 holds the header and 10,239 blocks (20,969,500 bytes with
+    /// the caption "Test", spec 14.4), part 1 the other 261 blocks; a stale part 2 of a larger
+    /// book goes. The book reads back whole, and the builder's packer writes the same bytes.
+    #[test]
+    fn a_book_over_20_mib_is_cut_into_parts_at_block_boundaries() {
+        let header = Header { caption: "Test".into(), ..Header::default() };
+        // Elements of 629 bytes (600 bytes of future data): three to a block.
+        let elements: Vec<Element> = (0..3 * 10_500u32)
+            .map(|i| {
+                let mut key = [0; KEY_LEN];
+                key[..4].copy_from_slice(&i.to_be_bytes());
+                let mut e = Element::new(Key(key));
+                e.flags = 0x08;
+                e.extra = vec![0x5a; 600];
+                e
+            })
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let file = |name: &str| dir.path().join(name);
+        std::fs::write(file("whole_2.kob"), b"a part of an older, larger book").unwrap();
+        let book = Book::from_elements(header.clone(), elements.clone()).unwrap();
+        assert_eq!(book.blocks.len(), 10_500);
+        book.write(&file("whole.kob"), &WriteOptions::default()).unwrap();
+        let read = |name: &str| std::fs::read(file(name)).unwrap();
+        let (first, second, kin) = (read("whole_0.kob"), read("whole_1.kob"), read("whole.kin"));
+        assert_eq!((first.len(), second.len(), kin.len()), (20_969_500, 261 * BLOCK_SIZE, 10_500 * KEY_LEN));
+        assert_eq!(first[24..28], 10_500u32.to_be_bytes(), "the header's block_number");
+        assert!(!file("whole_2.kob").exists());
+        let opened = super::super::read::open(&file("whole.kob"), Default::default()).unwrap();
+        assert_eq!(opened.errors().count(), 0);
+        assert_eq!(opened.book.blocks.iter().map(|b| b.elements.len()).sum::<usize>(), elements.len());
+        assert_eq!(opened.book.blocks[10_239].elements[0].key, elements[3 * 10_239].key);
+
+        let mut packer = BlockPacker::create(&file("packed.kob"), &header).unwrap();
+        let mut encoded = EncodedElements::default();
+        elements.iter().for_each(|e| encoded.push(e, 0).unwrap());
+        packer.push_all(encoded).unwrap();
+        packer.commit(None, &WriteOptions::default()).unwrap();
+        assert!(read("packed_0.kob") == first && read("packed_1.kob") == second && read("packed.kin") == kin);
+    }
+
     #[test]
     fn packed_parts_write_the_bytes_of_the_whole_book() {
         // Elements of 29 to 628 bytes, so that blocks hold 3 to 70 of them.
