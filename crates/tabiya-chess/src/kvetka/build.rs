@@ -253,7 +253,7 @@ impl Builder {
             return Err(KvetkaError::unrepresentable("more than 65,536 sources"));
         }
         self.sources.push(Source { source_type: SOURCE_PGN, is_bad: 0, address, games: Vec::new() });
-        self.pieces.push(Piece::new((self.sources.len() - 1) as u16));
+        self.pieces.push(Piece::new((self.sources.len() - 1) as u16, self.header.references()));
         Ok(())
     }
 
@@ -311,7 +311,7 @@ impl Builder {
             source.games.push(record);
         }
         if self.pieces.is_empty() {
-            self.pieces.push(Piece::default());
+            self.pieces.push(Piece::new(0, self.header.references()));
         }
         let piece = self.pieces.last_mut().expect("a piece");
         let game = piece.games;
