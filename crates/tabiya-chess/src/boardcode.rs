@@ -88,6 +88,17 @@ impl Frame {
         if self.mirrored { bb.flip_horizontal() } else { bb }
     }
 
+    /// The real squares whose normalised squares come before `real`'s in [`SQUARE_ORDER`]:
+    /// those of the files before (higher real files when mirrored), and of its file those
+    /// below (above when flipped).
+    fn earlier_in_order(self, real: Square) -> Bitboard {
+        const A_FILE: u64 = 0x0101_0101_0101_0101;
+        let (index, file) = (real as u32, real.file() as u32);
+        let files = if self.mirrored { 0xfe << file & 0xff } else { (1 << file) - 1 };
+        let ranks = if self.flipped { u64::MAX << index << 1 } else { (1 << index) - 1 };
+        Bitboard((files * A_FILE) | ((A_FILE << file) & ranks))
+    }
+
     /// The normalised board of a real one (colours swapped when flipped), or the other way round.
     pub fn board(self, board: &Board) -> Board {
         let mut board = board.clone();
@@ -206,7 +217,7 @@ impl Normalization {
     /// [`Normalized::shape_of`] for a move of the real position whose board is `board`.
     pub fn shape_of(&self, board: &Board, mv: &Move) -> Option<MoveShape> {
         let turn = self.frame.turn();
-        shape_of(self.frame, mv, |role| self.frame.bitboard(board.by_piece(Piece { color: turn, role })))
+        shape_of(self.frame, mv, |role| board.by_piece(Piece { color: turn, role }))
     }
 }
 
@@ -264,7 +275,7 @@ impl Normalized {
     /// under-promotion, which neither format can store. The ordinal is not bounded here: each
     /// format rejects the ordinals its table lacks (a third knight, …).
     pub fn shape_of(&self, mv: &Move) -> Option<MoveShape> {
-        shape_of(self.frame, mv, |role| self.board.by_piece(Piece { color: Color::White, role }))
+        shape_of(self.frame, mv, |role| self.frame.bitboard(self.board.by_piece(Piece { color: Color::White, role })))
     }
 
     /// The from and to squares of a shape in the normalised frame (castling: the king's move
@@ -305,7 +316,7 @@ impl Normalized {
 }
 
 /// The shape of a move of a real position normalised by `frame`; `pieces(role)` gives the
-/// normalised position's white pieces of a role.
+/// real position's pieces of a role of the side to move.
 fn shape_of(frame: Frame, mv: &Move, pieces: impl FnOnce(Role) -> Bitboard) -> Option<MoveShape> {
     if let Some(side) = mv.castling_side() {
         return Some(MoveShape::Castle(side));
@@ -313,11 +324,10 @@ fn shape_of(frame: Frame, mv: &Move, pieces: impl FnOnce(Role) -> Bitboard) -> O
     if mv.promotion().is_some_and(|role| role != Role::Queen) {
         return None;
     }
-    let from = frame.square(mv.from()?);
-    let to = frame.square(mv.to());
+    let real_from = mv.from()?;
+    let (from, to) = (frame.square(real_from), frame.square(mv.to()));
     let role = mv.role();
-    // Mirrored at the a1–h8 diagonal, a bitboard's bit order is the square order.
-    let before = (pieces(role).flip_diagonal().0 & ((1 << order_index(from)) - 1)).count_ones();
+    let before = (pieces(role) & frame.earlier_in_order(real_from)).count();
     Some(MoveShape::Piece {
         role,
         ordinal: u8::try_from(before + 1).ok()?,
