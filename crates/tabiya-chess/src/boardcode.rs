@@ -88,6 +88,17 @@ impl Frame {
         if self.mirrored { bb.flip_horizontal() } else { bb }
     }
 
+    /// The real squares whose normalised squares come before `real`'s in [`SQUARE_ORDER`]:
+    /// those of the files before (higher real files when mirrored), and of its file those
+    /// below (above when flipped).
+    fn earlier_in_order(self, real: Square) -> Bitboard {
+        const A_FILE: u64 = 0x0101_0101_0101_0101;
+        let (index, file) = (real as u32, real.file() as u32);
+        let files = if self.mirrored { 0xfe << file & 0xff } else { (1 << file) - 1 };
+        let ranks = if self.flipped { u64::MAX << index << 1 } else { (1 << index) - 1 };
+        Bitboard((files * A_FILE) | ((A_FILE << file) & ranks))
+    }
+
     /// The normalised board of a real one (colours swapped when flipped), or the other way round.
     pub fn board(self, board: &Board) -> Board {
         let mut board = board.clone();
@@ -206,7 +217,7 @@ impl Normalization {
     /// [`Normalized::shape_of`] for a move of the real position whose board is `board`.
     pub fn shape_of(&self, board: &Board, mv: &Move) -> Option<MoveShape> {
         let turn = self.frame.turn();
-        shape_of(self.frame, mv, |role| self.frame.bitboard(board.by_piece(Piece { color: turn, role })))
+        shape_of(self.frame, mv, |role| board.by_piece(Piece { color: turn, role }))
     }
 }
 
@@ -264,7 +275,7 @@ impl Normalized {
     /// under-promotion, which neither format can store. The ordinal is not bounded here: each
     /// format rejects the ordinals its table lacks (a third knight, …).
     pub fn shape_of(&self, mv: &Move) -> Option<MoveShape> {
-        shape_of(self.frame, mv, |role| self.board.by_piece(Piece { color: Color::White, role }))
+        shape_of(self.frame, mv, |role| self.frame.bitboard(self.board.by_piece(Piece { color: Color::White, role })))
     }
 
     /// The from and to squares of a shape in the normalised frame (castling: the king's move
@@ -305,7 +316,7 @@ impl Normalized {
 }
 
 /// The shape of a move of a real position normalised by `frame`; `pieces(role)` gives the
-/// normalised position's white pieces of a role.
+/// real position's pieces of a role of the side to move.
 fn shape_of(frame: Frame, mv: &Move, pieces: impl FnOnce(Role) -> Bitboard) -> Option<MoveShape> {
     if let Some(side) = mv.castling_side() {
         return Some(MoveShape::Castle(side));
@@ -313,11 +324,10 @@ fn shape_of(frame: Frame, mv: &Move, pieces: impl FnOnce(Role) -> Bitboard) -> O
     if mv.promotion().is_some_and(|role| role != Role::Queen) {
         return None;
     }
-    let from = frame.square(mv.from()?);
-    let to = frame.square(mv.to());
+    let real_from = mv.from()?;
+    let (from, to) = (frame.square(real_from), frame.square(mv.to()));
     let role = mv.role();
-    // Mirrored at the a1–h8 diagonal, a bitboard's bit order is the square order.
-    let before = (pieces(role).flip_diagonal().0 & ((1 << order_index(from)) - 1)).count_ones();
+    let before = (pieces(role) & frame.earlier_in_order(real_from)).count();
     Some(MoveShape::Piece {
         role,
         ordinal: u8::try_from(before + 1).ok()?,
@@ -403,16 +413,19 @@ impl BoardCode {
     /// The code of the board `frame` makes of `board` (a real board: the normalised one's
     /// code without building it).
     pub fn framed(board: &Board, frame: Frame) -> BoardCode {
-        let planes = Planes::new(board, frame);
-        BoardCode::join(&std::array::from_fn(|file| planes.file_code(file)))
+        let planes = Planes::new(board, frame.flipped);
+        BoardCode::join(&std::array::from_fn(|file| planes.file_code(file, frame.flipped)), frame.mirrored)
     }
 
-    /// The codes of the eight files, a to h, one after the other, each as (bits, number of
-    /// bits ≤ 48).
-    fn join(files: &FileCodes) -> BoardCode {
+    /// The codes of the eight normalised files, a to h, one after the other: `files` holds
+    /// them by real file (each as (bits, number of bits ≤ 48)), in reverse order when the
+    /// frame mirrors the files.
+    fn join(files: &FileCodes, mirrored: bool) -> BoardCode {
         let mut words = [0u64; 7];
         let mut at = 0;
-        for &(code, len) in files {
+        let reverse = if mirrored { 7 } else { 0 };
+        for file in 0..8 {
+            let (code, len) = files[file ^ reverse];
             // The file's bits from the top of a word, or-ed in at bit `at`: what does not fit
             // goes to the next word (shifting by 64 - shift in two steps: nothing when it fits).
             let aligned = code << (64 - len);
@@ -425,76 +438,77 @@ impl BoardCode {
     }
 }
 
-/// The pieces of a normalised board as nibbles (see [`nibble_code`]) in four bit planes, each
-/// mirrored at the a1–h8 diagonal so that byte f holds file f, rank 1 in bit 0.
+/// The pieces of a real board as nibbles (see [`nibble_code`]) in four bit planes, the
+/// colours swapped when the frame flips the board. The frame's other changes (ranks reversed,
+/// files mirrored) are made file by file as the files are coded: only the files that changed
+/// since the last board cost anything.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Planes([u64; 4]);
 
 impl Planes {
-    /// The planes of the board `frame` makes of the real `board`. The frame's vertical flip
-    /// swaps the colours and the ranks (the bytes before the diagonal mirror); its mirror
-    /// reverses the files (the bytes after it).
-    fn new(board: &Board, frame: Frame) -> Planes {
-        let black = if frame.flipped { board.white() } else { board.black() };
-        Planes(nibbles::planes(board, black).map(|plane| {
-            let by_file = if frame.flipped { plane.swap_bytes() } else { plane };
-            let by_file = Bitboard(by_file).flip_diagonal().0;
-            if frame.mirrored { by_file.swap_bytes() } else { by_file }
-        }))
+    fn new(board: &Board, flipped: bool) -> Planes {
+        let black = if flipped { board.white() } else { board.black() };
+        Planes(nibbles::planes(board, black))
     }
 
-    /// The code of one file (bits, number of bits ≤ 48): two look-ups of four squares each.
-    fn file_code(&self, file: usize) -> (u64, u32) {
-        let nibbles = nibbles::interleave(&self.0, file);
+    /// The code of real file `file` (bits, number of bits ≤ 48) in the normalised frame: its
+    /// squares from rank 1 up, from rank 8 down when `flipped`. Two look-ups of four squares.
+    fn file_code(&self, file: usize, flipped: bool) -> (u64, u32) {
+        // The file's squares gathered into the top byte, rank r on bit 56 + r (or 63 - r when
+        // flipped), and on no other bit of it; moved down to one byte per plane.
+        let gather: u64 = if flipped { 0x8040_2010_0804_0201 } else { 0x0102_0408_1020_4080 };
+        let column = |plane: u64| (plane >> file & 0x0101_0101_0101_0101).wrapping_mul(gather) >> 56;
+        let nibbles = nibbles::interleave(&self.0.map(column), 0);
         let low = QUARTER_CODES[(nibbles & 0xffff) as usize];
         let high = QUARTER_CODES[(nibbles >> 16) as usize];
         let high_len = high >> 24;
         (u64::from(low & 0xff_ffff) << high_len | u64::from(high & 0xff_ffff), (low >> 24) + high_len)
     }
 
-    /// The files (bit f = file f) where two boards differ.
+    /// The real files (bit f = file f) where two boards differ.
     fn changed_files(&self, other: &Planes) -> u32 {
         let mut diff = self.0.iter().zip(other.0).fold(0, |d, (a, b)| d | (a ^ b));
-        // Bit 0 of each byte: whether the byte differs; then those eight bits gathered into
-        // the top byte (bit 8f lands on bit 56 + f, and on no other bit of it).
-        diff |= diff >> 4;
-        diff |= diff >> 2;
-        diff |= diff >> 1;
-        ((diff & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+        // The ranks or-ed together: bit f of the low byte, whether file f differs.
+        diff |= diff >> 32;
+        diff |= diff >> 16;
+        diff |= diff >> 8;
+        diff as u32 & 0xff
     }
 }
 
 /// [`BoardCode::framed`] for the positions of games one after the other: a file's code is
 /// looked up again only when the file differs from the last board coded with the same side to
-/// move (the boards of one side's turns differ in a few files).
+/// move (the boards of one side's turns differ in a few files). Whether the files are mirrored
+/// does not matter: codes are kept by real file.
 #[derive(Debug, Clone, Default)]
 pub struct BoardCoder {
     last: [Option<(Planes, FileCodes)>; 2],
 }
 
-/// The code of each file, a to h, as (bits, number of bits).
+/// The normalised code of each real file, a to h, as (bits, number of bits).
 type FileCodes = [(u64, u32); 8];
 
 impl BoardCoder {
     pub fn code(&mut self, board: &Board, frame: Frame) -> BoardCode {
-        let planes = Planes::new(board, frame);
+        let flipped = frame.flipped;
+        let planes = Planes::new(board, flipped);
         let (last, files) = match &mut self.last[usize::from(frame.flipped)] {
             Some((last, files)) => {
                 let mut changed = planes.changed_files(last);
                 while changed != 0 {
                     let file = changed.trailing_zeros() as usize;
                     changed &= changed - 1;
-                    files[file] = planes.file_code(file);
+                    files[file] = planes.file_code(file, flipped);
                 }
                 (last, files)
             }
             empty => {
-                let (last, files) = empty.insert((planes, std::array::from_fn(|file| planes.file_code(file))));
+                let (last, files) = empty.insert((planes, std::array::from_fn(|file| planes.file_code(file, flipped))));
                 (last, files)
             }
         };
         *last = planes;
-        BoardCode::join(files)
+        BoardCode::join(files, frame.mirrored)
     }
 }
 

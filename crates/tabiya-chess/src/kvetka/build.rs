@@ -2,10 +2,11 @@
 //! player to move, game references, the 682-byte limit, links between book positions.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::ControlFlow;
 use std::path::Path;
+use std::sync::mpsc;
 
 use rayon::prelude::*;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role};
@@ -41,6 +42,9 @@ impl Hasher for KeyHasher {
         }
     }
 }
+
+/// Ranges of keys merged per thread (see [`Builder::each_element`]).
+const RANGES_PER_THREAD: usize = 8;
 
 pub(crate) type KeyMap<V> = HashMap<Key, V, BuildHasherDefault<KeyHasher>>;
 pub(crate) type KeySet = HashSet<Key, BuildHasherDefault<KeyHasher>>;
@@ -249,7 +253,7 @@ impl Builder {
             return Err(KvetkaError::unrepresentable("more than 65,536 sources"));
         }
         self.sources.push(Source { source_type: SOURCE_PGN, is_bad: 0, address, games: Vec::new() });
-        self.pieces.push(Piece { source: (self.sources.len() - 1) as u16, ..Piece::default() });
+        self.pieces.push(Piece::new((self.sources.len() - 1) as u16, self.header.references()));
         Ok(())
     }
 
@@ -307,7 +311,7 @@ impl Builder {
             source.games.push(record);
         }
         if self.pieces.is_empty() {
-            self.pieces.push(Piece::default());
+            self.pieces.push(Piece::new(0, self.header.references()));
         }
         let piece = self.pieces.last_mut().expect("a piece");
         let game = piece.games;
@@ -393,6 +397,8 @@ impl Builder {
                     Err(_) => part.report.games_unreadable += 1,
                 }
             }
+            // Sorted while the other pieces may still be read.
+            sort_pieces(&mut part.pieces);
             Ok(part)
         });
         for part in parts {
@@ -433,76 +439,104 @@ impl Builder {
     /// Hands every element of the book to `each`, in key order: statistics and moves from the
     /// games, references when the header keeps them, comments from `names`, cut to 682 bytes,
     /// then moves between book positions when the header asks for links. The keys are cut into
-    /// ranges merged in parallel, one `T` from `start` each: the `T`s, in key order.
+    /// ranges merged in parallel, each into a `T` from `start`; `consume` takes the `T`s in key
+    /// order on a thread of its own, each as soon as it and those before it are done, so that
+    /// writing the book goes on while the ranges after are merged.
     fn each_element<T: Send>(
         &mut self,
         names: Option<&OpeningNames>,
         start: impl Fn() -> T + Sync,
         each: impl Fn(&mut T, &Element) -> Result<(), KvetkaError> + Sync,
-    ) -> Result<Vec<T>, KvetkaError> {
+        mut consume: impl FnMut(T) -> Result<(), KvetkaError> + Send,
+    ) -> Result<(), KvetkaError> {
         let references = self.header.references();
         let (element_type, links) = (self.header.element_type, self.header.links != 0);
         let mut pieces = std::mem::take(&mut self.pieces);
         sort_pieces(&mut pieces);
-        let ranges = Tallies::new(&pieces).split(rayon::current_num_threads());
+        // Many more ranges than threads: the last range, which is written after all the
+        // others are merged, is small.
+        let ranges = Tallies::new(&pieces).split(RANGES_PER_THREAD * rayon::current_num_threads());
         let keys: Vec<Key> =
             if links { ranges.par_iter().cloned().flat_map_iter(Tallies::keys).collect() } else { Vec::new() };
-        let parts: Vec<Result<(T, BuildReport), KvetkaError>> = ranges
-            .into_par_iter()
-            .map(|mut tallies| {
-                let (mut out, mut report) = (start(), BuildReport::default());
-                let mut tally = Tally::default();
-                let mut e = Element::default();
-                while tallies.next_into(&mut tally) {
-                    let mut moves = std::mem::take(&mut e.moves);
-                    tally.codes(&mut moves);
-                    e = Element {
-                        key: tally.key,
-                        wins: tally.wins,
-                        draws: tally.draws,
-                        losses: tally.losses,
-                        moves,
-                        ..e
-                    };
-                    (e.flags, e.some_source, e.comment) = (0, None, None);
-                    e.game_links = GameLinks::default();
-                    if references {
-                        e.set_some_source(Some(tally.first_game));
-                        e.set_game_links(tally.last_of.clone());
-                    }
-                    if let Some(name) = names.and_then(|n| n.get(&tally.key)) {
-                        e.set_comment(Some(name.clone()));
-                    }
-                    fit(&mut e, element_type, &mut report);
-                    if links {
-                        report.link_moves +=
-                            add_links(std::slice::from_mut(&mut e), &|k| keys.binary_search(k).is_ok());
-                    }
-                    report.positions += 1;
-                    each(&mut out, &e)?;
+        let merge = |mut tallies: Tallies<'_>| {
+            let (mut out, mut report) = (start(), BuildReport::default());
+            let mut tally = Tally::default();
+            let mut e = Element::default();
+            while tallies.next_into(&mut tally) {
+                let mut moves = std::mem::take(&mut e.moves);
+                tally.codes(&mut moves);
+                e = Element { key: tally.key, wins: tally.wins, draws: tally.draws, losses: tally.losses, moves, ..e };
+                (e.flags, e.some_source, e.comment) = (0, None, None);
+                e.game_links = GameLinks::default();
+                if references {
+                    e.set_some_source(Some(tally.first_game));
+                    e.set_game_links(tally.last_of.clone());
                 }
-                Ok((out, report))
-            })
-            .collect();
+                if let Some(name) = names.and_then(|n| n.get(&tally.key)) {
+                    e.set_comment(Some(name.clone()));
+                }
+                fit(&mut e, element_type, &mut report);
+                if links {
+                    report.link_moves += add_links(std::slice::from_mut(&mut e), &|k| keys.binary_search(k).is_ok());
+                }
+                report.positions += 1;
+                each(&mut out, &e)?;
+            }
+            Ok((out, report))
+        };
+        let (sender, receiver) = mpsc::channel::<(usize, Result<(T, BuildReport), KvetkaError>)>();
+        let consumed = std::thread::scope(|scope| {
+            let consumer = scope.spawn(move || -> Result<BuildReport, KvetkaError> {
+                let mut report = BuildReport::default();
+                let (mut waiting, mut next) = (BTreeMap::new(), 0);
+                for (index, part) in receiver {
+                    waiting.insert(index, part);
+                    while let Some(part) = waiting.remove(&next) {
+                        next += 1;
+                        let (out, part_report) = part?;
+                        report.add(&part_report);
+                        consume(out)?;
+                    }
+                }
+                Ok(report)
+            });
+            // Spawned in key order and taken first in, first out: ranges finish about in order.
+            rayon::scope_fifo(|fifo| {
+                for (index, tallies) in ranges.into_iter().enumerate() {
+                    let (sender, merge) = (sender.clone(), &merge);
+                    fifo.spawn_fifo(move |_| {
+                        // A consumer that stopped on an error needs no more ranges.
+                        let _ = sender.send((index, merge(tallies)));
+                    });
+                }
+            });
+            drop(sender);
+            consumer.join()
+        });
         // The records (tens of megabytes) are freed by another thread while this one writes.
         rayon::spawn(move || drop(pieces));
-        let mut outs = Vec::with_capacity(parts.len());
-        for part in parts {
-            let (out, report) = part?;
-            self.report.add(&report);
-            outs.push(out);
-        }
-        Ok(outs)
+        let report = consumed.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+        self.report.add(&report);
+        Ok(())
     }
 
     /// The book: elements in key order, greedy blocks, comments from `names`, links if the
     /// header asks for them, the `.ksf` when references are kept.
     pub fn finish(mut self, names: Option<&OpeningNames>) -> Result<(Book, BuildReport), KvetkaError> {
-        let parts = self.each_element(names, Vec::new, |elements, e| {
-            elements.push(e.clone());
-            Ok(())
-        })?;
-        let mut book = Book::from_elements(self.header, parts.concat())?;
+        let mut elements = Vec::new();
+        self.each_element(
+            names,
+            Vec::new,
+            |part, e| {
+                part.push(e.clone());
+                Ok(())
+            },
+            |part| {
+                elements.extend(part);
+                Ok(())
+            },
+        )?;
+        let mut book = Book::from_elements(self.header, elements)?;
         self.report.blocks = book.blocks.len() as u64;
         if book.header.references() {
             book.sources = Some(Sources { sources: self.sources });
@@ -511,7 +545,7 @@ impl Builder {
     }
 
     /// Writes the book [`Builder::finish`] would make to `path` (see [`Book::write`]), packing
-    /// each element into its block as it comes instead of holding the book's elements.
+    /// the elements into blocks and writing them as they come instead of holding the book.
     pub fn write(
         mut self,
         names: Option<&OpeningNames>,
@@ -519,14 +553,16 @@ impl Builder {
         options: &WriteOptions,
     ) -> Result<BuildReport, KvetkaError> {
         let element_type = self.header.element_type;
-        let parts = self.each_element(names, EncodedElements::default, |out, e| out.push(e, element_type))?;
-        let mut blocks = BlockPacker::new();
-        for part in parts {
-            blocks.push_all(part)?;
-        }
+        let mut blocks = BlockPacker::create(path, &self.header)?;
+        self.each_element(
+            names,
+            EncodedElements::default,
+            |out, e| out.push(e, element_type),
+            |part| blocks.push_all(part),
+        )?;
         self.report.blocks = blocks.len() as u64;
         let sources = self.header.references().then(|| Sources { sources: std::mem::take(&mut self.sources) });
-        blocks.write(&self.header, sources.as_ref(), path, options)?;
+        blocks.commit(sources.as_ref(), options)?;
         Ok(self.report)
     }
 }

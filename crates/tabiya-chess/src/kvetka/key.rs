@@ -104,6 +104,26 @@ mod tests {
 
     use super::*;
 
+    /// Keys order as their bytes do (memcmp), also when they differ only in the last bytes.
+    #[test]
+    fn keys_order_as_their_bytes() {
+        let mut random = tabiya_io::corpus::Xorshift::new(0x4b65);
+        let mut keys: Vec<Key> = (0..400)
+            .map(|_| {
+                let mut key = [0; KEY_LEN];
+                key.iter_mut().for_each(|b| *b = [0x00, 0x7f, 0x80, 0xff, random.below(256) as u8][random.below(5)]);
+                Key(key)
+            })
+            .collect();
+        keys.push(Key([0xff; KEY_LEN]));
+        keys.push(Key::default());
+        for a in &keys {
+            for b in &keys {
+                assert_eq!(a.cmp(b), a.0.cmp(&b.0), "{a:?} {b:?}");
+            }
+        }
+    }
+
     /// The position after `sans` (SAN or UCI) from the start.
     fn after(sans: &str) -> Chess {
         crate::book::probe_position(None, Some(sans)).expect("legal moves")

@@ -47,6 +47,7 @@ pub use ksf::{GameRecord, SOURCE_PGN, Source, Sources, table_size as ksf_table_s
 pub use read::{BookBytes, BookReader, KinState, Opened, Problem, open, read_whole};
 pub use write::WriteOptions;
 
+use std::cmp::Ordering;
 use std::fmt;
 
 use tabiya_io::{ByteReader, DataError};
@@ -56,8 +57,22 @@ pub const KEY_LEN: usize = 22;
 
 /// A normalised position (spec 4): Huffman board code, ep and castling nibbles, zero padding.
 /// `Ord` is memcmp, the book's order.
-#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Key(pub [u8; KEY_LEN]);
+
+impl Ord for Key {
+    /// The bytes compared as two big-endian numbers (builders compare keys by the million):
+    /// memcmp's order without a call to it.
+    fn cmp(&self, other: &Key) -> Ordering {
+        self.as_numbers().cmp(&other.as_numbers())
+    }
+}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Key) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
 
 impl Key {
     pub fn from_hex(hex: &str) -> Option<Key> {
@@ -73,6 +88,13 @@ impl Key {
 
     pub fn to_hex(&self) -> String {
         self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// Bytes 0–15 and 16–21 as big-endian numbers.
+    fn as_numbers(&self) -> (u128, u64) {
+        let mut tail = [0; 8];
+        tail[..KEY_LEN - 16].copy_from_slice(&self.0[16..]);
+        (u128::from_be_bytes(self.0[..16].try_into().expect("16 bytes")), u64::from_be_bytes(tail))
     }
 
     /// The key whose 22 bytes are the first of three big-endian words (comparing the words

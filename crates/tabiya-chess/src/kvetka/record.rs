@@ -21,26 +21,69 @@ pub(crate) enum Outcome {
     Loss = 3,
 }
 
+/// What a record keeps of its game: its number in the piece (`u32`), or nothing (`()`) when
+/// the book keeps no game references, which makes records 24 bytes instead of 32: less to
+/// sort and to merge.
+pub(crate) trait GameNumber: Copy + Send + Sync + std::fmt::Debug + 'static {
+    fn new(game: u32) -> Self;
+    /// The number; 0 when not kept.
+    fn get(self) -> u32;
+    /// `records` when they are of this layout.
+    fn records(records: &Records) -> Option<&[Record<Self>]>;
+}
+
+impl GameNumber for u32 {
+    fn new(game: u32) -> u32 {
+        game
+    }
+
+    fn get(self) -> u32 {
+        self
+    }
+
+    fn records(records: &Records) -> Option<&[Record<u32>]> {
+        match records {
+            Records::Numbered(records) => Some(records),
+            Records::Unnumbered(_) => None,
+        }
+    }
+}
+
+impl GameNumber for () {
+    fn new(_: u32) {}
+
+    fn get(self) -> u32 {
+        0
+    }
+
+    fn records(records: &Records) -> Option<&[Record<()>]> {
+        match records {
+            Records::Unnumbered(records) => Some(records),
+            Records::Numbered(_) => None,
+        }
+    }
+}
+
 /// One position of one game: its key, the move played from it, and where it was met.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Record {
+pub(crate) struct Record<G> {
     /// The key's 22 bytes big-endian in three words (comparing words compares keys byte by
     /// byte); the 16 bits after them hold the move code and, below it, the outcome (bits 0–1),
     /// whether this is the game's last stored position (bit 2) and whether the game met the
     /// position before (bit 3).
     words: [u64; 3],
-    /// The game's number in its piece.
-    game: u32,
+    /// The game in its piece.
+    game: G,
 }
 
 const LAST: u64 = 1 << 2;
 const REPEAT: u64 = 1 << 3;
 
-impl Record {
+impl<G: GameNumber> Record<G> {
     /// `words` as [`Key::from_words`] takes them; `repeat`: the game met the key before.
-    pub fn new(words: &[u64; 3], code: u8, outcome: Outcome, last: bool, repeat: bool, game: u32) -> Record {
+    pub fn new(words: &[u64; 3], code: u8, outcome: Outcome, last: bool, repeat: bool, game: u32) -> Record<G> {
         let flags = outcome as u64 | if last { LAST } else { 0 } | if repeat { REPEAT } else { 0 };
-        Record { words: [words[0], words[1], words[2] & !0xffff | u64::from(code) << 8 | flags], game }
+        Record { words: [words[0], words[1], words[2] & !0xffff | u64::from(code) << 8 | flags], game: G::new(game) }
     }
 
     fn key_words(&self) -> (u64, u64, u64) {
@@ -68,10 +111,25 @@ impl Record {
     }
 }
 
+/// A piece's records, with game numbers or without (see [`GameNumber`]).
+#[derive(Debug, Clone)]
+pub(crate) enum Records {
+    Numbered(Vec<Record<u32>>),
+    Unnumbered(Vec<Record<()>>),
+}
+
+/// Sorts records by key. Records of one key stay in no particular order: what the merge
+/// takes from them does not depend on it.
+fn sort<G: GameNumber>(records: &mut [Record<G>]) {
+    // The words as one 128-bit number and one 64-bit: fewer branches than comparing the
+    // array word by word, the same order.
+    records.sort_unstable_by_key(|r| (u128::from(r.words[0]) << 64 | u128::from(r.words[1]), r.words[2]));
+}
+
 /// The records of a run of consecutive games of one source.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(crate) struct Piece {
-    pub records: Vec<Record>,
+    pub records: Records,
     /// Board codes of the positions as they come, game after game.
     pub coder: BoardCoder,
     /// Games numbered in this piece.
@@ -80,12 +138,25 @@ pub(crate) struct Piece {
     /// reference names).
     pub source: u16,
     pub first_game: u32,
+    /// Whether the records are sorted by key (no record came since [`sort_pieces`]).
+    sorted: bool,
 }
 
 impl Piece {
+    /// An empty piece of games of `source`; `numbered`: its records keep their game (needed
+    /// for game references only).
+    pub fn new(source: u16, numbered: bool) -> Piece {
+        let records = if numbered { Records::Numbered(Vec::new()) } else { Records::Unnumbered(Vec::new()) };
+        Piece { records, coder: BoardCoder::default(), games: 0, source, first_game: 0, sorted: false }
+    }
+
     /// Adds a record; `game` is the game's number in this piece.
     pub fn push(&mut self, words: &[u64; 3], code: u8, outcome: Outcome, last: bool, repeat: bool, game: u32) {
-        self.records.push(Record::new(words, code, outcome, last, repeat, game));
+        match &mut self.records {
+            Records::Numbered(records) => records.push(Record::new(words, code, outcome, last, repeat, game)),
+            Records::Unnumbered(records) => records.push(Record::new(words, code, outcome, last, repeat, game)),
+        }
+        self.sorted = false;
     }
 }
 
@@ -118,42 +189,50 @@ impl Tally {
     }
 }
 
-/// Sorts each piece's records by key (in parallel). Records of one key stay in no particular
-/// order: what the merge takes from them does not depend on it.
+/// Sorts each piece's records by key (in parallel), unless sorted already.
 pub(crate) fn sort_pieces(pieces: &mut [Piece]) {
-    pieces.par_iter_mut().for_each(|p| p.records.sort_unstable_by_key(|r| r.words));
+    pieces.par_iter_mut().filter(|p| !p.sorted).for_each(|p| {
+        match &mut p.records {
+            Records::Numbered(records) => sort(records),
+            Records::Unnumbered(records) => sort(records),
+        }
+        p.sorted = true;
+    });
 }
 
 /// The records of one piece still to merge.
 #[derive(Debug, Clone)]
-struct Run<'a> {
-    records: &'a [Record],
+struct Run<'a, G> {
+    records: &'a [Record<G>],
     source: u16,
     first_game: u32,
 }
 
-/// Sorted pieces' records merged in key order into tallies: each position counted once per
-/// game (as the game first met it: later meetings are marked repeats), moves united, the
+/// Sorted pieces' records of one layout merged in key order into tallies: each position
+/// counted once per game (as the game first met it: later meetings are marked repeats), moves united, the
 /// first game and the games ending there taken in input order, so the result depends on the
 /// order of the games only, not on how they were cut into pieces.
 #[derive(Debug, Clone)]
-pub(crate) struct Tallies<'a> {
-    runs: Vec<Run<'a>>,
+pub(crate) struct Merge<'a, G> {
+    runs: Vec<Run<'a, G>>,
 }
 
-impl<'a> Tallies<'a> {
-    /// The merge of `pieces`, sorted by [`sort_pieces`].
-    pub fn new(pieces: &'a [Piece]) -> Tallies<'a> {
+impl<'a, G: GameNumber> Merge<'a, G> {
+    fn new(pieces: &'a [Piece]) -> Merge<'a, G> {
         let runs = pieces
             .iter()
-            .map(|piece| Run { records: &piece.records, source: piece.source, first_game: piece.first_game })
+            .map(|piece| Run {
+                records: G::records(&piece.records).expect("a builder's pieces all keep game numbers, or none"),
+                source: piece.source,
+                first_game: piece.first_game,
+            })
             .collect();
-        Tallies { runs }
+        Merge { runs }
     }
 
     /// At most `parts` merges of consecutive ranges of keys, about equal in records, whose
     /// tallies one after the other are this merge's: every record of a key falls in one part.
-    pub fn split(self, parts: usize) -> Vec<Tallies<'a>> {
+    fn split(self, parts: usize) -> Vec<Merge<'a, G>> {
         let Some(largest) = self.runs.iter().map(|run| run.records).max_by_key(|records| records.len()) else {
             return vec![self];
         };
@@ -168,9 +247,9 @@ impl<'a> Tallies<'a> {
                 part.push(Run { records: below, ..rest.clone() });
                 rest.records = above;
             }
-            split.push(Tallies { runs: part });
+            split.push(Merge { runs: part });
         }
-        split.push(Tallies { runs: rests });
+        split.push(Merge { runs: rests });
         split
     }
 
@@ -180,7 +259,7 @@ impl<'a> Tallies<'a> {
     }
 
     /// Fills `tally` with the next position; `false` after the last.
-    pub fn next_into(&mut self, tally: &mut Tally) -> bool {
+    fn next_into(&mut self, tally: &mut Tally) -> bool {
         let Some(key) = self.next_key() else { return false };
         (tally.wins, tally.draws, tally.losses, tally.moves) = (0, 0, 0, [0; 4]);
         tally.last_of.clear();
@@ -204,9 +283,9 @@ impl<'a> Tallies<'a> {
                     tally.moves[usize::from(code >> 6)] |= 1 << (code & 63);
                 }
                 if r.is_last() {
-                    tally.last_of.push(SourceRef { source: run.source, game: run.first_game + r.game });
+                    tally.last_of.push(SourceRef { source: run.source, game: run.first_game + r.game.get() });
                 }
-                first_in_run = first_in_run.min(r.game);
+                first_in_run = first_in_run.min(r.game.get());
             }
             if taken == 0 {
                 continue;
@@ -222,6 +301,41 @@ impl<'a> Tallies<'a> {
         // References in order are the games in input order.
         tally.last_of.sort_unstable();
         true
+    }
+}
+
+/// Sorted pieces' records merged in key order into tallies (see [`Merge`]), whichever their
+/// layout.
+#[derive(Debug, Clone)]
+pub(crate) enum Tallies<'a> {
+    Numbered(Merge<'a, u32>),
+    Unnumbered(Merge<'a, ()>),
+}
+
+impl<'a> Tallies<'a> {
+    /// The merge of `pieces`, sorted by [`sort_pieces`].
+    pub fn new(pieces: &'a [Piece]) -> Tallies<'a> {
+        match pieces.first().map(|p| &p.records) {
+            Some(Records::Unnumbered(_)) => Tallies::Unnumbered(Merge::new(pieces)),
+            _ => Tallies::Numbered(Merge::new(pieces)),
+        }
+    }
+
+    /// At most `parts` merges of consecutive ranges of keys, about equal in records, whose
+    /// tallies one after the other are this merge's: every record of a key falls in one part.
+    pub fn split(self, parts: usize) -> Vec<Tallies<'a>> {
+        match self {
+            Tallies::Numbered(m) => m.split(parts).into_iter().map(Tallies::Numbered).collect(),
+            Tallies::Unnumbered(m) => m.split(parts).into_iter().map(Tallies::Unnumbered).collect(),
+        }
+    }
+
+    /// Fills `tally` with the next position; `false` after the last.
+    pub fn next_into(&mut self, tally: &mut Tally) -> bool {
+        match self {
+            Tallies::Numbered(m) => m.next_into(tally),
+            Tallies::Unnumbered(m) => m.next_into(tally),
+        }
     }
 
     /// The keys of the positions still to merge, in order.
@@ -249,25 +363,26 @@ mod tests {
     #[test]
     fn records_keep_key_code_and_flags_apart() {
         let k = key(0xb6, 0xf0);
-        let r = Record::new(&k.to_words(), 0x11, Outcome::Loss, true, true, 9);
+        let r = Record::<u32>::new(&k.to_words(), 0x11, Outcome::Loss, true, true, 9);
+        assert_eq!((r.game, size_of::<Record<u32>>(), size_of::<Record<()>>()), (9, 32, 24));
         assert_eq!((r.key(), r.code(), r.outcome(), r.is_last(), r.is_repeat()), (k, 0x11, 3, true, true));
         // The code does not take part in the key: same key, same key words.
-        let other = Record::new(&k.to_words(), NO_MOVE, Outcome::Win, false, false, 0);
+        let other = Record::<()>::new(&k.to_words(), NO_MOVE, Outcome::Win, false, false, 0);
         assert_eq!((r.key_words(), other.is_last(), other.is_repeat()), (other.key_words(), false, false));
-        let smaller = Record::new(&key(0xb6, 0xef).to_words(), 0xff, Outcome::Win, false, false, 0);
+        let smaller = Record::<u32>::new(&key(0xb6, 0xef).to_words(), 0xff, Outcome::Win, false, false, 0);
         assert!(smaller.key_words() < r.key_words());
     }
 
     #[test]
     fn tallies_count_a_game_once_and_unite_moves_across_pieces() {
         let (a, b) = (key(1, 0).to_words(), key(2, 0).to_words());
-        let mut first = Piece { games: 2, ..Piece::default() };
+        let mut first = Piece { games: 2, ..Piece::new(0, true) };
         // Game 0 meets b twice (White to move, then Black to move: the second is a repeat).
         first.push(&b, 0x11, Outcome::Win, false, false, 0);
         first.push(&a, 0x20, Outcome::Loss, false, false, 0);
         first.push(&b, 0x29, Outcome::Loss, true, true, 0);
         first.push(&b, NO_MOVE, Outcome::Draw, true, false, 1);
-        let mut second = Piece { games: 3, source: 1, first_game: 4, ..Piece::default() };
+        let mut second = Piece { games: 3, source: 1, first_game: 4, ..Piece::new(1, true) };
         second.push(&a, 0x0d, Outcome::Unknown, true, false, 2);
         second.push(&a, 0x0d, Outcome::Win, true, false, 1);
         let mut pieces = vec![first, second];
@@ -292,37 +407,51 @@ mod tests {
 
     #[test]
     fn split_tallies_follow_one_another_as_the_whole_merge() {
-        // Three pieces of random records over a few keys that share prefixes.
-        let mut random = tabiya_io::corpus::Xorshift::new(0x5b1d);
-        let mut pieces: Vec<Piece> = (0..3)
-            .map(|p| {
-                let mut piece = Piece { games: 40, source: p, first_game: 40 * u32::from(p), ..Piece::default() };
-                for _ in 0..2000 {
-                    let k = key(random.below(3) as u8, random.below(60) as u8);
-                    let outcome = [Outcome::Unknown, Outcome::Win, Outcome::Draw, Outcome::Loss][random.below(4)];
-                    let code = random.below(256) as u8;
-                    let (last, repeat) = (random.below(9) == 0, random.below(5) == 0);
-                    piece.push(&k.to_words(), code, outcome, last, repeat, random.below(40) as u32);
-                }
-                piece
-            })
-            .collect();
-        sort_pieces(&mut pieces);
+        // Three pieces of random records over a few keys that share prefixes, with game numbers
+        // or without.
+        let pieces = |numbered| {
+            let mut random = tabiya_io::corpus::Xorshift::new(0x5b1d);
+            let mut pieces: Vec<Piece> = (0..3)
+                .map(|p| {
+                    let mut piece = Piece { games: 40, first_game: 40 * u32::from(p), ..Piece::new(p, numbered) };
+                    for _ in 0..2000 {
+                        let k = key(random.below(3) as u8, random.below(60) as u8);
+                        let outcome = [Outcome::Unknown, Outcome::Win, Outcome::Draw, Outcome::Loss][random.below(4)];
+                        let code = random.below(256) as u8;
+                        let (last, repeat) = (random.below(9) == 0, random.below(5) == 0);
+                        piece.push(&k.to_words(), code, outcome, last, repeat, random.below(40) as u32);
+                    }
+                    piece
+                })
+                .collect();
+            sort_pieces(&mut pieces);
+            pieces
+        };
         let all = |tallies: Tallies<'_>| {
             let mut out = Vec::new();
             let mut t = Tally::default();
             let mut tallies = tallies;
             while tallies.next_into(&mut t) {
-                out.push(format!("{t:?}"));
+                out.push(t.clone());
             }
             out
         };
-        let whole = all(Tallies::new(&pieces));
+        let (numbered, unnumbered) = (pieces(true), pieces(false));
+        let whole = all(Tallies::new(&numbered));
         assert_eq!(whole.len(), 180);
         for parts in [1, 2, 3, 7, 500] {
-            let split = Tallies::new(&pieces).split(parts);
+            let split = Tallies::new(&numbered).split(parts);
             assert!(split.len() <= parts);
-            assert_eq!(split.into_iter().flat_map(all).collect::<Vec<_>>(), whole, "{parts} parts");
+            let split: Vec<_> = split.into_iter().flat_map(all).collect();
+            assert_eq!(format!("{split:?}"), format!("{whole:?}"), "{parts} parts");
+        }
+        // Without game numbers: the same positions, statistics and moves.
+        let counts = |tallies: &[Tally]| -> Vec<_> {
+            tallies.iter().map(|t| (t.key, t.wins, t.draws, t.losses, t.moves)).collect()
+        };
+        for parts in [1, 7] {
+            let split: Vec<_> = Tallies::new(&unnumbered).split(parts).into_iter().flat_map(all).collect();
+            assert_eq!(counts(&split), counts(&whole), "{parts} parts without game numbers");
         }
     }
 }

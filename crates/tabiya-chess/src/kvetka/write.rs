@@ -2,8 +2,9 @@
 //! elements are added to an existing one, parts of at most 20 MiB, and the files written
 //! atomically in the order ksf → kob parts → kin, so the index comes last.
 
-use std::io::Write;
+use std::io::{self, Seek, SeekFrom, Write};
 use std::path::Path;
+use std::thread::JoinHandle;
 
 use rayon::prelude::*;
 
@@ -133,14 +134,16 @@ impl Book {
         for block in &self.blocks {
             self.check_block(block)?;
         }
-        // An empty block (n = 2, only ever read from another writer) has no first key: zeros
-        // keep the .kin at one key per block.
-        let first_keys: Vec<[u8; KEY_LEN]> =
-            self.blocks.iter().map(|b| b.elements.first().map_or([0; KEY_LEN], |e| e.key.0)).collect();
-        let files = BookFiles::new(path);
-        write_files(&files, &self.header, self.sources.as_ref(), &first_keys, options, &|index, out| {
-            self.encode_block(&self.blocks[index], out)
-        })
+        let mut parts = PartWriter::create(path, &self.header)?;
+        let mut bytes = Vec::with_capacity(BLOCK_SIZE);
+        for block in &self.blocks {
+            bytes.clear();
+            self.encode_block(block, &mut bytes);
+            // An empty block (n = 2, only ever read from another writer) has no first key:
+            // zeros keep the .kin at one key per block.
+            parts.push(block.elements.first().map_or([0; KEY_LEN], |e| e.key.0), &bytes)?;
+        }
+        parts.commit(self.sources.as_ref(), options)
     }
 
     /// Bytes the block's elements take, or why the writer refuses it.
@@ -175,66 +178,154 @@ impl Book {
     }
 }
 
-/// Writes the files of a book of `first_keys.len()` blocks in the order ksf → kob parts (in
-/// parallel) → kin (the index last); `block` appends the 2048 bytes of a block.
-fn write_files(
-    files: &BookFiles,
-    header: &Header,
-    sources: Option<&Sources>,
-    first_keys: &[[u8; KEY_LEN]],
-    options: &WriteOptions,
-    block: &(dyn Fn(usize, &mut Vec<u8>) + Sync),
-) -> Result<(), KvetkaError> {
-    let header = header.to_bytes(first_keys.len() as u32);
-    match sources {
-        Some(sources) => write_file(&files.ksf(), &[&sources.to_bytes()])?,
-        None => remove_stale(&files.ksf())?,
-    }
-    let counts = part_block_counts(header.len(), first_keys.len());
-    let firsts: Vec<usize> =
-        counts.iter().scan(0, |next, &count| Some(std::mem::replace(next, *next + count))).collect();
-    let write_part = |part: usize| {
-        let path = files.part(part);
-        let write = || {
-            let mut file = AtomicFile::create(&path)?;
-            if part == 0 {
-                file.write_all(&header)?;
-            }
-            let mut block_bytes = Vec::with_capacity(BLOCK_SIZE);
-            for index in firsts[part]..firsts[part] + counts[part] {
-                block_bytes.clear();
-                block(index, &mut block_bytes);
-                file.write_all(&block_bytes)?;
-            }
-            file.commit()
+/// A book's `.kob` parts written block after block, in key order, to temporary files: the
+/// old book stays in place until [`PartWriter::commit`] writes the `.ksf`, puts the parts in
+/// place and writes the `.kin` last. What the parts hold is synced as they grow, on a thread
+/// of its own, so that the commit, which must wait until the parts are on disk, has little
+/// left to wait for.
+pub(crate) struct PartWriter {
+    files: BookFiles,
+    header: Header,
+    header_size: usize,
+    /// The parts finished and the one being filled.
+    parts: Vec<AtomicFile>,
+    /// Blocks of the last part not yet handed to it: written many at once, they go to the
+    /// file without another copy.
+    pending: Vec<u8>,
+    blocks_in_part: usize,
+    unsynced: usize,
+    /// The last sync begun, if any, and the part it syncs.
+    syncing: Option<(usize, JoinHandle<io::Result<()>>)>,
+    first_keys: Vec<[u8; KEY_LEN]>,
+}
+
+impl PartWriter {
+    /// Bytes of blocks written at once.
+    const PENDING: usize = 32 * BLOCK_SIZE;
+    /// Bytes written before they are synced.
+    const SYNC_EVERY: usize = 4 << 20;
+
+    pub fn create(path: &Path, header: &Header) -> Result<PartWriter, KvetkaError> {
+        let header_size = header.to_bytes(0).len();
+        let (files, header) = (BookFiles::new(path), header.clone());
+        let mut writer = PartWriter {
+            files,
+            header,
+            header_size,
+            parts: Vec::new(),
+            pending: Vec::with_capacity(Self::PENDING),
+            blocks_in_part: 0,
+            unsynced: 0,
+            syncing: None,
+            first_keys: Vec::new(),
         };
-        write().map_err(|e| KvetkaError::io(&path, e))
-    };
-    let written: Vec<Result<(), KvetkaError>> = (0..counts.len()).into_par_iter().map(write_part).collect();
-    written.into_iter().collect::<Result<(), _>>()?;
-    // Parts left over from a larger book of the same name would be read as ours.
-    for stale in files.existing_parts().into_iter().skip(counts.len()) {
-        remove_stale(&stale)?;
+        writer.start_part()?;
+        Ok(writer)
     }
-    if options.kin {
-        let keys: Vec<&[u8]> = first_keys.iter().map(|k| &k[..]).collect();
-        write_file(&files.kin(), &keys)
-    } else {
-        remove_stale(&files.kin())
+
+    /// Opens the next part; part 0 starts with the header, whose block count
+    /// [`PartWriter::commit`] fills in.
+    fn start_part(&mut self) -> Result<(), KvetkaError> {
+        self.write_pending()?;
+        let path = self.files.part(self.parts.len());
+        let mut file = AtomicFile::create(&path).map_err(|e| KvetkaError::io(&path, e))?;
+        if self.parts.is_empty() {
+            file.write_all(&self.header.to_bytes(0)).map_err(|e| KvetkaError::io(&path, e))?;
+        }
+        self.parts.push(file);
+        self.blocks_in_part = 0;
+        Ok(())
+    }
+
+    /// Appends the 2048 bytes of a block whose first key is `first_key`.
+    pub fn push(&mut self, first_key: [u8; KEY_LEN], block: &[u8]) -> Result<(), KvetkaError> {
+        let capacity = part_capacity(self.header_size, self.parts.len() - 1);
+        if self.blocks_in_part == capacity {
+            self.start_part()?;
+        }
+        self.pending.extend_from_slice(block);
+        if self.pending.len() >= Self::PENDING {
+            self.write_pending()?;
+        }
+        let number = self.parts.len() - 1;
+        self.unsynced += block.len();
+        // One sync at a time: the bytes written meanwhile wait for the next.
+        if self.unsynced >= Self::SYNC_EVERY && self.syncing.as_ref().is_none_or(|(_, s)| s.is_finished()) {
+            self.unsynced = 0;
+            self.synced()?;
+            let file = self.parts[number].flushed_handle().map_err(|e| KvetkaError::io(self.files.part(number), e))?;
+            self.syncing = Some((number, std::thread::spawn(move || file.sync_data())));
+        }
+        self.blocks_in_part += 1;
+        self.first_keys.push(first_key);
+        Ok(())
+    }
+
+    /// Hands the pending blocks to the last part.
+    fn write_pending(&mut self) -> Result<(), KvetkaError> {
+        let Some(number) = self.parts.len().checked_sub(1) else { return Ok(()) };
+        self.parts[number].write_all(&self.pending).map_err(|e| KvetkaError::io(self.files.part(number), e))?;
+        self.pending.clear();
+        Ok(())
+    }
+
+    /// Waits for the last sync begun: its error is the part's (the file reports a failed
+    /// write once, to whichever sync comes first).
+    fn synced(&mut self) -> Result<(), KvetkaError> {
+        let Some((number, syncing)) = self.syncing.take() else { return Ok(()) };
+        let result = syncing.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        result.map_err(|e| KvetkaError::io(self.files.part(number), e))
+    }
+
+    /// Blocks written so far.
+    pub fn blocks(&self) -> usize {
+        self.first_keys.len()
+    }
+
+    /// Puts the book in place in the order ksf → kob parts (synced in parallel) → kin, so the
+    /// index comes last.
+    pub fn commit(mut self, sources: Option<&Sources>, options: &WriteOptions) -> Result<(), KvetkaError> {
+        self.write_pending()?;
+        self.synced()?;
+        match sources {
+            Some(sources) => write_file(&self.files.ksf(), &[&sources.to_bytes()])?,
+            None => remove_stale(&self.files.ksf())?,
+        }
+        let header = self.header.to_bytes(self.first_keys.len() as u32);
+        let first = &mut self.parts[0];
+        first
+            .seek(SeekFrom::Start(0))
+            .and_then(|_| first.write_all(&header))
+            .map_err(|e| KvetkaError::io(self.files.part(0), e))?;
+        let count = self.parts.len();
+        let files = &self.files;
+        let committed: Vec<Result<(), KvetkaError>> = std::mem::take(&mut self.parts)
+            .into_par_iter()
+            .enumerate()
+            .map(|(number, part)| part.commit().map_err(|e| KvetkaError::io(files.part(number), e)))
+            .collect();
+        committed.into_iter().collect::<Result<(), _>>()?;
+        // Parts left over from a larger book of the same name would be read as ours.
+        for stale in files.existing_parts().into_iter().skip(count) {
+            remove_stale(&stale)?;
+        }
+        if options.kin {
+            let keys: Vec<&[u8]> = self.first_keys.iter().map(|k| &k[..]).collect();
+            write_file(&files.kin(), &keys)
+        } else {
+            remove_stale(&files.kin())
+        }
     }
 }
 
-/// Blocks filled greedily as elements come in key order (the packing of
-/// [`Book::from_elements`]), held as their 2048 bytes: a builder writes a book of millions of
+/// Blocks greedily filled as elements come in key order (the packing of
+/// [`Book::from_elements`]) and written as each fills: a builder writes a book of millions of
 /// positions without holding its elements.
 pub(crate) struct BlockPacker {
-    /// The elements' bytes, part after part.
-    parts: Vec<EncodedElements>,
-    /// Runs of element bytes, each within one part: (part, start, end).
-    runs: Vec<(usize, usize, usize)>,
-    /// Each block's first key, its n and its first run (its runs end where the next block's
-    /// begin).
-    blocks: Vec<([u8; KEY_LEN], usize, usize)>,
+    parts: PartWriter,
+    /// The block being filled: n, then whole elements.
+    block: Vec<u8>,
+    first_key: [u8; KEY_LEN],
     last_key: Option<[u8; KEY_LEN]>,
 }
 
@@ -285,12 +376,13 @@ fn out_of_order(key: Key) -> KvetkaError {
 }
 
 impl BlockPacker {
-    pub fn new() -> BlockPacker {
-        BlockPacker { parts: Vec::new(), runs: Vec::new(), blocks: Vec::new(), last_key: None }
+    /// Packs the blocks of the book at `path` (see [`Book::write`]).
+    pub fn create(path: &Path, header: &Header) -> Result<BlockPacker, KvetkaError> {
+        let parts = PartWriter::create(path, header)?;
+        Ok(BlockPacker { parts, block: Vec::with_capacity(BLOCK_SIZE), first_key: [0; KEY_LEN], last_key: None })
     }
 
-    /// Adds the next elements (keys ascending, after those added so far) to blocks, keeping
-    /// their bytes until the book is written (the book is not copied into blocks).
+    /// Adds the next elements (keys ascending, after those added so far) to blocks.
     pub fn push_all(&mut self, elements: EncodedElements) -> Result<(), KvetkaError> {
         if let (Some(last), Some(first)) = (self.last_key, elements.first_key)
             && first.0 <= last
@@ -298,65 +390,54 @@ impl BlockPacker {
             return Err(out_of_order(first));
         }
         self.last_key = elements.last_key.map(|key| key.0).or(self.last_key);
-        let part = self.parts.len();
         let mut start = 0;
         for &size in &elements.sizes {
-            let (size, end) = (usize::from(size), start + usize::from(size));
-            let fits = self.blocks.last().is_some_and(|&(_, used, _)| used + size <= BLOCK_SIZE);
-            if !fits {
-                self.blocks.push((elements.key_at(start), 2, self.runs.len()));
+            let end = start + usize::from(size);
+            if self.block.len() + usize::from(size) > BLOCK_SIZE {
+                self.write_block()?;
             }
-            if let Some((_, used, _)) = self.blocks.last_mut() {
-                *used += size;
+            if self.block.is_empty() {
+                self.block.extend_from_slice(&[0, 0]);
+                self.first_key = elements.key_at(start);
             }
-            match self.runs.last_mut() {
-                Some((run_part, _, run_end)) if fits && *run_part == part && *run_end == start => *run_end = end,
-                _ => self.runs.push((part, start, end)),
-            }
+            self.block.extend_from_slice(&elements.bytes[start..end]);
             start = end;
         }
-        self.parts.push(elements);
+        Ok(())
+    }
+
+    /// Writes the block being filled, if any: n, the elements, zeros.
+    fn write_block(&mut self) -> Result<(), KvetkaError> {
+        if self.block.is_empty() {
+            return Ok(());
+        }
+        let used = self.block.len() as u16;
+        self.block[..2].copy_from_slice(&used.to_be_bytes());
+        self.block.resize(BLOCK_SIZE, 0);
+        self.parts.push(self.first_key, &self.block)?;
+        self.block.clear();
         Ok(())
     }
 
     /// Blocks begun so far.
     pub fn len(&self) -> usize {
-        self.blocks.len()
+        self.parts.blocks() + usize::from(!self.block.is_empty())
     }
 
-    /// Writes the book's files (see [`Book::write`]).
-    pub fn write(
-        self,
-        header: &Header,
-        sources: Option<&Sources>,
-        path: &Path,
-        options: &WriteOptions,
-    ) -> Result<(), KvetkaError> {
-        let first_keys: Vec<[u8; KEY_LEN]> = self.blocks.iter().map(|&(key, _, _)| key).collect();
-        write_files(&BookFiles::new(path), header, sources, &first_keys, options, &|index, out| {
-            let (_, used, first_run) = self.blocks[index];
-            let end_run = self.blocks.get(index + 1).map_or(self.runs.len(), |&(_, _, run)| run);
-            out.extend_from_slice(&(used as u16).to_be_bytes());
-            for &(part, start, end) in &self.runs[first_run..end_run] {
-                out.extend_from_slice(&self.parts[part].bytes[start..end]);
-            }
-            out.resize(BLOCK_SIZE, 0);
-        })
+    /// Writes the last block and puts the book in place (see [`Book::write`]).
+    pub fn commit(mut self, sources: Option<&Sources>, options: &WriteOptions) -> Result<(), KvetkaError> {
+        self.write_block()?;
+        self.parts.commit(sources, options)
     }
 }
 
-/// Blocks per part file (spec 10.8): part 0 holds the header and as many whole blocks as fit
-/// in 20 MiB, every later part up to 10,240 blocks. An empty book is one part, the header.
-pub fn part_block_counts(header_size: usize, block_number: usize) -> Vec<usize> {
-    let first = ((MAX_PART_SIZE as usize).saturating_sub(header_size) / BLOCK_SIZE).max(1);
-    let later = MAX_PART_SIZE as usize / BLOCK_SIZE;
-    let mut counts = vec![block_number.min(first)];
-    let mut left = block_number - counts[0];
-    while left > 0 {
-        counts.push(left.min(later));
-        left -= counts[counts.len() - 1];
+/// How many blocks part `number` holds at most (spec 10.8): part 0 holds the header and as
+/// many whole blocks as fit in 20 MiB (at least one), every later part up to 10,240 blocks.
+fn part_capacity(header_size: usize, number: usize) -> usize {
+    match number {
+        0 => ((MAX_PART_SIZE as usize).saturating_sub(header_size) / BLOCK_SIZE).max(1),
+        _ => MAX_PART_SIZE as usize / BLOCK_SIZE,
     }
-    counts
 }
 
 /// The element's size, or why the writer refuses it (over 682 bytes, comment over 300 characters).
@@ -410,11 +491,51 @@ mod tests {
     #[test]
     fn parts_follow_spec_14_4() {
         // Header of caption "Test": 28 bytes.
-        assert_eq!(part_block_counts(28, 25_000), [10_239, 10_240, 4_521]);
+        assert_eq!((part_capacity(28, 0), part_capacity(28, 1), part_capacity(28, 7)), (10_239, 10_240, 10_240));
         assert_eq!(28 + 10_239 * BLOCK_SIZE, 20_969_500);
-        assert_eq!(part_block_counts(28, 10_239), [10_239]);
-        assert_eq!(part_block_counts(28, 10_240), [10_239, 1]);
-        assert_eq!(part_block_counts(28, 0), [0]);
+        // A header longer than a part still leaves room for one block.
+        assert_eq!(part_capacity(21 << 20, 0), 1);
+    }
+
+    /// A book of 10,500 blocks: part 0 holds the header and 10,239 blocks (20,969,500 bytes with
+    /// the caption "Test", spec 14.4), part 1 the other 261 blocks; a stale part 2 of a larger
+    /// book goes. The book reads back whole, and the builder's packer writes the same bytes.
+    #[test]
+    fn a_book_over_20_mib_is_cut_into_parts_at_block_boundaries() {
+        let header = Header { caption: "Test".into(), ..Header::default() };
+        // Elements of 629 bytes (600 bytes of future data): three to a block.
+        let elements: Vec<Element> = (0..3 * 10_500u32)
+            .map(|i| {
+                let mut key = [0; KEY_LEN];
+                key[..4].copy_from_slice(&i.to_be_bytes());
+                let mut e = Element::new(Key(key));
+                e.flags = 0x08;
+                e.extra = vec![0x5a; 600];
+                e
+            })
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let file = |name: &str| dir.path().join(name);
+        std::fs::write(file("whole_2.kob"), b"a part of an older, larger book").unwrap();
+        let book = Book::from_elements(header.clone(), elements.clone()).unwrap();
+        assert_eq!(book.blocks.len(), 10_500);
+        book.write(&file("whole.kob"), &WriteOptions::default()).unwrap();
+        let read = |name: &str| std::fs::read(file(name)).unwrap();
+        let (first, second, kin) = (read("whole_0.kob"), read("whole_1.kob"), read("whole.kin"));
+        assert_eq!((first.len(), second.len(), kin.len()), (20_969_500, 261 * BLOCK_SIZE, 10_500 * KEY_LEN));
+        assert_eq!(first[24..28], 10_500u32.to_be_bytes(), "the header's block_number");
+        assert!(!file("whole_2.kob").exists());
+        let opened = super::super::read::open(&file("whole.kob"), Default::default()).unwrap();
+        assert_eq!(opened.errors().count(), 0);
+        assert_eq!(opened.book.blocks.iter().map(|b| b.elements.len()).sum::<usize>(), elements.len());
+        assert_eq!(opened.book.blocks[10_239].elements[0].key, elements[3 * 10_239].key);
+
+        let mut packer = BlockPacker::create(&file("packed.kob"), &header).unwrap();
+        let mut encoded = EncodedElements::default();
+        elements.iter().for_each(|e| encoded.push(e, 0).unwrap());
+        packer.push_all(encoded).unwrap();
+        packer.commit(None, &WriteOptions::default()).unwrap();
+        assert!(read("packed_0.kob") == first && read("packed_1.kob") == second && read("packed.kin") == kin);
     }
 
     #[test]
@@ -443,7 +564,7 @@ mod tests {
         let whole = read("whole");
         assert_eq!(whole.len(), 2, "one part and the .kin");
         for cuts in [vec![], vec![1], vec![77, 78, 200], vec![13, 150, 151, 399]] {
-            let mut packer = BlockPacker::new();
+            let mut packer = BlockPacker::create(&dir.path().join("packed.kob"), &Header::default()).unwrap();
             let mut parts = vec![EncodedElements::default()];
             for (i, e) in elements.iter().enumerate() {
                 if cuts.contains(&i) {
@@ -453,14 +574,14 @@ mod tests {
             }
             parts.into_iter().for_each(|part| packer.push_all(part).unwrap());
             assert_eq!(packer.len(), book.blocks.len());
-            packer.write(&Header::default(), None, &dir.path().join("packed.kob"), &WriteOptions::default()).unwrap();
+            packer.commit(None, &WriteOptions::default()).unwrap();
             assert_eq!(read("packed"), whole, "cut at {cuts:?}");
         }
         // Keys out of order are refused within a run of elements and across runs.
         let mut part = EncodedElements::default();
         part.push(&elements[5], 0).unwrap();
         assert!(part.push(&elements[5], 0).is_err());
-        let mut packer = BlockPacker::new();
+        let mut packer = BlockPacker::create(&dir.path().join("refused.kob"), &Header::default()).unwrap();
         packer.push_all(part).unwrap();
         let mut earlier = EncodedElements::default();
         earlier.push(&elements[4], 0).unwrap();
