@@ -373,13 +373,15 @@ pub const fn order_index(sq: Square) -> usize {
     (index & 7) << 3 | index >> 3
 }
 
-/// The board code of a position: at most 64 × 6 = 384 bits, most significant first.
+/// The board code of a position: at most 64 × 6 = 384 bits, most significant first. `WORDS`
+/// words hold its first 64 · (`WORDS` − 1) bits: all of them in the default 7, as many as a key
+/// can hold in fewer (see [`BoardCoder::code`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BoardCode {
-    /// The bits, from bit 63 of word 0; zero after `len` (one word more than 384 bits
+pub struct BoardCode<const WORDS: usize = 7> {
+    /// The bits, from bit 63 of word 0; zero after `len` (one word more than the bits held
     /// need, so that a code crossing into the next word never needs a bounds check).
-    pub words: [u64; 7],
-    /// Number of bits.
+    pub words: [u64; WORDS],
+    /// Number of bits of the whole code (also of those not held).
     pub len: usize,
 }
 
@@ -421,7 +423,15 @@ impl BoardCode {
     /// them by real file (each as (bits, number of bits ≤ 48)), in reverse order when the
     /// frame mirrors the files.
     fn join(files: &FileCodes, mirrored: bool) -> BoardCode {
-        let mut words = [0u64; 7];
+        BoardCode::join_words(files, mirrored)
+    }
+}
+
+impl<const WORDS: usize> BoardCode<WORDS> {
+    /// [`BoardCode::join`] into `WORDS` words: files that start past the bits held are only
+    /// counted.
+    fn join_words(files: &FileCodes, mirrored: bool) -> BoardCode<WORDS> {
+        let mut words = [0u64; WORDS];
         let mut at = 0;
         let reverse = if mirrored { 7 } else { 0 };
         for file in 0..8 {
@@ -430,8 +440,10 @@ impl BoardCode {
             // goes to the next word (shifting by 64 - shift in two steps: nothing when it fits).
             let aligned = code << (64 - len);
             let (word, shift) = (at / 64, at % 64);
-            words[word] |= aligned >> shift;
-            words[word + 1] |= (aligned << 1) << (63 - shift);
+            if let Some([first, second]) = words.get_mut(word..word + 2) {
+                *first |= aligned >> shift;
+                *second |= (aligned << 1) << (63 - shift);
+            }
             at += len as usize;
         }
         BoardCode { words, len: at }
@@ -489,7 +501,9 @@ pub struct BoardCoder {
 type FileCodes = [(u64, u32); 8];
 
 impl BoardCoder {
-    pub fn code(&mut self, board: &Board, frame: Frame) -> BoardCode {
+    /// The code of `board` in `frame`, its first 64 · (`WORDS` − 1) bits held (a key needs
+    /// fewer than all 384: fewer words to fill and to copy).
+    pub fn code<const WORDS: usize>(&mut self, board: &Board, frame: Frame) -> BoardCode<WORDS> {
         let flipped = frame.flipped;
         let planes = Planes::new(board, flipped);
         let (last, files) = match &mut self.last[usize::from(frame.flipped)] {
@@ -508,7 +522,7 @@ impl BoardCoder {
             }
         };
         *last = planes;
-        BoardCode::join(files, frame.mirrored)
+        BoardCode::join_words(files, frame.mirrored)
     }
 }
 
@@ -806,9 +820,13 @@ mod tests {
         let mut coder = BoardCoder::default();
         for_each_random_position(11, 40, 300, |pos| {
             let normalization = Normalization::new(pos);
-            let code = coder.code(pos.board(), normalization.frame);
+            let code: BoardCode = coder.code(pos.board(), normalization.frame);
             assert_eq!(code, BoardCode::framed(pos.board(), normalization.frame));
             assert_eq!(code, BoardCode::new(&Normalized::new(pos).board));
+            // Fewer words hold the code's start, and count all of it.
+            let start: BoardCode<3> = coder.code(pos.board(), normalization.frame);
+            assert_eq!(start.len, code.len);
+            assert_eq!(start.words[..2], code.words[..2]);
         });
     }
 

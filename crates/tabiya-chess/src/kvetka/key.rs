@@ -31,12 +31,17 @@ pub fn key_of(norm: &Normalized) -> Result<Key, usize> {
 /// board; `coder` carries the file codes of the positions before.
 pub(crate) fn encode_words(coder: &mut BoardCoder, pos: &Chess) -> Result<([u64; 3], Normalization), usize> {
     let normalization = Normalization::new(pos);
-    let code = coder.code(pos.board(), normalization.frame);
+    // Four words: the 176 bits of a key and the word after them.
+    let code = coder.code::<4>(pos.board(), normalization.frame);
     key_words(code, normalization.castling, normalization.ep_file).map(|words| (words, normalization))
 }
 
 /// The key whose board code is `code`, as [`Key::from_words`] takes it.
-fn key_words(code: BoardCode, castling: CastlingBits, ep_file: Option<File>) -> Result<[u64; 3], usize> {
+fn key_words<const WORDS: usize>(
+    code: BoardCode<WORDS>,
+    castling: CastlingBits,
+    ep_file: Option<File>,
+) -> Result<[u64; 3], usize> {
     let BoardCode { mut words, len } = code;
     if len + 8 > KEY_BITS {
         return Err(len + 8);
