@@ -29,7 +29,7 @@ use tabiya_io::{Location, Warnings};
 
 use super::PgnError;
 use super::scan::{self, Scanner};
-use crate::game::{Game, GameResult, Line, Node};
+use crate::game::{Game, GameResult, Line, Node, Tags};
 
 /// What to keep of each game. Skipping variations and comments makes reading faster when
 /// only the main line matters (book building).
@@ -188,7 +188,7 @@ const TYPICAL_TAGS: usize = 16;
 const TYPICAL_PLIES: usize = 128;
 
 struct TagSection {
-    tags: Vec<(String, String)>,
+    tags: Tags,
     not_utf8: bool,
 }
 
@@ -498,14 +498,15 @@ impl GameVisitor {
             Some(text) => (Cow::Borrowed(text), false),
             None => scan::decode_text(Cow::Borrowed(&text[range.clone()])),
         };
-        let mut tags = TagSection { tags: Vec::with_capacity(TYPICAL_TAGS.max(ranges.len())), not_utf8: false };
+        let bytes = ranges.iter().map(|(name, value)| name.len() + value.len()).sum();
+        let mut tags = TagSection { tags: Tags::with_capacity(TYPICAL_TAGS.max(ranges.len()), bytes), not_utf8: false };
         for (name, value) in &ranges {
             let (name, name_not_utf8) = decode(name);
             let raw = &text[value.clone()];
             let (value, value_not_utf8) =
                 if raw.contains(&b'\\') { scan::decode_text(scan::unescape(raw)) } else { decode(value) };
             tags.not_utf8 |= name_not_utf8 | value_not_utf8;
-            tags.tags.push((name.into_owned(), value.into_owned()));
+            tags.tags.push(&name, &value);
         }
         self.tag_ranges = ranges;
         let mut state = match self.carry.take() {
