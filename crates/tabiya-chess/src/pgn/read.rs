@@ -141,6 +141,8 @@ impl<R: Read> PgnReader<R> {
         self.buffer_offset += self.at as u64;
         self.at = 0;
         let wanted = self.buffer.len().max(BLOCK);
+        // Room made first: `read_to_end` would grow the buffer step by step, copying it each time.
+        self.buffer.reserve(wanted);
         let read = (&mut self.input).take(wanted as u64).read_to_end(&mut self.buffer)?;
         self.eof = read < wanted;
         Ok(())
