@@ -155,6 +155,7 @@ impl Tags {
     }
 
     /// Appends a tag, even when one of that name is already there.
+    #[inline]
     pub fn push(&mut self, name: &str, value: &str) {
         self.text.push_str(name);
         let name_end = self.text.len();
@@ -163,6 +164,7 @@ impl Tags {
     }
 
     /// The value of the first tag with this name.
+    #[inline]
     pub fn get(&self, name: &str) -> Option<&str> {
         self.iter().find(|(n, _)| *n == name).map(|(_, value)| value)
     }
@@ -181,6 +183,7 @@ impl Tags {
         }
     }
 
+    #[inline]
     pub fn iter(&self) -> TagsIter<'_> {
         TagsIter { text: &self.text, ends: self.ends.iter(), start: 0 }
     }
@@ -198,6 +201,7 @@ pub struct TagsIter<'a> {
 impl<'a> Iterator for TagsIter<'a> {
     type Item = (&'a str, &'a str);
 
+    #[inline]
     fn next(&mut self) -> Option<(&'a str, &'a str)> {
         let &(name_end, value_end) = self.ends.next()?;
         let start = std::mem::replace(&mut self.start, value_end);
