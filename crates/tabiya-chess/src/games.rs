@@ -130,7 +130,7 @@ impl Source {
                 // The file is named in the errors when they are relocated, not in every game.
                 let options = ReadOptions::default();
                 // The text is read a block at a time and cut into pieces before game starts; the
-                // last piece may hold an unfinished game and goes on with the next block.
+                // last game of the block may be unfinished and goes on with the next block.
                 let (mut block, mut block_offset) = (Vec::new(), 0u64);
                 // The games of the block before, not yet handed to `sink`.
                 let mut read_before: ReadPieces<T> = Vec::new();
@@ -149,8 +149,11 @@ impl Source {
                             return sink(Err(GamesError::Io { path: path.clone(), source }));
                         }
                     };
-                    let mut pieces = crate::pgn::split_games(&block, in_flight + 1);
-                    let rest = if end { 0 } else { pieces.pop().unwrap_or_default().len() };
+                    // Only the text from the last game start waits for the next block.
+                    let whole = if end { block.len() } else { crate::pgn::last_game_start(&block).unwrap_or(0) };
+                    let rest = block.len() - whole;
+                    let pieces =
+                        if whole == 0 { Vec::new() } else { crate::pgn::split_games(&block[..whole], in_flight) };
                     let offsets: Vec<u64> = pieces
                         .iter()
                         .map(|piece| block_offset + (piece.as_ptr() as usize - block.as_ptr() as usize) as u64)
