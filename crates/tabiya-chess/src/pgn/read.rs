@@ -94,6 +94,14 @@ impl<'a> PgnReader<&'a [u8]> {
     }
 }
 
+impl PgnReader<io::Empty> {
+    /// Reads PGN held in memory, as [`PgnReader::with_options`] reads it from an input (no
+    /// repairs), without copying it.
+    pub fn from_vec(text: Vec<u8>, options: ReadOptions) -> Self {
+        PgnReader { buffer: text, eof: true, ..PgnReader::with_options(io::empty(), options) }
+    }
+}
+
 impl<R: Read> PgnReader<R> {
     pub fn new(input: R) -> PgnReader<R> {
         PgnReader::with_options(input, ReadOptions::default())
