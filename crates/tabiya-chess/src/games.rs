@@ -131,8 +131,10 @@ impl Source {
                 let options = ReadOptions::default();
                 // The text is read a piece at a time straight into the piece's own buffer; each
                 // piece ends before the last game that starts in it (that game may be unfinished):
-                // only that game's text is copied, to open the next piece.
+                // only that game's text is copied, to open the next piece. The buffers are kept
+                // for the pieces after (fresh ones would be fresh pages to fault in).
                 let (mut tail, mut tail_offset) = (Vec::new(), 0u64);
+                let mut spare: Vec<Vec<u8>> = Vec::new();
                 // The games of the pieces before, not yet handed to `sink`.
                 let mut read_before: ReadPieces<T> = Vec::new();
                 let mut games_before = 0u64;
@@ -144,7 +146,9 @@ impl Source {
                 loop {
                     let mut pieces: Vec<(u64, Vec<u8>)> = Vec::with_capacity(in_flight);
                     while pieces.len() < in_flight && !end {
-                        let mut text = std::mem::take(&mut tail);
+                        let mut text = spare.pop().unwrap_or_default();
+                        text.clear();
+                        text.append(&mut tail);
                         loop {
                             text.reserve(pgn_piece);
                             match (&mut file).take(pgn_piece as u64).read_to_end(&mut text) {
@@ -160,7 +164,8 @@ impl Source {
                                 break;
                             }
                             if let Some(cut) = crate::pgn::last_game_start(&text) {
-                                tail = text.split_off(cut);
+                                tail.extend_from_slice(&text[cut..]);
+                                text.truncate(cut);
                                 break;
                             }
                         }
@@ -168,22 +173,22 @@ impl Source {
                         pieces.push((tail_offset, text));
                         tail_offset += len;
                     }
-                    let (read, stored) = rayon::join(
-                        || -> ReadPieces<T> {
+                    let ((read, buffers), stored) = rayon::join(
+                        || -> (ReadPieces<T>, Vec<Vec<u8>>) {
                             pieces
                                 .into_par_iter()
                                 .map(|(offset, text)| {
-                                    let games = PgnReader::from_vec(text, options.clone())
-                                        .map(|read| read.map(|read| map(read.game)))
-                                        .collect();
-                                    (offset, games)
+                                    let mut reader = PgnReader::from_vec(text, options.clone());
+                                    let games = reader.by_ref().map(|read| read.map(|read| map(read.game))).collect();
+                                    ((offset, games), reader.into_vec())
                                 })
-                                .collect()
+                                .unzip()
                         },
                         || store(std::mem::take(&mut read_before), path, &mut games_before, &mut sink),
                     );
                     stored?;
                     read_before = read;
+                    spare = buffers;
                     if end {
                         return store(read_before, path, &mut games_before, &mut sink);
                     }

@@ -100,6 +100,11 @@ impl PgnReader<io::Empty> {
     pub fn from_vec(text: Vec<u8>, options: ReadOptions) -> Self {
         PgnReader { buffer: text, eof: true, ..PgnReader::with_options(io::empty(), options) }
     }
+
+    /// The buffer the text was read from, to be filled again.
+    pub fn into_vec(self) -> Vec<u8> {
+        self.buffer
+    }
 }
 
 impl<R: Read> PgnReader<R> {
