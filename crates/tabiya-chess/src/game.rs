@@ -131,11 +131,130 @@ pub struct Line {
     pub nodes: Vec<Node>,
 }
 
+/// A game's tags (name, value) in the order they were read. Names and values are kept in one
+/// text, so that reading a game costs two allocations for its tags instead of two per tag.
+#[derive(Clone, Default)]
+pub struct Tags {
+    text: String,
+    /// Where each tag's name and value end in `text`; a name starts where the tag before ends.
+    ends: Vec<(usize, usize)>,
+}
+
+impl Tags {
+    /// Room for `tags` tags of `bytes` bytes of names and values together.
+    pub fn with_capacity(tags: usize, bytes: usize) -> Tags {
+        Tags { text: String::with_capacity(bytes), ends: Vec::with_capacity(tags) }
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Appends a tag, even when one of that name is already there.
+    #[inline]
+    pub fn push(&mut self, name: &str, value: &str) {
+        self.text.push_str(name);
+        let name_end = self.text.len();
+        self.text.push_str(value);
+        self.ends.push((name_end, self.text.len()));
+    }
+
+    /// The value of the first tag with this name.
+    #[inline]
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.iter().find(|(n, _)| *n == name).map(|(_, value)| value)
+    }
+
+    /// Sets a tag, replacing the value of the first with the same name or appending.
+    pub fn set(&mut self, name: &str, value: &str) {
+        match self.iter().position(|(n, _)| n == name) {
+            None => self.push(name, value),
+            Some(replaced) => {
+                let mut tags = Tags::with_capacity(self.len(), self.text.len() + value.len());
+                for (i, (n, v)) in self.iter().enumerate() {
+                    tags.push(n, if i == replaced { value } else { v });
+                }
+                *self = tags;
+            }
+        }
+    }
+
+    #[inline]
+    pub fn iter(&self) -> TagsIter<'_> {
+        TagsIter { text: &self.text, ends: self.ends.iter(), start: 0 }
+    }
+}
+
+/// The (name, value) pairs of [`Tags`] in order.
+#[derive(Debug, Clone)]
+pub struct TagsIter<'a> {
+    text: &'a str,
+    ends: std::slice::Iter<'a, (usize, usize)>,
+    /// Where the next tag's name starts.
+    start: usize,
+}
+
+impl<'a> Iterator for TagsIter<'a> {
+    type Item = (&'a str, &'a str);
+
+    #[inline]
+    fn next(&mut self) -> Option<(&'a str, &'a str)> {
+        let &(name_end, value_end) = self.ends.next()?;
+        let start = std::mem::replace(&mut self.start, value_end);
+        Some((&self.text[start..name_end], &self.text[name_end..value_end]))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.ends.size_hint()
+    }
+}
+
+impl ExactSizeIterator for TagsIter<'_> {}
+
+impl<'a> IntoIterator for &'a Tags {
+    type Item = (&'a str, &'a str);
+    type IntoIter = TagsIter<'a>;
+
+    fn into_iter(self) -> TagsIter<'a> {
+        self.iter()
+    }
+}
+
+impl<N: AsRef<str>, V: AsRef<str>> FromIterator<(N, V)> for Tags {
+    fn from_iter<I: IntoIterator<Item = (N, V)>>(iter: I) -> Tags {
+        let mut tags = Tags::default();
+        for (name, value) in iter {
+            tags.push(name.as_ref(), value.as_ref());
+        }
+        tags
+    }
+}
+
+/// Equal when the same tags are in the same order.
+impl PartialEq for Tags {
+    fn eq(&self, other: &Tags) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Tags {}
+
+/// Shown as the list of (name, value) pairs.
+impl std::fmt::Debug for Tags {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
 /// A chess game with its headers, start position, moves, annotations and result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Game {
     /// Every tag in the order it was read, the seven-tag roster included.
-    pub tags: Vec<(String, String)>,
+    pub tags: Tags,
     /// `None` is the standard starting position.
     pub start: Option<Fen>,
     /// Chess960 games use `CastlingMode::Chess960`.
@@ -147,7 +266,7 @@ pub struct Game {
 impl Default for Game {
     fn default() -> Game {
         Game {
-            tags: Vec::new(),
+            tags: Tags::default(),
             start: None,
             castling_mode: CastlingMode::Standard,
             moves: Line::default(),
@@ -159,16 +278,12 @@ impl Default for Game {
 impl Game {
     /// The value of the first tag with this name.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        self.tags.get(name)
     }
 
     /// Sets a tag, replacing the first with the same name or appending.
-    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
-        let value = value.into();
-        match self.tags.iter_mut().find(|(k, _)| k == name) {
-            Some(slot) => slot.1 = value,
-            None => self.tags.push((name.to_owned(), value)),
-        }
+    pub fn set_tag(&mut self, name: &str, value: impl AsRef<str>) {
+        self.tags.set(name, value.as_ref());
     }
 
     /// The position the game starts from.
@@ -190,6 +305,29 @@ mod tests {
     use shakmaty::{Role, Square};
 
     use super::*;
+
+    #[test]
+    fn tags_keep_order_and_duplicates_and_set_replaces_the_first() {
+        let mut tags: Tags =
+            [("Event", "Casual"), ("White", "Morphy"), ("Event", "again"), ("Black", "")].into_iter().collect();
+        assert_eq!(tags.len(), 4);
+        assert_eq!(tags.get("Event"), Some("Casual"));
+        assert_eq!(tags.get("Black"), Some(""));
+        assert_eq!(tags.get("Site"), None);
+        tags.set("Event", "Paris Opera");
+        tags.set("Site", "Paris");
+        let pairs: Vec<(&str, &str)> = tags.iter().collect();
+        assert_eq!(
+            pairs,
+            [("Event", "Paris Opera"), ("White", "Morphy"), ("Event", "again"), ("Black", ""), ("Site", "Paris")]
+        );
+        assert_eq!(tags.iter().len(), 5);
+        assert_eq!(format!("{:?}", Tags::from_iter([("A", "1")])), r#"[("A", "1")]"#);
+        // Equal by content, whatever the text held before a replacement.
+        let rebuilt: Tags = pairs.into_iter().collect();
+        assert_eq!(rebuilt, tags);
+        assert_ne!(rebuilt, Tags::default());
+    }
 
     #[test]
     fn a_move_is_small_and_its_notes_are_made_on_first_use() {

@@ -129,53 +129,69 @@ impl Source {
             Source::Pgn { path, file } => {
                 // The file is named in the errors when they are relocated, not in every game.
                 let options = ReadOptions::default();
-                // The text is read a block at a time and cut into pieces before game starts; the
-                // last piece may hold an unfinished game and goes on with the next block.
-                let (mut block, mut block_offset) = (Vec::new(), 0u64);
-                // The games of the block before, not yet handed to `sink`.
+                // The text is read a piece at a time straight into the piece's own buffer; each
+                // piece ends before the last game that starts in it (that game may be unfinished):
+                // only that game's text is copied, to open the next piece. The buffers are kept
+                // for the pieces after (fresh ones would be fresh pages to fault in).
+                let (mut tail, mut tail_offset) = (Vec::new(), 0u64);
+                let mut spare: Vec<Vec<u8>> = Vec::new();
+                // The games of the pieces before, not yet handed to `sink`.
                 let mut read_before: ReadPieces<T> = Vec::new();
                 let mut games_before = 0u64;
                 let mut file = file;
                 if let Err(source) = file.seek(std::io::SeekFrom::Start(0)) {
                     return sink(Err(GamesError::Io { path: path.clone(), source }));
                 }
+                let mut end = false;
                 loop {
-                    let read = (&mut file).take((in_flight * pgn_piece) as u64).read_to_end(&mut block);
-                    let end = match read {
-                        Ok(0) => true,
-                        Ok(_) => false,
-                        Err(source) => {
-                            store(read_before, path, &mut games_before, &mut sink)?;
-                            return sink(Err(GamesError::Io { path: path.clone(), source }));
+                    let mut pieces: Vec<(u64, Vec<u8>)> = Vec::with_capacity(in_flight);
+                    while pieces.len() < in_flight && !end {
+                        let mut text = spare.pop().unwrap_or_default();
+                        text.clear();
+                        text.append(&mut tail);
+                        loop {
+                            text.reserve(pgn_piece);
+                            match (&mut file).take(pgn_piece as u64).read_to_end(&mut text) {
+                                Ok(0) => end = true,
+                                Ok(_) => {}
+                                Err(source) => {
+                                    store(read_before, path, &mut games_before, &mut sink)?;
+                                    return sink(Err(GamesError::Io { path: path.clone(), source }));
+                                }
+                            }
+                            // A piece holding no game start yet (one long game) reads on.
+                            if end {
+                                break;
+                            }
+                            if let Some(cut) = crate::pgn::last_game_start(&text) {
+                                tail.extend_from_slice(&text[cut..]);
+                                text.truncate(cut);
+                                break;
+                            }
                         }
-                    };
-                    let mut pieces = crate::pgn::split_games(&block, in_flight + 1);
-                    let rest = if end { 0 } else { pieces.pop().unwrap_or_default().len() };
-                    let offsets: Vec<u64> = pieces
-                        .iter()
-                        .map(|piece| block_offset + (piece.as_ptr() as usize - block.as_ptr() as usize) as u64)
-                        .collect();
-                    let (read, stored) = rayon::join(
-                        || -> Vec<Vec<Result<T, PgnError>>> {
+                        let len = text.len() as u64;
+                        pieces.push((tail_offset, text));
+                        tail_offset += len;
+                    }
+                    let ((read, buffers), stored) = rayon::join(
+                        || -> (ReadPieces<T>, Vec<Vec<u8>>) {
                             pieces
-                                .par_iter()
-                                .map(|piece| {
-                                    PgnReader::with_options(*piece, options.clone())
-                                        .map(|read| read.map(|read| map(read.game)))
-                                        .collect()
+                                .into_par_iter()
+                                .map(|(offset, text)| {
+                                    let mut reader = PgnReader::from_vec(text, options.clone());
+                                    let games = reader.by_ref().map(|read| read.map(|read| map(read.game))).collect();
+                                    ((offset, games), reader.into_vec())
                                 })
-                                .collect()
+                                .unzip()
                         },
                         || store(std::mem::take(&mut read_before), path, &mut games_before, &mut sink),
                     );
                     stored?;
-                    read_before = offsets.into_iter().zip(read).collect();
+                    read_before = read;
+                    spare = buffers;
                     if end {
                         return store(read_before, path, &mut games_before, &mut sink);
                     }
-                    let consumed = block.len() - rest;
-                    block.drain(..consumed);
-                    block_offset += consumed as u64;
                 }
             }
             Source::Scid(db) => {

@@ -37,7 +37,7 @@ fn by_reader(bytes: &[u8], max_plies: Option<u32>) -> Vec<Result<Seen, String>> 
             Ok(Seen {
                 number: read.number,
                 offset: read.offset,
-                tags: game.tags.clone(),
+                tags: game.tags.iter().map(|(n, v)| (n.to_owned(), v.to_owned())).collect(),
                 start: shakmaty::fen::Fen::from_position(
                     &game.start_position().unwrap(),
                     shakmaty::EnPassantMode::Legal,

@@ -29,7 +29,7 @@ use tabiya_io::{Location, Warnings};
 
 use super::PgnError;
 use super::scan::{self, Scanner};
-use crate::game::{Game, GameResult, Line, Node};
+use crate::game::{Game, GameResult, Line, Node, Tags};
 
 /// What to keep of each game. Skipping variations and comments makes reading faster when
 /// only the main line matters (book building).
@@ -94,6 +94,19 @@ impl<'a> PgnReader<&'a [u8]> {
     }
 }
 
+impl PgnReader<io::Empty> {
+    /// Reads PGN held in memory, as [`PgnReader::with_options`] reads it from an input (no
+    /// repairs), without copying it.
+    pub fn from_vec(text: Vec<u8>, options: ReadOptions) -> Self {
+        PgnReader { buffer: text, eof: true, ..PgnReader::with_options(io::empty(), options) }
+    }
+
+    /// The buffer the text was read from, to be filled again.
+    pub fn into_vec(self) -> Vec<u8> {
+        self.buffer
+    }
+}
+
 impl<R: Read> PgnReader<R> {
     pub fn new(input: R) -> PgnReader<R> {
         PgnReader::with_options(input, ReadOptions::default())
@@ -141,6 +154,8 @@ impl<R: Read> PgnReader<R> {
         self.buffer_offset += self.at as u64;
         self.at = 0;
         let wanted = self.buffer.len().max(BLOCK);
+        // Room made first: `read_to_end` would grow the buffer step by step, copying it each time.
+        self.buffer.reserve(wanted);
         let read = (&mut self.input).take(wanted as u64).read_to_end(&mut self.buffer)?;
         self.eof = read < wanted;
         Ok(())
@@ -188,7 +203,7 @@ const TYPICAL_TAGS: usize = 16;
 const TYPICAL_PLIES: usize = 128;
 
 struct TagSection {
-    tags: Vec<(String, String)>,
+    tags: Tags,
     not_utf8: bool,
 }
 
@@ -498,14 +513,15 @@ impl GameVisitor {
             Some(text) => (Cow::Borrowed(text), false),
             None => scan::decode_text(Cow::Borrowed(&text[range.clone()])),
         };
-        let mut tags = TagSection { tags: Vec::with_capacity(TYPICAL_TAGS.max(ranges.len())), not_utf8: false };
+        let bytes = ranges.iter().map(|(name, value)| name.len() + value.len()).sum();
+        let mut tags = TagSection { tags: Tags::with_capacity(TYPICAL_TAGS.max(ranges.len()), bytes), not_utf8: false };
         for (name, value) in &ranges {
             let (name, name_not_utf8) = decode(name);
             let raw = &text[value.clone()];
             let (value, value_not_utf8) =
                 if raw.contains(&b'\\') { scan::decode_text(scan::unescape(raw)) } else { decode(value) };
             tags.not_utf8 |= name_not_utf8 | value_not_utf8;
-            tags.tags.push((name.into_owned(), value.into_owned()));
+            tags.tags.push(&name, &value);
         }
         self.tag_ranges = ranges;
         let mut state = match self.carry.take() {

@@ -19,6 +19,20 @@ pub fn split_games(input: &[u8], pieces: usize) -> Vec<&[u8]> {
     slices
 }
 
+/// Where the last game that starts after the first byte of `input` starts, by the rule of
+/// [`split_games`]: the text before it holds whole games, the text from it on may hold an
+/// unfinished one. `None` when no game starts there.
+pub fn last_game_start(input: &[u8]) -> Option<usize> {
+    let mut end = input.len();
+    loop {
+        let bracket = input.get(..end)?.windows(2).rposition(|w| w[0] == b'\n' && w[1] == b'[')? + 1;
+        if follows_movetext_and_blank_line(input, bracket) {
+            return Some(bracket);
+        }
+        end = bracket;
+    }
+}
+
 /// The offset of the first `[` at or after `from` that starts a line after a blank line whose
 /// previous non-blank line is movetext.
 fn next_game_start(input: &[u8], from: usize) -> Option<usize> {
@@ -62,6 +76,11 @@ mod tests {
                 assert!(slice.starts_with(b"[Event"), "{:?}", String::from_utf8_lossy(slice));
             }
         }
+        // The last cut: before the last game, never inside the first tag section.
+        assert_eq!(last_game_start(pgn), Some(pgn.len() - b"[Event \"d\"]\n1. c4 *\n".len()));
+        assert_eq!(last_game_start(&pgn[..pgn.len() - 8]), last_game_start(pgn));
+        assert_eq!(last_game_start(b"[Event \"a\"]\n\n[Site \"b\"]\n\n1. e4 *\n"), None);
+        assert_eq!(last_game_start(b""), None);
         // The blank line inside the first tag section is no cut.
         assert_eq!(split_games(pgn, 4)[0], &pgn[..b"[Event \"a\"]\n\n[Site \"b\"]\n\n1. e4 e5 *\n\n".len()]);
     }

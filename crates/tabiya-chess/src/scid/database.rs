@@ -204,7 +204,7 @@ impl Database {
             tags.push(("FEN".to_owned(), fen));
         }
         Game {
-            tags,
+            tags: tags.into_iter().collect(),
             start: record.start,
             castling_mode: if entry.chess960() {
                 shakmaty::CastlingMode::Chess960

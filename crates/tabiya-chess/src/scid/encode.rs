@@ -68,7 +68,7 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
         if name.is_empty() || name.len() + value.len() > MAX_TAG_PAIR {
             continue;
         }
-        match name.as_str() {
+        match name {
             "ECO" => entry.eco = Eco::parse(value).map_or(0, |e| e.0),
             "FEN" | "Result" => {}
             "Date" => entry.date = Date::from_pgn(value),
