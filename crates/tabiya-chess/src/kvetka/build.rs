@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::ControlFlow;
 use std::path::Path;
-use std::sync::mpsc;
+use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role};
@@ -440,14 +440,14 @@ impl Builder {
     /// games, references when the header keeps them, comments from `names`, cut to 682 bytes,
     /// then moves between book positions when the header asks for links. The keys are cut into
     /// ranges merged in parallel, each into a `T` from `start`; `consume` takes the `T`s in key
-    /// order on a thread of its own, each as soon as it and those before it are done, so that
-    /// writing the book goes on while the ranges after are merged.
+    /// order, each as soon as it and those before it are done, on the thread that finished the
+    /// last of them, so that writing the book goes on while the ranges after are merged.
     fn each_element<T: Send>(
         &mut self,
         names: Option<&OpeningNames>,
         start: impl Fn() -> T + Sync,
         each: impl Fn(&mut T, &Element) -> Result<(), KvetkaError> + Sync,
-        mut consume: impl FnMut(T) -> Result<(), KvetkaError> + Send,
+        consume: impl FnMut(T) -> Result<(), KvetkaError> + Send,
     ) -> Result<(), KvetkaError> {
         let references = self.header.references();
         let (element_type, links) = (self.header.element_type, self.header.links != 0);
@@ -484,39 +484,44 @@ impl Builder {
             }
             Ok((out, report))
         };
-        let (sender, receiver) = mpsc::channel::<(usize, Result<(T, BuildReport), KvetkaError>)>();
-        let consumed = std::thread::scope(|scope| {
-            let consumer = scope.spawn(move || -> Result<BuildReport, KvetkaError> {
-                let mut report = BuildReport::default();
-                let (mut waiting, mut next) = (BTreeMap::new(), 0);
-                for (index, part) in receiver {
-                    waiting.insert(index, part);
-                    while let Some(part) = waiting.remove(&next) {
-                        next += 1;
-                        let (out, part_report) = part?;
-                        report.add(&part_report);
-                        consume(out)?;
-                    }
-                }
-                Ok(report)
-            });
-            // Spawned in key order and taken first in, first out: ranges finish about in order.
-            rayon::scope_fifo(|fifo| {
-                for (index, tallies) in ranges.into_iter().enumerate() {
-                    let (sender, merge) = (sender.clone(), &merge);
-                    fifo.spawn_fifo(move |_| {
-                        // A consumer that stopped on an error needs no more ranges.
-                        let _ = sender.send((index, merge(tallies)));
-                    });
-                }
-            });
-            drop(sender);
-            consumer.join()
+        // No writer thread of its own: whoever finishes a range hands it in, and the first to
+        // find the writer free writes every range that is next in key order, so no core waits
+        // for a writer that only starts once the merging is over.
+        let order = Mutex::new(InOrder { waiting: BTreeMap::new(), next: 0, busy: false });
+        let writer = Mutex::new(Writer { consume, report: BuildReport::default(), error: None });
+        let hand_in = |index: usize, part: Result<(T, BuildReport), KvetkaError>| {
+            let mut queue = order.lock().unwrap_or_else(PoisonError::into_inner);
+            queue.waiting.insert(index, part);
+            if queue.busy {
+                return;
+            }
+            queue.busy = true;
+            loop {
+                let next = queue.next;
+                let Some(part) = queue.waiting.remove(&next) else {
+                    queue.busy = false;
+                    return;
+                };
+                queue.next += 1;
+                drop(queue);
+                writer.lock().unwrap_or_else(PoisonError::into_inner).take(part);
+                queue = order.lock().unwrap_or_else(PoisonError::into_inner);
+            }
+        };
+        // Spawned in key order and taken first in, first out: ranges finish about in order.
+        rayon::scope_fifo(|fifo| {
+            for (index, tallies) in ranges.into_iter().enumerate() {
+                let (hand_in, merge) = (&hand_in, &merge);
+                fifo.spawn_fifo(move |_| hand_in(index, merge(tallies)));
+            }
         });
+        let writer = writer.into_inner().unwrap_or_else(PoisonError::into_inner);
         // The records (tens of megabytes) are freed by another thread while this one writes.
         rayon::spawn(move || drop(pieces));
-        let report = consumed.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
-        self.report.add(&report);
+        if let Some(error) = writer.error {
+            return Err(error);
+        }
+        self.report.add(&writer.report);
         Ok(())
     }
 
@@ -564,6 +569,40 @@ impl Builder {
         let sources = self.header.references().then(|| Sources { sources: std::mem::take(&mut self.sources) });
         blocks.commit(sources.as_ref(), options)?;
         Ok(self.report)
+    }
+}
+
+/// The merged ranges of [`Builder::each_element`] not yet written, the next one to write, and
+/// whether a thread is writing.
+struct InOrder<P> {
+    waiting: BTreeMap<usize, P>,
+    next: usize,
+    busy: bool,
+}
+
+/// What takes the merged ranges in key order, and what it reported; after an error it keeps
+/// the first and drops what follows.
+struct Writer<C> {
+    consume: C,
+    report: BuildReport,
+    error: Option<KvetkaError>,
+}
+
+impl<C> Writer<C> {
+    fn take<T>(&mut self, part: Result<(T, BuildReport), KvetkaError>)
+    where
+        C: FnMut(T) -> Result<(), KvetkaError>,
+    {
+        if self.error.is_some() {
+            return;
+        }
+        let result = part.and_then(|(out, report)| {
+            self.report.add(&report);
+            (self.consume)(out)
+        });
+        if let Err(error) = result {
+            self.error = Some(error);
+        }
     }
 }
 
