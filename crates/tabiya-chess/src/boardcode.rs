@@ -237,14 +237,10 @@ impl Normalized {
     /// halfmove clock 0 and move number 1, as a shakmaty set-up.
     pub fn real_setup(&self) -> Setup {
         let frame = self.frame;
-        let mut board = self.board.clone();
-        if frame.mirrored {
-            board.flip_horizontal();
-        }
+        let board = frame.board(&self.board);
         let mut castling = self.castling;
         let mut ep_square = self.ep_file.map(|file| Square::from_coords(frame.file(file), Rank::Sixth));
         if frame.flipped {
-            board.mirror();
             castling = ALL_RIGHTS.iter().fold(CastlingBits::NONE, |bits, &(color, side)| {
                 if self.castling.has(color, side) { bits.with(!color, side) } else { bits }
             });
@@ -365,12 +361,6 @@ const fn nibble_code(nibble: u32) -> (u32, u32) {
         _ => return (0, 1),
     };
     ((prefix << 1) | nibble >> 3, len + 1)
-}
-
-/// A square's place in [`SQUARE_ORDER`]: file · 8 + rank.
-pub const fn order_index(sq: Square) -> usize {
-    let index = sq as usize;
-    (index & 7) << 3 | index >> 3
 }
 
 /// The board code of a position: at most 64 × 6 = 384 bits, most significant first. `WORDS`

@@ -152,7 +152,10 @@ impl Source {
                         loop {
                             text.reserve(pgn_piece);
                             match (&mut file).take(pgn_piece as u64).read_to_end(&mut text) {
-                                Ok(0) => end = true,
+                                Ok(0) => {
+                                    end = true;
+                                    break;
+                                }
                                 Ok(_) => {}
                                 Err(source) => {
                                     store(read_before, path, &mut games_before, &mut sink)?;
@@ -160,9 +163,6 @@ impl Source {
                                 }
                             }
                             // A piece holding no game start yet (one long game) reads on.
-                            if end {
-                                break;
-                            }
                             if let Some(cut) = crate::pgn::last_game_start(&text) {
                                 tail.extend_from_slice(&text[cut..]);
                                 text.truncate(cut);

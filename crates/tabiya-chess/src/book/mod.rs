@@ -297,8 +297,16 @@ impl Book {
 
     /// Books whose keys ascend from one to the next, joined.
     fn concat(books: Vec<Book>) -> Book {
+        let total = |len: fn(&Book) -> usize| books.iter().skip(1).map(len).sum::<usize>();
+        let (positions, packed, moves) =
+            (total(|b| b.positions.len()), total(|b| b.packed.len()), total(|b| b.moves.len()));
         let mut books = books.into_iter();
         let mut book = books.next().unwrap_or_default();
+        // Room for all at once: growing by doubling would copy the book again and leave up to
+        // twice its size allocated.
+        book.positions.reserve_exact(positions);
+        book.packed.reserve_exact(packed);
+        book.moves.reserve_exact(moves);
         for later in books {
             let (moves, packed) = (book.moves.len() as u32, book.packed.len() as u32);
             let shift = |p: PositionRecord| PositionRecord {

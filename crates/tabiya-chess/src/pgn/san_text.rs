@@ -41,11 +41,7 @@ pub(super) fn parse_prefix(ascii: &[u8]) -> Option<(SanPlus, usize)> {
         }
         _ => parse_san(ascii)?,
     };
-    let suffix = match ascii.get(len) {
-        Some(b'+') => Some(Suffix::Check),
-        Some(b'#') => Some(Suffix::Checkmate),
-        _ => None,
-    };
+    let suffix = suffix(ascii.get(len).copied());
     len += usize::from(suffix.is_some());
     Some((SanPlus { san, suffix }, len))
 }
@@ -124,6 +120,15 @@ fn parse_san(b: &[u8]) -> Option<(San, usize)> {
         None
     };
     Some((San::Normal { role, file, rank, capture, to, promotion }, at))
+}
+
+/// The check or mate mark a move may end with, from the byte after it.
+pub(super) fn suffix(next: Option<u8>) -> Option<Suffix> {
+    match next {
+        Some(b'+') => Some(Suffix::Check),
+        Some(b'#') => Some(Suffix::Checkmate),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use shakmaty::CastlingSide;
-use shakmaty::san::{San, SanPlus, Suffix};
+use shakmaty::san::{San, SanPlus};
 
 use tabiya_io::Codepage;
 
@@ -40,41 +40,30 @@ pub(super) trait Movetext {
     fn repair(&mut self, message: String);
 }
 
-/// Bytes that end a movetext token: pgn-reader's set; with repairs, also the comma, which the
-/// lenient reading takes for a space.
-const fn token_ends(comma: bool) -> [bool; 256] {
+/// A byte-class table: true for the bytes listed.
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
     let mut table = [false; 256];
-    let bytes = b" \t\n\r{}()!?$;.*";
     let mut i = 0;
     while i < bytes.len() {
         table[bytes[i] as usize] = true;
         i += 1;
     }
+    table
+}
+
+/// Bytes that end a movetext token: pgn-reader's set; with repairs, also the comma, which the
+/// lenient reading takes for a space.
+const fn token_ends(comma: bool) -> [bool; 256] {
+    let mut table = byte_set(b" \t\n\r{}()!?$;.*");
     table[b',' as usize] = comma;
     table
 }
 
 /// Bytes that start a move and nothing else: files, piece letters, castling's `O`.
-static MOVE_STARTS: [bool; 256] = {
-    let mut table = [false; 256];
-    let bytes = b"abcdefghNBRQKO";
-    let mut i = 0;
-    while i < bytes.len() {
-        table[bytes[i] as usize] = true;
-        i += 1;
-    }
-    table
-};
+static MOVE_STARTS: [bool; 256] = byte_set(b"abcdefghNBRQKO");
 
 /// Space, tab and line ends.
-static SPACES: [bool; 256] = {
-    let mut table = [false; 256];
-    table[b' ' as usize] = true;
-    table[b'\t' as usize] = true;
-    table[b'\r' as usize] = true;
-    table[b'\n' as usize] = true;
-    table
-};
+static SPACES: [bool; 256] = byte_set(b" \t\r\n");
 
 static TOKEN_ENDS: [bool; 256] = token_ends(false);
 static TOKEN_ENDS_WITH_COMMA: [bool; 256] = token_ends(true);
@@ -281,11 +270,7 @@ impl<'t> Scanner<'t> {
                             // Castling written with zeros.
                             let long = self.eat_dash() && self.eat(b"0");
                             let side = if long { CastlingSide::QueenSide } else { CastlingSide::KingSide };
-                            let suffix = match self.peek(self.at) {
-                                Some(b'+') => Some(Suffix::Check),
-                                Some(b'#') => Some(Suffix::Checkmate),
-                                _ => None,
-                            };
+                            let suffix = san_text::suffix(self.peek(self.at));
                             self.at += usize::from(suffix.is_some());
                             movetext.san(SanPlus { san: San::Castle(side), suffix });
                         }
@@ -506,7 +491,7 @@ pub(super) fn decode_text(bytes: Cow<'_, [u8]>) -> (Cow<'_, str>, bool) {
     }
 }
 
-/// A tag value with its escapes decoded, as pgn-reader's `RawTag::decode` does: `\"` and `\\`
+/// A tag value with its escapes decoded, as pgn-reader 0.29 decoded them: `\"` and `\\`
 /// lose their backslash. Borrows unless there is an escape.
 pub(super) fn unescape(raw: &[u8]) -> Cow<'_, [u8]> {
     if !raw.contains(&b'\\') {

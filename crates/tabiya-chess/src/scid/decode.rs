@@ -5,6 +5,7 @@ use shakmaty::{CastlingMode, CastlingSide, Chess, FromSetup, Move, Position, Pos
 use tabiya_io::{ByteReader, DataError, Location, Warnings};
 
 use super::fields::Date;
+use super::move_codes::{KING_STEPS, KNIGHT_STEPS};
 use super::names::decode_text;
 use super::pieces::PieceLists;
 use crate::game::{Line, Node};
@@ -232,7 +233,7 @@ impl MoveDecoder<'_, '_> {
         let to: i32 = match role {
             Role::King => match code {
                 0 => return Ok(None),
-                1..=8 => f + [-9, -8, -7, -1, 1, 7, 8, 9][(code - 1) as usize],
+                1..=8 => f + KING_STEPS[(code - 1) as usize],
                 9 | 10 => {
                     let side = if code == 9 { CastlingSide::QueenSide } else { CastlingSide::KingSide };
                     return pos
@@ -258,7 +259,7 @@ impl MoveDecoder<'_, '_> {
             Role::Bishop if code < 8 => f + 9 * (code - file),
             Role::Bishop => f - 7 * (code - 8 - file),
             Role::Knight => match code {
-                1..=8 => f + [-17, -15, -10, -6, 6, 10, 15, 17][(code - 1) as usize],
+                1..=8 => f + KNIGHT_STEPS[(code - 1) as usize],
                 _ => return Err(bad(format!("byte {byte:#04x}: knight code {code}"))),
             },
             Role::Pawn => {

@@ -30,8 +30,8 @@ pub fn promotion_code(promotion: Option<Role>) -> u8 {
 static MOVE_CODES: [[[u8; 64]; 64]; 6] = move_codes();
 
 /// King and knight codes are 1 + the index of the step (to − from) in SCID's lists.
-const KING_STEPS: [i32; 8] = [-9, -8, -7, -1, 1, 7, 8, 9];
-const KNIGHT_STEPS: [i32; 8] = [-17, -15, -10, -6, 6, 10, 15, 17];
+pub(super) const KING_STEPS: [i32; 8] = [-9, -8, -7, -1, 1, 7, 8, 9];
+pub(super) const KNIGHT_STEPS: [i32; 8] = [-17, -15, -10, -6, 6, 10, 15, 17];
 
 const fn step_code(steps: &[i32; 8], step: i32) -> u8 {
     let mut i = 0;

@@ -99,20 +99,20 @@ impl PieceLists {
     /// The slot of the piece on `sq`, which must hold one (the piece of a legal move): unlike
     /// [`PieceLists::slot_of`] nothing is checked, and an empty square gives some slot (no panic).
     #[inline]
-    pub fn slot_at(&self, sq: Square) -> usize {
+    pub(crate) fn slot_at(&self, sq: Square) -> usize {
         usize::from(self.slots[usize::from(sq)] & 15)
     }
 
     /// Puts `color`'s piece of `slot` on `sq`.
     #[inline]
-    pub fn put(&mut self, color: Color, slot: usize, sq: Square) {
+    pub(crate) fn put(&mut self, color: Color, slot: usize, sq: Square) {
         self.squares[side(color)][slot & 15] = sq as u8;
         self.slots[usize::from(sq)] = slot as u8;
     }
 
     /// Moves `color`'s piece on `from` to `to`, keeping its slot (also for a promotion).
     #[inline]
-    pub fn move_piece(&mut self, color: Color, from: Square, to: Square) {
+    fn move_piece(&mut self, color: Color, from: Square, to: Square) {
         if let Some(slot) = self.slot_of(color, from) {
             self.put(color, slot, to);
         }
@@ -120,7 +120,7 @@ impl PieceLists {
 
     /// A capture of `color`'s piece on `sq`: the last piece of the list takes its slot.
     #[inline]
-    pub fn capture(&mut self, color: Color, sq: Square) {
+    pub(crate) fn capture(&mut self, color: Color, sq: Square) {
         let s = side(color);
         if let Some(slot) = self.slot_of(color, sq) {
             let last = usize::from(self.len[s]) - 1;
@@ -131,7 +131,7 @@ impl PieceLists {
     }
 
     /// `us` castles with the king on `king` and the rook on `rook`.
-    pub fn castle(&mut self, us: Color, king: Square, rook: Square) {
+    pub(crate) fn castle(&mut self, us: Color, king: Square, rook: Square) {
         let side = if rook.file() < king.file() {
             shakmaty::CastlingSide::QueenSide
         } else {
@@ -166,7 +166,7 @@ impl PieceLists {
 }
 
 /// The square of the pawn an en passant capture from `from` to `to` takes.
-pub fn en_passant_victim(from: Square, to: Square) -> Square {
+pub(crate) fn en_passant_victim(from: Square, to: Square) -> Square {
     Square::from_coords(to.file(), from.rank())
 }
 

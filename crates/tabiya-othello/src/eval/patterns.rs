@@ -6,7 +6,7 @@
 use crate::board::{Board, Symmetry};
 
 /// The shapes as (column, row) pairs, in ascending square order: the first square is the
-/// least significant base-3 digit. `indices` gathers exactly these squares with bit masks.
+/// least significant base-3 digit. `shape_bits` gathers exactly these squares with bit masks.
 const SHAPES: [&[(u8, u8)]; 10] = [
     // An edge with the two X-squares.
     &[(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0), (7, 0), (1, 1), (6, 1)],

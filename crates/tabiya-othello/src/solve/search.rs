@@ -199,7 +199,7 @@ impl<'t> Search<'t> {
         let mut low = alpha;
         for i in 0..list.len() {
             if self.parallel && i == SPLIT_AFTER && empties >= SPLIT_EMPTIES && list.len() > SPLIT_AFTER + 1 {
-                let (score, square) = self.search_younger_in_parallel(&mut list, SPLIT_AFTER, low, beta, stop);
+                let (score, square) = self.search_younger_in_parallel(&mut list, low, beta, stop);
                 if checks_stop && stop.is_set() {
                     return 0;
                 }
@@ -273,18 +273,17 @@ impl<'t> Search<'t> {
         best
     }
 
-    /// Searches moves `first..` of `list` on the thread pool, each with a null window on the
+    /// Searches the moves after the [`SPLIT_AFTER`] eldest of `list` on the thread pool, each with a null window on the
     /// best score so far, re-searching those that beat it. Returns the best score and move
     /// (score -65 when every result was called off).
     fn search_younger_in_parallel(
         &mut self,
         list: &mut MoveList,
-        first: usize,
         alpha: i32,
         beta: i32,
         stop: &Stop,
     ) -> (i32, Option<u8>) {
-        let younger = list.sort_from(first);
+        let younger = list.sort_from(SPLIT_AFTER);
         let cut = Stop::child(stop);
         let shared_alpha = AtomicI32::new(alpha);
         let table = self.table;
