@@ -211,146 +211,160 @@ impl<'t> Scanner<'t> {
     /// the text), handing every token to `movetext`.
     pub fn read_movetext(&mut self, movetext: &mut impl Movetext) -> Result<(), &'static str> {
         let text = self.text;
-        while let Some(byte) = self.peek(self.at) {
-            // Spaces, moves and move numbers make up most movetext: they are told apart with
-            // plain tests first, which the processor predicts far better than the jump table
-            // of the full match below (a third of a book build's mispredicted branches were
-            // that table's).
+        // Spaces, moves and move numbers make up most movetext: they are read here with the
+        // position in a local (kept in a register, where `self.at` went through memory on every
+        // token) and plain tests, which the processor predicts far better than the jump table
+        // of the full match in `token` (a third of a book build's mispredicted branches were
+        // that table's). `self.at` is brought up to date around everything else.
+        let mut at = self.at;
+        while let Some(&(mut byte)) = text.get(at) {
             if byte == b' ' {
-                self.at += 1;
+                at += 1;
                 continue;
             }
-            if MOVE_STARTS[usize::from(byte)] {
-                if movetext.skips_moves() {
-                    self.skip_move(movetext);
-                } else {
-                    self.read_move(movetext);
-                }
-                continue;
-            }
-            if matches!(byte, b'2'..=b'9') || byte == b'1' && matches!(self.peek(self.at + 1), Some(b'0'..=b'9' | b'.'))
-            {
+            if matches!(byte, b'2'..=b'9') || byte == b'1' && matches!(text.get(at + 1), Some(b'0'..=b'9' | b'.')) {
                 // A move number (`1-0` and `1/2-1/2` go on with neither a digit nor a dot).
-                self.at += 1;
-                self.skip_move_number();
+                at = skip_move_number(text, at + 1);
+                match text.get(at) {
+                    Some(&next) if MOVE_STARTS[usize::from(next)] => byte = next,
+                    _ => continue,
+                }
+            }
+            // White's move, then a space and Black's: read in a row here, so that in plain
+            // movetext each test goes the same way nearly every time.
+            if let Some((san, len)) = self.plain_move(at, byte, movetext) {
+                at += len;
+                movetext.san(san);
+                if text.get(at) == Some(&b' ')
+                    && let Some(&next) = text.get(at + 1)
+                    && let Some((san, len)) = self.plain_move(at + 1, next, movetext)
+                {
+                    at += 1 + len;
+                    movetext.san(san);
+                }
                 continue;
             }
-            match byte {
-                b'{' => match memchr::memchr(b'}', &text[self.at + 1..]) {
-                    Some(end) => {
-                        movetext.comment(&text[self.at + 1..self.at + 1 + end]);
-                        self.at += end + 2;
-                    }
-                    None => {
-                        self.at = text.len();
-                        return Err("unterminated comment");
-                    }
-                },
-                b'\n' => {
-                    self.at += 1;
-                    match self.peek(self.at) {
-                        Some(b'%') => self.at = self.find_byte(self.at, b'\n'),
-                        Some(b'[' | b'\n') => return Ok(()),
-                        Some(b'\r') => {
-                            self.at += 1;
-                            if self.peek(self.at) == Some(b'\n') {
-                                return Ok(());
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                b';' => self.at = self.find_byte(self.at, b'\n'),
-                b'0' => {
-                    self.at += 1;
-                    if self.eat_dash() {
-                        if self.eat(b"1") {
-                            movetext.outcome(GameResult::BlackWins);
-                        } else if self.eat(b"0") {
-                            // Castling written with zeros.
-                            let long = self.eat_dash() && self.eat(b"0");
-                            let side = if long { CastlingSide::QueenSide } else { CastlingSide::KingSide };
-                            let suffix = san_text::suffix(self.peek(self.at));
-                            self.at += usize::from(suffix.is_some());
-                            movetext.san(SanPlus { san: San::Castle(side), suffix });
-                        }
-                    }
-                }
-                b'1' => {
-                    self.at += 1;
-                    if self.eat_dash() {
-                        if self.eat(b"0") {
-                            movetext.outcome(GameResult::WhiteWins);
-                        }
-                    } else if self.eat(b"/2") && self.eat_dash() && self.eat(b"1/2") {
-                        movetext.outcome(GameResult::Draw);
-                    } else {
-                        self.skip_move_number();
-                    }
-                }
-                b'\xc2' => {
-                    self.at += 1;
-                    if self.eat(b"\xbd") && self.eat_dash() && self.eat("\u{bd}".as_bytes()) {
-                        movetext.outcome(GameResult::Draw);
-                    }
-                }
-                b'(' => {
-                    self.at += 1;
-                    if movetext.begin_variation() {
-                        self.skip_variation(movetext);
-                    }
-                }
-                b')' => {
-                    self.at += 1;
-                    movetext.end_variation();
-                }
-                b'$' => {
-                    self.at += 1;
-                    let end = self.token_len(self.at);
-                    let digits = &text[self.at..self.at + end];
-                    if let Some(nag) = parse_nag(digits) {
-                        movetext.nag(nag);
-                    }
-                    self.at += end;
-                }
-                b'!' | b'?' => {
-                    self.at += 1;
-                    let nag = match (byte, self.peek(self.at)) {
-                        (b'!', Some(b'!')) => 3,
-                        (b'!', Some(b'?')) => 5,
-                        (b'?', Some(b'!')) => 6,
-                        (b'?', Some(b'?')) => 4,
-                        (b'!', _) => 1,
-                        _ => 2,
-                    };
-                    if nag > 2 {
-                        self.at += 1;
-                    }
-                    movetext.nag(nag);
-                }
-                b'*' => {
-                    self.at += 1;
-                    movetext.outcome(GameResult::Unknown);
-                }
-                b' ' | b'\t' | b'\r' | b'.' => self.at += 1,
-                b',' if self.repair => {
-                    self.at += 1;
-                    movetext.repair(COMMA_REPAIRED.to_owned());
-                }
-                _ if movetext.skips_moves() => self.skip_move(movetext),
-                _ => self.read_move(movetext),
+            self.at = at;
+            let end = self.token(byte, movetext)?;
+            at = self.at;
+            if end {
+                return Ok(());
             }
         }
+        self.at = at;
         Ok(())
     }
 
-    fn skip_move_number(&mut self) {
-        while matches!(self.peek(self.at), Some(b'0'..=b'9')) {
-            self.at += 1;
+    /// The movetext token that starts with `byte` at `at`, read up to its end; `true` at the
+    /// end of the movetext.
+    fn token(&mut self, byte: u8, movetext: &mut impl Movetext) -> Result<bool, &'static str> {
+        let text = self.text;
+        match byte {
+            b'{' => match memchr::memchr(b'}', &text[self.at + 1..]) {
+                Some(end) => {
+                    movetext.comment(&text[self.at + 1..self.at + 1 + end]);
+                    self.at += end + 2;
+                }
+                None => {
+                    self.at = text.len();
+                    return Err("unterminated comment");
+                }
+            },
+            b'\n' => {
+                self.at += 1;
+                match self.peek(self.at) {
+                    Some(b'%') => self.at = self.find_byte(self.at, b'\n'),
+                    Some(b'[' | b'\n') => return Ok(true),
+                    Some(b'\r') => {
+                        self.at += 1;
+                        if self.peek(self.at) == Some(b'\n') {
+                            return Ok(true);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            b';' => self.at = self.find_byte(self.at, b'\n'),
+            b'0' => {
+                self.at += 1;
+                if self.eat_dash() {
+                    if self.eat(b"1") {
+                        movetext.outcome(GameResult::BlackWins);
+                    } else if self.eat(b"0") {
+                        // Castling written with zeros.
+                        let long = self.eat_dash() && self.eat(b"0");
+                        let side = if long { CastlingSide::QueenSide } else { CastlingSide::KingSide };
+                        let suffix = san_text::suffix(self.peek(self.at));
+                        self.at += usize::from(suffix.is_some());
+                        movetext.san(SanPlus { san: San::Castle(side), suffix });
+                    }
+                }
+            }
+            b'1' => {
+                self.at += 1;
+                if self.eat_dash() {
+                    if self.eat(b"0") {
+                        movetext.outcome(GameResult::WhiteWins);
+                    }
+                } else if self.eat(b"/2") && self.eat_dash() && self.eat(b"1/2") {
+                    movetext.outcome(GameResult::Draw);
+                } else {
+                    self.at = skip_move_number(text, self.at);
+                }
+            }
+            b'\xc2' => {
+                self.at += 1;
+                if self.eat(b"\xbd") && self.eat_dash() && self.eat("\u{bd}".as_bytes()) {
+                    movetext.outcome(GameResult::Draw);
+                }
+            }
+            b'(' => {
+                self.at += 1;
+                if movetext.begin_variation() {
+                    self.skip_variation(movetext);
+                }
+            }
+            b')' => {
+                self.at += 1;
+                movetext.end_variation();
+            }
+            b'$' => {
+                self.at += 1;
+                let end = self.token_len(self.at);
+                let digits = &text[self.at..self.at + end];
+                if let Some(nag) = parse_nag(digits) {
+                    movetext.nag(nag);
+                }
+                self.at += end;
+            }
+            b'!' | b'?' => {
+                self.at += 1;
+                let nag = match (byte, self.peek(self.at)) {
+                    (b'!', Some(b'!')) => 3,
+                    (b'!', Some(b'?')) => 5,
+                    (b'?', Some(b'!')) => 6,
+                    (b'?', Some(b'?')) => 4,
+                    (b'!', _) => 1,
+                    _ => 2,
+                };
+                if nag > 2 {
+                    self.at += 1;
+                }
+                movetext.nag(nag);
+            }
+            b'*' => {
+                self.at += 1;
+                movetext.outcome(GameResult::Unknown);
+            }
+            b' ' | b'\t' | b'\r' | b'.' => self.at += 1,
+            b',' if self.repair => {
+                self.at += 1;
+                movetext.repair(COMMA_REPAIRED.to_owned());
+            }
+            _ if movetext.skips_moves() => self.skip_move(movetext),
+            _ => self.read_move(movetext),
         }
-        while matches!(self.peek(self.at), Some(b'.' | b' ')) {
-            self.at += 1;
-        }
+        Ok(false)
     }
 
     /// A move token nobody wants: skipped whole unless it could hold a result token or a
@@ -363,6 +377,18 @@ impl<'t> Scanner<'t> {
         } else {
             self.at += end.max(1);
         }
+    }
+
+    /// The move token at `at` (which starts with `byte`) and its length, when it is a whole
+    /// move token that [`san_text::parse_prefix`] reads and `movetext` wants: what
+    /// [`Scanner::read_move`] would read.
+    #[inline(always)]
+    fn plain_move(&self, at: usize, byte: u8, movetext: &impl Movetext) -> Option<(SanPlus, usize)> {
+        if !MOVE_STARTS[usize::from(byte)] || movetext.skips_moves() {
+            return None;
+        }
+        let (san, len) = san_text::parse_prefix(self.text.get(at..)?)?;
+        self.text.get(at + len).is_none_or(|&b| self.is_token_end(b)).then_some((san, len))
     }
 
     /// A move token (or something that is none: it is skipped).
@@ -454,6 +480,17 @@ impl<'t> Scanner<'t> {
             }
         }
     }
+}
+
+/// Where a move number's digits from `at`, and the dots and spaces after them, end.
+fn skip_move_number(text: &[u8], mut at: usize) -> usize {
+    while matches!(text.get(at), Some(b'0'..=b'9')) {
+        at += 1;
+    }
+    while matches!(text.get(at), Some(b'.' | b' ')) {
+        at += 1;
+    }
+    at
 }
 
 /// Whether the piece letter at `at` ends a long-algebraic promotion without `=`: `d7d8R`,
