@@ -163,10 +163,18 @@ impl Tags {
         self.ends.push((name_end, self.text.len()));
     }
 
-    /// The value of the first tag with this name.
+    /// The value of the first tag with this name. Names are compared as bytes, lengths
+    /// first: readers look up a few tags of every game, and most names differ in length.
     #[inline]
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.iter().find(|(n, _)| *n == name).map(|(_, value)| value)
+        let mut start = 0;
+        for &(name_end, value_end) in &self.ends {
+            if name_end - start == name.len() && self.text.as_bytes().get(start..name_end) == Some(name.as_bytes()) {
+                return self.text.get(name_end..value_end);
+            }
+            start = value_end;
+        }
+        None
     }
 
     /// Sets a tag, replacing the value of the first with the same name or appending.
