@@ -188,6 +188,11 @@ impl<'t> Scanner<'t> {
             };
             tag(self.at..self.at + name_end, self.at + quote + 1..self.at + value_end);
             self.at += consumed;
+            // Most tags end a line that the next tag follows.
+            if let Some(line_end) = text.get(self.at..).and_then(tag_line_end) {
+                self.at += line_end;
+                continue;
+            }
             self.skip_ket();
         }
         Ok(())
@@ -218,7 +223,8 @@ impl<'t> Scanner<'t> {
         // that table's). `self.at` is brought up to date around everything else.
         let mut at = self.at;
         while let Some(&(mut byte)) = text.get(at) {
-            if byte == b' ' {
+            // A carriage return reads as a space (see `token`).
+            if byte == b' ' || byte == b'\r' {
                 at += 1;
                 continue;
             }
@@ -482,6 +488,17 @@ impl<'t> Scanner<'t> {
     }
 }
 
+/// The length of `]` and a line end when the text goes on with them and another tag: what
+/// [`Scanner::skip_ket`] would skip there.
+#[inline]
+fn tag_line_end(rest: &[u8]) -> Option<usize> {
+    match rest {
+        [b']', b'\n', b'[', ..] => Some(2),
+        [b']', b'\r', b'\n', b'[', ..] => Some(3),
+        _ => None,
+    }
+}
+
 /// Where a move number's digits from `at`, and the dots and spaces after them, end.
 fn skip_move_number(text: &[u8], mut at: usize) -> usize {
     while matches!(text.get(at), Some(b'0'..=b'9')) {
@@ -552,6 +569,122 @@ pub(super) fn unescape(raw: &[u8]) -> Cow<'_, [u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabiya_io::corpus::Xorshift;
+
+    /// Every event a movetext reading hands on, in order.
+    #[derive(Default)]
+    struct Events {
+        seen: Vec<String>,
+        moves: usize,
+        /// Moves are skipped after this many.
+        wanted: Option<usize>,
+    }
+
+    impl Movetext for Events {
+        fn san(&mut self, san: SanPlus) {
+            self.moves += 1;
+            self.seen.push(format!("{san:?}"));
+        }
+        fn skips_moves(&self) -> bool {
+            self.wanted.is_some_and(|wanted| self.moves >= wanted)
+        }
+        fn nag(&mut self, nag: u8) {
+            self.seen.push(format!("${nag}"));
+        }
+        fn comment(&mut self, text: &[u8]) {
+            self.seen.push(format!("{{{}}}", String::from_utf8_lossy(text)));
+        }
+        fn begin_variation(&mut self) -> bool {
+            self.seen.push("(".into());
+            // Some variations read, some skipped.
+            self.seen.len().is_multiple_of(3)
+        }
+        fn end_variation(&mut self) {
+            self.seen.push(")".into());
+        }
+        fn outcome(&mut self, result: GameResult) {
+            self.seen.push(result.as_pgn().into());
+        }
+        fn repair(&mut self, message: String) {
+            self.seen.push(message);
+        }
+    }
+
+    /// The movetext loop without its fast paths, as it was before them: every move through
+    /// `read_move`, every other token but spaces and move numbers through `token`.
+    fn read_movetext_token_by_token(scan: &mut Scanner<'_>, movetext: &mut impl Movetext) -> Result<(), &'static str> {
+        while let Some(byte) = scan.peek(scan.at) {
+            if byte == b' ' {
+                scan.at += 1;
+            } else if MOVE_STARTS[usize::from(byte)] {
+                if movetext.skips_moves() {
+                    scan.skip_move(movetext);
+                } else {
+                    scan.read_move(movetext);
+                }
+            } else if matches!(byte, b'2'..=b'9')
+                || byte == b'1' && matches!(scan.peek(scan.at + 1), Some(b'0'..=b'9' | b'.'))
+            {
+                scan.at = skip_move_number(scan.text, scan.at + 1);
+            } else if scan.token(byte, movetext)? {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads every piece of `text` both ways; returns the moves read.
+    fn same_both_ways(text: &[u8], repair: bool, wanted: Option<usize>) -> usize {
+        let mut scan = Scanner::new(text, 0, repair);
+        let mut moves = 0;
+        loop {
+            scan.skip_to_game();
+            if scan.at >= text.len() || scan.read_tags(|_, _| {}).is_err() {
+                return moves;
+            }
+            let mut slow = Scanner::new(text, scan.at, repair);
+            let (mut fast_events, mut slow_events) =
+                (Events { wanted, ..Events::default() }, Events { wanted, ..Events::default() });
+            let fast_result = scan.read_movetext(&mut fast_events);
+            let slow_result = read_movetext_token_by_token(&mut slow, &mut slow_events);
+            assert_eq!((fast_result, scan.at), (slow_result, slow.at), "movetext read from {}", slow.at);
+            assert_eq!(fast_events.seen, slow_events.seen, "movetext read up to {}", slow.at);
+            moves += fast_events.moves;
+        }
+    }
+
+    /// The fast paths of `read_movetext` (moves read whole, a move number and two moves in a
+    /// row, carriage returns as spaces) give what reading token by token gives, on real
+    /// movetext and on copies with bytes changed to what the fast paths look at.
+    #[test]
+    fn fast_paths_read_what_token_by_token_reading_reads() {
+        let own = b"1.e4 e5 2.Nf3 Nc6\r\n3.Bb5 a6 {A comment} 4.Ba4 Nf6 5.O-O Be7 6.Re1 b5 7.Bb3 d6 (7...O-O 8.c3) 8.c3 O-O 9.h3 Nb8 10.d4 Nbd7 11.Nbd2 Bb7 12.Bc2 Re8 13.Nf1 Bf8 14.Ng3 g6 15.a4 c5 16.d5 c4 17.Bg5 h6 18.Be3 Nc5 19.Qd2 h5 20.Bg5 Be7 21.Ra3 Kg7 22.Rea1 Qc7 23.axb5 axb5 24.Rxa8 Rxa8 25.Rxa8 Bxa8 26.Qe3 Bb7 27.Bxe7 Qxe7 28.Qg5 Qxg5 29.Nxg5 e8=Q+ exd8=N# Kxh8 $1 !? 30.f4 ... 1/2-1/2\n\n";
+        let corpus = tabiya_io::corpus::corpus_file("pgn/medium-pgnmentor-12players.pgn").map(|path| {
+            let mut text = std::fs::read(path).unwrap();
+            text.truncate(1 << 20);
+            text
+        });
+        let texts: Vec<&[u8]> = [&own[..]].into_iter().chain(corpus.as_deref()).collect();
+        let alphabet = b" \r\n\t.x=+#-O0123456789abcdefghNBRQKP{}()$!?;,*[\"";
+        let mut rng = Xorshift::new(0x5ca4);
+        // 1. to 28. both sides, 29. four, 30. one, and the variation's two (`Events` reads it).
+        assert_eq!(same_both_ways(own, false, None), 56 + 4 + 1 + 2);
+        let mut moves = 0;
+        for text in texts {
+            for (repair, wanted) in [(false, None), (true, None), (true, Some(10))] {
+                moves += same_both_ways(text, repair, wanted);
+            }
+            for _ in 0..40 {
+                let mut changed = text[..text.len().min(64 << 10)].to_vec();
+                for _ in 0..1 + changed.len() / 200 {
+                    let at = rng.below(changed.len());
+                    changed[at] = alphabet[rng.below(alphabet.len())];
+                }
+                moves += same_both_ways(&changed, rng.below(2) == 0, None);
+            }
+        }
+        assert!(moves > 3 * 63, "{moves}");
+    }
 
     /// Commas and `d7d8R` promotions are repaired for `from_bytes` (with a warning on their
     /// game, commas in comments left alone) and dropped with their move by `new`.
