@@ -378,7 +378,9 @@ impl MoveWriter {
     /// dispatch on the kind of move for all three, and the code of a normal move from a table.
     #[inline(always)]
     fn mv(&mut self, lists: &mut PieceLists, us: Color, m: Move, fields: &mut impl LineFields) {
-        let (from, to, code) = match m {
+        // The encoder's moves are legal: the piece is where the move says. Its slot is read
+        // before the lists play the move.
+        let (from, to, code, slot) = match m {
             Move::Normal { role, from, capture, to, promotion } => {
                 if let Some(captured) = capture {
                     lists.capture(!us, to);
@@ -389,30 +391,31 @@ impl MoveWriter {
                     fields.pawn_move(us, from, promotion);
                     code += promotion_code(promotion);
                 }
-                (from, to, code)
+                let slot = lists.slot_at(from);
+                lists.put(us, slot, to);
+                (from, to, code, slot)
             }
             Move::EnPassant { from, to } => {
                 lists.capture(!us, en_passant_victim(from, to));
                 fields.en_passant(us, from, to);
-                (from, to, move_code(Role::Pawn, from, to))
+                let slot = lists.slot_at(from);
+                lists.put(us, slot, to);
+                (from, to, move_code(Role::Pawn, from, to), slot)
             }
             // The code says which side; the king is the piece that moves.
-            Move::Castle { king, rook } => (king, rook, if rook < king { 9 } else { 10 }),
-            Move::Put { to, .. } => (Square::A1, to, 0),
+            Move::Castle { king, rook } => {
+                let slot = lists.slot_at(king);
+                lists.castle(us, king, rook);
+                (king, rook, if rook < king { 9 } else { 10 }, slot)
+            }
+            Move::Put { to, .. } => (Square::A1, to, 0, lists.slot_at(Square::A1)),
         };
-        // The encoder's moves are legal: the piece is where the move says.
-        let slot = lists.slot_at(from);
         let piece = slot as u8;
         if code == DIAGONAL_QUEEN {
             // The from file, then the target square + 64.
             self.out.extend_from_slice(&[piece << 4 | from.file() as u8, to as u8 + 64]);
         } else {
             self.out.push(piece << 4 | code);
-        }
-        match m {
-            Move::Castle { king, rook } => lists.castle(us, king, rook),
-            Move::Put { .. } => {}
-            _ => lists.put(us, slot, to),
         }
         fields.end_move(Some(m));
     }
