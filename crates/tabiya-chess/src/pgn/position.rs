@@ -42,13 +42,17 @@ impl PlayPosition {
     pub(crate) fn new(pos: &Chess) -> PlayPosition {
         let board = pos.board();
         let mut by_role = [Bitboard::EMPTY; 7];
+        let mut roles = [None; 64];
         for role in Role::ALL {
             by_role[role as usize] = board.by_role(role);
+            for sq in board.by_role(role) {
+                roles[usize::from(sq)] = Some(role);
+            }
         }
         PlayPosition {
             by_role,
             by_color: [board.black(), board.white()],
-            roles: Square::ALL.map(|sq| board.role_at(sq)),
+            roles,
             turn: pos.turn(),
             castles: pos.castles().clone(),
             ep_square: pos.ep_square(EnPassantMode::Always),
@@ -173,7 +177,7 @@ impl PlayPosition {
     /// Whether the king of the side to move is safe after its `role` goes from `from` to `to`
     /// (a piece captured on `to` no longer attacks): this decides pins and answers to check
     /// alike.
-    #[inline]
+    #[inline(never)]
     pub(crate) fn king_safe_after(&self, role: Role, from: Square, to: Square) -> bool {
         let turn = self.turn;
         let king = if role == Role::King { Some(to) } else { self.king_of(turn) };

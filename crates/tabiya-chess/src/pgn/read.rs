@@ -457,12 +457,17 @@ pub(super) fn play_resolved(pos: &mut PlayPosition, mv: Option<Move>) {
 pub(super) fn play_san(san: San, pos: &mut PlayPosition) -> Result<Option<Move>, &'static str> {
     match pos.play_san(san) {
         Ok(m) => Ok(Some(m)),
-        Err(_) => {
-            let mv = resolve_san(san, pos)?;
-            play_resolved(pos, mv);
-            Ok(mv)
-        }
+        Err(_) => play_unusual(san, pos),
     }
+}
+
+/// A null move, a long-algebraic move, or no move: [`play_san`] out of its way.
+#[cold]
+#[inline(never)]
+fn play_unusual(san: San, pos: &mut PlayPosition) -> Result<Option<Move>, &'static str> {
+    let mv = resolve_san(san, pos)?;
+    play_resolved(pos, mv);
+    Ok(mv)
 }
 
 /// "12. Nf3" or "12... Nf3" for the move played at ply `ply` of a game that starts at

@@ -15,6 +15,7 @@ use crate::rules::{pawn_push_from, slider_origins};
 
 impl PlayPosition {
     /// The legal move `san` names here, as `San::to_move` finds it.
+    #[inline(always)]
     pub(crate) fn san_to_move(&self, san: San) -> Result<Move, SanError> {
         match san {
             San::Normal { role, file, rank, capture, to, promotion } => {
@@ -29,7 +30,7 @@ impl PlayPosition {
     /// Finds the legal move `san` names, as [`PlayPosition::san_to_move`] does, and plays it.
     /// One piece of code for the usual move: nothing is passed on or taken apart between
     /// finding and playing it.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn play_san(&mut self, san: San) -> Result<Move, SanError> {
         let mv = self.san_to_move(san)?;
         self.play(mv);

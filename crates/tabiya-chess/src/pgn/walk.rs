@@ -49,7 +49,7 @@ use tabiya_io::{Location, Warnings};
 
 use super::PgnError;
 use super::position::PlayPosition;
-use super::read::{StartPosition, move_name, move_warning, play_resolved, resolve_san};
+use super::read::{StartPosition, move_name, move_warning, play_san, resolve_san};
 use super::scan::{self, Scanner};
 use crate::game::GameResult;
 
@@ -141,18 +141,17 @@ impl<'a> WalkedGame<'a> {
     /// returning `Break` ends it without one. The moves are used up: a second call plays
     /// nothing.
     pub fn play(&mut self, mut visit: impl FnMut(&Chess, Option<Move>) -> ControlFlow<()>) -> Played {
-        // Moves are resolved on the reader's light position; `position`, which the caller
-        // sees, plays them after it.
+        // Moves are found and played on the reader's own position; `position`, which the
+        // caller sees, plays them after it.
         let mut position = self.start.clone();
         let mut resolving = PlayPosition::new(&self.start);
         let sans = std::mem::take(&mut self.sans);
         let mut plies = 0;
         for san in &sans {
-            let played = resolve_san(san.san, &resolving).and_then(|mv| {
+            let played = play_san(san.san, &mut resolving).and_then(|mv| {
                 if visit(&position, mv).is_break() {
                     return Ok(false);
                 }
-                play_resolved(&mut resolving, mv);
                 match mv {
                     Some(m) => position.play_unchecked(m),
                     // Never fails: the side that passes is not in check (`resolve_san`).
