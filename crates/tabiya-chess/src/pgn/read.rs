@@ -230,6 +230,12 @@ impl Frame {
         Frame { line, ..Frame::new(pos, 0) }
     }
 
+    /// Keeps a move just played.
+    fn push(&mut self, mv: Option<Move>) {
+        self.ply += 1;
+        self.line.nodes.push(Node::new(mv));
+    }
+
     /// The position before the line's last move, where a variation of that move starts,
     /// played again from the line's start: variations are rare, so this costs less than
     /// keeping a copy of the position before every move.
@@ -464,7 +470,7 @@ pub(super) fn play_san(san: San, pos: &mut PlayPosition) -> Result<Option<Move>,
 /// A null move, a long-algebraic move, or no move: [`play_san`] out of its way.
 #[cold]
 #[inline(never)]
-fn play_unusual(san: San, pos: &mut PlayPosition) -> Result<Option<Move>, &'static str> {
+pub(super) fn play_unusual(san: San, pos: &mut PlayPosition) -> Result<Option<Move>, &'static str> {
     let mv = resolve_san(san, pos)?;
     play_resolved(pos, mv);
     Ok(mv)
@@ -581,6 +587,18 @@ fn end_line(state: &mut GameState, ply: u32, san_plus: &SanPlus, what: &str) {
     state.warn(message);
 }
 
+/// A null move, a long-algebraic move, or an illegal or ambiguous one, which ends its line.
+#[cold]
+#[inline(never)]
+fn play_unusual_move(state: &mut GameState, san_plus: &SanPlus) {
+    let frame = state.current();
+    let ply = frame.ply;
+    match play_unusual(san_plus.san, &mut frame.pos) {
+        Ok(mv) => frame.push(mv),
+        Err(what) => end_line(state, ply, san_plus, what),
+    }
+}
+
 /// A game's movetext as the tokenizer reads it.
 struct Reading<'s> {
     state: &'s mut GameState,
@@ -599,13 +617,11 @@ impl scan::Movetext for Reading<'_> {
         if frame.stopped {
             return;
         }
-        let ply = frame.ply;
-        match play_san(san_plus.san, &mut frame.pos) {
-            Ok(mv) => {
-                frame.ply += 1;
-                frame.line.nodes.push(Node::new(mv));
-            }
-            Err(what) => end_line(state, ply, &san_plus, what),
+        // The usual move is found, played and kept right here (its value stays in registers);
+        // anything else goes aside.
+        match frame.pos.play_san(san_plus.san) {
+            Ok(mv) => frame.push(Some(mv)),
+            Err(_) => play_unusual_move(state, &san_plus),
         }
     }
 
