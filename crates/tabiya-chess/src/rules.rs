@@ -12,10 +12,10 @@
 use shakmaty::{Bitboard, Board, Chess, Color, Position, Rank, Role, Square, attacks};
 
 /// The squares a rook (or a bishop) on each square reaches on an empty board: 512 bytes.
-pub(crate) struct Rays([u64; 64]);
+struct Rays([u64; 64]);
 
-pub(crate) static STRAIGHT: Rays = Rays::of(Role::Rook);
-pub(crate) static DIAGONAL: Rays = Rays::of(Role::Bishop);
+static STRAIGHT: Rays = Rays::of(Role::Rook);
+static DIAGONAL: Rays = Rays::of(Role::Bishop);
 
 impl Rays {
     const fn of(role: Role) -> Rays {
@@ -39,7 +39,7 @@ impl Rays {
         Rays(rays)
     }
 
-    pub(crate) fn from(&self, sq: Square) -> Bitboard {
+    fn from(&self, sq: Square) -> Bitboard {
         Bitboard(self.0[usize::from(sq)])
     }
 
@@ -57,7 +57,7 @@ impl Rays {
     }
 
     /// Whether one of `pieces` reaches `sq` along these rays with `occupied` squares occupied.
-    pub(crate) fn reached(&self, sq: Square, pieces: Bitboard, occupied: Bitboard) -> bool {
+    fn reached(&self, sq: Square, pieces: Bitboard, occupied: Bitboard) -> bool {
         self.reaching(sq, pieces, occupied).next().is_some()
     }
 }
