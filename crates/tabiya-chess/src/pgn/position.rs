@@ -5,8 +5,9 @@
 //! plays a move by clearing both squares in each of its bitboards, keeps the move clocks and
 //! branches on what kind of move it is. This keeps the pieces (a bitboard per role and per
 //! color), the side to move, the castling rights (shakmaty's own `Castles`) and the en passant
-//! square as `Chess` keeps them (set after every double step), and plays a normal move without
-//! a branch that depends on the move: a missing capture or promotion toggles a spare bitboard.
+//! square as `Chess` keeps them (set after every double step), plus the role on each square
+//! for the piece a move takes. It plays a normal move without a branch on what it takes: a move
+//! that takes nothing toggles a spare bitboard.
 //!
 //! The moves it finds are the same `Move` values shakmaty finds, and playing them leaves the
 //! same board, rights and en passant square: tests compare the two square by square on random
