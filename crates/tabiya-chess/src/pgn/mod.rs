@@ -20,6 +20,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod position;
 pub mod read;
 mod san;
 mod san_text;

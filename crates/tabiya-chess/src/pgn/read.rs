@@ -1,5 +1,6 @@
-//! Reading PGN into [`Game`]s: our tokenizer (`pgn/scan.rs`) reads the text, shakmaty checks
-//! and plays every move.
+//! Reading PGN into [`Game`]s: our tokenizer (`pgn/scan.rs`) reads the text; every move is
+//! resolved and played on the reader's own position (`pgn/position.rs`), which finds the
+//! moves shakmaty finds.
 //!
 //! Leniency rules (design notes, pgn-and-performance.md §1.5):
 //! * A blank line never ends a game: movetext split off at a blank line (a game without a
@@ -22,12 +23,11 @@ use std::path::PathBuf;
 
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError, SanPlus};
-use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, Position};
-use shakmaty::{Move, Square};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Square};
 use tabiya_io::{Location, Warnings};
 
 use super::PgnError;
+use super::position::PlayPosition;
 use super::scan::{self, Scanner};
 use crate::game::{Game, GameResult, Line, Node, Tags};
 
@@ -211,9 +211,9 @@ struct TagSection {
 struct Frame {
     line: Line,
     /// Position after the line's last move.
-    pos: Chess,
+    pos: PlayPosition,
     /// Position the line starts from.
-    start: Chess,
+    start: PlayPosition,
     /// Ply number of `pos` counted from the game's start position, for naming moves.
     ply: u32,
     /// An illegal move ended this line; later moves of it are ignored.
@@ -221,23 +221,29 @@ struct Frame {
 }
 
 impl Frame {
-    fn new(pos: Chess, ply: u32) -> Frame {
+    fn new(pos: PlayPosition, ply: u32) -> Frame {
         Frame { line: Line::default(), start: pos.clone(), pos, ply, stopped: false }
     }
 
-    fn main_line(pos: Chess) -> Frame {
+    fn main_line(pos: PlayPosition) -> Frame {
         let line = Line { comments: Vec::new(), nodes: Vec::with_capacity(TYPICAL_PLIES) };
         Frame { line, ..Frame::new(pos, 0) }
+    }
+
+    /// Keeps a move just played.
+    fn push(&mut self, mv: Option<Move>) {
+        self.ply += 1;
+        self.line.nodes.push(Node::new(mv));
     }
 
     /// The position before the line's last move, where a variation of that move starts,
     /// played again from the line's start: variations are rare, so this costs less than
     /// keeping a copy of the position before every move.
-    fn before_last_move(&self) -> Option<Chess> {
+    fn before_last_move(&self) -> Option<PlayPosition> {
         let (_, played) = self.line.nodes.split_last()?;
         let mut pos = self.start.clone();
         for node in played {
-            play_resolved(&mut pos, node.mv).ok()?;
+            play_resolved(&mut pos, node.mv);
         }
         Some(pos)
     }
@@ -361,7 +367,7 @@ impl GameVisitor {
         let first_turn = start.position.turn();
         Ok(Box::new(GameState {
             game,
-            frames: vec![Frame::main_line(start.position)],
+            frames: vec![Frame::main_line(PlayPosition::new(&start.position))],
             skipping_variation: false,
             outcome: None,
             not_utf8: tags.not_utf8,
@@ -432,11 +438,11 @@ impl StartPosition {
 }
 
 /// The move a SAN token names in `pos` (`None`: a null move), or why it cannot be played.
-pub(super) fn resolve_san(san: San, pos: &Chess) -> Result<Option<Move>, &'static str> {
+pub(super) fn resolve_san(san: San, pos: &PlayPosition) -> Result<Option<Move>, &'static str> {
     match san {
         San::Null if pos.is_check() => Err("null move while in check"),
         San::Null => Ok(None),
-        san => match super::san::san_to_move(san, pos).or_else(|e| long_algebraic(san, pos).ok_or(e)) {
+        san => match pos.san_to_move(san).or_else(|e| long_algebraic(san, pos).ok_or(e)) {
             Ok(m) => Ok(Some(m)),
             Err(SanError::AmbiguousSan) => Err("ambiguous move"),
             Err(_) => Err("illegal move"),
@@ -444,16 +450,30 @@ pub(super) fn resolve_san(san: San, pos: &Chess) -> Result<Option<Move>, &'stati
     }
 }
 
-/// Plays a move [`resolve_san`] found; a null move fails where the side not to move is in check.
-pub(super) fn play_resolved(pos: &mut Chess, mv: Option<Move>) -> Result<(), &'static str> {
+/// Plays a move [`resolve_san`] found (`None`: passes the move).
+pub(super) fn play_resolved(pos: &mut PlayPosition, mv: Option<Move>) {
     match mv {
-        Some(m) => pos.play_unchecked(m),
-        None => {
-            let swapped = pos.clone().swap_turn();
-            *pos = swapped.map_err(|_| "null move from a position where the other side cannot move")?;
-        }
+        Some(m) => pos.play(m),
+        None => pos.play_null(),
     }
-    Ok(())
+}
+
+/// Finds the move a SAN token names in `pos`, as [`resolve_san`] does, and plays it.
+#[inline(always)]
+pub(super) fn play_san(san: San, pos: &mut PlayPosition) -> Result<Option<Move>, &'static str> {
+    match pos.play_san(san) {
+        Ok(m) => Ok(Some(m)),
+        Err(_) => play_unusual(san, pos),
+    }
+}
+
+/// A null move, a long-algebraic move, or no move: [`play_san`] out of its way.
+#[cold]
+#[inline(never)]
+pub(super) fn play_unusual(san: San, pos: &mut PlayPosition) -> Result<Option<Move>, &'static str> {
+    let mv = resolve_san(san, pos)?;
+    play_resolved(pos, mv);
+    Ok(mv)
 }
 
 /// "12. Nf3" or "12... Nf3" for the move played at ply `ply` of a game that starts at
@@ -474,11 +494,10 @@ pub(super) fn move_warning(what: &str, name: &str, main_line: bool) -> String {
 /// A long-algebraic move (`g1f3`, `e7e8q`): SAN parsing reads it as a pawn move with a full
 /// from-square, which is only legal when a pawn stands there.
 #[cold]
-fn long_algebraic(san: San, pos: &Chess) -> Option<Move> {
+fn long_algebraic(san: San, pos: &PlayPosition) -> Option<Move> {
     match san {
         San::Normal { file: Some(file), rank: Some(rank), to, promotion, .. } => {
-            let from = Square::from_coords(file, rank);
-            UciMove::Normal { from, to, promotion }.to_move(pos).ok()
+            pos.uci_to_move(Square::from_coords(file, rank), to, promotion)
         }
         _ => None,
     }
@@ -568,6 +587,18 @@ fn end_line(state: &mut GameState, ply: u32, san_plus: &SanPlus, what: &str) {
     state.warn(message);
 }
 
+/// A null move, a long-algebraic move, or an illegal or ambiguous one, which ends its line.
+#[cold]
+#[inline(never)]
+fn play_unusual_move(state: &mut GameState, san_plus: &SanPlus) {
+    let frame = state.current();
+    let ply = frame.ply;
+    match play_unusual(san_plus.san, &mut frame.pos) {
+        Ok(mv) => frame.push(mv),
+        Err(what) => end_line(state, ply, san_plus, what),
+    }
+}
+
 /// A game's movetext as the tokenizer reads it.
 struct Reading<'s> {
     state: &'s mut GameState,
@@ -586,15 +617,11 @@ impl scan::Movetext for Reading<'_> {
         if frame.stopped {
             return;
         }
-        let ply = frame.ply;
-        let played = resolve_san(san_plus.san, &frame.pos).and_then(|mv| {
-            play_resolved(&mut frame.pos, mv)?;
-            frame.ply += 1;
-            frame.line.nodes.push(Node::new(mv));
-            Ok(())
-        });
-        if let Err(what) = played {
-            end_line(state, ply, &san_plus, what);
+        // The usual move is found, played and kept right here (its value stays in registers);
+        // anything else goes aside.
+        match frame.pos.play_san(san_plus.san) {
+            Ok(mv) => frame.push(Some(mv)),
+            Err(_) => play_unusual_move(state, &san_plus),
         }
     }
 

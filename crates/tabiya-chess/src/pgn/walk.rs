@@ -48,7 +48,8 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 use tabiya_io::{Location, Warnings};
 
 use super::PgnError;
-use super::read::{StartPosition, move_name, move_warning, play_resolved, resolve_san};
+use super::position::PlayPosition;
+use super::read::{StartPosition, move_name, move_warning, play_san, resolve_san};
 use super::scan::{self, Scanner};
 use crate::game::GameResult;
 
@@ -140,15 +141,28 @@ impl<'a> WalkedGame<'a> {
     /// returning `Break` ends it without one. The moves are used up: a second call plays
     /// nothing.
     pub fn play(&mut self, mut visit: impl FnMut(&Chess, Option<Move>) -> ControlFlow<()>) -> Played {
+        // Moves are found and played on the reader's own position; `position`, which the
+        // caller sees, plays them after it.
         let mut position = self.start.clone();
+        let mut resolving = PlayPosition::new(&self.start);
         let sans = std::mem::take(&mut self.sans);
         let mut plies = 0;
         for san in &sans {
-            let played = resolve_san(san.san, &position).and_then(|mv| {
+            let played = play_san(san.san, &mut resolving).and_then(|mv| {
                 if visit(&position, mv).is_break() {
                     return Ok(false);
                 }
-                play_resolved(&mut position, mv).map(|()| true)
+                match mv {
+                    Some(m) => position.play_unchecked(m),
+                    // Never fails: the side that passes is not in check (`resolve_san`).
+                    None => {
+                        position = position
+                            .clone()
+                            .swap_turn()
+                            .map_err(|_| "null move from a position where the other side cannot move")?
+                    }
+                }
+                Ok(true)
             });
             match played {
                 Ok(true) => plies += 1,
@@ -226,11 +240,7 @@ impl<'a> PgnWalk<'a> {
         // Text between games that holds no game at all: no tags, no result, no first move
         // that can be played.
         let first_move_plays = || {
-            let mut pos = start.position.clone();
-            movetext
-                .sans
-                .first()
-                .is_some_and(|san| resolve_san(san.san, &pos).and_then(|mv| play_resolved(&mut pos, mv)).is_ok())
+            movetext.sans.first().is_some_and(|san| resolve_san(san.san, &PlayPosition::new(&start.position)).is_ok())
         };
         if tags.is_empty() && movetext.outcome.is_none() && !first_move_plays() {
             self.number -= 1;
