@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role};
 
 use super::conventions::MAX_ELEMENT_SIZE;
-use super::element::{Element, GameLinks};
+use super::element::Element;
 use super::error::KvetkaError;
 use super::key::{self, key_of};
 use super::ksf::{GameRecord, SOURCE_PGN, Source, Sources};
@@ -463,11 +463,9 @@ impl Builder {
             let mut tally = Tally::default();
             let mut e = Element::default();
             while tallies.next_into(&mut tally) {
-                let mut moves = std::mem::take(&mut e.moves);
-                tally.codes(&mut moves);
-                e = Element { key: tally.key, wins: tally.wins, draws: tally.draws, losses: tally.losses, moves, ..e };
+                (e.key, e.wins, e.draws, e.losses) = (tally.key, tally.wins, tally.draws, tally.losses);
+                tally.codes(&mut e.moves);
                 (e.flags, e.some_source, e.comment) = (0, None, None);
-                e.game_links = GameLinks::default();
                 if references {
                     e.set_some_source(Some(tally.first_game));
                     e.set_game_links(tally.last_of.clone());
@@ -475,7 +473,10 @@ impl Builder {
                 if let Some(name) = names.and_then(|n| n.get(&tally.key)) {
                     e.set_comment(Some(name.clone()));
                 }
-                fit(&mut e, element_type, &mut report);
+                // Only references and comments make an element long.
+                if references || e.comment.is_some() {
+                    fit(&mut e, element_type, &mut report);
+                }
                 if links {
                     report.link_moves += add_links(std::slice::from_mut(&mut e), &|k| keys.binary_search(k).is_ok());
                 }

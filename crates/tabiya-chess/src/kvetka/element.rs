@@ -121,7 +121,9 @@ impl Element {
     /// Appends the element, length prefix first.
     pub fn encode(&self, element_type: u8, out: &mut Vec<u8>) {
         let refs = element_type & ELEMENT_TYPE_REFERENCES != 0;
-        write_compact_int(out, self.body_size(element_type) as u32);
+        let body = self.body_size(element_type);
+        out.reserve(compact_size(body as u32) + body);
+        write_compact_int(out, body as u32);
         out.extend_from_slice(&self.key.0);
         for value in [self.wins, self.draws, self.losses] {
             write_compact_int(out, value);

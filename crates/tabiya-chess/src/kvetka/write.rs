@@ -450,6 +450,7 @@ fn check_element(element: &Element, element_type: u8) -> Result<usize, KvetkaErr
     Ok(size)
 }
 
+#[inline]
 fn check_comment(element: &Element) -> Result<(), KvetkaError> {
     match &element.comment {
         Some(comment) if unicode_units(comment) > MAX_COMMENT_CHARS => Err(KvetkaError::unrepresentable(format!(
