@@ -140,6 +140,9 @@ struct GameWalk {
 #[derive(Debug, Default)]
 struct Reversible {
     list: Vec<[u64; 3]>,
+    /// One bit per key of the list, chosen by the key's bits: a key whose bit is clear is not in
+    /// the list, and most keys are met once, so the list is rarely searched.
+    filter: u64,
     set: HashSet<[u64; 3]>,
 }
 
@@ -149,7 +152,10 @@ impl Reversible {
     /// Adds a key; whether it was there already.
     fn insert(&mut self, words: [u64; 3]) -> bool {
         if self.list.len() < Self::LONGEST_LIST {
-            let met = self.list.contains(&words);
+            let mixed = (words[0] ^ words[1].rotate_left(21) ^ words[2]).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let bit = 1 << (mixed >> 58);
+            let met = self.filter & bit != 0 && self.list.contains(&words);
+            self.filter |= bit;
             self.list.push(words);
             return met;
         }
@@ -161,6 +167,7 @@ impl Reversible {
 
     fn clear(&mut self) {
         self.list.clear();
+        self.filter = 0;
         self.set.clear();
     }
 }
