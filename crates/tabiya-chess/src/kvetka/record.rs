@@ -121,9 +121,15 @@ pub(crate) enum Records {
 /// Sorts records by key. Records of one key stay in no particular order: what the merge
 /// takes from them does not depend on it.
 fn sort<G: GameNumber>(records: &mut [Record<G>]) {
-    // The words as one 128-bit number and one 64-bit: fewer branches than comparing the
-    // array word by word, the same order.
-    records.sort_unstable_by_key(|r| (u128::from(r.words[0]) << 64 | u128::from(r.words[1]), r.words[2]));
+    // By the first word alone, then each run of equal first words by the other two: most keys
+    // differ in their first 64 bits (the file codes of files a to c or so), and a sort on one
+    // number is faster than on three.
+    records.sort_unstable_by_key(|r| r.words[0]);
+    for run in records.chunk_by_mut(|a, b| a.words[0] == b.words[0]) {
+        if run.len() > 1 {
+            run.sort_unstable_by_key(|r| (r.words[1], r.words[2]));
+        }
+    }
 }
 
 /// The records of a run of consecutive games of one source.
