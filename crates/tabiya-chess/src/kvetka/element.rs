@@ -129,7 +129,8 @@ impl Element {
             write_compact_int(out, value);
         }
         out.push(self.moves.len() as u8);
-        out.extend_from_slice(&self.moves);
+        // Byte by byte: a position has a few moves, fewer than a call to copy them costs.
+        out.extend(self.moves.iter().copied());
         out.push(self.flags);
         if refs && self.flags & FLAG_SOME_SOURCE != 0 {
             self.some_source.unwrap_or_default().encode(out);
@@ -146,7 +147,9 @@ impl Element {
                 GameLinks::Raw(raw) => out.extend_from_slice(raw),
             }
         }
-        out.extend_from_slice(&self.extra);
+        if !self.extra.is_empty() {
+            out.extend_from_slice(&self.extra);
+        }
     }
 
     /// Parses one element at the reader's position. Warnings carry offsets in the file.
