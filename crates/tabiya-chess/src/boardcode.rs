@@ -363,15 +363,12 @@ const fn nibble_code(nibble: u32) -> (u32, u32) {
     ((prefix << 1) | nibble >> 3, len + 1)
 }
 
-/// The board code of a position: at most 64 × 6 = 384 bits, most significant first. `WORDS`
-/// words hold its first 64 · (`WORDS` − 1) bits: all of them in the default 7, as many as a key
-/// can hold in fewer (see [`BoardCoder::code`]).
+/// The board code of a position: at most 64 × 6 = 384 bits, most significant first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BoardCode<const WORDS: usize = 7> {
-    /// The bits, from bit 63 of word 0; zero after `len` (one word more than the bits held
-    /// need, so that a code crossing into the next word never needs a bounds check).
-    pub words: [u64; WORDS],
-    /// Number of bits of the whole code (also of those not held).
+pub struct BoardCode {
+    /// The bits, from bit 63 of word 0; zero after `len` (one word more than 384 bits need,
+    /// so that a code crossing into the next word never needs a bounds check).
+    pub words: [u64; 7],
     pub len: usize,
 }
 
@@ -413,15 +410,7 @@ impl BoardCode {
     /// them by real file (each as (bits, number of bits ≤ 48)), in reverse order when the
     /// frame mirrors the files.
     fn join(files: &FileCodes, mirrored: bool) -> BoardCode {
-        BoardCode::join_words(files, mirrored)
-    }
-}
-
-impl<const WORDS: usize> BoardCode<WORDS> {
-    /// [`BoardCode::join`] into `WORDS` words: files that start past the bits held are only
-    /// counted.
-    fn join_words(files: &FileCodes, mirrored: bool) -> BoardCode<WORDS> {
-        let mut words = [0u64; WORDS];
+        let mut words = [0u64; 7];
         let mut at = 0;
         let reverse = if mirrored { 7 } else { 0 };
         for file in 0..8 {
@@ -430,14 +419,57 @@ impl<const WORDS: usize> BoardCode<WORDS> {
             // goes to the next word (shifting by 64 - shift in two steps: nothing when it fits).
             let aligned = code << (64 - len);
             let (word, shift) = (at / 64, at % 64);
-            if let Some([first, second]) = words.get_mut(word..word + 2) {
-                *first |= aligned >> shift;
-                *second |= (aligned << 1) << (63 - shift);
-            }
+            words[word] |= aligned >> shift;
+            words[word + 1] |= (aligned << 1) << (63 - shift);
             at += len as usize;
         }
         BoardCode { words, len: at }
     }
+}
+
+/// The bits a format puts right after the board code (Kvetka's ep and castling fields), and
+/// how long the board code and these bits may be together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tail {
+    /// The bits, in the low `len`.
+    pub bits: u64,
+    /// 1 to 63.
+    pub len: u32,
+    /// At least 72 (no board code is shorter), at most 190.
+    pub max_len: u32,
+}
+
+/// The code of `board` in `frame` followed by `tail`, most significant first in 192 bits (zeros
+/// after), or the number of bits they take when over `tail.max_len`.
+pub fn tailed_code(board: &Board, frame: Frame, tail: Tail) -> Result<[u64; 3], usize> {
+    let planes = Planes::new(board, frame.flipped);
+    join_tailed(&std::array::from_fn(|file| planes.file_code(file, frame.flipped)), frame.mirrored, tail)
+}
+
+/// [`BoardCode::join`] with `tail` after the files, left-aligned in 192 bits. All in registers:
+/// each code shifts those before it up (a 192-bit shift register), then the padding does.
+fn join_tailed(files: &FileCodes, mirrored: bool, tail: Tail) -> Result<[u64; 3], usize> {
+    let len = files.iter().map(|&(_, len)| len).sum::<u32>() + tail.len;
+    if len > tail.max_len {
+        return Err(len as usize);
+    }
+    let (mut high, mut low) = (0u128, 0u64);
+    // `count` is 1 to 63 (file codes take 8 to 48 bits).
+    let mut push = |code: u64, count: u32| {
+        high = high << count | u128::from(low >> (64 - count));
+        low = low << count | code;
+    };
+    let reverse = if mirrored { 7 } else { 0 };
+    for file in 0..8 {
+        let (code, len) = files[file ^ reverse];
+        push(code, len);
+    }
+    push(tail.bits, tail.len);
+    // The zeros after, in two shifts of at most 63: 192 − `len` is 2 to 120.
+    let padding = 192 - len;
+    push(0, padding / 2);
+    push(0, padding - padding / 2);
+    Ok([(high >> 64) as u64, high as u64, low])
 }
 
 /// The pieces of a real board as nibbles (see [`nibble_code`]) in four bit planes, the
@@ -491,12 +523,12 @@ pub struct BoardCoder {
 type FileCodes = [(u64, u32); 8];
 
 impl BoardCoder {
-    /// The code of `board` in `frame`, its first 64 · (`WORDS` − 1) bits held (a key needs
-    /// fewer than all 384: fewer words to fill and to copy).
-    pub fn code<const WORDS: usize>(&mut self, board: &Board, frame: Frame) -> BoardCode<WORDS> {
+    /// [`tailed_code`] of `board` in `frame`, from the file codes of the last board of the same
+    /// side to move.
+    pub fn tailed_code(&mut self, board: &Board, frame: Frame, tail: Tail) -> Result<[u64; 3], usize> {
         let flipped = frame.flipped;
         let planes = Planes::new(board, flipped);
-        let (last, files) = match &mut self.last[usize::from(frame.flipped)] {
+        let files = match &mut self.last[usize::from(flipped)] {
             Some((last, files)) => {
                 let mut changed = planes.changed_files(last);
                 while changed != 0 {
@@ -504,15 +536,12 @@ impl BoardCoder {
                     changed &= changed - 1;
                     files[file] = planes.file_code(file, flipped);
                 }
-                (last, files)
+                *last = planes;
+                files
             }
-            empty => {
-                let (last, files) = empty.insert((planes, std::array::from_fn(|file| planes.file_code(file, flipped))));
-                (last, files)
-            }
+            empty => &mut empty.insert((planes, std::array::from_fn(|file| planes.file_code(file, flipped)))).1,
         };
-        *last = planes;
-        BoardCode::join_words(files, frame.mirrored)
+        join_tailed(files, frame.mirrored, tail)
     }
 }
 
@@ -803,20 +832,30 @@ mod tests {
     }
 
     /// Codes worked out file by file from the last board of the same side to move equal the
-    /// codes of the boards on their own, over random games (captures, castling, promotions,
-    /// mirrored frames).
+    /// codes of the boards on their own and the bits [`write_board`] writes, followed by a
+    /// tail, over random games (captures, castling, promotions, mirrored frames).
     #[test]
     fn board_coder_equals_board_code() {
         let mut coder = BoardCoder::default();
         for_each_random_position(11, 40, 300, |pos| {
             let normalization = Normalization::new(pos);
-            let code: BoardCode = coder.code(pos.board(), normalization.frame);
-            assert_eq!(code, BoardCode::framed(pos.board(), normalization.frame));
+            let frame = normalization.frame;
+            let code = BoardCode::framed(pos.board(), frame);
             assert_eq!(code, BoardCode::new(&Normalized::new(pos).board));
-            // Fewer words hold the code's start, and count all of it.
-            let start: BoardCode<3> = coder.code(pos.board(), normalization.frame);
-            assert_eq!(start.len, code.len);
-            assert_eq!(start.words[..2], code.words[..2]);
+            let tail = Tail { bits: 0x5a, len: 7, max_len: 176 };
+            let tailed = coder.tailed_code(pos.board(), frame, tail);
+            assert_eq!(tailed, tailed_code(&Normalized::new(pos).board, Frame::default(), tail));
+            let mut bits = BitWriter::new();
+            write_board(&Normalized::new(pos).board, &mut bits);
+            bits.push_bits(0x5a, 7);
+            if bits.len() > 176 {
+                assert_eq!(tailed, Err(bits.len()));
+                return;
+            }
+            bits.pad_to(192);
+            let words: Vec<u64> =
+                bits.as_bytes().chunks_exact(8).map(|c| u64::from_be_bytes(c.try_into().unwrap())).collect();
+            assert_eq!(tailed.map(Vec::from), Ok(words));
         });
     }
 

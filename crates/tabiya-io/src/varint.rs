@@ -40,6 +40,7 @@ pub fn decode_compact_int(data: &[u8]) -> Result<(u32, usize), VarintError> {
 }
 
 /// Appends the minimal CompactInt form of `value`.
+#[inline]
 pub fn write_compact_int(out: &mut Vec<u8>, value: u32) {
     // Most values of a book (counts, lengths) take one byte.
     if value < 0x80 {

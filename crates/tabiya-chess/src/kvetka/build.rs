@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role};
 
 use super::conventions::MAX_ELEMENT_SIZE;
-use super::element::{Element, GameLinks};
+use super::element::Element;
 use super::error::KvetkaError;
 use super::key::{self, key_of};
 use super::ksf::{GameRecord, SOURCE_PGN, Source, Sources};
@@ -140,6 +140,9 @@ struct GameWalk {
 #[derive(Debug, Default)]
 struct Reversible {
     list: Vec<[u64; 3]>,
+    /// One bit per key of the list, chosen by the key's bits: a key whose bit is clear is not in
+    /// the list, and most keys are met once, so the list is rarely searched.
+    filter: u64,
     set: HashSet<[u64; 3]>,
 }
 
@@ -149,7 +152,10 @@ impl Reversible {
     /// Adds a key; whether it was there already.
     fn insert(&mut self, words: [u64; 3]) -> bool {
         if self.list.len() < Self::LONGEST_LIST {
-            let met = self.list.contains(&words);
+            let mixed = (words[0] ^ words[1].rotate_left(21) ^ words[2]).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let bit = 1 << (mixed >> 58);
+            let met = self.filter & bit != 0 && self.list.contains(&words);
+            self.filter |= bit;
             self.list.push(words);
             return met;
         }
@@ -161,6 +167,7 @@ impl Reversible {
 
     fn clear(&mut self) {
         self.list.clear();
+        self.filter = 0;
         self.set.clear();
     }
 }
@@ -463,11 +470,9 @@ impl Builder {
             let mut tally = Tally::default();
             let mut e = Element::default();
             while tallies.next_into(&mut tally) {
-                let mut moves = std::mem::take(&mut e.moves);
-                tally.codes(&mut moves);
-                e = Element { key: tally.key, wins: tally.wins, draws: tally.draws, losses: tally.losses, moves, ..e };
+                (e.key, e.wins, e.draws, e.losses) = (tally.key, tally.wins, tally.draws, tally.losses);
+                tally.codes(&mut e.moves);
                 (e.flags, e.some_source, e.comment) = (0, None, None);
-                e.game_links = GameLinks::default();
                 if references {
                     e.set_some_source(Some(tally.first_game));
                     e.set_game_links(tally.last_of.clone());
@@ -475,7 +480,10 @@ impl Builder {
                 if let Some(name) = names.and_then(|n| n.get(&tally.key)) {
                     e.set_comment(Some(name.clone()));
                 }
-                fit(&mut e, element_type, &mut report);
+                // Only references and comments make an element long.
+                if references || e.comment.is_some() {
+                    fit(&mut e, element_type, &mut report);
+                }
                 if links {
                     report.link_moves += add_links(std::slice::from_mut(&mut e), &|k| keys.binary_search(k).is_ok());
                 }

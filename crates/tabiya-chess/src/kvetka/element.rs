@@ -121,13 +121,16 @@ impl Element {
     /// Appends the element, length prefix first.
     pub fn encode(&self, element_type: u8, out: &mut Vec<u8>) {
         let refs = element_type & ELEMENT_TYPE_REFERENCES != 0;
-        write_compact_int(out, self.body_size(element_type) as u32);
+        let body = self.body_size(element_type);
+        out.reserve(compact_size(body as u32) + body);
+        write_compact_int(out, body as u32);
         out.extend_from_slice(&self.key.0);
         for value in [self.wins, self.draws, self.losses] {
             write_compact_int(out, value);
         }
         out.push(self.moves.len() as u8);
-        out.extend_from_slice(&self.moves);
+        // Byte by byte: a position has a few moves, fewer than a call to copy them costs.
+        out.extend(self.moves.iter().copied());
         out.push(self.flags);
         if refs && self.flags & FLAG_SOME_SOURCE != 0 {
             self.some_source.unwrap_or_default().encode(out);
@@ -144,7 +147,9 @@ impl Element {
                 GameLinks::Raw(raw) => out.extend_from_slice(raw),
             }
         }
-        out.extend_from_slice(&self.extra);
+        if !self.extra.is_empty() {
+            out.extend_from_slice(&self.extra);
+        }
     }
 
     /// Parses one element at the reader's position. Warnings carry offsets in the file.

@@ -4,7 +4,9 @@
 
 use shakmaty::{Chess, Color, File, Position, Role};
 
-use crate::boardcode::{BitReader, BoardCode, BoardCoder, CastlingBits, Normalization, Normalized, read_board};
+use crate::boardcode::{
+    BitReader, BoardCoder, CastlingBits, Frame, Normalization, Normalized, Tail, read_board, tailed_code,
+};
 
 use super::{KEY_LEN, Key};
 
@@ -23,7 +25,7 @@ pub fn encode(pos: &Chess) -> Result<(Key, Normalized), usize> {
 
 /// The key of a normalised position, or the bits it would need when over 176.
 pub fn key_of(norm: &Normalized) -> Result<Key, usize> {
-    key_words(BoardCode::new(&norm.board), norm.castling, norm.ep_file).map(|words| Key::from_words(&words))
+    tailed_code(&norm.board, Frame::default(), tail(norm.castling, norm.ep_file)).map(|words| Key::from_words(&words))
 }
 
 /// [`encode`] for builders, which key every position of every game: the key as
@@ -31,28 +33,15 @@ pub fn key_of(norm: &Normalized) -> Result<Key, usize> {
 /// board; `coder` carries the file codes of the positions before.
 pub(crate) fn encode_words(coder: &mut BoardCoder, pos: &Chess) -> Result<([u64; 3], Normalization), usize> {
     let normalization = Normalization::new(pos);
-    // Four words: the 176 bits of a key and the word after them.
-    let code = coder.code::<4>(pos.board(), normalization.frame);
-    key_words(code, normalization.castling, normalization.ep_file).map(|words| (words, normalization))
+    let tail = tail(normalization.castling, normalization.ep_file);
+    coder.tailed_code(pos.board(), normalization.frame, tail).map(|words| (words, normalization))
 }
 
-/// The key whose board code is `code`, as [`Key::from_words`] takes it.
-fn key_words<const WORDS: usize>(
-    code: BoardCode<WORDS>,
-    castling: CastlingBits,
-    ep_file: Option<File>,
-) -> Result<[u64; 3], usize> {
-    let BoardCode { mut words, len } = code;
-    if len + 8 > KEY_BITS {
-        return Err(len + 8);
-    }
-    // The ep and castling nibbles right after the board; the zero bits after them are already
-    // there. 176 bits end inside word 2, so the trailer is at most in words 1 and 2.
-    let trailer = u64::from(ep_file.map_or(0, |f| f as u8 + 1) << 4 | castling.nibble()) << 56;
-    let (word, shift) = (len / 64, len % 64);
-    words[word] |= trailer >> shift;
-    words[word + 1] |= (trailer << 1) << (63 - shift);
-    Ok([words[0], words[1], words[2]])
+/// What follows the board code: the ep and castling nibbles (the zero bits after them are the
+/// padding up to 176).
+fn tail(castling: CastlingBits, ep_file: Option<File>) -> Tail {
+    let ep = ep_file.map_or(0, |f| f as u64 + 1);
+    Tail { bits: ep << 4 | u64::from(castling.nibble()), len: 8, max_len: KEY_BITS as u32 }
 }
 
 /// Why the bytes of a key are not a position the writer could have made (spec 11.6).

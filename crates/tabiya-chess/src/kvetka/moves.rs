@@ -25,7 +25,7 @@ const PAWN_STEPS: [(u8, u8); 4] = [(0, 1), (0, 2), (1, 1), (7, 1)];
 
 /// Offset of a diagonal step within a bishop group (and the queen's diagonal part):
 /// (k,k) → k−1; the anti-diagonal (8−j, j) → 14 − dx, (4,4) being the diagonal's.
-fn diagonal(dx: u8, dy: u8) -> Option<u8> {
+const fn diagonal(dx: u8, dy: u8) -> Option<u8> {
     match (dx, dy) {
         (1..=7, _) if dx == dy => Some(dx - 1),
         (1..=7, 1..=7) if dx + dy == 8 => Some(14 - dx),
@@ -34,7 +34,7 @@ fn diagonal(dx: u8, dy: u8) -> Option<u8> {
 }
 
 /// Offset of a straight step within a rook group (and the queen's first part).
-fn straight(dx: u8, dy: u8) -> Option<u8> {
+const fn straight(dx: u8, dy: u8) -> Option<u8> {
     match (dx, dy) {
         (0, 1..=7) => Some(dy - 1),
         (1..=7, 0) => Some(7 + dx - 1),
@@ -42,28 +42,79 @@ fn straight(dx: u8, dy: u8) -> Option<u8> {
     }
 }
 
+/// The position of (dx, dy) in `steps`.
+const fn index(steps: &[(u8, u8)], dx: u8, dy: u8) -> Option<u8> {
+    let mut i = 0;
+    while i < steps.len() {
+        if steps[i].0 == dx && steps[i].1 == dy {
+            return Some(i as u8);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The byte of the `n`-th (from 0) white piece of `role` moving (dx, dy), or [`NO_CODE`].
+const fn piece_code(role: Role, n: u8, dx: u8, dy: u8) -> u8 {
+    let (base, offset) = match role {
+        Role::Pawn if n < 8 => (PAWN + 4 * n, index(&PAWN_STEPS, dx, dy)),
+        Role::Knight if n < 2 => (KNIGHT + 8 * n, index(&KNIGHT_STEPS, dx, dy)),
+        Role::Bishop if n < 2 => (BISHOP + 14 * n, diagonal(dx, dy)),
+        Role::Rook if n < 2 => (ROOK + 14 * n, straight(dx, dy)),
+        Role::Queen if n < 3 => match (straight(dx, dy), diagonal(dx, dy)) {
+            (Some(offset), _) => (QUEEN + 28 * n, Some(offset)),
+            (None, Some(offset)) => (QUEEN + 28 * n, Some(14 + offset)),
+            (None, None) => (0, None),
+        },
+        Role::King if n == 0 => (KING, index(&KING_STEPS, dx, dy)),
+        _ => (0, None),
+    };
+    match offset {
+        Some(offset) => base + offset,
+        None => NO_CODE,
+    }
+}
+
+/// A shape without a code in [`PIECE_CODES`] (the byte is unused).
+const NO_CODE: u8 = 0xff;
+
+/// [`piece_code`] of every role, `n` below 8 and step, at `[role − 1][n][dy][dx]`: built at
+/// compile time, so that a builder naming every move of every game makes one look-up.
+static PIECE_CODES: [[[[u8; 8]; 8]; 8]; 6] = {
+    let mut codes = [[[[NO_CODE; 8]; 8]; 8]; 6];
+    let roles = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
+    let mut r = 0;
+    while r < 6 {
+        let mut n = 0;
+        while n < 8 {
+            let mut dy = 0;
+            while dy < 8 {
+                let mut dx = 0;
+                while dx < 8 {
+                    codes[r][n][dy][dx] = piece_code(roles[r], n as u8, dx as u8, dy as u8);
+                    dx += 1;
+                }
+                dy += 1;
+            }
+            n += 1;
+        }
+        r += 1;
+    }
+    codes
+};
+
 /// The byte of a shape; `None` for what the table cannot express (a third knight, bishop or
 /// rook, a fourth queen, a ninth pawn, an impossible step).
 pub fn code(shape: MoveShape) -> Option<u8> {
-    let MoveShape::Piece { role, ordinal, dx, dy } = shape else {
-        return Some(match shape {
-            MoveShape::Castle(CastlingSide::KingSide) => CASTLE_KING_SIDE,
-            _ => CASTLE_QUEEN_SIDE,
-        });
-    };
-    let n = ordinal.checked_sub(1)?;
-    let index = |steps: &[(u8, u8)]| steps.iter().position(|&s| s == (dx, dy)).map(|i| i as u8);
-    match role {
-        Role::Pawn if n < 8 => Some(PAWN + 4 * n + index(&PAWN_STEPS)?),
-        Role::Knight if n < 2 => Some(KNIGHT + 8 * n + index(&KNIGHT_STEPS)?),
-        Role::Bishop if n < 2 => Some(BISHOP + 14 * n + diagonal(dx, dy)?),
-        Role::Rook if n < 2 => Some(ROOK + 14 * n + straight(dx, dy)?),
-        Role::Queen if n < 3 => {
-            let offset = straight(dx, dy).or_else(|| diagonal(dx, dy).map(|d| 14 + d))?;
-            Some(QUEEN + 28 * n + offset)
+    match shape {
+        MoveShape::Castle(CastlingSide::KingSide) => Some(CASTLE_KING_SIDE),
+        MoveShape::Castle(CastlingSide::QueenSide) => Some(CASTLE_QUEEN_SIDE),
+        MoveShape::Piece { role, ordinal, dx, dy } => {
+            let n = usize::from(ordinal.checked_sub(1)?);
+            let by_role = &PIECE_CODES[role as usize - 1];
+            let code = *by_role.get(n)?.get(usize::from(dy))?.get(usize::from(dx))?;
+            (code != NO_CODE).then_some(code)
         }
-        Role::King if n == 0 => Some(KING + index(&KING_STEPS)?),
-        _ => None,
     }
 }
 
@@ -151,6 +202,26 @@ mod tests {
                 (code, shape)
             })
             .collect()
+    }
+
+    /// The codes of no other shape (any role, ordinal up to 10, step up to 9) than the table's.
+    #[test]
+    fn no_shape_off_the_table_has_a_code() {
+        let mut coded = 0;
+        for role in Role::ALL {
+            for ordinal in 0..=10 {
+                for dx in 0..10 {
+                    for dy in 0..10 {
+                        let piece = MoveShape::Piece { role, ordinal, dx, dy };
+                        if let Some(byte) = code(piece) {
+                            assert_eq!(shape(byte), Some(piece), "{piece:?}");
+                            coded += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(coded, 193 - 2);
     }
 
     #[test]

@@ -390,19 +390,23 @@ impl BlockPacker {
             return Err(out_of_order(first));
         }
         self.last_key = elements.last_key.map(|key| key.0).or(self.last_key);
-        let mut start = 0;
+        // The elements of a block are copied at once: `start..end` are those that go to the
+        // block being filled and are not in it yet.
+        let (mut start, mut end) = (0, 0);
         for &size in &elements.sizes {
-            let end = start + usize::from(size);
-            if self.block.len() + usize::from(size) > BLOCK_SIZE {
+            let size = usize::from(size);
+            if self.block.len() + (end - start) + size > BLOCK_SIZE {
+                self.block.extend_from_slice(&elements.bytes[start..end]);
+                start = end;
                 self.write_block()?;
             }
             if self.block.is_empty() {
                 self.block.extend_from_slice(&[0, 0]);
                 self.first_key = elements.key_at(start);
             }
-            self.block.extend_from_slice(&elements.bytes[start..end]);
-            start = end;
+            end += size;
         }
+        self.block.extend_from_slice(&elements.bytes[start..end]);
         Ok(())
     }
 
@@ -450,6 +454,7 @@ fn check_element(element: &Element, element_type: u8) -> Result<usize, KvetkaErr
     Ok(size)
 }
 
+#[inline]
 fn check_comment(element: &Element) -> Result<(), KvetkaError> {
     match &element.comment {
         Some(comment) if unicode_units(comment) > MAX_COMMENT_CHARS => Err(KvetkaError::unrepresentable(format!(
