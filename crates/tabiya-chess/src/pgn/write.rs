@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 
 use shakmaty::san::{San, SanPlus, Suffix};
-use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, attacks};
+use shakmaty::{CastlingMode, CastlingSide, Chess, Color, Move, Position, Role, attacks};
 
 use crate::game::{Game, Line};
 
@@ -109,7 +109,14 @@ const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
 
 /// Writes one game: tags, movetext, result.
 pub fn write_game(game: &Game, options: &WriterOptions, out: &mut impl Write) -> io::Result<()> {
-    let mut text = PgnText { options, buf: String::with_capacity(1024), line_len: 0, open_paren: false };
+    let mut text = Vec::with_capacity(1024);
+    push_game(game, options, &mut text);
+    out.write_all(&text)
+}
+
+/// Appends one game to `out`, as [`write_game`] writes it: many games can share one buffer.
+pub fn push_game(game: &Game, options: &WriterOptions, out: &mut Vec<u8>) {
+    let mut text = PgnText { options, buf: out, line_len: 0, open_paren: false };
     text.tags(game);
     if options.blank_line_after_tags {
         text.newline();
@@ -122,20 +129,19 @@ pub fn write_game(game: &Game, options: &WriterOptions, out: &mut impl Write) ->
         }
     }
     match options.layout {
-        Layout::Standard => text.token(game.result.as_pgn()),
-        Layout::Scid => text.scid_word(game.result.as_pgn()),
+        Layout::Standard => text.token(game.result.as_pgn().as_bytes()),
+        Layout::Scid => text.scid_word(game.result.as_pgn().as_bytes()),
     }
     text.newline();
     if options.blank_line_after_game {
         text.newline();
     }
-    out.write_all(text.buf.as_bytes())
 }
 
 /// The text of one game being laid out.
 struct PgnText<'a> {
     options: &'a WriterOptions,
-    buf: String,
+    buf: &'a mut Vec<u8>,
     /// Length of the movetext line being filled.
     line_len: usize,
     /// A variation was opened: its `(` sticks to the next token.
@@ -144,28 +150,29 @@ struct PgnText<'a> {
 
 impl PgnText<'_> {
     fn newline(&mut self) {
-        self.buf.push_str(match self.options.line_ending {
-            LineEnding::Lf => "\n",
-            LineEnding::CrLf => "\r\n",
+        self.buf.extend_from_slice(match self.options.line_ending {
+            LineEnding::Lf => b"\n",
+            LineEnding::CrLf => b"\r\n",
         });
         self.line_len = 0;
     }
 
     fn tag(&mut self, name: &str, value: &str) {
-        self.buf.push('[');
-        self.buf.push_str(name);
-        self.buf.push_str(" \"");
+        self.buf.push(b'[');
+        self.buf.extend_from_slice(name.as_bytes());
+        self.buf.extend_from_slice(b" \"");
         if self.options.escape_tag_values {
-            for c in value.chars() {
-                if c == '"' || c == '\\' {
-                    self.buf.push('\\');
+            // Both escaped characters are ASCII: no UTF-8 sequence holds their bytes.
+            for &b in value.as_bytes() {
+                if b == b'"' || b == b'\\' {
+                    self.buf.push(b'\\');
                 }
-                self.buf.push(c);
+                self.buf.push(b);
             }
         } else {
-            self.buf.push_str(value);
+            self.buf.extend_from_slice(value.as_bytes());
         }
-        self.buf.push_str("\"]");
+        self.buf.extend_from_slice(b"\"]");
         self.newline();
     }
 
@@ -195,59 +202,59 @@ impl PgnText<'_> {
     }
 
     /// Appends a movetext token, starting a new line when it would not fit.
-    fn token(&mut self, token: &str) {
+    fn token(&mut self, token: &[u8]) {
         let paren = usize::from(self.open_paren);
         if self.line_len > 0 {
             if self.options.line_width > 0 && self.line_len + 1 + paren + token.len() > self.options.line_width {
                 self.newline();
             } else {
-                self.buf.push(' ');
+                self.buf.push(b' ');
                 self.line_len += 1;
             }
         }
         if std::mem::take(&mut self.open_paren) {
-            self.buf.push('(');
+            self.buf.push(b'(');
         }
-        self.buf.push_str(token);
+        self.buf.extend_from_slice(token);
         self.line_len += paren + token.len();
     }
 
     /// Appends text to the previous token (a variation's closing parenthesis).
     fn glue(&mut self, text: &str) {
-        self.buf.push_str(text);
+        self.buf.extend_from_slice(text.as_bytes());
         self.line_len += text.len();
     }
 
     fn comment(&mut self, text: &str) {
         let (open, close) = if self.options.pad_comments { ("{ ", " }") } else { ("{", "}") };
         if self.options.line_width == 0 {
-            self.token(&format!("{open}{text}{close}"));
+            self.token(format!("{open}{text}{close}").as_bytes());
             return;
         }
         // Wrapped comments are split at white space, as the export format does.
         let words: Vec<&str> = text.split_whitespace().collect();
         if words.is_empty() {
-            self.token(&format!("{open}{close}"));
+            self.token(format!("{open}{close}").as_bytes());
             return;
         }
         let last = words.len() - 1;
         for (i, word) in words.iter().enumerate() {
-            let mut token = String::with_capacity(word.len() + 2);
+            let mut token = Vec::with_capacity(word.len() + 2);
             if i == 0 {
-                token.push_str(open.trim_end());
+                token.extend_from_slice(open.trim_end().as_bytes());
                 if self.options.pad_comments {
                     self.token(&token);
                     token.clear();
                 }
             }
-            token.push_str(word);
+            token.extend_from_slice(word.as_bytes());
             if i == last && !self.options.pad_comments {
-                token.push_str(close);
+                token.extend_from_slice(close.as_bytes());
             }
             self.token(&token);
         }
         if self.options.pad_comments {
-            self.token(close.trim_start());
+            self.token(close.trim_start().as_bytes());
         }
     }
 
@@ -264,11 +271,11 @@ impl PgnText<'_> {
             // Variations start from the position before the move; copy it only when needed.
             let before = (self.options.variations && !node.variations().is_empty()).then(|| pos.clone());
             let number = pos.fullmoves().get();
-            let mut token = String::with_capacity(12);
+            let mut token = Vec::with_capacity(12);
             let numbered = pos.turn() == Color::White || number_black;
             if numbered {
                 push_number(&mut token, number);
-                token.push_str(if pos.turn() == Color::White { "." } else { "..." });
+                token.extend_from_slice(if pos.turn() == Color::White { b"." } else { b"..." });
                 if self.options.space_after_move_number {
                     self.token(&token);
                     token.clear();
@@ -279,7 +286,7 @@ impl PgnText<'_> {
                     self.move_text(&mut token, &mut pos, m, mode);
                 }
                 None => {
-                    token.push_str("--");
+                    token.extend_from_slice(b"--");
                     match play_null(pos) {
                         Some(next) => pos = next,
                         None => {
@@ -293,7 +300,7 @@ impl PgnText<'_> {
             number_black = false;
             if self.options.nags {
                 for nag in node.nags() {
-                    self.token(&format!("${nag}"));
+                    self.token(format!("${nag}").as_bytes());
                 }
             }
             if self.options.comments {
@@ -307,7 +314,7 @@ impl PgnText<'_> {
                     self.open_paren = true;
                     self.line(variation, before.clone(), mode, true);
                     if std::mem::take(&mut self.open_paren) {
-                        self.token("(");
+                        self.token(b"(");
                     }
                     self.glue(")");
                     number_black = true;
@@ -317,11 +324,11 @@ impl PgnText<'_> {
     }
 
     /// SCID's `PrintWord`: a line break first if the word would reach the line width.
-    fn scid_word(&mut self, word: &str) {
+    fn scid_word(&mut self, word: &[u8]) {
         if self.options.line_width > 0 && self.line_len + word.len() >= self.options.line_width {
             self.newline();
         }
-        self.buf.push_str(word);
+        self.buf.extend_from_slice(word);
         self.line_len += word.len();
     }
 
@@ -330,18 +337,18 @@ impl PgnText<'_> {
         if self.options.line_width > 0 && self.line_len + 1 >= self.options.line_width {
             self.newline();
         } else {
-            self.buf.push(' ');
+            self.buf.push(b' ');
             self.line_len += 1;
         }
     }
 
     /// SCID's `PrintString`: words split at spaces, line breaks kept.
     fn scid_string(&mut self, text: &str) {
-        let mut rest = text;
+        let mut rest = text.as_bytes();
         loop {
-            let end = rest.find([' ', '\n']).unwrap_or(rest.len());
+            let end = rest.iter().position(|&b| b == b' ' || b == b'\n').unwrap_or(rest.len());
             self.scid_word(&rest[..end]);
-            match rest.as_bytes().get(end) {
+            match rest.get(end) {
                 None => return,
                 Some(b'\n') => self.newline(),
                 Some(_) => self.scid_space(),
@@ -352,10 +359,11 @@ impl PgnText<'_> {
 
     /// A comment as SCID writes it: `{`, the words, `}`, then a space.
     fn scid_comment(&mut self, comments: &[String]) -> bool {
-        let text = comments.iter().filter(|c| !c.is_empty()).map(String::as_str).collect::<Vec<_>>().join(" ");
-        if !self.options.comments || text.is_empty() {
+        // Most places have no comment: no need to join anything.
+        if !self.options.comments || comments.iter().all(String::is_empty) {
             return false;
         }
+        let text = comments.iter().filter(|c| !c.is_empty()).map(String::as_str).collect::<Vec<_>>().join(" ");
         let (open, close) = if self.options.pad_comments { ("{ ", " }") } else { ("{", "}") };
         self.scid_string(open);
         self.scid_string(&text);
@@ -371,16 +379,16 @@ impl PgnText<'_> {
         }
         let mut number = true;
         // One buffer for every word of the line: no allocation per move.
-        let mut token = String::with_capacity(16);
+        let mut token = Vec::with_capacity(16);
         for node in &line.nodes {
             // Variations start from the position before the move; copy it only when needed.
             let before = (self.options.variations && !node.variations().is_empty()).then(|| pos.clone());
             if number || pos.turn() == Color::White {
                 token.clear();
                 push_number(&mut token, pos.fullmoves().get());
-                token.push_str(if pos.turn() == Color::White { "." } else { "..." });
+                token.extend_from_slice(if pos.turn() == Color::White { b"." } else { b"..." });
                 if self.options.space_after_move_number {
-                    token.push(' ');
+                    token.push(b' ');
                 }
                 self.scid_word(&token);
                 number = false;
@@ -389,7 +397,7 @@ impl PgnText<'_> {
             match node.mv {
                 Some(m) => self.move_text(&mut token, &mut pos, m, mode),
                 None => {
-                    token.push_str("--");
+                    token.extend_from_slice(b"--");
                     pos = play_null(pos.clone()).unwrap_or(pos);
                 }
             }
@@ -398,7 +406,7 @@ impl PgnText<'_> {
                 for nag in node.nags() {
                     self.scid_space();
                     token.clear();
-                    token.push('$');
+                    token.push(b'$');
                     push_number(&mut token, u32::from(*nag));
                     self.scid_word(&token);
                 }
@@ -407,10 +415,10 @@ impl PgnText<'_> {
             number |= self.scid_comment(node.comments());
             if self.options.variations {
                 for (variation, before) in node.variations().iter().zip(std::iter::repeat(&before).flatten()) {
-                    self.scid_word("(");
+                    self.scid_word(b"(");
                     self.scid_space();
                     self.scid_line(variation, before.clone(), mode, false);
-                    self.scid_word(")");
+                    self.scid_word(b")");
                     self.scid_space();
                     number = true;
                 }
@@ -418,11 +426,11 @@ impl PgnText<'_> {
         }
     }
 
-    fn move_text(&self, token: &mut String, pos: &mut Chess, m: Move, mode: CastlingMode) {
+    fn move_text(&self, token: &mut Vec<u8>, pos: &mut Chess, m: Move, mode: CastlingMode) {
         match self.options.notation {
-            Notation::San => san_plus(pos, m).append_to_string(token),
+            Notation::San => push_san(token, san_plus(pos, m)),
             Notation::Long => {
-                token.push_str(&m.to_uci(mode).to_string());
+                token.extend_from_slice(m.to_uci(mode).to_string().as_bytes());
                 pos.play_unchecked(m);
             }
         }
@@ -463,7 +471,7 @@ fn is_mate(pos: &Chess) -> bool {
 }
 
 /// Appends `n` in decimal (move numbers and NAGs, without the formatting machinery).
-fn push_number(out: &mut String, n: u32) {
+fn push_number(out: &mut Vec<u8>, n: u32) {
     let mut digits = [0u8; 10];
     let mut i = digits.len();
     let mut n = n;
@@ -475,7 +483,53 @@ fn push_number(out: &mut String, n: u32) {
             break;
         }
     }
-    out.extend(digits[i..].iter().map(|&d| char::from(d)));
+    out.extend_from_slice(&digits[i..]);
+}
+
+/// Appends the text shakmaty's `SanPlus::append_ascii_to` writes, in one push rather than a
+/// push per character.
+fn push_san(out: &mut Vec<u8>, san: SanPlus) {
+    // The longest SAN is 9 bytes (`Qa1xb2=Q#` is not a move, but bounds it).
+    let mut text = [0u8; 10];
+    let mut len = 0;
+    let mut put = |c: char| {
+        if let Some(b) = text.get_mut(len) {
+            *b = c as u8;
+            len += 1;
+        }
+    };
+    match san.san {
+        San::Normal { role, file, rank, capture, to, promotion } => {
+            if role != Role::Pawn {
+                put(role.upper_char());
+            }
+            if let Some(file) = file {
+                put(file.char());
+            }
+            if let Some(rank) = rank {
+                put(rank.char());
+            }
+            if capture {
+                put('x');
+            }
+            put(to.file().char());
+            put(to.rank().char());
+            if let Some(promotion) = promotion {
+                put('=');
+                put(promotion.upper_char());
+            }
+        }
+        San::Castle(CastlingSide::KingSide) => "O-O".chars().for_each(&mut put),
+        San::Castle(CastlingSide::QueenSide) => "O-O-O".chars().for_each(&mut put),
+        // Not made by `san_plus` for a chess move; written as shakmaty writes them.
+        other @ (San::Put { .. } | San::Null) => {
+            return SanPlus { san: other, suffix: san.suffix }.append_ascii_to(out);
+        }
+    }
+    if let Some(suffix) = san.suffix {
+        put(suffix.char());
+    }
+    out.extend_from_slice(&text[..len]);
 }
 
 /// Whether another piece of ours of `role` (not a pawn) than the one on `from` attacks `to`.
@@ -495,4 +549,53 @@ fn other_attacker(pos: &Chess, role: Role, from: shakmaty::Square, to: shakmaty:
 /// there leaves a position shakmaty cannot represent).
 fn play_null(pos: Chess) -> Option<Chess> {
     pos.swap_turn().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::EnPassantMode::Legal;
+    use shakmaty::fen::Fen;
+    use tabiya_io::corpus::Xorshift;
+
+    use super::*;
+
+    /// Every legal move of the positions of random games (promotions, castling, mates and
+    /// ambiguous pieces among them): `san_plus` + `push_san` write what shakmaty writes.
+    #[test]
+    fn san_text_is_shakmatys_for_every_legal_move() {
+        let mut rng = Xorshift::new(7);
+        let mut seen = [0usize; 5]; // moves, checks, disambiguated, promotions, castles
+        for _ in 0..300 {
+            let mut pos = Chess::default();
+            for _ in 0..250 {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                for &m in &legal {
+                    let expected = SanPlus::from_move(pos.clone(), m);
+                    let mut ours = b"x".to_vec();
+                    push_san(&mut ours, san_plus(&mut pos.clone(), m));
+                    assert_eq!(
+                        ours[1..],
+                        *expected.to_string().as_bytes(),
+                        "{m:?} in {}",
+                        Fen::from_position(&pos, Legal)
+                    );
+                    let disambiguated = match expected.san {
+                        San::Normal { role, file, rank, .. } => role != Role::Pawn && (file, rank) != (None, None),
+                        _ => false,
+                    };
+                    let flags = [true, expected.suffix.is_some(), disambiguated, m.is_promotion(), m.is_castle()];
+                    for (count, flag) in seen.iter_mut().zip(flags) {
+                        *count += usize::from(flag);
+                    }
+                }
+                pos.play_unchecked(legal[rng.below(legal.len())]);
+            }
+        }
+        // 1,791,992 moves: 115,908 checks, 37,358 disambiguated, 12,916 promotions, 810 castles.
+        let at_least = [1_000_000, 100_000, 30_000, 10_000, 500];
+        assert!(seen.iter().zip(at_least).all(|(&n, least)| n >= least), "{seen:?}");
+    }
 }

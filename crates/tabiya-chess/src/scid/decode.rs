@@ -111,7 +111,10 @@ pub fn decode_record(data: &[u8], base: u64, chess960: bool, warnings: &mut Warn
     } else {
         State { pos: Chess::default(), lists: PieceLists::standard() }
     };
-    MoveDecoder { r: &mut r }.line(state, &mut record.moves, 0)?;
+    let mut moves = MoveDecoder { data: r.rest(), pos: 0, base: r.offset(), markers: 0 };
+    moves.line(state, &mut record.moves, 0)?;
+    let markers = moves.markers;
+    r.skip(moves.pos, "move stream")?;
     // The comments: one NUL-terminated string per marker, in tree order.
     let mut strings = Vec::new();
     while !r.is_empty() {
@@ -124,7 +127,10 @@ pub fn decode_record(data: &[u8], base: u64, chess960: bool, warnings: &mut Warn
             }
         }
     }
-    assign_comments(&mut record.moves, strings, base, warnings);
+    // Most games have neither: nothing to place, no place to visit.
+    if markers > 0 || !strings.is_empty() {
+        assign_comments(&mut record.moves, strings, base, warnings);
+    }
     Ok(record)
 }
 
@@ -152,38 +158,69 @@ fn read_tags(r: &mut ByteReader) -> Result<Vec<(String, String)>, DataError> {
     }
 }
 
-struct MoveDecoder<'r, 'a> {
-    r: &'r mut ByteReader<'a>,
+/// Reads the move stream. It keeps its own position rather than a [`ByteReader`]: one move is
+/// one byte, and the reader's checked `u8` cost more than the rest of reading a byte.
+struct MoveDecoder<'a> {
+    data: &'a [u8],
+    pos: usize,
+    /// Offset of `data` in the game file (for error locations).
+    base: u64,
+    /// Comment markers seen: with none and no strings, comments need no placing.
+    markers: usize,
 }
 
 /// Marks a comment to be filled from the strings at the end of the record.
 const PLACEHOLDER: String = String::new();
 
-impl MoveDecoder<'_, '_> {
+impl MoveDecoder<'_> {
+    fn offset(&self) -> u64 {
+        self.base + self.pos as u64
+    }
+
+    /// The next byte, or an error naming `what` was expected.
+    #[inline]
+    fn byte(&mut self, what: &str) -> Result<u8, DataError> {
+        match self.data.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                Ok(b)
+            }
+            None => Err(self.end_of_record(what)),
+        }
+    }
+
+    #[cold]
+    fn end_of_record(&self, what: &str) -> DataError {
+        DataError::new(Location::at(self.offset()), format!("1 bytes: {what}")).found("0 bytes before the end")
+    }
+
     /// Decodes moves into `line` until the end of the variation (depth > 0) or of the game.
     fn line(&mut self, mut state: State, line: &mut Line, depth: usize) -> Result<(), DataError> {
         // The state before the last move: variations branch from there.
         let mut before: Option<State> = None;
         if depth == 0 {
             // About one byte per move: avoids regrowing the main line.
-            line.nodes.reserve(self.r.remaining().min(600));
+            line.nodes.reserve((self.data.len() - self.pos).min(600));
         }
         loop {
-            let at = self.r.offset();
+            let at = self.offset();
             let byte =
-                self.r.u8(if depth == 0 { "move byte or end-of-game marker 15" } else { "move byte or marker" })?;
+                self.byte(if depth == 0 { "move byte or end-of-game marker 15" } else { "move byte or marker" })?;
             match byte {
                 NAG => {
-                    let nag = self.r.u8("NAG value")?;
+                    let nag = self.byte("NAG value")?;
                     match line.nodes.last_mut() {
                         Some(node) => node.notes_mut().nags.push(nag),
                         None => return Err(DataError::new(Location::at(at), "a move before a NAG")),
                     }
                 }
-                COMMENT => match line.nodes.last_mut() {
-                    Some(node) => node.notes_mut().comments.push(PLACEHOLDER),
-                    None => line.comments.push(PLACEHOLDER),
-                },
+                COMMENT => {
+                    self.markers += 1;
+                    match line.nodes.last_mut() {
+                        Some(node) => node.notes_mut().comments.push(PLACEHOLDER),
+                        None => line.comments.push(PLACEHOLDER),
+                    }
+                }
                 START_VARIATION if depth >= MAX_VARIATION_DEPTH => {
                     return Err(DataError::new(
                         Location::at(at),
@@ -207,7 +244,7 @@ impl MoveDecoder<'_, '_> {
                 _ => {
                     let mv = self.decode_move(&state, byte, at)?;
                     // Variations branch from the state before this move: keep it only if one follows.
-                    before = variation_follows(self.r.rest()).then(|| state.clone());
+                    before = variation_follows(self.data.get(self.pos..).unwrap_or_default()).then(|| state.clone());
                     state.play(mv);
                     line.nodes.push(Node::new(mv));
                 }
@@ -246,7 +283,7 @@ impl MoveDecoder<'_, '_> {
                 _ => return Err(bad(format!("byte {byte:#04x}: king code {code}"))),
             },
             Role::Queen if code == file => {
-                let second = self.r.u8("second byte of a diagonal queen move")?;
+                let second = self.byte("second byte of a diagonal queen move")?;
                 if !(64..128).contains(&second) {
                     return Err(
                         DataError::new(Location::at(at + 1), "diagonal queen target 64–127").found(second.to_string())

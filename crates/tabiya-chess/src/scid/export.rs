@@ -5,11 +5,15 @@ use std::io::{self, Write};
 use rayon::prelude::*;
 
 use super::{Database, ScidError};
-use crate::pgn::{WriterOptions, write_game};
+use crate::pgn::WriterOptions;
+use crate::pgn::write::push_game;
 
 /// Games handed to the thread pool at a time: enough to keep the cores busy, small enough to
 /// keep memory flat.
 const BATCH: usize = 512;
+
+/// Games one task lays out into one buffer: fewer, larger buffers than one per game.
+const CHUNK: usize = 32;
 
 /// What an export did.
 #[derive(Debug, Default)]
@@ -17,6 +21,21 @@ pub struct ExportSummary {
     pub exported: u64,
     /// Games that could not be decoded, with the error.
     pub failed: Vec<ScidError>,
+}
+
+/// Games `start..end` laid out as PGN, with the errors of those that could not be decoded.
+fn export_chunk(db: &Database, options: &WriterOptions, start: usize, end: usize) -> (Vec<u8>, u64, Vec<ScidError>) {
+    let (mut text, mut exported, mut failed) = (Vec::with_capacity(CHUNK * 1024), 0, Vec::new());
+    for n in start..end {
+        match db.game(n) {
+            Ok(game) => {
+                push_game(&game, options, &mut text);
+                exported += 1;
+            }
+            Err(e) => failed.push(e),
+        }
+    }
+    (text, exported, failed)
 }
 
 /// Writes every game of `db` as PGN; `progress` is called with the number of games done.
@@ -29,23 +48,15 @@ pub fn export_pgn(
     let mut summary = ExportSummary::default();
     for start in (0..db.len()).step_by(BATCH) {
         let end = (start + BATCH).min(db.len());
-        let texts: Vec<Result<Vec<u8>, ScidError>> = (start..end)
+        let chunks: Vec<_> = (start..end)
             .into_par_iter()
-            .map(|n| {
-                let game = db.game(n)?;
-                let mut text = Vec::with_capacity(1024);
-                write_game(&game, options, &mut text).map_err(|e| ScidError::io(&db.paths.games, e))?;
-                Ok(text)
-            })
+            .step_by(CHUNK)
+            .map(|from| export_chunk(db, options, from, (from + CHUNK).min(end)))
             .collect();
-        for text in texts {
-            match text {
-                Ok(text) => {
-                    out.write_all(&text)?;
-                    summary.exported += 1;
-                }
-                Err(e) => summary.failed.push(e),
-            }
+        for (text, exported, failed) in chunks {
+            out.write_all(&text)?;
+            summary.exported += exported;
+            summary.failed.extend(failed);
         }
         progress((end - start) as u64);
     }
