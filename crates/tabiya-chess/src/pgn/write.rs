@@ -116,16 +116,33 @@ pub fn write_game(game: &Game, options: &WriterOptions, out: &mut impl Write) ->
 
 /// Appends one game to `out`, as [`write_game`] writes it: many games can share one buffer.
 pub fn push_game(game: &Game, options: &WriterOptions, out: &mut Vec<u8>) {
-    let mut text = PgnText { options, buf: out, line_len: 0, open_paren: false };
+    push_game_with_san(game, &[], options, out);
+}
+
+/// [`push_game`] for a game whose moves were already played by the caller (the SCID decoder):
+/// `san` holds every move's SAN in the order the writer meets them (a move, its variations,
+/// the next move). For SCID's layout in SAN from the standard start the writer then takes the
+/// text from there instead of playing the game again; otherwise, or when `san` does not hold
+/// one entry per move, it plays the game as [`push_game`] does. The text is the same.
+pub fn push_game_with_san(game: &Game, san: &[SanPlus], options: &WriterOptions, out: &mut Vec<u8>) {
+    let mut text = PgnText { options, buf: out, line_len: 0, open_paren: false, given: [].iter() };
     text.tags(game);
     if options.blank_line_after_tags {
         text.newline();
     }
-    // From a start position that is not legal chess no move can be written.
-    if let Ok(pos) = game.start_position() {
+    let given = options.layout == Layout::Scid
+        && options.notation == Notation::San
+        && options.variations
+        && game.start.is_none()
+        && san.len() == move_count(&game.moves);
+    if given {
+        text.given = san.iter();
+        text.scid_line(&game.moves, Cursor::Ply(0), game.castling_mode, true);
+    } else if let Ok(pos) = game.start_position() {
+        // From a start position that is not legal chess no move can be written.
         match options.layout {
             Layout::Standard => text.line(&game.moves, pos, game.castling_mode, true),
-            Layout::Scid => text.scid_line(&game.moves, pos, game.castling_mode, true),
+            Layout::Scid => text.scid_line(&game.moves, Cursor::Position(pos), game.castling_mode, true),
         }
     }
     match options.layout {
@@ -146,6 +163,38 @@ struct PgnText<'a> {
     line_len: usize,
     /// A variation was opened: its `(` sticks to the next token.
     open_paren: bool,
+    /// The SAN of the moves still to write, when the caller gave it (see [`push_game_with_san`]).
+    given: std::slice::Iter<'a, SanPlus>,
+}
+
+/// Where a line being written stands.
+#[derive(Clone)]
+enum Cursor {
+    /// The position, on which each move is played to find its SAN.
+    Position(Chess),
+    /// Plies from the standard start; the SAN comes from [`PgnText::given`].
+    Ply(u32),
+}
+
+impl Cursor {
+    fn turn(&self) -> Color {
+        match self {
+            Cursor::Position(pos) => pos.turn(),
+            Cursor::Ply(ply) => Color::from_white(ply % 2 == 0),
+        }
+    }
+
+    fn fullmoves(&self) -> u32 {
+        match self {
+            Cursor::Position(pos) => pos.fullmoves().get(),
+            Cursor::Ply(ply) => ply / 2 + 1,
+        }
+    }
+}
+
+/// Moves in a line and all its variations.
+fn move_count(line: &Line) -> usize {
+    line.nodes.len() + line.nodes.iter().flat_map(|n| n.variations()).map(move_count).sum::<usize>()
 }
 
 impl PgnText<'_> {
@@ -373,7 +422,7 @@ impl PgnText<'_> {
     }
 
     /// SCID's `Game::WriteMoveList` for plain PGN.
-    fn scid_line(&mut self, line: &Line, mut pos: Chess, mode: CastlingMode, main: bool) {
+    fn scid_line(&mut self, line: &Line, mut at: Cursor, mode: CastlingMode, main: bool) {
         if self.scid_comment(&line.comments) && main {
             self.newline();
         }
@@ -382,11 +431,12 @@ impl PgnText<'_> {
         let mut token = Vec::with_capacity(16);
         for node in &line.nodes {
             // Variations start from the position before the move; copy it only when needed.
-            let before = (self.options.variations && !node.variations().is_empty()).then(|| pos.clone());
-            if number || pos.turn() == Color::White {
+            let before = (self.options.variations && !node.variations().is_empty()).then(|| at.clone());
+            let white = at.turn() == Color::White;
+            if number || white {
                 token.clear();
-                push_number(&mut token, pos.fullmoves().get());
-                token.extend_from_slice(if pos.turn() == Color::White { b"." } else { b"..." });
+                push_number(&mut token, at.fullmoves());
+                token.extend_from_slice(if white { b"." } else { b"..." });
                 if self.options.space_after_move_number {
                     token.push(b' ');
                 }
@@ -394,11 +444,20 @@ impl PgnText<'_> {
                 number = false;
             }
             token.clear();
-            match node.mv {
-                Some(m) => self.move_text(&mut token, &mut pos, m, mode),
-                None => {
+            match (&mut at, node.mv) {
+                (Cursor::Position(pos), Some(m)) => self.move_text(&mut token, pos, m, mode),
+                (Cursor::Position(pos), None) => {
                     token.extend_from_slice(b"--");
-                    pos = play_null(pos.clone()).unwrap_or(pos);
+                    if let Some(next) = play_null(pos.clone()) {
+                        *pos = next;
+                    }
+                }
+                (Cursor::Ply(ply), mv) => {
+                    match (self.given.next(), mv) {
+                        (Some(&san), Some(_)) => push_san(&mut token, san),
+                        _ => token.extend_from_slice(b"--"),
+                    }
+                    *ply += 1;
                 }
             }
             self.scid_word(&token);
@@ -440,7 +499,7 @@ impl PgnText<'_> {
 /// SAN with its check or mate suffix, playing the move. Same text as
 /// `SanPlus::from_move_and_play_unchecked`, which tests every position for game over (all legal
 /// moves); here legal moves are generated only after a check, the only case where mate is possible.
-fn san_plus(pos: &mut Chess, m: Move) -> SanPlus {
+pub(crate) fn san_plus(pos: &mut Chess, m: Move) -> SanPlus {
     let san = match m {
         // No other piece of this kind even attacks the target square: no disambiguation, and
         // no need for shakmaty's legal-candidate generation.

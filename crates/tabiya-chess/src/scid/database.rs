@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use tabiya_io::{DataError, FileBytes, Location, Warnings, read_input};
 
-use super::decode::{Record, decode_record};
+use shakmaty::san::SanPlus;
+
+use super::decode::{Record, decode_record, decode_record_with_san};
 use super::fields::{Eco, result_from_code};
 use super::index::{Header, Index, IndexEntry};
 use super::names::decode_text;
@@ -145,10 +147,24 @@ impl Database {
 
     /// Decodes the record of game `n` (0-based); warnings go to `warnings`.
     pub fn record(&self, n: usize, warnings: &mut Warnings) -> Result<Record, ScidError> {
+        self.decode(n, false, warnings).map(|(record, _)| record)
+    }
+
+    /// [`Database::record`], with the SAN of its moves when `with_san` (see [`decode_record_with_san`]).
+    fn decode(
+        &self,
+        n: usize,
+        with_san: bool,
+        warnings: &mut Warnings,
+    ) -> Result<(Record, Option<Vec<SanPlus>>), ScidError> {
         let entry = *self.entry(n)?;
         let data = self.raw_record(n)?;
         let mut local = Warnings::default();
-        let result = decode_record(data, entry.offset(), entry.chess960(), &mut local);
+        let result = if with_san {
+            decode_record_with_san(data, entry.offset(), entry.chess960(), &mut local)
+        } else {
+            decode_record(data, entry.offset(), entry.chess960(), &mut local).map(|record| (record, None))
+        };
         for mut w in local.0 {
             w.location = w.location.in_file(&self.paths.games).with_record(n as u64 + 1);
             warnings.0.push(w);
@@ -160,6 +176,13 @@ impl Database {
     pub fn game(&self, n: usize) -> Result<Game, ScidError> {
         let record = self.record(n, &mut Warnings::default())?;
         Ok(self.assemble(self.entry(n)?, record))
+    }
+
+    /// [`Database::game`] and the SAN of its moves, found while decoding, for
+    /// [`crate::pgn::write::push_game_with_san`] (`None` when the writer must play the game).
+    pub fn game_with_san(&self, n: usize) -> Result<(Game, Option<Vec<SanPlus>>), ScidError> {
+        let (record, san) = self.decode(n, true, &mut Warnings::default())?;
+        Ok((self.assemble(self.entry(n)?, record), san))
     }
 
     /// Every game in index order.

@@ -1,6 +1,7 @@
 //! Game records (.sg4/.sg5): extra tags, start board, the move stream and comments → [`Record`].
 
 use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, CastlingSide, Chess, FromSetup, Move, Position, PositionError, Role, Square, attacks};
 use tabiya_io::{ByteReader, DataError, Location, Warnings};
 
@@ -9,6 +10,7 @@ use super::move_codes::{KING_STEPS, KNIGHT_STEPS};
 use super::names::decode_text;
 use super::pieces::PieceLists;
 use crate::game::{Line, Node};
+use crate::pgn::write::san_plus;
 use crate::rules;
 
 /// Names of the common tags stored as one byte (codes 241–250).
@@ -56,6 +58,12 @@ pub struct State {
 }
 
 impl State {
+    /// Plays a move on the position and the lists, and gives its SAN (as the PGN writer does).
+    pub fn play_with_san(&mut self, m: Move) -> SanPlus {
+        self.lists.play(self.pos.turn(), m);
+        san_plus(&mut self.pos, m)
+    }
+
     /// Plays a move (or a null move) on the position and the lists.
     pub fn play(&mut self, mv: Option<Move>) {
         match mv {
@@ -93,6 +101,29 @@ pub fn start_position(fen: &Fen, mode: CastlingMode) -> Result<Chess, String> {
 /// Decodes one record. `base` is the record's offset in the game file (for error locations);
 /// `chess960` comes from the SCID 5 index.
 pub fn decode_record(data: &[u8], base: u64, chess960: bool, warnings: &mut Warnings) -> Result<Record, DataError> {
+    decode(data, base, chess960, false, warnings).map(|(record, _)| record)
+}
+
+/// [`decode_record`], also giving the SAN of every move in the order of the move stream (a move,
+/// its variations, the next move), found while the moves are played anyway: what
+/// [`crate::pgn::write::push_game_with_san`] takes. `None` for a game from a FEN or with a null
+/// move, which the writer plays itself.
+pub fn decode_record_with_san(
+    data: &[u8],
+    base: u64,
+    chess960: bool,
+    warnings: &mut Warnings,
+) -> Result<(Record, Option<Vec<SanPlus>>), DataError> {
+    decode(data, base, chess960, true, warnings)
+}
+
+fn decode(
+    data: &[u8],
+    base: u64,
+    chess960: bool,
+    with_san: bool,
+    warnings: &mut Warnings,
+) -> Result<(Record, Option<Vec<SanPlus>>), DataError> {
     let mut r = ByteReader::with_base(data, base);
     let mut record = Record { tags: read_tags(&mut r)?, ..Record::default() };
     record.start_flags = r.u8("start-board byte")?;
@@ -111,9 +142,11 @@ pub fn decode_record(data: &[u8], base: u64, chess960: bool, warnings: &mut Warn
     } else {
         State { pos: Chess::default(), lists: PieceLists::standard() }
     };
-    let mut moves = MoveDecoder { data: r.rest(), pos: 0, base: r.offset(), markers: 0 };
+    // About one byte per move.
+    let san = (with_san && record.start.is_none()).then(|| Vec::with_capacity(r.remaining().min(600)));
+    let mut moves = MoveDecoder { data: r.rest(), pos: 0, base: r.offset(), markers: 0, san };
     moves.line(state, &mut record.moves, 0)?;
-    let markers = moves.markers;
+    let (markers, san) = (moves.markers, moves.san);
     r.skip(moves.pos, "move stream")?;
     // The comments: one NUL-terminated string per marker, in tree order.
     let mut strings = Vec::new();
@@ -131,7 +164,7 @@ pub fn decode_record(data: &[u8], base: u64, chess960: bool, warnings: &mut Warn
     if markers > 0 || !strings.is_empty() {
         assign_comments(&mut record.moves, strings, base, warnings);
     }
-    Ok(record)
+    Ok((record, san))
 }
 
 /// Reads the extra tags up to their 0 terminator.
@@ -167,6 +200,8 @@ struct MoveDecoder<'a> {
     base: u64,
     /// Comment markers seen: with none and no strings, comments need no placing.
     markers: usize,
+    /// The SAN of the moves so far, when asked for and every move so far had one.
+    san: Option<Vec<SanPlus>>,
 }
 
 /// Marks a comment to be filled from the strings at the end of the record.
@@ -245,7 +280,14 @@ impl MoveDecoder<'_> {
                     let mv = self.decode_move(&state, byte, at)?;
                     // Variations branch from the state before this move: keep it only if one follows.
                     before = variation_follows(self.data.get(self.pos..).unwrap_or_default()).then(|| state.clone());
-                    state.play(mv);
+                    match (&mut self.san, mv) {
+                        (Some(san), Some(m)) => san.push(state.play_with_san(m)),
+                        _ => {
+                            // A null move: the writer plays the game itself.
+                            self.san = None;
+                            state.play(mv);
+                        }
+                    }
                     line.nodes.push(Node::new(mv));
                 }
             }

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use super::{Database, ScidError};
 use crate::pgn::WriterOptions;
-use crate::pgn::write::push_game;
+use crate::pgn::write::push_game_with_san;
 
 /// Games handed to the thread pool at a time: enough to keep the cores busy, small enough to
 /// keep memory flat.
@@ -27,9 +27,9 @@ pub struct ExportSummary {
 fn export_chunk(db: &Database, options: &WriterOptions, start: usize, end: usize) -> (Vec<u8>, u64, Vec<ScidError>) {
     let (mut text, mut exported, mut failed) = (Vec::with_capacity(CHUNK * 1024), 0, Vec::new());
     for n in start..end {
-        match db.game(n) {
-            Ok(game) => {
-                push_game(&game, options, &mut text);
+        match db.game_with_san(n) {
+            Ok((game, san)) => {
+                push_game_with_san(&game, san.as_deref().unwrap_or_default(), options, &mut text);
                 exported += 1;
             }
             Err(e) => failed.push(e),
