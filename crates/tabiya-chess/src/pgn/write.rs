@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 
 use shakmaty::san::{San, SanPlus, Suffix};
-use shakmaty::{CastlingMode, CastlingSide, Chess, Color, Move, Position, Role, attacks};
+use shakmaty::{CastlingMode, CastlingSide, Chess, Color, Move, Position, Role, Square, attacks};
 
 use crate::game::{Game, Line};
 
@@ -323,7 +323,9 @@ impl PgnText<'_> {
             let mut token = Vec::with_capacity(12);
             let numbered = pos.turn() == Color::White || number_black;
             if numbered {
-                push_number(&mut token, number);
+                let mut digits = Short::default();
+                push_number(&mut digits, number);
+                digits.append_to(&mut token);
                 token.extend_from_slice(if pos.turn() == Color::White { b"." } else { b"..." });
                 if self.options.space_after_move_number {
                     self.token(&token);
@@ -332,7 +334,7 @@ impl PgnText<'_> {
             }
             match node.mv {
                 Some(m) => {
-                    self.move_text(&mut token, &mut pos, m, mode);
+                    move_text(self.options.notation, &mut token, &mut pos, m, mode);
                 }
                 None => {
                     token.extend_from_slice(b"--");
@@ -374,11 +376,33 @@ impl PgnText<'_> {
 
     /// SCID's `PrintWord`: a line break first if the word would reach the line width.
     fn scid_word(&mut self, word: &[u8]) {
-        if self.options.line_width > 0 && self.line_len + word.len() >= self.options.line_width {
-            self.newline();
-        }
+        let start = self.buf.len();
         self.buf.extend_from_slice(word);
-        self.line_len += word.len();
+        self.scid_placed_word(start);
+    }
+
+    /// [`PgnText::scid_word`] for a word built on the stack.
+    #[inline]
+    fn scid_short_word(&mut self, word: &Short) {
+        let start = self.buf.len();
+        word.append_to(self.buf);
+        self.scid_placed_word(start);
+    }
+
+    /// [`PgnText::scid_word`] for the word just appended at `start`: words are written straight
+    /// into the text, and the rare line break is put in before them afterwards.
+    #[inline]
+    fn scid_placed_word(&mut self, start: usize) {
+        let len = self.buf.len() - start;
+        if self.options.line_width > 0 && self.line_len + len >= self.options.line_width {
+            let newline: &[u8] = match self.options.line_ending {
+                LineEnding::Lf => b"\n",
+                LineEnding::CrLf => b"\r\n",
+            };
+            self.buf.splice(start..start, newline.iter().copied());
+            self.line_len = 0;
+        }
+        self.line_len += len;
     }
 
     /// SCID's `PrintSpace`: a space, or a line break where the space would reach the width.
@@ -427,51 +451,53 @@ impl PgnText<'_> {
             self.newline();
         }
         let mut number = true;
-        // One buffer for every word of the line: no allocation per move.
-        let mut token = Vec::with_capacity(16);
         for node in &line.nodes {
             // Variations start from the position before the move; copy it only when needed.
             let before = (self.options.variations && !node.variations().is_empty()).then(|| at.clone());
             let white = at.turn() == Color::White;
             if number || white {
-                token.clear();
-                push_number(&mut token, at.fullmoves());
-                token.extend_from_slice(if white { b"." } else { b"..." });
+                let mut word = Short::default();
+                push_number(&mut word, at.fullmoves());
+                word.push_all(if white { b"." } else { b"..." });
                 if self.options.space_after_move_number {
-                    token.push(b' ');
+                    word.push(b' ');
                 }
-                self.scid_word(&token);
+                self.scid_short_word(&word);
                 number = false;
             }
-            token.clear();
             match (&mut at, node.mv) {
-                (Cursor::Position(pos), Some(m)) => self.move_text(&mut token, pos, m, mode),
+                (Cursor::Position(pos), Some(m)) => {
+                    let start = self.buf.len();
+                    move_text(self.options.notation, self.buf, pos, m, mode);
+                    self.scid_placed_word(start);
+                }
                 (Cursor::Position(pos), None) => {
-                    token.extend_from_slice(b"--");
+                    self.scid_word(b"--");
                     if let Some(next) = play_null(pos.clone()) {
                         *pos = next;
                     }
                 }
                 (Cursor::Ply(ply), mv) => {
+                    let mut word = Short::default();
                     match (self.given.next(), mv) {
-                        (Some(&san), Some(_)) => push_san(&mut token, san),
-                        _ => token.extend_from_slice(b"--"),
+                        (Some(&san), Some(_)) => push_san(&mut word, san),
+                        _ => word.push_all(b"--"),
                     }
+                    self.scid_short_word(&word);
                     *ply += 1;
                 }
             }
-            self.scid_word(&token);
             if self.options.nags && self.options.comments {
-                for nag in node.nags() {
+                for &nag in node.nags() {
                     self.scid_space();
-                    token.clear();
-                    token.push(b'$');
-                    push_number(&mut token, u32::from(*nag));
-                    self.scid_word(&token);
+                    let mut word = Short::default();
+                    word.push(b'$');
+                    push_number(&mut word, u32::from(nag));
+                    self.scid_short_word(&word);
                 }
             }
             self.scid_space();
-            number |= self.scid_comment(node.comments());
+            number |= !node.comments().is_empty() && self.scid_comment(node.comments());
             if self.options.variations {
                 for (variation, before) in node.variations().iter().zip(std::iter::repeat(&before).flatten()) {
                     self.scid_word(b"(");
@@ -484,14 +510,19 @@ impl PgnText<'_> {
             }
         }
     }
+}
 
-    fn move_text(&self, token: &mut Vec<u8>, pos: &mut Chess, m: Move, mode: CastlingMode) {
-        match self.options.notation {
-            Notation::San => push_san(token, san_plus(pos, m)),
-            Notation::Long => {
-                token.extend_from_slice(m.to_uci(mode).to_string().as_bytes());
-                pos.play_unchecked(m);
-            }
+/// Appends the text of `m` and plays it.
+fn move_text(notation: Notation, out: &mut Vec<u8>, pos: &mut Chess, m: Move, mode: CastlingMode) {
+    match notation {
+        Notation::San => {
+            let mut word = Short::default();
+            push_san(&mut word, san_plus(pos, m));
+            word.append_to(out);
+        }
+        Notation::Long => {
+            out.extend_from_slice(m.to_uci(mode).to_string().as_bytes());
+            pos.play_unchecked(m);
         }
     }
 }
@@ -501,11 +532,17 @@ impl PgnText<'_> {
 /// moves); here legal moves are generated only after a check, the only case where mate is possible.
 pub(crate) fn san_plus(pos: &mut Chess, m: Move) -> SanPlus {
     let san = match m {
+        // A pawn is never disambiguated by more than the file it captures from.
+        Move::Normal { role: Role::Pawn, from, capture, to, promotion } => {
+            let capture = capture.is_some();
+            San::Normal { role: Role::Pawn, file: capture.then(|| from.file()), rank: None, capture, to, promotion }
+        }
+        Move::EnPassant { from, to } => {
+            San::Normal { role: Role::Pawn, file: Some(from.file()), rank: None, capture: true, to, promotion: None }
+        }
         // No other piece of this kind even attacks the target square: no disambiguation, and
         // no need for shakmaty's legal-candidate generation.
-        Move::Normal { role, from, capture, to, promotion }
-            if role != Role::Pawn && !other_attacker(pos, role, from, to) =>
-        {
+        Move::Normal { role, from, capture, to, promotion } if !other_attacker(pos, role, from, to) => {
             San::Normal { role, file: None, rank: None, capture: capture.is_some(), to, promotion }
         }
         _ => San::from_move(pos, m),
@@ -529,8 +566,39 @@ fn is_mate(pos: &Chess) -> bool {
     pos.legal_moves().is_empty()
 }
 
+/// A short word (a move, a move number, a NAG) built on the stack and appended to the text
+/// with one fixed-size copy.
+#[derive(Default)]
+struct Short {
+    bytes: [u8; 16],
+    len: usize,
+}
+
+impl Short {
+    /// Words hold at most 15 bytes (`1234567890... ` is the longest); more would wrap around.
+    #[inline]
+    fn push(&mut self, b: u8) {
+        self.bytes[self.len & 15] = b;
+        self.len += 1;
+    }
+
+    #[inline]
+    fn push_all(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.push(b);
+        }
+    }
+
+    #[inline]
+    fn append_to(&self, out: &mut Vec<u8>) {
+        let end = out.len() + self.len.min(16);
+        out.extend_from_slice(&self.bytes);
+        out.truncate(end);
+    }
+}
+
 /// Appends `n` in decimal (move numbers and NAGs, without the formatting machinery).
-fn push_number(out: &mut Vec<u8>, n: u32) {
+fn push_number(out: &mut Short, n: u32) {
     let mut digits = [0u8; 10];
     let mut i = digits.len();
     let mut n = n;
@@ -542,53 +610,52 @@ fn push_number(out: &mut Vec<u8>, n: u32) {
             break;
         }
     }
-    out.extend_from_slice(&digits[i..]);
+    out.push_all(&digits[i..]);
 }
 
-/// Appends the text shakmaty's `SanPlus::append_ascii_to` writes, in one push rather than a
-/// push per character.
-fn push_san(out: &mut Vec<u8>, san: SanPlus) {
-    // The longest SAN is 9 bytes (`Qa1xb2=Q#` is not a move, but bounds it).
-    let mut text = [0u8; 10];
-    let mut len = 0;
-    let mut put = |c: char| {
-        if let Some(b) = text.get_mut(len) {
-            *b = c as u8;
-            len += 1;
-        }
+/// Appends the text shakmaty's `SanPlus::append_to_string` writes.
+fn push_san(out: &mut Short, san: SanPlus) {
+    const ROLES: &[u8; 7] = b"?PNBRQK";
+    let square = |out: &mut Short, sq: Square| {
+        out.push(b'a' + u8::from(sq.file()));
+        out.push(b'1' + u8::from(sq.rank()));
     };
     match san.san {
         San::Normal { role, file, rank, capture, to, promotion } => {
             if role != Role::Pawn {
-                put(role.upper_char());
+                out.push(ROLES[role as usize]);
             }
             if let Some(file) = file {
-                put(file.char());
+                out.push(b'a' + u8::from(file));
             }
             if let Some(rank) = rank {
-                put(rank.char());
+                out.push(b'1' + u8::from(rank));
             }
             if capture {
-                put('x');
+                out.push(b'x');
             }
-            put(to.file().char());
-            put(to.rank().char());
+            square(out, to);
             if let Some(promotion) = promotion {
-                put('=');
-                put(promotion.upper_char());
+                out.push(b'=');
+                out.push(ROLES[promotion as usize]);
             }
         }
-        San::Castle(CastlingSide::KingSide) => "O-O".chars().for_each(&mut put),
-        San::Castle(CastlingSide::QueenSide) => "O-O-O".chars().for_each(&mut put),
-        // Not made by `san_plus` for a chess move; written as shakmaty writes them.
-        other @ (San::Put { .. } | San::Null) => {
-            return SanPlus { san: other, suffix: san.suffix }.append_ascii_to(out);
+        San::Castle(CastlingSide::KingSide) => out.push_all(b"O-O"),
+        San::Castle(CastlingSide::QueenSide) => out.push_all(b"O-O-O"),
+        San::Put { role, to } => {
+            if role != Role::Pawn {
+                out.push(ROLES[role as usize]);
+            }
+            out.push(b'@');
+            square(out, to);
         }
+        San::Null => out.push_all(b"--"),
     }
-    if let Some(suffix) = san.suffix {
-        put(suffix.char());
+    match san.suffix {
+        Some(Suffix::Check) => out.push(b'+'),
+        Some(Suffix::Checkmate) => out.push(b'#'),
+        None => {}
     }
-    out.extend_from_slice(&text[..len]);
 }
 
 /// Whether another piece of ours of `role` (not a pawn) than the one on `from` attacks `to`.
@@ -618,6 +685,12 @@ mod tests {
 
     use super::*;
 
+    fn move_text_given(out: &mut Vec<u8>, san: SanPlus) {
+        let mut word = Short::default();
+        push_san(&mut word, san);
+        word.append_to(out);
+    }
+
     /// Every legal move of the positions of random games (promotions, castling, mates and
     /// ambiguous pieces among them): `san_plus` + `push_san` write what shakmaty writes.
     #[test]
@@ -634,7 +707,7 @@ mod tests {
                 for &m in &legal {
                     let expected = SanPlus::from_move(pos.clone(), m);
                     let mut ours = b"x".to_vec();
-                    push_san(&mut ours, san_plus(&mut pos.clone(), m));
+                    move_text(Notation::San, &mut ours, &mut pos.clone(), m, CastlingMode::Standard);
                     assert_eq!(
                         ours[1..],
                         *expected.to_string().as_bytes(),
@@ -651,6 +724,15 @@ mod tests {
                     }
                 }
                 pos.play_unchecked(legal[rng.below(legal.len())]);
+            }
+        }
+        // Drops and null moves, which a caller may give to `push_game_with_san`.
+        for suffix in [None, Some(Suffix::Check), Some(Suffix::Checkmate)] {
+            let drops = Role::ALL.into_iter().map(|role| San::Put { role, to: Square::G7 });
+            for san in drops.chain([San::Null]) {
+                let mut ours = Vec::new();
+                move_text_given(&mut ours, SanPlus { san, suffix });
+                assert_eq!(ours, SanPlus { san, suffix }.to_string().as_bytes());
             }
         }
         // 1,791,992 moves: 115,908 checks, 37,358 disambiguated, 12,916 promotions, 810 castles.
