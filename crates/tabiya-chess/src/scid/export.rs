@@ -23,42 +23,68 @@ pub struct ExportSummary {
     pub failed: Vec<ScidError>,
 }
 
-/// Games `start..end` laid out as PGN, with the errors of those that could not be decoded.
-fn export_chunk(db: &Database, options: &WriterOptions, start: usize, end: usize) -> (Vec<u8>, u64, Vec<ScidError>) {
-    let (mut text, mut exported, mut failed) = (Vec::with_capacity(CHUNK * 1024), 0, Vec::new());
+/// Games laid out as PGN by one task, with the errors of those that could not be decoded.
+struct Chunk {
+    text: Vec<u8>,
+    exported: u64,
+    failed: Vec<ScidError>,
+}
+
+/// Games `start..end` laid out as PGN.
+fn export_chunk(db: &Database, options: &WriterOptions, start: usize, end: usize) -> Chunk {
+    let mut chunk = Chunk { text: Vec::with_capacity(CHUNK * 1024), exported: 0, failed: Vec::new() };
     for n in start..end {
         match db.game_with_san(n) {
             Ok((game, san)) => {
-                push_game_with_san(&game, san.as_deref().unwrap_or_default(), options, &mut text);
-                exported += 1;
+                push_game_with_san(&game, san.as_deref().unwrap_or_default(), options, &mut chunk.text);
+                chunk.exported += 1;
             }
-            Err(e) => failed.push(e),
+            Err(e) => chunk.failed.push(e),
         }
     }
-    (text, exported, failed)
+    chunk
+}
+
+/// Games `start..end` laid out on all cores, in order.
+fn export_batch(db: &Database, options: &WriterOptions, start: usize, end: usize) -> Vec<Chunk> {
+    (start..end)
+        .into_par_iter()
+        .step_by(CHUNK)
+        .map(|from| export_chunk(db, options, from, (from + CHUNK).min(end)))
+        .collect()
+}
+
+/// Writes laid-out chunks in order and counts them in `summary`.
+fn write_batch(chunks: Vec<Chunk>, out: &mut impl Write, summary: &mut ExportSummary) -> io::Result<()> {
+    for chunk in chunks {
+        out.write_all(&chunk.text)?;
+        summary.exported += chunk.exported;
+        summary.failed.extend(chunk.failed);
+    }
+    Ok(())
 }
 
 /// Writes every game of `db` as PGN; `progress` is called with the number of games done.
 pub fn export_pgn(
     db: &Database,
     options: &WriterOptions,
-    out: &mut impl Write,
+    out: &mut (impl Write + Send),
     mut progress: impl FnMut(u64),
 ) -> io::Result<ExportSummary> {
     let mut summary = ExportSummary::default();
+    // Each batch is written while the next one is laid out: the writing thread then joins in.
+    let (mut laid_out, mut games) = (Vec::new(), 0);
     for start in (0..db.len()).step_by(BATCH) {
         let end = (start + BATCH).min(db.len());
-        let chunks: Vec<_> = (start..end)
-            .into_par_iter()
-            .step_by(CHUNK)
-            .map(|from| export_chunk(db, options, from, (from + CHUNK).min(end)))
-            .collect();
-        for (text, exported, failed) in chunks {
-            out.write_all(&text)?;
-            summary.exported += exported;
-            summary.failed.extend(failed);
-        }
-        progress((end - start) as u64);
+        let (next, written) = rayon::join(
+            || export_batch(db, options, start, end),
+            || write_batch(std::mem::take(&mut laid_out), out, &mut summary),
+        );
+        written?;
+        progress(games);
+        (laid_out, games) = (next, (end - start) as u64);
     }
+    write_batch(laid_out, out, &mut summary)?;
+    progress(games);
     Ok(summary)
 }
