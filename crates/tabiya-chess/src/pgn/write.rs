@@ -226,16 +226,22 @@ impl PgnText<'_> {
     }
 
     fn tags(&mut self, game: &Game) {
-        let is_roster = |name: &str| SEVEN_TAG_ROSTER.iter().any(|(n, _)| *n == name);
+        let roster_index = |name: &str| SEVEN_TAG_ROSTER.iter().position(|(n, _)| *n == name);
         if self.options.seven_tag_roster_first {
-            for (name, missing) in SEVEN_TAG_ROSTER {
-                let result = game.result.as_pgn();
-                let value = game.tag(name).unwrap_or(if name == "Result" { result } else { missing });
-                self.tag(name, value);
+            // The first value of each roster tag, found in one pass over the tags.
+            let mut values: [Option<&str>; 7] = [None; 7];
+            for (name, value) in &game.tags {
+                if let Some(i) = roster_index(name) {
+                    values[i].get_or_insert(value);
+                }
+            }
+            let result = game.result.as_pgn();
+            for ((name, missing), value) in SEVEN_TAG_ROSTER.into_iter().zip(values) {
+                self.tag(name, value.unwrap_or(if name == "Result" { result } else { missing }));
             }
         }
         for (name, value) in &game.tags {
-            let roster = is_roster(name);
+            let roster = roster_index(name).is_some();
             if (roster && !self.options.seven_tag_roster_first) || (!roster && self.options.other_tags) {
                 self.tag(name, value);
             }
