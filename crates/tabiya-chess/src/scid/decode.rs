@@ -58,10 +58,24 @@ pub struct State {
 }
 
 impl State {
-    /// Plays a move on the position and the lists, and gives its SAN (as the PGN writer does).
-    pub fn play_with_san(&mut self, m: Move) -> SanPlus {
-        self.lists.play(self.pos.turn(), m);
-        san_plus(&mut self.pos, m)
+    /// Plays a move read from the move stream, whose piece is in `slot` of the mover's list; with
+    /// `san`, its SAN (as the PGN writer makes it) is pushed there.
+    pub fn play_read(&mut self, m: Move, slot: usize, san: Option<&mut Vec<SanPlus>>) {
+        let us = self.pos.turn();
+        match m {
+            // The slot is known: no search for it (a promotion keeps it too).
+            Move::Normal { capture, to, .. } => {
+                if capture.is_some() {
+                    self.lists.capture(!us, to);
+                }
+                self.lists.put(us, slot, to);
+            }
+            _ => self.lists.play(us, m),
+        }
+        match san {
+            Some(san) => san.push(san_plus(&mut self.pos, m)),
+            None => self.pos.play_unchecked(m),
+        }
     }
 
     /// Plays a move (or a null move) on the position and the lists.
@@ -280,12 +294,12 @@ impl MoveDecoder<'_> {
                     let mv = self.decode_move(&state, byte, at)?;
                     // Variations branch from the state before this move: keep it only if one follows.
                     before = variation_follows(self.data.get(self.pos..).unwrap_or_default()).then(|| state.clone());
-                    match (&mut self.san, mv) {
-                        (Some(san), Some(m)) => san.push(state.play_with_san(m)),
-                        _ => {
+                    match mv {
+                        Some(m) => state.play_read(m, usize::from(byte >> 4), self.san.as_mut()),
+                        None => {
                             // A null move: the writer plays the game itself.
                             self.san = None;
-                            state.play(mv);
+                            state.play(None);
                         }
                     }
                     line.nodes.push(Node::new(mv));
