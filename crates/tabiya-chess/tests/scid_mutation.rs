@@ -3,7 +3,9 @@
 
 use std::path::Path;
 
-use tabiya_chess::scid::decode::decode_record;
+use tabiya_chess::pgn::WriterOptions;
+use tabiya_chess::pgn::write::{push_game, push_game_with_san};
+use tabiya_chess::scid::decode::{decode_record, decode_record_with_san};
 use tabiya_chess::scid::verify::verify;
 use tabiya_chess::scid::{Database, Version};
 use tabiya_io::Warnings;
@@ -22,7 +24,19 @@ fn exercise(path: &Path) {
     if let Ok(db) = Database::open(path) {
         let _ = verify(&db);
         for n in 0..db.len() {
-            let _ = db.game(n);
+            // The export's path (SAN from the decoder) decodes the same game or fails the same
+            // way, and lays it out as the writer does when it plays the game itself.
+            match (db.game(n), db.game_with_san(n)) {
+                (Ok(game), Ok((same, san))) => {
+                    assert_eq!(game, same);
+                    let (mut played, mut given) = (Vec::new(), Vec::new());
+                    push_game(&game, &WriterOptions::scid(), &mut played);
+                    push_game_with_san(&game, san.as_deref().unwrap_or_default(), &WriterOptions::scid(), &mut given);
+                    assert!(played == given, "game {n}");
+                }
+                (Err(e), Err(same)) => assert_eq!(e.to_string(), same.to_string()),
+                (a, b) => panic!("game {n}: {a:?} against {b:?}"),
+            }
         }
     }
 }
@@ -69,7 +83,9 @@ fn random_records_never_panic() {
     let mut rng = Xorshift::new(42);
     for len in 0..2000 {
         let data: Vec<u8> = (0..len % 300).map(|_| rng.below(256) as u8).collect();
-        let _ = decode_record(&data, 0, len % 2 == 0, &mut Warnings::default());
+        let record = decode_record(&data, 0, len % 2 == 0, &mut Warnings::default());
+        let with_san = decode_record_with_san(&data, 0, len % 2 == 0, &mut Warnings::default());
+        assert_eq!(format!("{record:?}"), format!("{:?}", with_san.map(|(record, _)| record)));
     }
     // Deep nesting: a move then a variation start, over and over.
     let mut deep = vec![0u8, 0];

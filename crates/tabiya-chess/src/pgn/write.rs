@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 
 use shakmaty::san::{San, SanPlus, Suffix};
-use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, attacks};
+use shakmaty::{CastlingMode, CastlingSide, Chess, Color, Move, Position, Role, Square, attacks};
 
 use crate::game::{Game, Line};
 
@@ -109,77 +109,139 @@ const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
 
 /// Writes one game: tags, movetext, result.
 pub fn write_game(game: &Game, options: &WriterOptions, out: &mut impl Write) -> io::Result<()> {
-    let mut text = PgnText { options, buf: String::with_capacity(1024), line_len: 0, open_paren: false };
+    let mut text = Vec::with_capacity(1024);
+    push_game(game, options, &mut text);
+    out.write_all(&text)
+}
+
+/// Appends one game to `out`, as [`write_game`] writes it: many games can share one buffer.
+pub fn push_game(game: &Game, options: &WriterOptions, out: &mut Vec<u8>) {
+    push_game_with_san(game, &[], options, out);
+}
+
+/// [`push_game`] for a game whose moves were already played by the caller (the SCID decoder):
+/// `san` holds every move's SAN in the order the writer meets them (a move, its variations,
+/// the next move). For SCID's layout in SAN from the standard start the writer then takes the
+/// text from there instead of playing the game again; otherwise, or when `san` does not hold
+/// one entry per move, it plays the game as [`push_game`] does. The text is the same.
+pub fn push_game_with_san(game: &Game, san: &[SanPlus], options: &WriterOptions, out: &mut Vec<u8>) {
+    let mut text = PgnText { options, buf: out, line_len: 0, open_paren: false, given: [].iter() };
     text.tags(game);
     if options.blank_line_after_tags {
         text.newline();
     }
-    // From a start position that is not legal chess no move can be written.
-    if let Ok(pos) = game.start_position() {
+    let given = options.layout == Layout::Scid
+        && options.notation == Notation::San
+        && options.variations
+        && game.start.is_none()
+        && san.len() == move_count(&game.moves);
+    if given {
+        text.given = san.iter();
+        text.scid_line(&game.moves, Cursor::Ply(0), game.castling_mode, true);
+    } else if let Ok(pos) = game.start_position() {
+        // From a start position that is not legal chess no move can be written.
         match options.layout {
             Layout::Standard => text.line(&game.moves, pos, game.castling_mode, true),
-            Layout::Scid => text.scid_line(&game.moves, pos, game.castling_mode, true),
+            Layout::Scid => text.scid_line(&game.moves, Cursor::Position(pos), game.castling_mode, true),
         }
     }
     match options.layout {
-        Layout::Standard => text.token(game.result.as_pgn()),
-        Layout::Scid => text.scid_word(game.result.as_pgn()),
+        Layout::Standard => text.token(game.result.as_pgn().as_bytes()),
+        Layout::Scid => text.scid_word(game.result.as_pgn().as_bytes()),
     }
     text.newline();
     if options.blank_line_after_game {
         text.newline();
     }
-    out.write_all(text.buf.as_bytes())
 }
 
 /// The text of one game being laid out.
 struct PgnText<'a> {
     options: &'a WriterOptions,
-    buf: String,
+    buf: &'a mut Vec<u8>,
     /// Length of the movetext line being filled.
     line_len: usize,
     /// A variation was opened: its `(` sticks to the next token.
     open_paren: bool,
+    /// The SAN of the moves still to write, when the caller gave it (see [`push_game_with_san`]).
+    given: std::slice::Iter<'a, SanPlus>,
+}
+
+/// Where a line being written stands.
+#[derive(Clone)]
+enum Cursor {
+    /// The position, on which each move is played to find its SAN.
+    Position(Chess),
+    /// Plies from the standard start; the SAN comes from [`PgnText::given`].
+    Ply(u32),
+}
+
+impl Cursor {
+    fn turn(&self) -> Color {
+        match self {
+            Cursor::Position(pos) => pos.turn(),
+            Cursor::Ply(ply) => Color::from_white(ply % 2 == 0),
+        }
+    }
+
+    fn fullmoves(&self) -> u32 {
+        match self {
+            Cursor::Position(pos) => pos.fullmoves().get(),
+            Cursor::Ply(ply) => ply / 2 + 1,
+        }
+    }
+}
+
+/// Moves in a line and all its variations.
+fn move_count(line: &Line) -> usize {
+    line.nodes.len() + line.nodes.iter().flat_map(|n| n.variations()).map(move_count).sum::<usize>()
 }
 
 impl PgnText<'_> {
     fn newline(&mut self) {
-        self.buf.push_str(match self.options.line_ending {
-            LineEnding::Lf => "\n",
-            LineEnding::CrLf => "\r\n",
+        self.buf.extend_from_slice(match self.options.line_ending {
+            LineEnding::Lf => b"\n",
+            LineEnding::CrLf => b"\r\n",
         });
         self.line_len = 0;
     }
 
     fn tag(&mut self, name: &str, value: &str) {
-        self.buf.push('[');
-        self.buf.push_str(name);
-        self.buf.push_str(" \"");
+        self.buf.push(b'[');
+        self.buf.extend_from_slice(name.as_bytes());
+        self.buf.extend_from_slice(b" \"");
         if self.options.escape_tag_values {
-            for c in value.chars() {
-                if c == '"' || c == '\\' {
-                    self.buf.push('\\');
+            // Both escaped characters are ASCII: no UTF-8 sequence holds their bytes.
+            for &b in value.as_bytes() {
+                if b == b'"' || b == b'\\' {
+                    self.buf.push(b'\\');
                 }
-                self.buf.push(c);
+                self.buf.push(b);
             }
         } else {
-            self.buf.push_str(value);
+            self.buf.extend_from_slice(value.as_bytes());
         }
-        self.buf.push_str("\"]");
+        self.buf.extend_from_slice(b"\"]");
         self.newline();
     }
 
     fn tags(&mut self, game: &Game) {
-        let is_roster = |name: &str| SEVEN_TAG_ROSTER.iter().any(|(n, _)| *n == name);
+        let roster_index = |name: &str| SEVEN_TAG_ROSTER.iter().position(|(n, _)| *n == name);
         if self.options.seven_tag_roster_first {
-            for (name, missing) in SEVEN_TAG_ROSTER {
-                let result = game.result.as_pgn();
-                let value = game.tag(name).unwrap_or(if name == "Result" { result } else { missing });
-                self.tag(name, value);
+            // The first value of each roster tag, found in one pass over the tags.
+            let mut values: [Option<&str>; 7] = [None; 7];
+            for (name, value) in &game.tags {
+                if let Some(i) = roster_index(name) {
+                    values[i].get_or_insert(value);
+                }
+            }
+            let result = game.result.as_pgn();
+            for ((name, missing), value) in SEVEN_TAG_ROSTER.into_iter().zip(values) {
+                self.tag(name, value.unwrap_or(if name == "Result" { result } else { missing }));
             }
         }
         for (name, value) in &game.tags {
-            let roster = is_roster(name);
+            let roster = roster_index(name).is_some();
             if (roster && !self.options.seven_tag_roster_first) || (!roster && self.options.other_tags) {
                 self.tag(name, value);
             }
@@ -195,59 +257,59 @@ impl PgnText<'_> {
     }
 
     /// Appends a movetext token, starting a new line when it would not fit.
-    fn token(&mut self, token: &str) {
+    fn token(&mut self, token: &[u8]) {
         let paren = usize::from(self.open_paren);
         if self.line_len > 0 {
             if self.options.line_width > 0 && self.line_len + 1 + paren + token.len() > self.options.line_width {
                 self.newline();
             } else {
-                self.buf.push(' ');
+                self.buf.push(b' ');
                 self.line_len += 1;
             }
         }
         if std::mem::take(&mut self.open_paren) {
-            self.buf.push('(');
+            self.buf.push(b'(');
         }
-        self.buf.push_str(token);
+        self.buf.extend_from_slice(token);
         self.line_len += paren + token.len();
     }
 
     /// Appends text to the previous token (a variation's closing parenthesis).
     fn glue(&mut self, text: &str) {
-        self.buf.push_str(text);
+        self.buf.extend_from_slice(text.as_bytes());
         self.line_len += text.len();
     }
 
     fn comment(&mut self, text: &str) {
         let (open, close) = if self.options.pad_comments { ("{ ", " }") } else { ("{", "}") };
         if self.options.line_width == 0 {
-            self.token(&format!("{open}{text}{close}"));
+            self.token(format!("{open}{text}{close}").as_bytes());
             return;
         }
         // Wrapped comments are split at white space, as the export format does.
         let words: Vec<&str> = text.split_whitespace().collect();
         if words.is_empty() {
-            self.token(&format!("{open}{close}"));
+            self.token(format!("{open}{close}").as_bytes());
             return;
         }
         let last = words.len() - 1;
         for (i, word) in words.iter().enumerate() {
-            let mut token = String::with_capacity(word.len() + 2);
+            let mut token = Vec::with_capacity(word.len() + 2);
             if i == 0 {
-                token.push_str(open.trim_end());
+                token.extend_from_slice(open.trim_end().as_bytes());
                 if self.options.pad_comments {
                     self.token(&token);
                     token.clear();
                 }
             }
-            token.push_str(word);
+            token.extend_from_slice(word.as_bytes());
             if i == last && !self.options.pad_comments {
-                token.push_str(close);
+                token.extend_from_slice(close.as_bytes());
             }
             self.token(&token);
         }
         if self.options.pad_comments {
-            self.token(close.trim_start());
+            self.token(close.trim_start().as_bytes());
         }
     }
 
@@ -264,11 +326,13 @@ impl PgnText<'_> {
             // Variations start from the position before the move; copy it only when needed.
             let before = (self.options.variations && !node.variations().is_empty()).then(|| pos.clone());
             let number = pos.fullmoves().get();
-            let mut token = String::with_capacity(12);
+            let mut token = Vec::with_capacity(12);
             let numbered = pos.turn() == Color::White || number_black;
             if numbered {
-                push_number(&mut token, number);
-                token.push_str(if pos.turn() == Color::White { "." } else { "..." });
+                let mut digits = Short::default();
+                push_number(&mut digits, number);
+                digits.append_to(&mut token);
+                token.extend_from_slice(if pos.turn() == Color::White { b"." } else { b"..." });
                 if self.options.space_after_move_number {
                     self.token(&token);
                     token.clear();
@@ -276,10 +340,10 @@ impl PgnText<'_> {
             }
             match node.mv {
                 Some(m) => {
-                    self.move_text(&mut token, &mut pos, m, mode);
+                    move_text(self.options.notation, &mut token, &mut pos, m, mode);
                 }
                 None => {
-                    token.push_str("--");
+                    token.extend_from_slice(b"--");
                     match play_null(pos) {
                         Some(next) => pos = next,
                         None => {
@@ -293,7 +357,7 @@ impl PgnText<'_> {
             number_black = false;
             if self.options.nags {
                 for nag in node.nags() {
-                    self.token(&format!("${nag}"));
+                    self.token(format!("${nag}").as_bytes());
                 }
             }
             if self.options.comments {
@@ -307,7 +371,7 @@ impl PgnText<'_> {
                     self.open_paren = true;
                     self.line(variation, before.clone(), mode, true);
                     if std::mem::take(&mut self.open_paren) {
-                        self.token("(");
+                        self.token(b"(");
                     }
                     self.glue(")");
                     number_black = true;
@@ -317,12 +381,34 @@ impl PgnText<'_> {
     }
 
     /// SCID's `PrintWord`: a line break first if the word would reach the line width.
-    fn scid_word(&mut self, word: &str) {
-        if self.options.line_width > 0 && self.line_len + word.len() >= self.options.line_width {
-            self.newline();
+    fn scid_word(&mut self, word: &[u8]) {
+        let start = self.buf.len();
+        self.buf.extend_from_slice(word);
+        self.scid_placed_word(start);
+    }
+
+    /// [`PgnText::scid_word`] for a word built on the stack.
+    #[inline]
+    fn scid_short_word(&mut self, word: &Short) {
+        let start = self.buf.len();
+        word.append_to(self.buf);
+        self.scid_placed_word(start);
+    }
+
+    /// [`PgnText::scid_word`] for the word just appended at `start`: words are written straight
+    /// into the text, and the rare line break is put in before them afterwards.
+    #[inline]
+    fn scid_placed_word(&mut self, start: usize) {
+        let len = self.buf.len() - start;
+        if self.options.line_width > 0 && self.line_len + len >= self.options.line_width {
+            let newline: &[u8] = match self.options.line_ending {
+                LineEnding::Lf => b"\n",
+                LineEnding::CrLf => b"\r\n",
+            };
+            self.buf.splice(start..start, newline.iter().copied());
+            self.line_len = 0;
         }
-        self.buf.push_str(word);
-        self.line_len += word.len();
+        self.line_len += len;
     }
 
     /// SCID's `PrintSpace`: a space, or a line break where the space would reach the width.
@@ -330,18 +416,18 @@ impl PgnText<'_> {
         if self.options.line_width > 0 && self.line_len + 1 >= self.options.line_width {
             self.newline();
         } else {
-            self.buf.push(' ');
+            self.buf.push(b' ');
             self.line_len += 1;
         }
     }
 
     /// SCID's `PrintString`: words split at spaces, line breaks kept.
     fn scid_string(&mut self, text: &str) {
-        let mut rest = text;
+        let mut rest = text.as_bytes();
         loop {
-            let end = rest.find([' ', '\n']).unwrap_or(rest.len());
+            let end = rest.iter().position(|&b| b == b' ' || b == b'\n').unwrap_or(rest.len());
             self.scid_word(&rest[..end]);
-            match rest.as_bytes().get(end) {
+            match rest.get(end) {
                 None => return,
                 Some(b'\n') => self.newline(),
                 Some(_) => self.scid_space(),
@@ -352,10 +438,11 @@ impl PgnText<'_> {
 
     /// A comment as SCID writes it: `{`, the words, `}`, then a space.
     fn scid_comment(&mut self, comments: &[String]) -> bool {
-        let text = comments.iter().filter(|c| !c.is_empty()).map(String::as_str).collect::<Vec<_>>().join(" ");
-        if !self.options.comments || text.is_empty() {
+        // Most places have no comment: no need to join anything.
+        if !self.options.comments || comments.iter().all(String::is_empty) {
             return false;
         }
+        let text = comments.iter().filter(|c| !c.is_empty()).map(String::as_str).collect::<Vec<_>>().join(" ");
         let (open, close) = if self.options.pad_comments { ("{ ", " }") } else { ("{", "}") };
         self.scid_string(open);
         self.scid_string(&text);
@@ -365,66 +452,83 @@ impl PgnText<'_> {
     }
 
     /// SCID's `Game::WriteMoveList` for plain PGN.
-    fn scid_line(&mut self, line: &Line, mut pos: Chess, mode: CastlingMode, main: bool) {
+    fn scid_line(&mut self, line: &Line, mut at: Cursor, mode: CastlingMode, main: bool) {
         if self.scid_comment(&line.comments) && main {
             self.newline();
         }
         let mut number = true;
-        // One buffer for every word of the line: no allocation per move.
-        let mut token = String::with_capacity(16);
         for node in &line.nodes {
             // Variations start from the position before the move; copy it only when needed.
-            let before = (self.options.variations && !node.variations().is_empty()).then(|| pos.clone());
-            if number || pos.turn() == Color::White {
-                token.clear();
-                push_number(&mut token, pos.fullmoves().get());
-                token.push_str(if pos.turn() == Color::White { "." } else { "..." });
+            let before = (self.options.variations && !node.variations().is_empty()).then(|| at.clone());
+            let white = at.turn() == Color::White;
+            if number || white {
+                let mut word = Short::default();
+                push_number(&mut word, at.fullmoves());
+                word.push_all(if white { b"." } else { b"..." });
                 if self.options.space_after_move_number {
-                    token.push(' ');
+                    word.push(b' ');
                 }
-                self.scid_word(&token);
+                self.scid_short_word(&word);
                 number = false;
             }
-            token.clear();
-            match node.mv {
-                Some(m) => self.move_text(&mut token, &mut pos, m, mode),
-                None => {
-                    token.push_str("--");
-                    pos = play_null(pos.clone()).unwrap_or(pos);
+            match (&mut at, node.mv) {
+                (Cursor::Position(pos), Some(m)) => {
+                    let start = self.buf.len();
+                    move_text(self.options.notation, self.buf, pos, m, mode);
+                    self.scid_placed_word(start);
+                }
+                (Cursor::Position(pos), None) => {
+                    self.scid_word(b"--");
+                    if let Some(next) = play_null(pos.clone()) {
+                        *pos = next;
+                    }
+                }
+                (Cursor::Ply(ply), mv) => {
+                    let mut word = Short::default();
+                    match (self.given.next(), mv) {
+                        (Some(&san), Some(_)) => push_san(&mut word, san),
+                        _ => word.push_all(b"--"),
+                    }
+                    self.scid_short_word(&word);
+                    *ply += 1;
                 }
             }
-            self.scid_word(&token);
             if self.options.nags && self.options.comments {
-                for nag in node.nags() {
+                for &nag in node.nags() {
                     self.scid_space();
-                    token.clear();
-                    token.push('$');
-                    push_number(&mut token, u32::from(*nag));
-                    self.scid_word(&token);
+                    let mut word = Short::default();
+                    word.push(b'$');
+                    push_number(&mut word, u32::from(nag));
+                    self.scid_short_word(&word);
                 }
             }
             self.scid_space();
-            number |= self.scid_comment(node.comments());
+            number |= !node.comments().is_empty() && self.scid_comment(node.comments());
             if self.options.variations {
                 for (variation, before) in node.variations().iter().zip(std::iter::repeat(&before).flatten()) {
-                    self.scid_word("(");
+                    self.scid_word(b"(");
                     self.scid_space();
                     self.scid_line(variation, before.clone(), mode, false);
-                    self.scid_word(")");
+                    self.scid_word(b")");
                     self.scid_space();
                     number = true;
                 }
             }
         }
     }
+}
 
-    fn move_text(&self, token: &mut String, pos: &mut Chess, m: Move, mode: CastlingMode) {
-        match self.options.notation {
-            Notation::San => san_plus(pos, m).append_to_string(token),
-            Notation::Long => {
-                token.push_str(&m.to_uci(mode).to_string());
-                pos.play_unchecked(m);
-            }
+/// Appends the text of `m` and plays it.
+fn move_text(notation: Notation, out: &mut Vec<u8>, pos: &mut Chess, m: Move, mode: CastlingMode) {
+    match notation {
+        Notation::San => {
+            let mut word = Short::default();
+            push_san(&mut word, san_plus(pos, m));
+            word.append_to(out);
+        }
+        Notation::Long => {
+            out.extend_from_slice(m.to_uci(mode).to_string().as_bytes());
+            pos.play_unchecked(m);
         }
     }
 }
@@ -432,13 +536,19 @@ impl PgnText<'_> {
 /// SAN with its check or mate suffix, playing the move. Same text as
 /// `SanPlus::from_move_and_play_unchecked`, which tests every position for game over (all legal
 /// moves); here legal moves are generated only after a check, the only case where mate is possible.
-fn san_plus(pos: &mut Chess, m: Move) -> SanPlus {
+pub(crate) fn san_plus(pos: &mut Chess, m: Move) -> SanPlus {
     let san = match m {
+        // A pawn is never disambiguated by more than the file it captures from.
+        Move::Normal { role: Role::Pawn, from, capture, to, promotion } => {
+            let capture = capture.is_some();
+            San::Normal { role: Role::Pawn, file: capture.then(|| from.file()), rank: None, capture, to, promotion }
+        }
+        Move::EnPassant { from, to } => {
+            San::Normal { role: Role::Pawn, file: Some(from.file()), rank: None, capture: true, to, promotion: None }
+        }
         // No other piece of this kind even attacks the target square: no disambiguation, and
         // no need for shakmaty's legal-candidate generation.
-        Move::Normal { role, from, capture, to, promotion }
-            if role != Role::Pawn && !other_attacker(pos, role, from, to) =>
-        {
+        Move::Normal { role, from, capture, to, promotion } if !other_attacker(pos, role, from, to) => {
             San::Normal { role, file: None, rank: None, capture: capture.is_some(), to, promotion }
         }
         _ => San::from_move(pos, m),
@@ -462,8 +572,39 @@ fn is_mate(pos: &Chess) -> bool {
     pos.legal_moves().is_empty()
 }
 
+/// A short word (a move, a move number, a NAG) built on the stack and appended to the text
+/// with one fixed-size copy.
+#[derive(Default)]
+struct Short {
+    bytes: [u8; 16],
+    len: usize,
+}
+
+impl Short {
+    /// Words hold at most 15 bytes (`1234567890... ` is the longest); more would wrap around.
+    #[inline]
+    fn push(&mut self, b: u8) {
+        self.bytes[self.len & 15] = b;
+        self.len += 1;
+    }
+
+    #[inline]
+    fn push_all(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.push(b);
+        }
+    }
+
+    #[inline]
+    fn append_to(&self, out: &mut Vec<u8>) {
+        let end = out.len() + self.len.min(16);
+        out.extend_from_slice(&self.bytes);
+        out.truncate(end);
+    }
+}
+
 /// Appends `n` in decimal (move numbers and NAGs, without the formatting machinery).
-fn push_number(out: &mut String, n: u32) {
+fn push_number(out: &mut Short, n: u32) {
     let mut digits = [0u8; 10];
     let mut i = digits.len();
     let mut n = n;
@@ -475,7 +616,52 @@ fn push_number(out: &mut String, n: u32) {
             break;
         }
     }
-    out.extend(digits[i..].iter().map(|&d| char::from(d)));
+    out.push_all(&digits[i..]);
+}
+
+/// Appends the text shakmaty's `SanPlus::append_to_string` writes.
+fn push_san(out: &mut Short, san: SanPlus) {
+    const ROLES: &[u8; 7] = b"?PNBRQK";
+    let square = |out: &mut Short, sq: Square| {
+        out.push(b'a' + u8::from(sq.file()));
+        out.push(b'1' + u8::from(sq.rank()));
+    };
+    match san.san {
+        San::Normal { role, file, rank, capture, to, promotion } => {
+            if role != Role::Pawn {
+                out.push(ROLES[role as usize]);
+            }
+            if let Some(file) = file {
+                out.push(b'a' + u8::from(file));
+            }
+            if let Some(rank) = rank {
+                out.push(b'1' + u8::from(rank));
+            }
+            if capture {
+                out.push(b'x');
+            }
+            square(out, to);
+            if let Some(promotion) = promotion {
+                out.push(b'=');
+                out.push(ROLES[promotion as usize]);
+            }
+        }
+        San::Castle(CastlingSide::KingSide) => out.push_all(b"O-O"),
+        San::Castle(CastlingSide::QueenSide) => out.push_all(b"O-O-O"),
+        San::Put { role, to } => {
+            if role != Role::Pawn {
+                out.push(ROLES[role as usize]);
+            }
+            out.push(b'@');
+            square(out, to);
+        }
+        San::Null => out.push_all(b"--"),
+    }
+    match san.suffix {
+        Some(Suffix::Check) => out.push(b'+'),
+        Some(Suffix::Checkmate) => out.push(b'#'),
+        None => {}
+    }
 }
 
 /// Whether another piece of ours of `role` (not a pawn) than the one on `from` attacks `to`.
@@ -495,4 +681,68 @@ fn other_attacker(pos: &Chess, role: Role, from: shakmaty::Square, to: shakmaty:
 /// there leaves a position shakmaty cannot represent).
 fn play_null(pos: Chess) -> Option<Chess> {
     pos.swap_turn().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::EnPassantMode::Legal;
+    use shakmaty::fen::Fen;
+    use tabiya_io::corpus::Xorshift;
+
+    use super::*;
+
+    fn move_text_given(out: &mut Vec<u8>, san: SanPlus) {
+        let mut word = Short::default();
+        push_san(&mut word, san);
+        word.append_to(out);
+    }
+
+    /// Every legal move of the positions of random games (promotions, castling, mates and
+    /// ambiguous pieces among them): `san_plus` + `push_san` write what shakmaty writes.
+    #[test]
+    fn san_text_is_shakmatys_for_every_legal_move() {
+        let mut rng = Xorshift::new(7);
+        let mut seen = [0usize; 5]; // moves, checks, disambiguated, promotions, castles
+        for _ in 0..300 {
+            let mut pos = Chess::default();
+            for _ in 0..250 {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                for &m in &legal {
+                    let expected = SanPlus::from_move(pos.clone(), m);
+                    let mut ours = b"x".to_vec();
+                    move_text(Notation::San, &mut ours, &mut pos.clone(), m, CastlingMode::Standard);
+                    assert_eq!(
+                        ours[1..],
+                        *expected.to_string().as_bytes(),
+                        "{m:?} in {}",
+                        Fen::from_position(&pos, Legal)
+                    );
+                    let disambiguated = match expected.san {
+                        San::Normal { role, file, rank, .. } => role != Role::Pawn && (file, rank) != (None, None),
+                        _ => false,
+                    };
+                    let flags = [true, expected.suffix.is_some(), disambiguated, m.is_promotion(), m.is_castle()];
+                    for (count, flag) in seen.iter_mut().zip(flags) {
+                        *count += usize::from(flag);
+                    }
+                }
+                pos.play_unchecked(legal[rng.below(legal.len())]);
+            }
+        }
+        // Drops and null moves, which a caller may give to `push_game_with_san`.
+        for suffix in [None, Some(Suffix::Check), Some(Suffix::Checkmate)] {
+            let drops = Role::ALL.into_iter().map(|role| San::Put { role, to: Square::G7 });
+            for san in drops.chain([San::Null]) {
+                let mut ours = Vec::new();
+                move_text_given(&mut ours, SanPlus { san, suffix });
+                assert_eq!(ours, SanPlus { san, suffix }.to_string().as_bytes());
+            }
+        }
+        // 1,791,992 moves: 115,908 checks, 37,358 disambiguated, 12,916 promotions, 810 castles.
+        let at_least = [1_000_000, 100_000, 30_000, 10_000, 500];
+        assert!(seen.iter().zip(at_least).all(|(&n, least)| n >= least), "{seen:?}");
+    }
 }

@@ -1,16 +1,20 @@
 //! An open database: index and names in memory, the game file memory-mapped and decoded on
 //! demand, game by game.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use tabiya_io::{DataError, FileBytes, Location, Warnings, read_input};
 
-use super::decode::{Record, decode_record};
-use super::fields::{Eco, RATING_TYPES, result_from_code};
+use shakmaty::san::SanPlus;
+
+use super::decode::{Record, decode_record, decode_record_with_san};
+use super::fields::{Eco, result_from_code};
 use super::index::{Header, Index, IndexEntry};
+use super::names::decode_text;
 use super::names::{NameBase, NameType};
 use super::{ScidError, Version};
-use crate::game::Game;
+use crate::game::{Game, Tags};
 
 /// The three files of a database.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,6 +51,17 @@ impl DatabasePaths {
         let with = |ext: &str| PathBuf::from(format!("{}.{ext}", stem.display()));
         DatabasePaths { version, index: with(i), games: with(g), names: with(n) }
     }
+}
+
+/// The rating tags of White and Black, in the order of [`RATING_TYPES`](super::fields::RATING_TYPES); an unknown type is Elo.
+const RATING_TAGS: [[&str; 7]; 2] = [
+    ["WhiteElo", "WhiteRating", "WhiteRapid", "WhiteICCF", "WhiteUSCF", "WhiteDWZ", "WhiteECF"],
+    ["BlackElo", "BlackRating", "BlackRapid", "BlackICCF", "BlackUSCF", "BlackDWZ", "BlackECF"],
+];
+
+/// Text of bytes known to be ASCII (a formatted date).
+fn ascii(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).unwrap_or_default()
 }
 
 /// An open SCID database.
@@ -132,10 +147,24 @@ impl Database {
 
     /// Decodes the record of game `n` (0-based); warnings go to `warnings`.
     pub fn record(&self, n: usize, warnings: &mut Warnings) -> Result<Record, ScidError> {
+        self.decode(n, false, warnings).map(|(record, _)| record)
+    }
+
+    /// [`Database::record`], with the SAN of its moves when `with_san` (see [`decode_record_with_san`]).
+    fn decode(
+        &self,
+        n: usize,
+        with_san: bool,
+        warnings: &mut Warnings,
+    ) -> Result<(Record, Option<Vec<SanPlus>>), ScidError> {
         let entry = *self.entry(n)?;
         let data = self.raw_record(n)?;
         let mut local = Warnings::default();
-        let result = decode_record(data, entry.offset(), entry.chess960(), &mut local);
+        let result = if with_san {
+            decode_record_with_san(data, entry.offset(), entry.chess960(), &mut local)
+        } else {
+            decode_record(data, entry.offset(), entry.chess960(), &mut local).map(|record| (record, None))
+        };
         for mut w in local.0 {
             w.location = w.location.in_file(&self.paths.games).with_record(n as u64 + 1);
             warnings.0.push(w);
@@ -149,6 +178,13 @@ impl Database {
         Ok(self.assemble(self.entry(n)?, record))
     }
 
+    /// [`Database::game`] and the SAN of its moves, found while decoding, for
+    /// [`crate::pgn::write::push_game_with_san`] (`None` when the writer must play the game).
+    pub fn game_with_san(&self, n: usize) -> Result<(Game, Option<Vec<SanPlus>>), ScidError> {
+        let (record, san) = self.decode(n, true, &mut Warnings::default())?;
+        Ok((self.assemble(self.entry(n)?, record), san))
+    }
+
     /// Every game in index order.
     pub fn games(&self) -> impl Iterator<Item = Result<Game, ScidError>> + '_ {
         (0..self.len()).map(|n| self.game(n))
@@ -157,62 +193,87 @@ impl Database {
     /// Joins index fields, names and a decoded record into a game, tags in SCID's export order:
     /// the seven-tag roster, ratings, ECO, EventDate, the extra tags, then FEN.
     pub fn assemble(&self, entry: &IndexEntry, record: Record) -> Game {
-        let name = |kind, id| self.names.text(kind, id);
+        let Record { tags: extra, start, start_text, moves, .. } = record;
+        // Names are borrowed from the name base when they are UTF-8 (all of a SCID 4/5 base).
+        let name = |kind, id| match self.names.get(kind, id) {
+            Some(bytes) => std::str::from_utf8(bytes).map_or_else(|_| Cow::Owned(decode_text(bytes)), Cow::Borrowed),
+            None => Cow::Borrowed("?"),
+        };
         let result = result_from_code(entry.result());
-        let mut tags = vec![
-            ("Event".to_owned(), name(NameType::Event, entry.event)),
-            ("Site".to_owned(), name(NameType::Site, entry.site)),
-            ("Date".to_owned(), entry.date.to_pgn()),
-            ("Round".to_owned(), name(NameType::Round, entry.round)),
-            ("White".to_owned(), name(NameType::Player, entry.white)),
-            ("Black".to_owned(), name(NameType::Player, entry.black)),
-            ("Result".to_owned(), result.as_pgn().to_owned()),
-        ];
-        for (color, elo, kind) in [
-            ("White", entry.white_elo(), entry.white_rating_type()),
-            ("Black", entry.black_elo(), entry.black_rating_type()),
-        ] {
+        let (date, event_date) = (entry.date.pgn_bytes(), entry.event_date.pgn_bytes());
+        let mut tags: Vec<(&str, Cow<'_, str>)> = Vec::with_capacity(16);
+        tags.extend([
+            ("Event", name(NameType::Event, entry.event)),
+            ("Site", name(NameType::Site, entry.site)),
+            ("Date", Cow::Borrowed(ascii(&date))),
+            ("Round", name(NameType::Round, entry.round)),
+            ("White", name(NameType::Player, entry.white)),
+            ("Black", name(NameType::Player, entry.black)),
+            ("Result", Cow::Borrowed(result.as_pgn())),
+        ]);
+        for (side, elo, kind) in
+            [(0, entry.white_elo(), entry.white_rating_type()), (1, entry.black_elo(), entry.black_rating_type())]
+        {
             if elo > 0 {
-                let kind = RATING_TYPES.get(usize::from(kind)).copied().unwrap_or("Elo");
-                tags.push((format!("{color}{kind}"), elo.to_string()));
+                let name = RATING_TAGS[side].get(usize::from(kind)).copied().unwrap_or(RATING_TAGS[side][0]);
+                tags.push((name, Cow::Owned(elo.to_string())));
             }
         }
         if let Some(eco) = Eco(entry.eco).to_text() {
-            tags.push(("ECO".to_owned(), eco));
+            tags.push(("ECO", Cow::Owned(eco)));
         }
         if entry.event_date.0 != 0 {
-            tags.push(("EventDate".to_owned(), entry.event_date.to_pgn()));
+            tags.push(("EventDate", Cow::Borrowed(ascii(&event_date))));
         }
         // As SCID's `Game::Decode`: the Variant tag of a Chess960 game first, then each stored tag
         // assigned by name (a name seen before, or a roster name, takes the new value in place).
         let extra_start = tags.len();
         if entry.chess960() {
-            tags.push(("Variant".to_owned(), "Chess960".to_owned()));
+            tags.push(("Variant", Cow::Borrowed("Chess960")));
         }
         let roster = ["Event", "Site", "Round", "White", "Black"];
-        for (name, value) in record.tags {
+        for (name, value) in &extra {
             let existing = tags
                 .iter()
                 .enumerate()
-                .position(|(i, (n, _))| *n == name && (i >= extra_start || roster.contains(&name.as_str())));
+                .position(|(i, (n, _))| n == name && (i >= extra_start || roster.contains(&name.as_str())));
             match existing {
-                Some(i) => tags[i].1 = value,
-                None => tags.push((name, value)),
+                Some(i) => tags[i].1 = Cow::Borrowed(value),
+                None => tags.push((name, Cow::Borrowed(value))),
             }
         }
-        if let Some(fen) = record.start_text {
-            tags.push(("FEN".to_owned(), fen));
+        if let Some(fen) = &start_text {
+            tags.push(("FEN", Cow::Borrowed(fen)));
+        }
+        let bytes = tags.iter().map(|(n, v)| n.len() + v.len()).sum();
+        let mut game_tags = Tags::with_capacity(tags.len(), bytes);
+        for (name, value) in &tags {
+            game_tags.push(name, value);
         }
         Game {
-            tags: tags.into_iter().collect(),
-            start: record.start,
+            tags: game_tags,
+            start,
             castling_mode: if entry.chess960() {
                 shakmaty::CastlingMode::Chess960
             } else {
                 shakmaty::CastlingMode::Standard
             },
-            moves: record.moves,
+            moves,
             result,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scid::fields::RATING_TYPES;
+
+    #[test]
+    fn rating_tags_are_the_colour_and_the_rating_type() {
+        for (side, color) in ["White", "Black"].into_iter().enumerate() {
+            let expected: Vec<String> = RATING_TYPES.iter().map(|kind| format!("{color}{kind}")).collect();
+            assert_eq!(RATING_TAGS[side], expected.as_slice());
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Game records (.sg4/.sg5): extra tags, start board, the move stream and comments → [`Record`].
 
 use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, CastlingSide, Chess, FromSetup, Move, Position, PositionError, Role, Square, attacks};
 use tabiya_io::{ByteReader, DataError, Location, Warnings};
 
@@ -9,6 +10,7 @@ use super::move_codes::{KING_STEPS, KNIGHT_STEPS};
 use super::names::decode_text;
 use super::pieces::PieceLists;
 use crate::game::{Line, Node};
+use crate::pgn::write::san_plus;
 use crate::rules;
 
 /// Names of the common tags stored as one byte (codes 241–250).
@@ -56,6 +58,26 @@ pub struct State {
 }
 
 impl State {
+    /// Plays a move read from the move stream, whose piece is in `slot` of the mover's list; with
+    /// `san`, its SAN (as the PGN writer makes it) is pushed there.
+    pub fn play_read(&mut self, m: Move, slot: usize, san: Option<&mut Vec<SanPlus>>) {
+        let us = self.pos.turn();
+        match m {
+            // The slot is known: no search for it (a promotion keeps it too).
+            Move::Normal { capture, to, .. } => {
+                if capture.is_some() {
+                    self.lists.capture(!us, to);
+                }
+                self.lists.put(us, slot, to);
+            }
+            _ => self.lists.play(us, m),
+        }
+        match san {
+            Some(san) => san.push(san_plus(&mut self.pos, m)),
+            None => self.pos.play_unchecked(m),
+        }
+    }
+
     /// Plays a move (or a null move) on the position and the lists.
     pub fn play(&mut self, mv: Option<Move>) {
         match mv {
@@ -93,6 +115,29 @@ pub fn start_position(fen: &Fen, mode: CastlingMode) -> Result<Chess, String> {
 /// Decodes one record. `base` is the record's offset in the game file (for error locations);
 /// `chess960` comes from the SCID 5 index.
 pub fn decode_record(data: &[u8], base: u64, chess960: bool, warnings: &mut Warnings) -> Result<Record, DataError> {
+    decode(data, base, chess960, false, warnings).map(|(record, _)| record)
+}
+
+/// [`decode_record`], also giving the SAN of every move in the order of the move stream (a move,
+/// its variations, the next move), found while the moves are played anyway: what
+/// [`crate::pgn::write::push_game_with_san`] takes. `None` for a game from a FEN or with a null
+/// move, which the writer plays itself.
+pub fn decode_record_with_san(
+    data: &[u8],
+    base: u64,
+    chess960: bool,
+    warnings: &mut Warnings,
+) -> Result<(Record, Option<Vec<SanPlus>>), DataError> {
+    decode(data, base, chess960, true, warnings)
+}
+
+fn decode(
+    data: &[u8],
+    base: u64,
+    chess960: bool,
+    with_san: bool,
+    warnings: &mut Warnings,
+) -> Result<(Record, Option<Vec<SanPlus>>), DataError> {
     let mut r = ByteReader::with_base(data, base);
     let mut record = Record { tags: read_tags(&mut r)?, ..Record::default() };
     record.start_flags = r.u8("start-board byte")?;
@@ -111,7 +156,12 @@ pub fn decode_record(data: &[u8], base: u64, chess960: bool, warnings: &mut Warn
     } else {
         State { pos: Chess::default(), lists: PieceLists::standard() }
     };
-    MoveDecoder { r: &mut r }.line(state, &mut record.moves, 0)?;
+    // About one byte per move.
+    let san = (with_san && record.start.is_none()).then(|| Vec::with_capacity(r.remaining().min(600)));
+    let mut moves = MoveDecoder { data: r.rest(), pos: 0, base: r.offset(), markers: 0, san };
+    moves.line(state, &mut record.moves, 0)?;
+    let (markers, san) = (moves.markers, moves.san);
+    r.skip(moves.pos, "move stream")?;
     // The comments: one NUL-terminated string per marker, in tree order.
     let mut strings = Vec::new();
     while !r.is_empty() {
@@ -124,8 +174,11 @@ pub fn decode_record(data: &[u8], base: u64, chess960: bool, warnings: &mut Warn
             }
         }
     }
-    assign_comments(&mut record.moves, strings, base, warnings);
-    Ok(record)
+    // Most games have neither: nothing to place, no place to visit.
+    if markers > 0 || !strings.is_empty() {
+        assign_comments(&mut record.moves, strings, base, warnings);
+    }
+    Ok((record, san))
 }
 
 /// Reads the extra tags up to their 0 terminator.
@@ -152,38 +205,71 @@ fn read_tags(r: &mut ByteReader) -> Result<Vec<(String, String)>, DataError> {
     }
 }
 
-struct MoveDecoder<'r, 'a> {
-    r: &'r mut ByteReader<'a>,
+/// Reads the move stream. It keeps its own position rather than a [`ByteReader`]: one move is
+/// one byte, and the reader's checked `u8` cost more than the rest of reading a byte.
+struct MoveDecoder<'a> {
+    data: &'a [u8],
+    pos: usize,
+    /// Offset of `data` in the game file (for error locations).
+    base: u64,
+    /// Comment markers seen: with none and no strings, comments need no placing.
+    markers: usize,
+    /// The SAN of the moves so far, when asked for and every move so far had one.
+    san: Option<Vec<SanPlus>>,
 }
 
 /// Marks a comment to be filled from the strings at the end of the record.
 const PLACEHOLDER: String = String::new();
 
-impl MoveDecoder<'_, '_> {
+impl MoveDecoder<'_> {
+    fn offset(&self) -> u64 {
+        self.base + self.pos as u64
+    }
+
+    /// The next byte, or an error naming `what` was expected.
+    #[inline]
+    fn byte(&mut self, what: &str) -> Result<u8, DataError> {
+        match self.data.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                Ok(b)
+            }
+            None => Err(self.end_of_record(what)),
+        }
+    }
+
+    #[cold]
+    fn end_of_record(&self, what: &str) -> DataError {
+        DataError::new(Location::at(self.offset()), format!("1 bytes: {what}")).found("0 bytes before the end")
+    }
+
     /// Decodes moves into `line` until the end of the variation (depth > 0) or of the game.
     fn line(&mut self, mut state: State, line: &mut Line, depth: usize) -> Result<(), DataError> {
         // The state before the last move: variations branch from there.
         let mut before: Option<State> = None;
         if depth == 0 {
             // About one byte per move: avoids regrowing the main line.
-            line.nodes.reserve(self.r.remaining().min(600));
+            line.nodes.reserve((self.data.len() - self.pos).min(600));
         }
         loop {
-            let at = self.r.offset();
+            let at = self.offset();
             let byte =
-                self.r.u8(if depth == 0 { "move byte or end-of-game marker 15" } else { "move byte or marker" })?;
+                self.byte(if depth == 0 { "move byte or end-of-game marker 15" } else { "move byte or marker" })?;
             match byte {
                 NAG => {
-                    let nag = self.r.u8("NAG value")?;
+                    let nag = self.byte("NAG value")?;
                     match line.nodes.last_mut() {
                         Some(node) => node.notes_mut().nags.push(nag),
                         None => return Err(DataError::new(Location::at(at), "a move before a NAG")),
                     }
                 }
-                COMMENT => match line.nodes.last_mut() {
-                    Some(node) => node.notes_mut().comments.push(PLACEHOLDER),
-                    None => line.comments.push(PLACEHOLDER),
-                },
+                COMMENT => {
+                    self.markers += 1;
+                    match line.nodes.last_mut() {
+                        Some(node) => node.notes_mut().comments.push(PLACEHOLDER),
+                        None => line.comments.push(PLACEHOLDER),
+                    }
+                }
                 START_VARIATION if depth >= MAX_VARIATION_DEPTH => {
                     return Err(DataError::new(
                         Location::at(at),
@@ -207,8 +293,15 @@ impl MoveDecoder<'_, '_> {
                 _ => {
                     let mv = self.decode_move(&state, byte, at)?;
                     // Variations branch from the state before this move: keep it only if one follows.
-                    before = variation_follows(self.r.rest()).then(|| state.clone());
-                    state.play(mv);
+                    before = variation_follows(self.data.get(self.pos..).unwrap_or_default()).then(|| state.clone());
+                    match mv {
+                        Some(m) => state.play_read(m, usize::from(byte >> 4), self.san.as_mut()),
+                        None => {
+                            // A null move: the writer plays the game itself.
+                            self.san = None;
+                            state.play(None);
+                        }
+                    }
                     line.nodes.push(Node::new(mv));
                 }
             }
@@ -246,7 +339,7 @@ impl MoveDecoder<'_, '_> {
                 _ => return Err(bad(format!("byte {byte:#04x}: king code {code}"))),
             },
             Role::Queen if code == file => {
-                let second = self.r.u8("second byte of a diagonal queen move")?;
+                let second = self.byte("second byte of a diagonal queen move")?;
                 if !(64..128).contains(&second) {
                     return Err(
                         DataError::new(Location::at(at + 1), "diagonal queen target 64–127").found(second.to_string())

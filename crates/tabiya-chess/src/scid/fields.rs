@@ -28,10 +28,22 @@ impl Date {
 
     /// PGN form, `????.??.??` for unknown parts (SCID's `date_DecodeToString`).
     pub fn to_pgn(self) -> String {
-        let part = |v: u32, width: usize| {
-            if v == 0 { "?".repeat(width) } else { format!("{v:0width$}") }
-        };
-        format!("{}.{}.{}", part(self.year(), 4), part(self.month(), 2), part(self.day(), 2))
+        self.pgn_bytes().iter().map(|&b| char::from(b)).collect()
+    }
+
+    /// [`Date::to_pgn`] as ASCII bytes, without allocating: `yyyy.mm.dd` (the year has 11 bits).
+    pub fn pgn_bytes(self) -> [u8; 10] {
+        let mut out = *b"????.??.??";
+        for (v, digits) in [(self.year(), 0..4), (self.month(), 5..7), (self.day(), 8..10)] {
+            if v != 0 {
+                let mut v = v;
+                for d in out[digits].iter_mut().rev() {
+                    *d = b'0' + (v % 10) as u8;
+                    v /= 10;
+                }
+            }
+        }
+        out
     }
 
     /// Parses a PGN date as SCID's `date_EncodeFromString` does: year, then optional month and
