@@ -53,7 +53,28 @@ impl GameResult {
 pub struct Node {
     /// `None` is a null move (`--` in PGN).
     pub mv: Option<Move>,
-    notes: Option<Box<Notes>>,
+    notes: NotesBox,
+}
+
+/// A move's notes, boxed when there are any. Dropping a move without notes is a test in the
+/// loop over a line's moves; notes are dropped out of that loop, so lines of plain moves are
+/// dropped at a few instructions a move.
+#[derive(Clone, Default)]
+struct NotesBox(Option<Box<Notes>>);
+
+impl Drop for NotesBox {
+    #[inline(always)]
+    fn drop(&mut self) {
+        if let Some(notes) = self.0.take() {
+            drop_notes(notes);
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn drop_notes(notes: Box<Notes>) {
+    drop(notes);
 }
 
 /// What is attached to a move.
@@ -69,32 +90,32 @@ pub struct Notes {
 
 impl Node {
     pub fn new(mv: Option<Move>) -> Node {
-        Node { mv, notes: None }
+        Node { mv, notes: NotesBox(None) }
     }
 
     /// Numeric annotation glyphs, in order (`$1` = `!`).
     pub fn nags(&self) -> &[u8] {
-        self.notes.as_deref().map_or(&[], |n| &n.nags)
+        self.notes.0.as_deref().map_or(&[], |n| &n.nags)
     }
 
     /// Comments after the move, in order.
     pub fn comments(&self) -> &[String] {
-        self.notes.as_deref().map_or(&[], |n| &n.comments)
+        self.notes.0.as_deref().map_or(&[], |n| &n.comments)
     }
 
     /// Alternatives to this move, each played from the position before it.
     pub fn variations(&self) -> &[Line] {
-        self.notes.as_deref().map_or(&[], |n| &n.variations)
+        self.notes.0.as_deref().map_or(&[], |n| &n.variations)
     }
 
     /// The NAGs, comments and variations, to add to or change.
     pub fn notes_mut(&mut self) -> &mut Notes {
-        self.notes.get_or_insert_default()
+        self.notes.0.get_or_insert_default()
     }
 
     /// The NAGs, comments and variations to change, if the move has any.
     pub fn existing_notes_mut(&mut self) -> Option<&mut Notes> {
-        self.notes.as_deref_mut()
+        self.notes.0.as_deref_mut()
     }
 }
 

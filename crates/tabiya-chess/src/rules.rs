@@ -74,6 +74,16 @@ impl Pieces for Board {
     }
 }
 
+/// The squares a rook on `sq` reaches on an empty board.
+pub(crate) fn straight_rays(sq: Square) -> Bitboard {
+    STRAIGHT.from(sq)
+}
+
+/// The squares a bishop on `sq` reaches on an empty board.
+pub(crate) fn diagonal_rays(sq: Square) -> Bitboard {
+    DIAGONAL.from(sq)
+}
+
 /// Whether one of `attackers` (all of `color`) attacks `sq` with `occupied` squares occupied.
 pub(crate) fn attacked(
     pieces: &impl Pieces,

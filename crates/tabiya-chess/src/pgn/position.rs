@@ -13,7 +13,9 @@
 //! same board, rights and en passant square: tests compare the two square by square on random
 //! games, Chess960 included (and `pgn::san`'s tests compare the moves).
 
-use shakmaty::{Bitboard, Castles, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Rank, Role, Square};
+use shakmaty::{
+    Bitboard, Castles, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Rank, Role, Square, attacks,
+};
 
 use crate::rules::{self, Pieces};
 
@@ -31,6 +33,11 @@ pub(crate) struct PlayPosition {
     /// The square a pawn skipped with a double step on the last move, as `Chess` keeps it
     /// (whether or not a pawn can take there).
     ep_square: Option<Square>,
+    /// The squares the last move left and reached, or every square when it is not known
+    /// that the side to move was safe before it (the start, a castling, an en passant
+    /// capture, a null move): only a piece there can newly attack the king
+    /// (`king_safe_after`).
+    last_move: Bitboard,
 }
 
 impl Pieces for PlayPosition {
@@ -57,6 +64,7 @@ impl PlayPosition {
             turn: pos.turn(),
             castles: pos.castles().clone(),
             ep_square: pos.ep_square(EnPassantMode::Always),
+            last_move: Bitboard::FULL,
         }
     }
 
@@ -115,6 +123,7 @@ impl PlayPosition {
                 self.by_role[capture.map_or(0, |captured| captured as usize)] ^= to_bb;
                 self.by_color[us] ^= from_bb | to_bb;
                 self.by_color[them] &= !to_bb;
+                self.last_move = from_bb | to_bb;
                 let double_step = role == Role::Pawn && u32::from(from).abs_diff(u32::from(to)) == 16;
                 self.ep_square = double_step.then(|| Square::new((u32::from(from) + u32::from(to)) / 2));
                 // A right goes with its rook's square (the rook moves or is taken there) and with
@@ -136,6 +145,7 @@ impl PlayPosition {
     fn play_special(&mut self, mv: Move) {
         let (us, them) = (self.turn as usize, !self.turn as usize);
         self.ep_square = None;
+        self.last_move = Bitboard::FULL;
         match mv {
             Move::Castle { king, rook } => {
                 let side = CastlingSide::from_queen_side(rook < king);
@@ -173,19 +183,48 @@ impl PlayPosition {
     pub(crate) fn play_null(&mut self) {
         self.turn = !self.turn;
         self.ep_square = None;
+        self.last_move = Bitboard::FULL;
     }
 
     /// Whether the king of the side to move is safe after its `role` goes from `from` to `to`
     /// (a piece captured on `to` no longer attacks): this decides pins and answers to check
     /// alike.
-    #[inline(never)]
+    ///
+    /// Most moves are decided without the full attack test. The king was safe before the
+    /// opponent's last move (`last_move` is every square when that is not known), so it can
+    /// be in check now only from the piece that moved, or from a slider the move uncovered on
+    /// a line through the square it left. A piece other than the king can expose its king only
+    /// by leaving a line from the king on which an enemy slider of that line's kind stands.
+    #[inline(always)]
     pub(crate) fn king_safe_after(&self, role: Role, from: Square, to: Square) -> bool {
         let turn = self.turn;
-        let king = if role == Role::King { Some(to) } else { self.king_of(turn) };
-        king.is_some_and(|king| {
-            let occupied = self.occupied().without(from).with(to);
-            !rules::attacked(self, king, !turn, self.by_color(!turn).without(to), occupied)
-        })
+        let Some(king) = self.king_of(turn) else { return false };
+        if role != Role::King {
+            let theirs = self.by_color(!turn);
+            let queens = self.by_role(Role::Queen);
+            let (straight, diagonal) = (rules::straight_rays(king), rules::diagonal_rays(king));
+            let straight_sliders = straight & theirs & (self.by_role(Role::Rook) | queens);
+            let diagonal_sliders = diagonal & theirs & (self.by_role(Role::Bishop) | queens);
+            // The lines from the king an enemy slider stands on (all of its lines of that kind).
+            let lines = if straight_sliders.any() { straight } else { Bitboard::EMPTY }
+                | if diagonal_sliders.any() { diagonal } else { Bitboard::EMPTY };
+            // A knight or a pawn checks from a knight's or a king's step away.
+            let near = attacks::knight_attacks(king) | attacks::king_attacks(king);
+            let checked = (self.last_move & (lines | near)).any();
+            if !checked && !lines.contains(from) {
+                return true;
+            }
+        }
+        self.king_safe_after_full(role, from, to, king)
+    }
+
+    /// [`PlayPosition::king_safe_after`] by the full attack test on the king's square.
+    #[inline(never)]
+    fn king_safe_after_full(&self, role: Role, from: Square, to: Square, king: Square) -> bool {
+        let turn = self.turn;
+        let king = if role == Role::King { to } else { king };
+        let occupied = self.occupied().without(from).with(to);
+        !rules::attacked(self, king, !turn, self.by_color(!turn).without(to), occupied)
     }
 
     /// Whether the side to move's king is safe after its pawn on `from` takes en passant on
