@@ -56,3 +56,65 @@ impl PositionView for Chess {
         self.ep_square(EnPassantMode::Always)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::Move;
+    use shakmaty::fen::Fen;
+    use tabiya_io::corpus::Xorshift;
+
+    use super::*;
+    use crate::pgn::PlayPosition;
+    use crate::rules::tests::{STARTS, position};
+
+    /// The walk's position shows builders what `Chess` shows them, en passant squares above
+    /// all (the Kvetka and Polyglot keys hold the pseudo-legal one).
+    #[test]
+    fn the_walks_position_shows_what_chess_shows() {
+        let mut rng = Xorshift::new(0x5e1);
+        let (mut positions, mut ep_always, mut ep_pseudo_legal) = (0, 0, 0);
+        for game in 0..400 {
+            let (fen, mode) = STARTS[game % STARTS.len()];
+            let mut pos = position(fen, mode);
+            let mut play = PlayPosition::new(&pos);
+            for _ in 0..100 {
+                let at = || Fen::from_position(&pos, EnPassantMode::Always).to_string();
+                for role in Role::ALL {
+                    assert_eq!(PositionView::by_role(&play, role), PositionView::by_role(&pos, role), "{}", at());
+                }
+                for color in Color::ALL {
+                    assert_eq!(PositionView::by_color(&play, color), PositionView::by_color(&pos, color));
+                    assert_eq!(PositionView::king_of(&play, color), pos.board().king_of(color));
+                }
+                assert_eq!(PositionView::turn(&play), Position::turn(&pos));
+                assert_eq!(PositionView::castles(&play).castling_rights(), Position::castles(&pos).castling_rights());
+                assert_eq!(PositionView::maybe_ep_square(&play), pos.ep_square(EnPassantMode::Always), "{}", at());
+                let pseudo_legal = pos.ep_square(EnPassantMode::PseudoLegal);
+                assert_eq!(play.pseudo_legal_ep_square(), pseudo_legal, "{}", at());
+                assert_eq!(PositionView::pseudo_legal_ep_square(&pos), pseudo_legal, "{}", at());
+                positions += 1;
+                ep_always += usize::from(pos.ep_square(EnPassantMode::Always).is_some());
+                ep_pseudo_legal += usize::from(pseudo_legal.is_some());
+                let moves = pos.legal_moves();
+                // Double steps, rare in random play, are taken every other time they are there.
+                let doubles: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| m.role() == Role::Pawn && m.from().is_some_and(|f| f.distance(m.to()) == 2))
+                    .collect();
+                let mv = match rng.below(2) {
+                    0 if !doubles.is_empty() => doubles[rng.below(doubles.len())],
+                    _ if moves.is_empty() => break,
+                    _ => moves[rng.below(moves.len())],
+                };
+                pos.play_unchecked(mv);
+                play.play(mv);
+            }
+        }
+        println!("{positions} positions, {ep_always} with an ep square, {ep_pseudo_legal} pseudo-legal");
+        assert!(
+            positions > 30_000 && ep_always > 1_000 && ep_pseudo_legal > 100,
+            "{positions} {ep_always} {ep_pseudo_legal}"
+        );
+    }
+}
