@@ -38,11 +38,12 @@
 //! ```
 
 use shakmaty::{
-    Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, FromSetup, Move, Piece, Position,
-    PositionError, Rank, Role, Setup, Square,
+    Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, File, FromSetup, Move, Piece, Position, PositionError,
+    Rank, Role, Setup, Square,
 };
 
 use crate::nibbles;
+use crate::view::PositionView;
 
 /// The order in which both formats visit the squares, and count pieces: a1, a2, …, a8, b1, …, h8.
 pub const SQUARE_ORDER: [Square; 64] = {
@@ -201,23 +202,23 @@ pub struct Normalization {
 }
 
 impl Normalization {
-    pub fn new(pos: &Chess) -> Normalization {
+    pub fn new(pos: &impl PositionView) -> Normalization {
         let flipped = pos.turn() == Color::Black;
         let castling = ALL_RIGHTS.iter().fold(CastlingBits::NONE, |bits, &(color, side)| {
             if pos.castles().has(color, side) { bits.with(if flipped { !color } else { color }, side) } else { bits }
         });
         // The side to move's king becomes White's; flipping the ranks keeps its file.
-        let king = pos.board().king_of(pos.turn());
+        let king = pos.king_of(pos.turn());
         let mirrored = castling.is_empty() && king.is_some_and(|king| king.file() <= File::D);
         let frame = Frame { flipped, mirrored };
-        let ep_file = pos.ep_square(EnPassantMode::PseudoLegal).map(|sq| frame.file(sq.file()));
+        let ep_file = pos.pseudo_legal_ep_square().map(|sq| frame.file(sq.file()));
         Normalization { castling, ep_file, frame }
     }
 
-    /// [`Normalized::shape_of`] for a move of the real position whose board is `board`.
-    pub fn shape_of(&self, board: &Board, mv: &Move) -> Option<MoveShape> {
+    /// [`Normalized::shape_of`] for a move of the real position `pos`.
+    pub fn shape_of(&self, pos: &impl PositionView, mv: &Move) -> Option<MoveShape> {
         let turn = self.frame.turn();
-        shape_of(self.frame, mv, |role| board.by_piece(Piece { color: turn, role }))
+        shape_of(self.frame, mv, |role| pos.by_piece(Piece { color: turn, role }))
     }
 }
 
@@ -482,7 +483,12 @@ struct Planes([u64; 4]);
 impl Planes {
     fn new(board: &Board, flipped: bool) -> Planes {
         let black = if flipped { board.white() } else { board.black() };
-        Planes(nibbles::planes(board, black))
+        Planes(nibbles::planes(|role| board.by_role(role), black))
+    }
+
+    fn of_view(pos: &impl PositionView, flipped: bool) -> Planes {
+        let black = pos.by_color(if flipped { Color::White } else { Color::Black });
+        Planes(nibbles::planes(|role| pos.by_role(role), black))
     }
 
     /// The code of real file `file` (bits, number of bits ≤ 48) in the normalised frame: its
@@ -523,11 +529,11 @@ pub struct BoardCoder {
 type FileCodes = [(u64, u32); 8];
 
 impl BoardCoder {
-    /// [`tailed_code`] of `board` in `frame`, from the file codes of the last board of the same
-    /// side to move.
-    pub fn tailed_code(&mut self, board: &Board, frame: Frame, tail: Tail) -> Result<[u64; 3], usize> {
+    /// [`tailed_code`] of the board of `pos` in `frame`, from the file codes of the last board
+    /// of the same side to move.
+    pub fn tailed_code(&mut self, pos: &impl PositionView, frame: Frame, tail: Tail) -> Result<[u64; 3], usize> {
         let flipped = frame.flipped;
-        let planes = Planes::new(board, flipped);
+        let planes = Planes::of_view(pos, flipped);
         let files = match &mut self.last[usize::from(flipped)] {
             Some((last, files)) => {
                 let mut changed = planes.changed_files(last);
@@ -684,6 +690,7 @@ impl<'a> BitReader<'a> {
 
 #[cfg(test)]
 mod tests {
+    use shakmaty::EnPassantMode;
     use shakmaty::fen::Fen;
     use shakmaty::uci::UciMove;
 
@@ -843,7 +850,7 @@ mod tests {
             let code = BoardCode::framed(pos.board(), frame);
             assert_eq!(code, BoardCode::new(&Normalized::new(pos).board));
             let tail = Tail { bits: 0x5a, len: 7, max_len: 176 };
-            let tailed = coder.tailed_code(pos.board(), frame, tail);
+            let tailed = coder.tailed_code(pos, frame, tail);
             assert_eq!(tailed, tailed_code(&Normalized::new(pos).board, Frame::default(), tail));
             let mut bits = BitWriter::new();
             write_board(&Normalized::new(pos).board, &mut bits);

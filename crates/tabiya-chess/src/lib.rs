@@ -14,3 +14,4 @@ pub mod pgn;
 pub mod polyglot;
 mod rules;
 pub mod scid;
+pub mod view;

@@ -3,17 +3,14 @@
 //! king; 2 rook, queen or king; 3 black (pawn 1, knight 2, bishop 3, rook 4, queen 5, king 6).
 //! Polyglot book positions and the CTG/Kvetka board code both start from it.
 
-use shakmaty::{Bitboard, Board};
+use shakmaty::{Bitboard, Role};
 
-/// The four planes of `board`, with `black` as the pieces whose nibbles get bit 3 (the caller
-/// may swap the colours).
-pub(crate) fn planes(board: &Board, black: Bitboard) -> [u64; 4] {
-    [
-        (board.pawns() | board.bishops() | board.queens()).0,
-        (board.knights() | board.bishops() | board.kings()).0,
-        (board.rooks() | board.queens() | board.kings()).0,
-        black.0,
-    ]
+/// The four planes of the pieces `by_role` gives (a shakmaty `Board`'s, or a
+/// [`PositionView`](crate::view::PositionView)'s), with `black` as the pieces whose nibbles
+/// get bit 3 (the caller may swap the colours).
+pub(crate) fn planes(by_role: impl Fn(Role) -> Bitboard, black: Bitboard) -> [u64; 4] {
+    let [pawns, knights, bishops, rooks, queens, kings] = Role::ALL.map(by_role);
+    [(pawns | bishops | queens).0, (knights | bishops | kings).0, (rooks | queens | kings).0, black.0]
 }
 
 /// Byte `index` of every plane interleaved: square `i` of that byte becomes nibble `i`.

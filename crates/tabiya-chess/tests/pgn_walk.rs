@@ -5,9 +5,10 @@
 
 use std::ops::ControlFlow;
 
-use shakmaty::{Move, Position};
+use shakmaty::Move;
 use tabiya_chess::game::GameResult;
 use tabiya_chess::pgn::{PgnReader, PgnWalk, ReadOptions, WalkOptions, walk_pieces};
+use tabiya_chess::view::PositionView;
 use tabiya_io::corpus::corpus_file;
 
 /// What both readers say about one game.

@@ -530,7 +530,12 @@ struct GameCount {
 impl GameCount {
     /// Counts `mv` played from `pos`, unless the ply limit was reached or a null move ended the
     /// game (then `Break`).
-    fn add(&mut self, builder: &mut BookBuilder, pos: &Chess, mv: Option<Move>) -> ControlFlow<()> {
+    fn add(
+        &mut self,
+        builder: &mut BookBuilder,
+        pos: &impl crate::view::PositionView,
+        mv: Option<Move>,
+    ) -> ControlFlow<()> {
         let Some(mv) = mv.filter(|_| !self.ended && self.plies_left > 0) else {
             self.ended = true;
             return ControlFlow::Break(());

@@ -31,6 +31,8 @@ mod packed;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square};
 
+use crate::view::PositionView;
+
 pub use build::{
     BookBuilder, BuildOptions, BuildSummary, GamesBuild, build_from_games, build_from_pgn, build_from_pgn_in_ranges,
 };
@@ -57,12 +59,12 @@ impl KeyTrail {
     }
 
     /// The key of `pos`, the position reached by the moves given to [`KeyTrail::play`].
-    pub(crate) fn key(&self, pos: &Chess) -> u64 {
+    pub(crate) fn key(&self, pos: &impl PositionView) -> u64 {
         self.pieces ^ key_state(pos)
     }
 
     /// Follows `mv`, played from `pos`.
-    pub(crate) fn play(&mut self, pos: &Chess, mv: Move) {
+    pub(crate) fn play(&mut self, pos: &impl PositionView, mv: Move) {
         let piece = |square, role: Role, color| Zobrist64::zobrist_for_piece(square, role.of(color)).0;
         let turn = pos.turn();
         self.pieces ^= match mv {
@@ -89,7 +91,7 @@ impl KeyTrail {
 
 /// The part of a Polyglot key that is not the pieces: side to move, castling rights,
 /// en-passant file.
-fn key_state(pos: &Chess) -> u64 {
+fn key_state(pos: &impl PositionView) -> u64 {
     let mut key = if pos.turn() == Color::White { Zobrist64::zobrist_for_white_turn().0 } else { 0 };
     for color in Color::ALL {
         for side in CastlingSide::ALL {
@@ -98,7 +100,7 @@ fn key_state(pos: &Chess) -> u64 {
             }
         }
     }
-    if let Some(square) = pos.ep_square(EnPassantMode::PseudoLegal) {
+    if let Some(square) = pos.pseudo_legal_ep_square() {
         key ^= Zobrist64::zobrist_for_en_passant_file(square.file()).0;
     }
     key

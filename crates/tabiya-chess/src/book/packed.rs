@@ -35,7 +35,7 @@ impl PackedPosition {
         // The four bits of every square's code as four bitboards ("planes"), spread into
         // nibbles eight squares at a time: no square-by-square lookup of pieces.
         let board = pos.board();
-        let planes = nibbles::planes(board, board.black());
+        let planes = nibbles::planes(|role| board.by_role(role), board.black());
         let mut squares = [0u8; 32];
         for (rank, chunk) in squares.chunks_exact_mut(4).enumerate() {
             chunk.copy_from_slice(&nibbles::interleave(&planes, rank).to_le_bytes());

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
-use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role};
+use shakmaty::{CastlingMode, Color, Move, Position, Role};
 
 use super::conventions::MAX_ELEMENT_SIZE;
 use super::element::Element;
@@ -24,6 +24,7 @@ use super::{Book, Header, Key};
 use crate::boardcode::{Normalization, Normalized};
 use crate::game::{Game, GameResult};
 use crate::pgn::{PgnReader, ReadOptions, WalkOptions, WalkedGame, walk_pieces};
+use crate::view::PositionView;
 
 /// A hasher for keys: their bytes are already well mixed by the board code.
 #[derive(Default)]
@@ -187,7 +188,7 @@ impl GameWalk {
     }
 
     /// Keys `pos`, which the waiting move led to; `None` (counted) when it does not fit.
-    fn reach(&mut self, piece: &mut Piece, report: &mut BuildReport, pos: &Chess) -> Option<Normalization> {
+    fn reach(&mut self, piece: &mut Piece, report: &mut BuildReport, pos: &impl PositionView) -> Option<Normalization> {
         let Ok((words, normalization)) = key::encode_words(&mut piece.coder, pos) else {
             report.positions_too_long += 1;
             return None;
@@ -205,7 +206,7 @@ impl GameWalk {
         &mut self,
         piece: &mut Piece,
         report: &mut BuildReport,
-        pos: &Chess,
+        pos: &impl PositionView,
         mv: Option<&Move>,
     ) -> ControlFlow<()> {
         let Some(normalization) = self.reach(piece, report, pos) else { return ControlFlow::Break(()) };
@@ -213,7 +214,7 @@ impl GameWalk {
             report.moves_without_code += 1;
             return ControlFlow::Break(());
         };
-        let Some(code) = normalization.shape_of(pos.board(), mv).and_then(moves::code) else {
+        let Some(code) = normalization.shape_of(pos, mv).and_then(moves::code) else {
             if mv.promotion().is_some() {
                 report.moves_underpromotion += 1;
             } else {
@@ -235,7 +236,7 @@ impl GameWalk {
 
     /// The position after the last move played, unless `visit` stopped the game: the last
     /// position keyed is the game's last stored position (its move, if any, is dropped).
-    fn end(mut self, piece: &mut Piece, report: &mut BuildReport, last: &Chess, stopped: bool) {
+    fn end(mut self, piece: &mut Piece, report: &mut BuildReport, last: &impl PositionView, stopped: bool) {
         if !stopped {
             self.reach(piece, report, last);
         }

@@ -2,7 +2,9 @@
 //! [`crate::boardcode`], then Kvetka's fixed trailer: 4-bit ep (file + 1), 4-bit castling,
 //! zero bits up to 176.
 
-use shakmaty::{Chess, Color, File, Position, Role};
+use shakmaty::{Chess, Color, File, Role};
+
+use crate::view::PositionView;
 
 use crate::boardcode::{
     BitReader, BoardCoder, CastlingBits, Frame, Normalization, Normalized, Tail, read_board, tailed_code,
@@ -31,10 +33,13 @@ pub fn key_of(norm: &Normalized) -> Result<Key, usize> {
 /// [`encode`] for builders, which key every position of every game: the key as
 /// [`Key::from_words`] takes it, and how the position was normalised, straight from the real
 /// board; `coder` carries the file codes of the positions before.
-pub(crate) fn encode_words(coder: &mut BoardCoder, pos: &Chess) -> Result<([u64; 3], Normalization), usize> {
+pub(crate) fn encode_words(
+    coder: &mut BoardCoder,
+    pos: &impl PositionView,
+) -> Result<([u64; 3], Normalization), usize> {
     let normalization = Normalization::new(pos);
     let tail = tail(normalization.castling, normalization.ep_file);
-    coder.tailed_code(pos.board(), normalization.frame, tail).map(|words| (words, normalization))
+    coder.tailed_code(pos, normalization.frame, tail).map(|words| (words, normalization))
 }
 
 /// What follows the board code: the ep and castling nibbles (the zero bits after them are the

@@ -20,7 +20,7 @@ use shakmaty::{
 use crate::rules::{self, Pieces};
 
 #[derive(Debug, Clone)]
-pub(crate) struct PlayPosition {
+pub struct PlayPosition {
     /// The pieces by `Role as usize` (pawn 1 … king 6). Slot 0 is spare: a move that captures
     /// nothing toggles its destination there.
     by_role: [Bitboard; 7],

@@ -458,16 +458,7 @@ pub(super) fn play_resolved(pos: &mut PlayPosition, mv: Option<Move>) {
     }
 }
 
-/// Finds the move a SAN token names in `pos`, as [`resolve_san`] does, and plays it.
-#[inline(always)]
-pub(super) fn play_san(san: San, pos: &mut PlayPosition) -> Result<Option<Move>, &'static str> {
-    match pos.play_san(san) {
-        Ok(m) => Ok(Some(m)),
-        Err(_) => play_unusual(san, pos),
-    }
-}
-
-/// A null move, a long-algebraic move, or no move: [`play_san`] out of its way.
+/// A null move, a long-algebraic move, or no move: out of the way of `PlayPosition::play_san`.
 #[cold]
 #[inline(never)]
 pub(super) fn play_unusual(san: San, pos: &mut PlayPosition) -> Result<Option<Move>, &'static str> {

@@ -21,6 +21,7 @@
 //! use std::ops::ControlFlow;
 //! use tabiya_chess::game::GameResult;
 //! use tabiya_chess::pgn::{PgnWalk, WalkOptions};
+//! use tabiya_chess::view::PositionView;
 //!
 //! let pgn = b"[White \"Morphy\"]\n[WhiteElo \"2690\"]\n\n1. e4 e5 2. Nf3 d6 (2... Nc6) 3. d4 1-0\n";
 //! let mut games = PgnWalk::new(pgn, WalkOptions { max_plies: 4, ..WalkOptions::default() });
@@ -30,10 +31,12 @@
 //! assert_eq!((game.offset, game.length), (0, pgn.len() as u64));
 //! let mut moves = Vec::new();
 //! let end = game.play(|before, mv| {
-//!     moves.push(shakmaty::san::San::from_move(before, mv.expect("no null move")).to_string());
+//!     let uci = mv.expect("no null move").to_uci(shakmaty::CastlingMode::Standard).to_string();
+//!     moves.push(format!("{:?} {uci}", before.turn()));
 //!     ControlFlow::Continue(())
 //! });
-//! assert_eq!(moves, ["e4", "e5", "Nf3", "d6"]);
+//! assert_eq!(moves, ["White e2e4", "Black e7e5", "White g1f3", "Black d7d6"]);
+//! assert_eq!(end.position.turn(), shakmaty::Color::White);
 //! assert_eq!(end.plies, 4);
 //! assert!(games.next().is_none());
 //! # Ok::<(), tabiya_chess::pgn::PgnError>(())
@@ -44,14 +47,16 @@ use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{Bitboard, Castles, CastlingMode, Chess, Color, Move, Position, Role, Square};
 use tabiya_io::{Location, Warnings};
 
 use super::PgnError;
-use super::position::PlayPosition;
-use super::read::{StartPosition, move_name, move_warning, play_san, resolve_san};
+pub use super::position::PlayPosition;
+use super::read::{StartPosition, move_name, move_warning, resolve_san};
 use super::scan::{self, Scanner};
 use crate::game::GameResult;
+use crate::rules::Pieces;
+use crate::view;
 
 /// Tag names and values as they stand in the text (escapes not decoded).
 type RawTags<'a> = Vec<(&'a [u8], &'a [u8])>;
@@ -105,7 +110,7 @@ pub struct WalkedGame<'a> {
 #[derive(Debug, Clone)]
 pub struct Played {
     /// The position after the last move played.
-    pub position: Chess,
+    pub position: PlayPosition,
     /// Moves played (null moves included).
     pub plies: u32,
     /// The caller stopped the game.
@@ -140,33 +145,30 @@ impl<'a> WalkedGame<'a> {
     /// ends the line with a warning, as in [`PgnReader`](super::PgnReader); `visit`
     /// returning `Break` ends it without one. The moves are used up: a second call plays
     /// nothing.
-    pub fn play(&mut self, mut visit: impl FnMut(&Chess, Option<Move>) -> ControlFlow<()>) -> Played {
-        // Moves are found and played on the reader's own position; `position`, which the
-        // caller sees, plays them after it.
-        let mut position = self.start.clone();
-        let mut resolving = PlayPosition::new(&self.start);
+    pub fn play(&mut self, mut visit: impl FnMut(&PlayPosition, Option<Move>) -> ControlFlow<()>) -> Played {
+        // One position finds each move, shows it to the caller, then plays it: the caller
+        // reads what it needs of it through `PositionView` instead of a second position of its
+        // own playing every move again.
+        let mut position = PlayPosition::new(&self.start);
         let sans = std::mem::take(&mut self.sans);
         let mut plies = 0;
         for san in &sans {
-            let played = play_san(san.san, &mut resolving).and_then(|mv| {
-                if visit(&position, mv).is_break() {
-                    return Ok(false);
-                }
-                match mv {
-                    Some(m) => position.play_unchecked(m),
-                    // Never fails: the side that passes is not in check (`resolve_san`).
-                    None => {
-                        position = position
-                            .clone()
-                            .swap_turn()
-                            .map_err(|_| "null move from a position where the other side cannot move")?
+            let found = match position.san_to_move(san.san) {
+                Ok(mv) => Ok(Some(mv)),
+                Err(_) => resolve_san(san.san, &position),
+            };
+            match found {
+                Ok(mv) => {
+                    if visit(&position, mv).is_break() {
+                        return Played { position, plies, stopped: true };
                     }
+                    // `read::play_resolved`, with the usual move's play inlined here.
+                    match mv {
+                        Some(mv) => position.play(mv),
+                        None => position.play_null(),
+                    }
+                    plies += 1;
                 }
-                Ok(true)
-            });
-            match played {
-                Ok(true) => plies += 1,
-                Ok(false) => return Played { position, plies, stopped: true },
                 Err(what) => {
                     let name = move_name(self.start.fullmoves().get(), self.start.turn(), plies, san);
                     self.warnings.push(self.location.clone(), move_warning(what, &name, true));
@@ -175,6 +177,28 @@ impl<'a> WalkedGame<'a> {
             }
         }
         Played { position, plies, stopped: false }
+    }
+}
+
+impl view::PositionView for PlayPosition {
+    fn by_role(&self, role: Role) -> Bitboard {
+        Pieces::by_role(self, role)
+    }
+
+    fn by_color(&self, color: Color) -> Bitboard {
+        PlayPosition::by_color(self, color)
+    }
+
+    fn turn(&self) -> Color {
+        PlayPosition::turn(self)
+    }
+
+    fn castles(&self) -> &Castles {
+        PlayPosition::castles(self)
+    }
+
+    fn maybe_ep_square(&self) -> Option<Square> {
+        PlayPosition::ep_square(self)
     }
 }
 
