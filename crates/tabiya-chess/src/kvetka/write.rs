@@ -541,6 +541,17 @@ mod tests {
         packer.push_all(encoded).unwrap();
         packer.commit(None, &WriteOptions::default()).unwrap();
         assert!(read("packed_0.kob") == first && read("packed_1.kob") == second && read("packed.kin") == kin);
+
+        // Packed over the book written above and a stale part 2 of an older, larger book: the
+        // same bytes, and the stale part goes.
+        std::fs::write(file("whole_2.kob"), b"a part of an older, larger book").unwrap();
+        let mut packer = BlockPacker::create(&file("whole.kob"), &header).unwrap();
+        let mut encoded = EncodedElements::default();
+        elements.iter().for_each(|e| encoded.push(e, 0).unwrap());
+        packer.push_all(encoded).unwrap();
+        packer.commit(None, &WriteOptions::default()).unwrap();
+        assert!(read("whole_0.kob") == first && read("whole_1.kob") == second && read("whole.kin") == kin);
+        assert!(!file("whole_2.kob").exists());
     }
 
     #[test]
