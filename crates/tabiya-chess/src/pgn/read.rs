@@ -22,8 +22,8 @@ use std::ops::Range;
 use std::path::PathBuf;
 
 use shakmaty::fen::Fen;
-use shakmaty::san::{San, SanError, SanPlus};
-use shakmaty::{CastlingMode, Chess, Color, Move, Position, Square};
+use shakmaty::san::{San, SanError, SanPlus, Suffix};
+use shakmaty::{CastlingMode, Chess, Color, File, Move, Position, Role, Square};
 use tabiya_io::{Location, Warnings};
 
 use super::PgnError;
@@ -596,23 +596,40 @@ struct Reading<'s> {
     options: &'s ReadOptions,
 }
 
-impl scan::Movetext for Reading<'_> {
-    fn san(&mut self, san_plus: SanPlus) {
+impl Reading<'_> {
+    /// The line a move goes on, unless its moves are no longer read (past the ply limit, after
+    /// which later comments and variations are dropped with the moves).
+    #[inline(always)]
+    fn playing(&mut self) -> Option<&mut Frame> {
         let state = &mut *self.state;
         let main_line = state.frames.len() == 1;
         let frame = state.current();
         if main_line && self.options.max_plies.is_some_and(|max| frame.ply >= max) {
-            // Later comments and variations are dropped with the moves.
             frame.stopped = true;
         }
-        if frame.stopped {
-            return;
+        (!frame.stopped).then_some(frame)
+    }
+}
+
+impl scan::Movetext for Reading<'_> {
+    fn san(&mut self, san_plus: SanPlus) {
+        if let Some(frame) = self.playing() {
+            // The usual move is found, played and kept right here (its value stays in
+            // registers); anything else goes aside.
+            match frame.pos.play_san(san_plus.san) {
+                Ok(mv) => frame.push(Some(mv)),
+                Err(_) => play_unusual_move(self.state, &san_plus),
+            }
         }
-        // The usual move is found, played and kept right here (its value stays in registers);
-        // anything else goes aside.
-        match frame.pos.play_san(san_plus.san) {
-            Ok(mv) => frame.push(Some(mv)),
-            Err(_) => play_unusual_move(state, &san_plus),
+    }
+
+    fn plain_san(&mut self, role: Role, file: Option<File>, capture: bool, to: Square, suffix: Option<Suffix>) {
+        if let Some(frame) = self.playing() {
+            let san = San::Normal { role, file, rank: None, capture, to, promotion: None };
+            match frame.pos.play_san(san) {
+                Ok(mv) => frame.push(Some(mv)),
+                Err(_) => play_unusual_move(self.state, &SanPlus { san, suffix }),
+            }
         }
     }
 

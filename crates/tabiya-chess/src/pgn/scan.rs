@@ -14,7 +14,8 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use shakmaty::CastlingSide;
-use shakmaty::san::{San, SanPlus};
+use shakmaty::san::{San, SanPlus, Suffix};
+use shakmaty::{File, Role, Square};
 
 use tabiya_io::Codepage;
 
@@ -24,6 +25,13 @@ use crate::game::GameResult;
 /// What a movetext holds, token by token, in the order met.
 pub(super) trait Movetext {
     fn san(&mut self, san: SanPlus);
+    /// A move without rank disambiguation or promotion (`e4`, `Nf3`, `exd5`, `Nxe4`), as
+    /// [`Movetext::san`] reads it: its parts are handed over apart, which spares packing the
+    /// SAN into one value and taking it apart again on every move.
+    #[inline(always)]
+    fn plain_san(&mut self, role: Role, file: Option<File>, capture: bool, to: Square, suffix: Option<Suffix>) {
+        self.san(SanPlus { san: San::Normal { role, file, rank: None, capture, to, promotion: None }, suffix });
+    }
     /// Move tokens are no longer wanted (past a ply limit): they are skipped unparsed, except
     /// where one could hold a result or a repair.
     fn skips_moves(&self) -> bool {
@@ -240,13 +248,13 @@ impl<'t> Scanner<'t> {
             // movetext each test goes the same way nearly every time.
             if let Some((san, len)) = self.plain_move(at, byte, movetext) {
                 at += len;
-                movetext.san(san);
+                hand_over(movetext, san);
                 if text.get(at) == Some(&b' ')
                     && let Some(&next) = text.get(at + 1)
                     && let Some((san, len)) = self.plain_move(at + 1, next, movetext)
                 {
                     at += 1 + len;
-                    movetext.san(san);
+                    hand_over(movetext, san);
                 }
                 continue;
             }
@@ -496,6 +504,17 @@ fn tag_line_end(rest: &[u8]) -> Option<usize> {
         [b']', b'\n', b'[', ..] => Some(2),
         [b']', b'\r', b'\n', b'[', ..] => Some(3),
         _ => None,
+    }
+}
+
+/// Hands a move read in [`Scanner::read_movetext`]'s fast path to `movetext`.
+#[inline(always)]
+fn hand_over(movetext: &mut impl Movetext, san: SanPlus) {
+    match san.san {
+        San::Normal { role, file, rank: None, capture, to, promotion: None } => {
+            movetext.plain_san(role, file, capture, to, san.suffix);
+        }
+        _ => movetext.san(san),
     }
 }
 
