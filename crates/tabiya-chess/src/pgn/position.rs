@@ -126,11 +126,13 @@ impl PlayPosition {
                 self.last_move = from_bb | to_bb;
                 let double_step = role == Role::Pawn && u32::from(from).abs_diff(u32::from(to)) == 16;
                 self.ep_square = double_step.then(|| Square::new((u32::from(from) + u32::from(to)) / 2));
-                // A right goes with its rook's square (the rook moves or is taken there) and with
-                // the king; the squares of the rights left always hold their rooks.
+                // A right goes with its rook's square (the rook moves or is taken there, by any
+                // piece, the king too) and with the king; the squares of the rights left always
+                // hold their rooks.
                 if role == Role::King {
                     self.castles.discard_color(self.turn);
-                } else if (self.castles.castling_rights() & (from_bb | to_bb)).any() {
+                }
+                if (self.castles.castling_rights() & (from_bb | to_bb)).any() {
                     self.castles.discard_rook(from);
                     self.castles.discard_rook(to);
                 }
@@ -269,8 +271,9 @@ impl PlayPosition {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::attacks;
     use shakmaty::fen::Fen;
+    use shakmaty::san::{San, SanError};
+    use shakmaty::{CastlingMode, attacks};
     use tabiya_io::corpus::Xorshift;
 
     use super::*;
@@ -303,6 +306,28 @@ mod tests {
         assert_eq!(play.is_check(), pos.is_check(), "{}", at());
         for sq in Square::ALL {
             assert_eq!(play.role_at(sq), pos.board().role_at(sq));
+        }
+    }
+
+    /// A king that takes an unmoved rook takes its right with it: random games almost never
+    /// play this, so it is spelled out (the castle after it is illegal).
+    #[test]
+    fn a_king_taking_a_rook_takes_its_castling_right() {
+        for (fen, moves) in [
+            ("4k2r/p5K1/8/8/8/8/8/8 w k - 0 1", ["Kxh8", "a6", "Kh7", "a5", "Kh6"]),
+            ("8/8/8/8/8/8/1k5P/R3K3 b Q - 0 1", ["Kxa1", "h3", "Kb2", "h4", "Kc3"]),
+        ] {
+            let mut pos = position(fen, CastlingMode::Standard);
+            let mut play = PlayPosition::new(&pos);
+            for san in moves {
+                let mv = play.play_san(san.parse().unwrap()).unwrap();
+                pos.play_unchecked(mv);
+                assert_same(&play, &pos);
+            }
+            assert!(play.castles().castling_rights().is_empty());
+            let castle = "O-O".parse::<San>().unwrap();
+            assert_eq!(play.play_san(castle), Err(SanError::IllegalSan), "{fen}");
+            assert_eq!(castle.to_move(&pos), Err(SanError::IllegalSan));
         }
     }
 
