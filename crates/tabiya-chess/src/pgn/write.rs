@@ -121,9 +121,10 @@ pub fn push_game(game: &Game, options: &WriterOptions, out: &mut Vec<u8>) {
 
 /// [`push_game`] for a game whose moves were already played by the caller (the SCID decoder):
 /// `san` holds every move's SAN in the order the writer meets them (a move, its variations,
-/// the next move). For SCID's layout in SAN from the standard start the writer then takes the
-/// text from there instead of playing the game again; otherwise, or when `san` does not hold
-/// one entry per move, it plays the game as [`push_game`] does. The text is the same.
+/// the next move). For SCID's layout in SAN from the standard start, with variations, the
+/// writer then takes the text from there instead of playing the game again; otherwise, or when
+/// `san` does not hold one entry per move, or the game has a null move (whose numbering the
+/// writer decides as it plays), it plays the game as [`push_game`] does. The text is the same.
 pub fn push_game_with_san(game: &Game, san: &[SanPlus], options: &WriterOptions, out: &mut Vec<u8>) {
     let mut text = PgnText { options, buf: out, line_len: 0, open_paren: false, given: [].iter() };
     text.tags(game);
@@ -134,7 +135,7 @@ pub fn push_game_with_san(game: &Game, san: &[SanPlus], options: &WriterOptions,
         && options.notation == Notation::San
         && options.variations
         && game.start.is_none()
-        && san.len() == move_count(&game.moves);
+        && move_count(&game.moves) == Some(san.len());
     if given {
         text.given = san.iter();
         text.scid_line(&game.moves, Cursor::Ply(0), game.castling_mode, true);
@@ -193,8 +194,16 @@ impl Cursor {
 }
 
 /// Moves in a line and all its variations.
-fn move_count(line: &Line) -> usize {
-    line.nodes.len() + line.nodes.iter().flat_map(|n| n.variations()).map(move_count).sum::<usize>()
+/// The moves of `line` and its variations, `None` when one of them is a null move.
+fn move_count(line: &Line) -> Option<usize> {
+    let mut count = line.nodes.len();
+    for node in &line.nodes {
+        node.mv?;
+        for variation in node.variations() {
+            count += move_count(variation)?;
+        }
+    }
+    Some(count)
 }
 
 impl PgnText<'_> {
@@ -744,5 +753,33 @@ mod tests {
         // 1,791,992 moves: 115,908 checks, 37,358 disambiguated, 12,916 promotions, 810 castles.
         let at_least = [1_000_000, 100_000, 30_000, 10_000, 500];
         assert!(seen.iter().zip(at_least).all(|(&n, least)| n >= least), "{seen:?}");
+    }
+
+    /// A game with a null move is written by playing it even when every move's SAN is given:
+    /// the writer numbers the moves after a null move as it plays them.
+    #[test]
+    fn a_null_move_is_played_even_with_san_given() {
+        let pgn = b"[Event \"n\"]\n\n1. e4 e5 2. Nf3 -- 3. Bc4 Nc6 *\n\n";
+        let game = crate::pgn::PgnReader::from_bytes(pgn, Default::default()).next().unwrap().unwrap().game;
+        let mut pos = Chess::default();
+        let mut san = Vec::new();
+        for node in &game.moves.nodes {
+            match node.mv {
+                Some(m) => {
+                    san.push(SanPlus::from_move_and_play_unchecked(&mut pos, m));
+                }
+                None => {
+                    san.push(SanPlus { san: San::Null, suffix: None });
+                    pos = pos.swap_turn().unwrap();
+                }
+            }
+        }
+        let options = WriterOptions::scid();
+        let (mut played, mut given) = (Vec::new(), Vec::new());
+        push_game(&game, &options, &mut played);
+        push_game_with_san(&game, &san, &options, &mut given);
+        assert_eq!(String::from_utf8_lossy(&given), String::from_utf8_lossy(&played));
+        // SCID numbers the move after a null move as it does.
+        assert!(played.ends_with(b"\n\n1.e4 e5 2.Nf3 -- 2.Bc4 Nc6 *\n\n"), "{}", String::from_utf8_lossy(&played));
     }
 }
