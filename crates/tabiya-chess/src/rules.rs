@@ -107,10 +107,21 @@ pub(crate) fn king_safe_after(pos: &Chess, role: Role, from: Square, to: Square)
     let board = pos.board();
     let turn = pos.turn();
     let king = if role == Role::King { Some(to) } else { board.king_of(turn) };
-    king.is_some_and(|king| {
-        let occupied = board.occupied().without(from).with(to);
-        !attacked(board, king, !turn, pos.them().without(to), occupied)
-    })
+    king.is_some_and(|king| king_safe_on(board, king, !turn, pos.them(), board.occupied(), (from, to)))
+}
+
+/// Whether `king` (where the king stands after the move) is safe from `theirs`, the pieces of
+/// `them`, once a piece goes `from` → `to` among `occupied` squares, a piece of theirs on `to`
+/// taken: the full test behind every `king_safe_after`.
+pub(crate) fn king_safe_on(
+    pieces: &impl Pieces,
+    king: Square,
+    them: Color,
+    theirs: Bitboard,
+    occupied: Bitboard,
+    (from, to): (Square, Square),
+) -> bool {
+    !attacked(pieces, king, them, theirs.without(to), occupied.without(from).with(to))
 }
 
 /// The pieces among `pieces` (all `role`: bishops, rooks or queens) that reach `to` with

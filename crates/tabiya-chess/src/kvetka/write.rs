@@ -535,21 +535,20 @@ mod tests {
         assert_eq!(opened.book.blocks.iter().map(|b| b.elements.len()).sum::<usize>(), elements.len());
         assert_eq!(opened.book.blocks[10_239].elements[0].key, elements[3 * 10_239].key);
 
-        let mut packer = BlockPacker::create(&file("packed.kob"), &header).unwrap();
-        let mut encoded = EncodedElements::default();
-        elements.iter().for_each(|e| encoded.push(e, 0).unwrap());
-        packer.push_all(encoded).unwrap();
-        packer.commit(None, &WriteOptions::default()).unwrap();
+        let pack = |name: &str| {
+            let mut packer = BlockPacker::create(&file(name), &header).unwrap();
+            let mut encoded = EncodedElements::default();
+            elements.iter().for_each(|e| encoded.push(e, 0).unwrap());
+            packer.push_all(encoded).unwrap();
+            packer.commit(None, &WriteOptions::default()).unwrap();
+        };
+        pack("packed.kob");
         assert!(read("packed_0.kob") == first && read("packed_1.kob") == second && read("packed.kin") == kin);
 
         // Packed over the book written above and a stale part 2 of an older, larger book: the
         // same bytes, and the stale part goes.
         std::fs::write(file("whole_2.kob"), b"a part of an older, larger book").unwrap();
-        let mut packer = BlockPacker::create(&file("whole.kob"), &header).unwrap();
-        let mut encoded = EncodedElements::default();
-        elements.iter().for_each(|e| encoded.push(e, 0).unwrap());
-        packer.push_all(encoded).unwrap();
-        packer.commit(None, &WriteOptions::default()).unwrap();
+        pack("whole.kob");
         assert!(read("whole_0.kob") == first && read("whole_1.kob") == second && read("whole.kin") == kin);
         assert!(!file("whole_2.kob").exists());
     }

@@ -223,10 +223,8 @@ impl PlayPosition {
     /// [`PlayPosition::king_safe_after`] by the full attack test on the king's square.
     #[inline(never)]
     fn king_safe_after_full(&self, role: Role, from: Square, to: Square, king: Square) -> bool {
-        let turn = self.turn;
         let king = if role == Role::King { to } else { king };
-        let occupied = self.occupied().without(from).with(to);
-        !rules::attacked(self, king, !turn, self.by_color(!turn).without(to), occupied)
+        rules::king_safe_on(self, king, !self.turn, self.by_color(!self.turn), self.occupied(), (from, to))
     }
 
     /// Whether the side to move's king is safe after its pawn on `from` takes en passant on

@@ -52,7 +52,7 @@ use tabiya_io::{Location, Warnings};
 
 use super::PgnError;
 pub use super::position::PlayPosition;
-use super::read::{StartPosition, move_name, move_warning, resolve_san};
+use super::read::{StartPosition, move_name, move_warning, play_resolved, resolve_san};
 use super::scan::{self, Scanner};
 use crate::game::GameResult;
 use crate::rules::Pieces;
@@ -162,11 +162,7 @@ impl<'a> WalkedGame<'a> {
                     if visit(&position, mv).is_break() {
                         return Played { position, plies, stopped: true };
                     }
-                    // `read::play_resolved`, with the usual move's play inlined here.
-                    match mv {
-                        Some(mv) => position.play(mv),
-                        None => position.play_null(),
-                    }
+                    play_resolved(&mut position, mv);
                     plies += 1;
                 }
                 Err(what) => {
