@@ -99,7 +99,7 @@ impl ValueFormatter for CpuTimeFormatter {
 }
 
 fn bench<M: Measurement + 'static>(c: &mut Criterion<M>) {
-    let Some(path) = tabiya_io::corpus::corpus_file("ctg/PowerPlay17-Sicilienne/PowerPlay17-Sicilienne.ctg") else {
+    let Some(path) = tabiya_testdata::corpus_file("ctg/PowerPlay17-Sicilienne/PowerPlay17-Sicilienne.ctg") else {
         return;
     };
     let book = Book::open(&path).unwrap();

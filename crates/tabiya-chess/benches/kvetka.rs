@@ -15,7 +15,7 @@ fn after(sans: &str) -> Chess {
 }
 
 fn probes(c: &mut Criterion) {
-    let Some(pgn) = tabiya_io::corpus::corpus_file("pgn/medium-pgnmentor-12players.pgn") else { return };
+    let Some(pgn) = tabiya_testdata::corpus_file("pgn/medium-pgnmentor-12players.pgn") else { return };
     let bytes = std::fs::read(&pgn).unwrap();
     let mut builder = Builder::new(Header { max_move: 40, ..Header::default() });
     builder.add_pgn(Path::new(&pgn), &bytes).unwrap();

@@ -824,7 +824,7 @@ mod tests {
 
     /// Calls `check` with every position of `games` random games of at most `plies` plies.
     fn for_each_random_position(seed: u64, games: usize, plies: usize, mut check: impl FnMut(&Chess)) {
-        let mut random = tabiya_io::corpus::Xorshift::new(seed);
+        let mut random = tabiya_testdata::Xorshift::new(seed);
         for _ in 0..games {
             let mut pos = Chess::default();
             for _ in 0..plies {

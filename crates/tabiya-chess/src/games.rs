@@ -14,7 +14,9 @@ use std::io::{BufReader, Read, Seek};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use tabiya_io::Format;
+use tabiya_io::Head;
+
+use crate::Format;
 
 use crate::game::Game;
 use crate::pgn::{PgnError, PgnReader, ReadOptions};
@@ -60,7 +62,9 @@ enum SourceFormat {
 
 fn source_format(path: &Path) -> Result<SourceFormat, GamesError> {
     let format = if path.exists() {
-        tabiya_io::sniff_path(path).map_err(|e| GamesError::NotGames { path: path.into(), what: e.to_string() })?
+        Head::read(path)
+            .map(|head| Format::sniff(&head))
+            .map_err(|e| GamesError::NotGames { path: path.into(), what: e.to_string() })?
     } else {
         // A SCID stem.
         Some(Format::Scid4)
@@ -246,7 +250,7 @@ fn relocate(e: &mut PgnError, path: &Path, offset: u64, games: u64) {
     if let Some(at) = location.offset.as_mut() {
         *at += offset;
     }
-    if let Some(number) = location.record.as_mut() {
+    if let Some(number) = location.number.as_mut() {
         *number += games;
     }
 }
@@ -292,7 +296,7 @@ mod tests {
             "scid/scidvspc-bases/endings.si4",
         ];
         for relative in files {
-            let Some(path) = tabiya_io::corpus::corpus_file(relative) else { return };
+            let Some(path) = tabiya_testdata::corpus_file(relative) else { return };
             let sequential: Vec<String> = open(&path).unwrap().map(describe).collect();
             assert!(!sequential.is_empty());
             let source = Source::open(&path).unwrap();

@@ -6,6 +6,7 @@
 pub mod boardcode;
 pub mod book;
 pub mod ctg;
+mod format;
 pub mod game;
 pub mod games;
 pub mod kvetka;
@@ -15,3 +16,5 @@ pub mod polyglot;
 mod rules;
 pub mod scid;
 pub mod view;
+
+pub use format::Format;

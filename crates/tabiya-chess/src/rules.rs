@@ -157,7 +157,7 @@ pub(crate) fn pawn_push_from(to: Square, turn: Color, pawns: Bitboard, occupied:
 pub(crate) mod tests {
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, EnPassantMode, Move};
-    use tabiya_io::corpus::Xorshift;
+    use tabiya_testdata::Xorshift;
 
     use super::*;
 

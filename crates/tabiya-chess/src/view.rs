@@ -61,7 +61,7 @@ impl PositionView for Chess {
 mod tests {
     use shakmaty::Move;
     use shakmaty::fen::Fen;
-    use tabiya_io::corpus::Xorshift;
+    use tabiya_testdata::Xorshift;
 
     use super::*;
     use crate::pgn::PlayPosition;

@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 
 use tabiya_chess::pgn::{PgnReader, PgnWalk, ReadOptions, WalkOptions};
 use tabiya_chess::polyglot;
-use tabiya_io::corpus::{Xorshift, corpus_file};
+use tabiya_testdata::{Xorshift, corpus_file};
 
 /// Truncations at `cuts` points and `flips` copies with a few random bytes replaced.
 fn mutations(bytes: &[u8], cuts: usize, flips: usize, seed: u64) -> Vec<Vec<u8>> {

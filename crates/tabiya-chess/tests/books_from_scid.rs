@@ -10,7 +10,7 @@ use tabiya_chess::games;
 use tabiya_chess::kvetka::build::Builder;
 use tabiya_chess::kvetka::{Header, KvetkaError};
 use tabiya_chess::polyglot::{MakeOptions, entries_from_book, write_entries};
-use tabiya_io::corpus::corpus_file;
+use tabiya_testdata::corpus_file;
 
 /// (database, its PGN export, games in it per SOURCES.md).
 const DATABASES: [(&str, &str, u64); 6] = [

@@ -7,7 +7,7 @@ use shakmaty::{Chess, Position};
 use tabiya_chess::boardcode::Normalized;
 use tabiya_chess::ctg::{Book, Key, Stats, Weights, dump, hex, to_polyglot, verify};
 use tabiya_chess::polyglot;
-use tabiya_io::corpus::{Xorshift, corpus_file};
+use tabiya_testdata::{Xorshift, corpus_file};
 
 fn powerplay() -> Option<PathBuf> {
     corpus_file("ctg/PowerPlay17-Sicilienne/PowerPlay17-Sicilienne.ctg")

@@ -311,7 +311,7 @@ fn polyglot_round_trip_keeps_the_moves_reachable_from_the_start() {
 
 #[test]
 fn corpus_book_statistics_match_the_pgn() {
-    let Some(path) = tabiya_io::corpus::corpus_file("pgn/small-varied.pgn") else { return };
+    let Some(path) = tabiya_testdata::corpus_file("pgn/small-varied.pgn") else { return };
     let bytes = std::fs::read(&path).unwrap();
     let header = Header { max_move: 40, element_type: 1, ..Header::default() };
     let mut builder = Builder::new(header);
@@ -348,7 +348,7 @@ fn corpus_book_statistics_match_the_pgn() {
 
 #[test]
 fn ctg_records_become_elements_of_the_same_positions() {
-    let Some(path) = tabiya_io::corpus::corpus_file("ctg/PowerPlay17-Sicilienne/PowerPlay17-Sicilienne.ctg") else {
+    let Some(path) = tabiya_testdata::corpus_file("ctg/PowerPlay17-Sicilienne/PowerPlay17-Sicilienne.ctg") else {
         return;
     };
     let ctg = tabiya_chess::ctg::Book::open(&path).unwrap();
@@ -511,8 +511,8 @@ fn built_fingerprints(dir: &Path, stem: &str, path: &Path, bytes: &[u8], header:
 #[test]
 fn corpus_books_keep_the_bytes_of_the_first_builder() {
     let (Some(small), Some(medium)) = (
-        tabiya_io::corpus::corpus_file("pgn/small-varied.pgn"),
-        tabiya_io::corpus::corpus_file("pgn/medium-pgnmentor-12players.pgn"),
+        tabiya_testdata::corpus_file("pgn/small-varied.pgn"),
+        tabiya_testdata::corpus_file("pgn/medium-pgnmentor-12players.pgn"),
     ) else {
         return;
     };

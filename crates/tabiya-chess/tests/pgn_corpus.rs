@@ -5,7 +5,7 @@
 use shakmaty::{CastlingMode, Move, Role};
 use tabiya_chess::game::{GameResult, Line};
 use tabiya_chess::pgn::{PgnReader, ReadGame, ReadOptions, WriterOptions, write_game};
-use tabiya_io::corpus::corpus_file;
+use tabiya_testdata::corpus_file;
 
 /// What reading a file gave: every game (or its error) in order.
 fn read(relative: &str) -> Option<Vec<Result<ReadGame, String>>> {

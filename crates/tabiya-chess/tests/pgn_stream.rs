@@ -5,7 +5,7 @@
 use std::io::Read;
 
 use tabiya_chess::pgn::{PgnReader, ReadGame};
-use tabiya_io::corpus::Xorshift;
+use tabiya_testdata::Xorshift;
 
 /// Hands out its text 1 to 4096 bytes per read.
 struct Trickle<'a> {

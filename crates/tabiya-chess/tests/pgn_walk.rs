@@ -9,7 +9,7 @@ use shakmaty::Move;
 use tabiya_chess::game::GameResult;
 use tabiya_chess::pgn::{PgnReader, PgnWalk, ReadOptions, WalkOptions, walk_pieces};
 use tabiya_chess::view::PositionView;
-use tabiya_io::corpus::corpus_file;
+use tabiya_testdata::corpus_file;
 
 /// What both readers say about one game.
 #[derive(Debug, PartialEq)]
@@ -186,7 +186,7 @@ fn callers_stop_games_and_limits_leave_the_result() {
 
 #[test]
 fn damaged_pgn_walks_to_the_same_main_lines() {
-    use tabiya_io::corpus::Xorshift;
+    use tabiya_testdata::Xorshift;
 
     // Four bytes of each copy replaced by PGN syntax; the walk must find the games, offsets,
     // results and main lines PgnReader finds (warnings are not compared: on damaged text the

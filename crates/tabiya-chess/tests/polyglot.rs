@@ -4,7 +4,7 @@
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 use tabiya_chess::polyglot::{self, Entry, MergeRule, key, merge, probe, read_entries, verify, write_entries};
-use tabiya_io::corpus::corpus_file;
+use tabiya_testdata::corpus_file;
 
 /// The position after `moves` (SAN or UCI) from the start.
 fn after(moves: &str) -> Chess {
@@ -136,7 +136,7 @@ fn sizes_that_cut_an_entry_are_errors() {
     let err = read_entries(&[0; 17], None).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "<input>@0x10 (record 1): expected a size that is a multiple of 16 bytes (whole entries), found 17 bytes (1 trailing)"
+        "<input>@0x10 (entry 1): expected a size that is a multiple of 16 bytes (whole entries), found 17 bytes (1 trailing)"
     );
     assert!(matches!(err, polyglot::PolyglotError::Size { size: 17, .. }));
 }

@@ -10,7 +10,7 @@ use tabiya_chess::pgn::{PgnReader, ReadOptions};
 use tabiya_chess::polyglot::{
     Entry, MakeOptions, MergeRule, entries_from_book, entries_from_range, merge, write_entries,
 };
-use tabiya_io::corpus::corpus_file;
+use tabiya_testdata::corpus_file;
 
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf29ce484222325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100000001b3))

@@ -3,7 +3,7 @@
 use tabiya_chess::pgn::{Layout, Notation, WriterOptions, write_game};
 use tabiya_chess::scid::Database;
 use tabiya_chess::scid::export::export_pgn;
-use tabiya_io::corpus::corpus_file;
+use tabiya_testdata::corpus_file;
 
 /// The database exported as the `convert` command does.
 fn export(relative: &str) -> Option<Vec<u8>> {

@@ -9,7 +9,7 @@ use tabiya_chess::scid::decode::{decode_record, decode_record_with_san};
 use tabiya_chess::scid::verify::verify;
 use tabiya_chess::scid::{Database, Version};
 use tabiya_io::Warnings;
-use tabiya_io::corpus::{Xorshift, corpus_file};
+use tabiya_testdata::{Xorshift, corpus_file};
 
 const DATABASES: [&str; 5] = [
     "scid/scidtopgn-five/five.si4",

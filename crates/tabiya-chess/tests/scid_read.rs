@@ -4,7 +4,7 @@ use tabiya_chess::scid::derived::{counts, main_line};
 use tabiya_chess::scid::fields::encode_count;
 use tabiya_chess::scid::{Database, NameType};
 use tabiya_io::Warnings;
-use tabiya_io::corpus::corpus_file;
+use tabiya_testdata::corpus_file;
 
 /// Opens a corpus database, decodes every game, and returns (games, FEN games, derived-field
 /// mismatches in standard-start games, derived-field mismatches in FEN games, warnings).

@@ -5,7 +5,7 @@ use std::path::Path;
 use tabiya_chess::pgn::PgnReader;
 use tabiya_chess::scid::write::write_database;
 use tabiya_chess::scid::{Database, Version};
-use tabiya_io::corpus::corpus_file;
+use tabiya_testdata::corpus_file;
 
 /// (source PGN, SCID 4 database stem, SCID 5 database stem or None).
 const CASES: [(&str, &str, Option<&str>); 5] = [

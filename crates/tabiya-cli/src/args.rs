@@ -25,6 +25,10 @@ pub struct Global {
     /// No progress bars and no summary on stderr.
     #[arg(long, short, global = true)]
     pub quiet: bool,
+    /// The clap ids of the options given on the command line (not defaulted), for the check
+    /// that each applies to the formats at hand.
+    #[arg(skip)]
+    pub given: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -3,16 +3,36 @@
 
 mod args;
 mod formats;
+mod registry;
 mod report;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::parser::ValueSource;
+use clap::{CommandFactory, FromArgMatches};
 
 use crate::args::{Cli, Command};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let command = Cli::command();
+    let matches = command.clone().get_matches();
+    let mut cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    if let Some((name, sub)) = matches.subcommand() {
+        // Only arguments: clap also lists the groups of the flattened option structs.
+        let arguments: Vec<&str> = command
+            .find_subcommand(name)
+            .map(|c| c.get_arguments().map(|a| a.get_id().as_str()).collect())
+            .unwrap_or_default();
+        cli.global.given = sub
+            .ids()
+            .filter(|id| arguments.contains(&id.as_str()))
+            .filter(|id| sub.value_source(id.as_str()) == Some(ValueSource::CommandLine))
+            .map(|id| id.as_str().to_owned())
+            .collect();
+    }
     let result = match &cli.command {
         Command::Info(a) => formats::info(a, &cli.global),
         Command::Convert(a) => formats::convert(a, &cli.global),

@@ -8,7 +8,9 @@ use std::process::ExitCode;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use serde_json::{Map, Value};
-use tabiya_io::{AtomicFile, Format};
+use tabiya_io::AtomicFile;
+
+use crate::registry::Format;
 
 /// A failed command, with the exit status design.md gives it.
 #[derive(Debug)]

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use tabiya_io::corpus::corpus_file;
+use tabiya_testdata::corpus_file;
 
 fn tabiya(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_tabiya")).args(args).output().expect("tabiya runs")
@@ -77,7 +77,5 @@ fn probe_verify_and_merge_corpus_books() {
     std::fs::write(&cut, &std::fs::read(&performance).unwrap()[..100]).unwrap();
     let out = tabiya(&["convert", "--from", "polyglot", cut.to_str().unwrap(), "-o", merged.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(3));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("@0x60 (record 6): expected a size that is a multiple of 16")
-    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("@0x60 (entry 6): expected a size that is a multiple of 16"));
 }

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use tabiya_io::corpus::corpus_file;
+use tabiya_testdata::corpus_file;
 
 fn tabiya(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_tabiya")).args(args).output().expect("tabiya runs")

@@ -62,7 +62,7 @@ fn checks_obf_files_against_their_listed_scores() {
 /// solves it clean, and a wrong stored score or move is reported with exit status 1.
 #[test]
 fn writes_and_verifies_solitaires() {
-    let Some(games) = tabiya_io::corpus::corpus_file("wthor/current/WTH_1977.wtb") else {
+    let Some(games) = tabiya_testdata::corpus_file("wthor/current/WTH_1977.wtb") else {
         eprintln!("skipped: TABIYA_CORPUS not set");
         return;
     };
@@ -102,7 +102,7 @@ fn writes_and_verifies_solitaires() {
 /// solved once, each result compared with the stored score (stored for 24, so they differ).
 #[test]
 fn verify_deep_solves_every_game_at_the_header_depth() {
-    let Some(games) = tabiya_io::corpus::corpus_file("wthor/current/WTH_1977.wtb") else {
+    let Some(games) = tabiya_testdata::corpus_file("wthor/current/WTH_1977.wtb") else {
         eprintln!("skipped: TABIYA_CORPUS not set");
         return;
     };

@@ -3,53 +3,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// Where in the input something was found: the file, the byte offset, the record number.
-/// Any of them may be unknown; `Display` prints what is known, e.g. `games.si4@0x1a2 (record 17)`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Location {
-    pub file: Option<PathBuf>,
-    pub offset: Option<u64>,
-    pub record: Option<u64>,
-}
-
-impl Location {
-    pub fn at(offset: u64) -> Location {
-        Location { offset: Some(offset), ..Location::default() }
-    }
-
-    pub fn record(record: u64) -> Location {
-        Location { record: Some(record), ..Location::default() }
-    }
-
-    /// Fills in the file if the location does not name one yet.
-    pub fn in_file(mut self, file: &Path) -> Location {
-        if self.file.is_none() {
-            self.file = Some(file.to_path_buf());
-        }
-        self
-    }
-
-    pub fn with_record(mut self, record: u64) -> Location {
-        self.record = Some(record);
-        self
-    }
-}
-
-impl fmt::Display for Location {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.file {
-            Some(file) => write!(f, "{}", file.display())?,
-            None => f.write_str("<input>")?,
-        }
-        if let Some(offset) = self.offset {
-            write!(f, "@{offset:#x}")?;
-        }
-        if let Some(record) = self.record {
-            write!(f, " (record {record})")?;
-        }
-        Ok(())
-    }
-}
+use crate::diagnostic::Location;
 
 /// Input bytes that are not what the format allows at that place.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

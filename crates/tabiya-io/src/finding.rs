@@ -3,14 +3,7 @@
 
 use std::fmt;
 
-use crate::Location;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Severity {
-    Error,
-    Warning,
-}
+use crate::{Location, Severity};
 
 /// One result of a check, with where it was found.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

@@ -13,19 +13,22 @@
 //! ```
 
 mod atomic;
-pub mod corpus;
+mod diagnostic;
 mod error;
 mod finding;
 mod input;
 mod reader;
+pub mod report;
 pub mod sniff;
 mod text;
 pub mod varint;
 
 pub use atomic::{AtomicFile, write_atomic};
-pub use error::{DataError, Error, Location, Warning, Warnings};
-pub use finding::{Finding, Severity};
+pub use diagnostic::{Diagnostic, DiagnosticSink, Location, Severity, Unit, any_error};
+pub use error::{DataError, Error, Warning, Warnings};
+pub use finding::Finding;
 pub use input::{FileBytes, read_input};
 pub use reader::ByteReader;
-pub use sniff::{Format, sniff_bytes, sniff_path};
+pub use report::{Info, Probe, ProbeMove, Verification};
+pub use sniff::Head;
 pub use text::{Codepage, until_nul};

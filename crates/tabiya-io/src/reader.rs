@@ -1,6 +1,7 @@
 //! A cursor over bytes that never reads past the end and reports where it failed.
 
-use crate::error::{DataError, Location};
+use crate::DataError;
+use crate::Location;
 use crate::varint;
 
 /// Reads fixed-size integers, varints and strings from a byte slice.

@@ -2,6 +2,9 @@
 
 pub mod board;
 pub mod eval;
+mod format;
 pub mod solve;
 pub mod text;
 pub mod wthor;
+
+pub use format::Format;

@@ -1,10 +1,10 @@
 //! The FFO endgame suite (corpus/ffo): exact scores and best-move sets of ffo_1_79_answers.tsv,
 //! the answers Edax's OBF files list and Egaroucid's table agrees with.
 
-use tabiya_io::corpus::corpus_file;
 use tabiya_othello::board::{Color, Square};
 use tabiya_othello::solve::Solver;
 use tabiya_othello::text::obf;
+use tabiya_testdata::corpus_file;
 
 struct Answer {
     id: usize,

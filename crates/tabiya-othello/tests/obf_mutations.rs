@@ -1,8 +1,8 @@
 //! The OBF reader on damaged copies of the FFO suite files: truncations and byte flips give
 //! a line or an error with its record and offset, never a panic; good lines write back the same.
 
-use tabiya_io::corpus::{Xorshift, corpus_file};
 use tabiya_othello::text::obf;
+use tabiya_testdata::{Xorshift, corpus_file};
 
 #[test]
 fn damaged_obf_files_never_panic() {
@@ -36,7 +36,7 @@ fn damaged_obf_files_never_panic() {
                 }
                 Err(e) => {
                     errors += 1;
-                    assert_eq!(e.location.record, Some(number));
+                    assert_eq!(e.location.number, Some(number));
                     assert!(e.location.offset.is_some_and(|o| o < text.len() as u64 + 1));
                 }
             }

@@ -1,13 +1,13 @@
 //! Wthor games out to transcripts, GGF, OBF, JSON and CSV, and back in through the importer.
 
 use tabiya_io::Warnings;
-use tabiya_io::corpus::corpus_file;
 use tabiya_othello::board::{Position, Square};
 use tabiya_othello::text::{ggf, transcript};
 use tabiya_othello::wthor::{
     EndgameSolver, Ending, GameContext, GameFile, GameFilter, Header, Importer, NameFile, NameKind, Names, NewGame,
     Replay, TheoreticalPolicy, name_files_in,
 };
+use tabiya_testdata::corpus_file;
 
 fn corpus() -> Option<(GameFile, NameFile, NameFile)> {
     let dir = corpus_file("wthor/current")?;

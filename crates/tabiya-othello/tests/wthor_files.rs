@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use tabiya_io::corpus::corpus_file;
 use tabiya_io::{Severity, Warnings};
 use tabiya_othello::wthor::{
     BoardSize, Game10, GameFile, GameFile10, Header, NameFile, NameKind, Solitaire, SolitaireFile, verify_games_10,
 };
+use tabiya_testdata::corpus_file;
 
 fn files_in(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();

@@ -1,8 +1,8 @@
 //! Truncated and corrupted Wthor files give results or errors, never panics.
 
 use tabiya_io::Warnings;
-use tabiya_io::corpus::{Xorshift, corpus_file};
 use tabiya_othello::wthor::{GameFile, GameFile10, NameFile, NameKind, SolitaireFile, verify_games};
+use tabiya_testdata::{Xorshift, corpus_file};
 
 /// Every reader on `bytes`; only the absence of a panic matters here.
 fn read_everything(bytes: &[u8]) {

@@ -2,12 +2,12 @@
 
 use std::path::PathBuf;
 
-use tabiya_io::corpus::corpus_file;
 use tabiya_io::{Severity, Warnings};
 use tabiya_othello::board::Color;
 use tabiya_othello::wthor::{
     Ending, GameFile, GameStats, NameFile, NameKind, Names, Replay, name_files_in, verify_games,
 };
+use tabiya_testdata::corpus_file;
 
 fn names(dir: &std::path::Path) -> (NameFile, NameFile) {
     let (jou, trn) = name_files_in(dir).expect("name files");

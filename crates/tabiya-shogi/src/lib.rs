@@ -21,9 +21,11 @@
 
 pub mod board;
 mod error;
+mod format;
 pub mod notation;
 pub mod tbase;
 pub mod tsume;
 
 pub use error::Error;
+pub use format::Format;
 pub use tabiya_io::{Finding, Severity};

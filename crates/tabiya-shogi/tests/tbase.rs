@@ -3,11 +3,11 @@
 //! copies that must give precise errors.
 
 use shogi_core::Square;
-use tabiya_io::corpus::Xorshift;
 use tabiya_shogi::board::{self, hand_counts};
 use tabiya_shogi::tbase::{self, Diagram, Form, dia_records, read_solutions};
 use tabiya_shogi::tsume::check_solution;
 use tabiya_shogi::{Error, Finding, Severity};
+use tabiya_testdata::Xorshift;
 
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()

@@ -719,7 +719,7 @@ mod tests {
 
     #[test]
     fn occurrences_sort_by_key_keeping_their_order() {
-        let mut rng = tabiya_io::corpus::Xorshift::new(3);
+        let mut rng = tabiya_testdata::Xorshift::new(3);
         for len in [0, 1, 5, 17, 1000, 20_000] {
             // Few keys spread over the key space (many equal); many keys under 3 values of the
             // top 12 bits (buckets split again, runs short and long); keys nearly all distinct.

@@ -367,7 +367,7 @@ pub fn fen_of(pos: &Chess) -> String {
 mod tests {
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
-    use tabiya_io::corpus::Xorshift;
+    use tabiya_testdata::Xorshift;
 
     use super::*;
 

@@ -106,7 +106,7 @@ mod tests {
     /// Keys order as their bytes do (memcmp), also when they differ only in the last bytes.
     #[test]
     fn keys_order_as_their_bytes() {
-        let mut random = tabiya_io::corpus::Xorshift::new(0x4b65);
+        let mut random = tabiya_testdata::Xorshift::new(0x4b65);
         let mut keys: Vec<Key> = (0..400)
             .map(|_| {
                 let mut key = [0; KEY_LEN];

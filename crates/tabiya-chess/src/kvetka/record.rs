@@ -411,7 +411,7 @@ mod tests {
         // Three pieces of random records over a few keys that share prefixes, with game numbers
         // or without.
         let pieces = |numbered| {
-            let mut random = tabiya_io::corpus::Xorshift::new(0x5b1d);
+            let mut random = tabiya_testdata::Xorshift::new(0x5b1d);
             let mut pieces: Vec<Piece> = (0..3)
                 .map(|p| {
                     let mut piece = Piece { games: 40, first_game: 40 * u32::from(p), ..Piece::new(p, numbered) };

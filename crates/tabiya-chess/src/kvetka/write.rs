@@ -556,7 +556,7 @@ mod tests {
     #[test]
     fn packed_parts_write_the_bytes_of_the_whole_book() {
         // Elements of 29 to 628 bytes, so that blocks hold 3 to 70 of them.
-        let mut random = tabiya_io::corpus::Xorshift::new(0x9ac4);
+        let mut random = tabiya_testdata::Xorshift::new(0x9ac4);
         let elements: Vec<Element> = (0..400u16)
             .map(|i| {
                 let mut key = [0; KEY_LEN];

@@ -272,7 +272,7 @@ mod tests {
     use shakmaty::fen::Fen;
     use shakmaty::san::{San, SanError};
     use shakmaty::{CastlingMode, attacks};
-    use tabiya_io::corpus::Xorshift;
+    use tabiya_testdata::Xorshift;
 
     use super::*;
     use crate::rules::tests::{STARTS, position, pseudo_legal};

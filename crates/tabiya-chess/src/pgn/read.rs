@@ -305,7 +305,12 @@ impl GameVisitor {
     }
 
     fn location(&self) -> Location {
-        Location { file: self.options.file.clone(), offset: Some(self.offset), record: Some(self.number.max(1)) }
+        Location {
+            file: self.options.file.clone(),
+            offset: Some(self.offset),
+            unit: tabiya_io::Unit::Record,
+            number: Some(self.number.max(1)),
+        }
     }
 
     fn finish_carried(&mut self) {
@@ -349,7 +354,7 @@ impl GameVisitor {
         for message in repairs {
             warnings.push(location.clone(), message);
         }
-        let number = location.record.unwrap_or_default();
+        let number = location.number.unwrap_or_default();
         let offset = location.offset.unwrap_or_default();
         self.ready.push_back(Ok(ReadGame { game, warnings, number, offset }));
     }

@@ -144,7 +144,7 @@ mod tests {
     use shakmaty::fen::Fen;
     use shakmaty::uci::UciMove;
     use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
-    use tabiya_io::corpus::Xorshift;
+    use tabiya_testdata::Xorshift;
 
     use super::*;
     use crate::rules::tests::{STARTS, position};

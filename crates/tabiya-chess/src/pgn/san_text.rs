@@ -153,7 +153,7 @@ pub(super) fn suffix(next: Option<u8>) -> Option<Suffix> {
 #[cfg(test)]
 mod tests {
     use shakmaty::{Chess, Move, Position};
-    use tabiya_io::corpus::Xorshift;
+    use tabiya_testdata::Xorshift;
 
     use super::*;
 

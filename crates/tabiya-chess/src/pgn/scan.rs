@@ -588,7 +588,7 @@ pub(super) fn unescape(raw: &[u8]) -> Cow<'_, [u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tabiya_io::corpus::Xorshift;
+    use tabiya_testdata::Xorshift;
 
     /// Every event a movetext reading hands on, in order.
     #[derive(Default)]
@@ -678,7 +678,7 @@ mod tests {
     #[test]
     fn fast_paths_read_what_token_by_token_reading_reads() {
         let own = b"1.e4 e5 2.Nf3 Nc6\r\n3.Bb5 a6 {A comment} 4.Ba4 Nf6 5.O-O Be7 6.Re1 b5 7.Bb3 d6 (7...O-O 8.c3) 8.c3 O-O 9.h3 Nb8 10.d4 Nbd7 11.Nbd2 Bb7 12.Bc2 Re8 13.Nf1 Bf8 14.Ng3 g6 15.a4 c5 16.d5 c4 17.Bg5 h6 18.Be3 Nc5 19.Qd2 h5 20.Bg5 Be7 21.Ra3 Kg7 22.Rea1 Qc7 23.axb5 axb5 24.Rxa8 Rxa8 25.Rxa8 Bxa8 26.Qe3 Bb7 27.Bxe7 Qxe7 28.Qg5 Qxg5 29.Nxg5 e8=Q+ exd8=N# Kxh8 $1 !? 30.f4 ... 1/2-1/2\n\n";
-        let corpus = tabiya_io::corpus::corpus_file("pgn/medium-pgnmentor-12players.pgn").map(|path| {
+        let corpus = tabiya_testdata::corpus_file("pgn/medium-pgnmentor-12players.pgn").map(|path| {
             let mut text = std::fs::read(path).unwrap();
             text.truncate(1 << 20);
             text

@@ -250,7 +250,12 @@ impl<'a> PgnWalk<'a> {
     }
 
     fn location(&self, offset: usize, number: u64) -> Location {
-        Location { file: self.options.file.clone(), offset: Some(self.base + offset as u64), record: Some(number) }
+        Location {
+            file: self.options.file.clone(),
+            offset: Some(self.base + offset as u64),
+            unit: tabiya_io::Unit::Record,
+            number: Some(number),
+        }
     }
 
     /// Completes the pending game, which ends where `end` begins.

@@ -696,7 +696,7 @@ fn play_null(pos: Chess) -> Option<Chess> {
 mod tests {
     use shakmaty::EnPassantMode::Legal;
     use shakmaty::fen::Fen;
-    use tabiya_io::corpus::Xorshift;
+    use tabiya_testdata::Xorshift;
 
     use super::*;
 

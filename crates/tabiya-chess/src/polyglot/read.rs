@@ -14,7 +14,8 @@ pub fn read_entries(bytes: &[u8], file: Option<&Path>) -> Result<Vec<Entry>, Pol
         let location = Location {
             file: file.map(Path::to_path_buf),
             offset: Some((bytes.len() - rest.len()) as u64),
-            record: Some(entries.len() as u64),
+            unit: tabiya_io::Unit::Entry,
+            number: Some(entries.len() as u64),
         };
         return Err(PolyglotError::Size { location, size: bytes.len() as u64 });
     }

@@ -304,7 +304,7 @@ mod tests {
 
     #[test]
     fn embedded_dictionary_is_the_corpus_list_verbatim() {
-        let Some(path) = tabiya_io::corpus::corpus_file("scid/storedlines.txt") else { return };
+        let Some(path) = tabiya_testdata::corpus_file("scid/storedlines.txt") else { return };
         let text = std::fs::read_to_string(path).unwrap();
         let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
         assert_eq!(lines, STORED_LINES);

@@ -4,15 +4,15 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
+use crate::registry::Format;
 use serde_json::{Map, Value, json};
 use tabiya_chess::ctg::{self, Book, Stats, Weights};
 use tabiya_chess::{kvetka, polyglot};
-use tabiya_io::Format;
 
 use crate::args::*;
 use crate::report::{CliError, InfoReport, Output, ProbeMove, ProbeReport, Severity, VerifyReport, summary};
 
-const FORMAT: Format = Format::Ctg;
+const FORMAT: Format = Format::Chess(tabiya_chess::Format::Ctg);
 
 /// How CTG moves are weighted, for `probe --weights` and `convert --ctg-weights`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -171,7 +171,14 @@ fn extend(map: &mut Map<String, Value>, stats: &Stats) {
 }
 
 pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
-    if from != FORMAT || !matches!(to, Format::JsonLines | Format::Polyglot | Format::Kvetka) {
+    if from != FORMAT
+        || !matches!(
+            to,
+            Format::Chess(tabiya_chess::Format::JsonLines)
+                | Format::Chess(tabiya_chess::Format::Polyglot)
+                | Format::Chess(tabiya_chess::Format::Kvetka)
+        )
+    {
         return None;
     }
     Some(convert_book(args, global, to))
@@ -182,13 +189,13 @@ fn convert_book(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitC
         return Err(CliError::Usage("converting a CTG book takes one input book".into()));
     };
     let book = open(input, global.quiet)?;
-    if to == Format::Kvetka {
+    if to == Format::Chess(tabiya_chess::Format::Kvetka) {
         return to_kvetka(&book, args, global);
     }
     let mut out = Output::create(&args.output)?;
     let written = |e: std::io::Error| CliError::output(&args.output, e);
     match to {
-        Format::Polyglot => {
+        Format::Chess(tabiya_chess::Format::Polyglot) => {
             let export = ctg::to_polyglot(&book, args.ctg.ctg_weights.into()).map_err(CliError::input)?;
             polyglot::write_entries(&export.entries, &mut out).map_err(written)?;
             out.finish(&args.output)?;
@@ -250,4 +257,14 @@ fn to_kvetka(book: &Book, args: &ConvertArgs, global: &Global) -> Result<ExitCod
         ),
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The options CTG takes: the weight rule when probed or converted to Polyglot.
+pub fn takes(part: super::Part) -> &'static [&'static str] {
+    use super::Role;
+    match (part.role, part.other) {
+        (Role::Probe, _) => &["weights"],
+        (Role::Read, Some(Format::Chess(tabiya_chess::Format::Polyglot))) => &["ctg_weights"],
+        _ => &[],
+    }
 }

@@ -13,12 +13,14 @@ use tabiya_chess::games;
 use tabiya_chess::kvetka::build::{BuildReport, Builder, OpeningNames};
 use tabiya_chess::kvetka::conventions::ReadOptions;
 use tabiya_chess::kvetka::{self, Book, BookReader, Header, KinState, KvetkaError, Sources, key, probe};
-use tabiya_io::{Format, read_input};
+use tabiya_io::read_input;
+
+use crate::registry::Format;
 
 use crate::args::*;
 use crate::report::{CliError, InfoReport, Output, ProbeMove, ProbeReport, Severity, VerifyReport, progress, summary};
 
-const FORMAT: Format = Format::Kvetka;
+const FORMAT: Format = Format::Chess(tabiya_chess::Format::Kvetka);
 
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
@@ -284,19 +286,25 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     for input in &args.inputs {
         let (path, format) = super::input_format(input, None)?;
         match format {
-            Format::Pgn => {
+            Format::Chess(tabiya_chess::Format::Pgn) => {
                 let bytes = read_input(&path).map_err(CliError::input)?;
                 builder.add_pgn(&path, &bytes).map_err(input_error)?;
             }
             // Game links point at a game's byte offset in a PGN file; a SCID game has none.
-            Format::Scid3 | Format::Scid4 | Format::Scid5 if references => {
+            Format::Chess(tabiya_chess::Format::Scid3)
+            | Format::Chess(tabiya_chess::Format::Scid4)
+            | Format::Chess(tabiya_chess::Format::Scid5)
+                if references =>
+            {
                 return Err(CliError::Usage(format!(
                     "{}: Kvetka game links refer to games in PGN files; build from SCID without \
                      --game-links (or from its PGN export)",
                     path.display()
                 )));
             }
-            Format::Scid3 | Format::Scid4 | Format::Scid5 => {
+            Format::Chess(tabiya_chess::Format::Scid3)
+            | Format::Chess(tabiya_chess::Format::Scid4)
+            | Format::Chess(tabiya_chess::Format::Scid5) => {
                 builder.add_games(games::open(&path).map_err(CliError::input)?).map_err(input_error)?;
             }
             other => return Err(CliError::unsupported(format!("building Kvetka books from {other}"))),
@@ -353,11 +361,11 @@ fn read_books(inputs: &[PathBuf]) -> Result<Vec<Book>, CliError> {
 
 pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
     let run = match (from, to) {
-        (Format::Kvetka, Format::Kvetka) => merge_books,
-        (Format::Kvetka, Format::Polyglot) => to_polyglot,
-        (Format::Polyglot, Format::Kvetka) => from_polyglot,
-        (Format::Ctg, Format::Kvetka) => from_ctg,
-        (Format::Kvetka, Format::JsonLines) => dump,
+        (Format::Chess(tabiya_chess::Format::Kvetka), Format::Chess(tabiya_chess::Format::Kvetka)) => merge_books,
+        (Format::Chess(tabiya_chess::Format::Kvetka), Format::Chess(tabiya_chess::Format::Polyglot)) => to_polyglot,
+        (Format::Chess(tabiya_chess::Format::Polyglot), Format::Chess(tabiya_chess::Format::Kvetka)) => from_polyglot,
+        (Format::Chess(tabiya_chess::Format::Ctg), Format::Chess(tabiya_chess::Format::Kvetka)) => from_ctg,
+        (Format::Chess(tabiya_chess::Format::Kvetka), Format::Chess(tabiya_chess::Format::JsonLines)) => dump,
         _ => return None,
     };
     Some(run(args, global))
@@ -448,4 +456,23 @@ fn dump(args: &ConvertArgs, _global: &Global) -> Result<ExitCode, CliError> {
     }
     out.finish(&args.output)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The options Kvetka takes when a book is built.
+pub fn takes(part: super::Part) -> &'static [&'static str] {
+    match part.role {
+        super::Role::Build => &[
+            "min_white_elo",
+            "min_black_elo",
+            "min_strong_elo",
+            "min_weak_elo",
+            "max_move",
+            "links",
+            "game_links",
+            "eco",
+            "append",
+            "caption",
+        ],
+        _ => &[],
+    }
 }

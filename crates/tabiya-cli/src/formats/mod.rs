@@ -15,76 +15,199 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use shakmaty::Chess;
-use tabiya_io::Format;
+use tabiya_chess::Format as C;
+use tabiya_othello::Format as O;
+use tabiya_shogi::Format as S;
+
+pub use crate::registry::Format;
 
 use crate::args::{BookArgs, ConvertArgs, Global, InfoArgs, ProbeArgs, SolveArgs, VerifyArgs};
 use crate::report::{CliError, InfoReport};
+
+/// What a format does in a command, for the options it takes there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// An input of `convert` or `book`.
+    Read,
+    /// The output of `convert`.
+    Write,
+    /// The output of `book`.
+    Build,
+    /// The file of `info`.
+    Info,
+    /// The file of `verify`.
+    Verify,
+    /// The book of `probe`.
+    Probe,
+}
+
+impl Role {
+    fn name(self) -> &'static str {
+        match self {
+            Role::Read => "input",
+            Role::Write => "output",
+            Role::Build => "book output",
+            Role::Info => "info",
+            Role::Verify => "verify",
+            Role::Probe => "probe",
+        }
+    }
+}
+
+/// One format of a command in its role; `other` is the format on the other side of a
+/// conversion or book build (the output for an input, an input for an output).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Part {
+    pub format: Format,
+    pub role: Role,
+    pub other: Option<Format>,
+}
+
+impl Part {
+    pub fn new(format: Format, role: Role, other: Option<Format>) -> Part {
+        Part { format, role, other }
+    }
+
+    /// The options (clap ids) this part takes, as the format's file declares them.
+    pub fn takes(self) -> &'static [&'static str] {
+        match self.format {
+            Format::Chess(C::Pgn | C::JsonLines) => pgn::takes(self),
+            Format::Chess(C::Scid3 | C::Scid4 | C::Scid5) => scid::takes(self),
+            Format::Chess(C::Polyglot) => polyglot::takes(self),
+            Format::Chess(C::Ctg) => ctg::takes(self),
+            Format::Chess(C::Kvetka) => kvetka::takes(self),
+            Format::Othello(_) => wthor::takes(self),
+            Format::Shogi(_) => tbase::takes(self),
+        }
+    }
+}
+
+impl std::fmt::Display for Part {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.role, self.other) {
+            (Role::Read, Some(to)) => write!(f, "{} → {to}", self.format),
+            (Role::Write | Role::Build, Some(from)) => write!(f, "{from} → {}", self.format),
+            _ => write!(f, "{}", self.format),
+        }
+    }
+}
+
+/// The options a command takes whatever the formats (inputs, output, `--from`, `--json`, …).
+pub fn common_options(command: &str) -> &'static [&'static str] {
+    match command {
+        "convert" => &["inputs", "output", "from", "to", "quiet"],
+        "book" => &["inputs", "output", "to", "quiet"],
+        "probe" => &["book", "fen", "moves", "json", "quiet"],
+        "info" | "verify" => &["path", "json", "quiet"],
+        _ => &["quiet"],
+    }
+}
+
+/// Refuses an option given on the command line that none of the command's parts takes: exit
+/// 2, naming the option and the formats that do take it in this command.
+pub fn check_options(command: &str, given: &[String], parts: &[Part]) -> Result<(), CliError> {
+    for id in given {
+        let id = id.as_str();
+        if common_options(command).contains(&id) || parts.iter().any(|p| p.takes().contains(&id)) {
+            continue;
+        }
+        let takers = takers_of(id, parts);
+        let mut at_hand: Vec<String> = parts.iter().map(ToString::to_string).collect();
+        at_hand.dedup();
+        let flag = format!("--{}", id.replace('_', "-"));
+        let applies = if takers.is_empty() { String::new() } else { format!("; it applies to {}", takers.join(", ")) };
+        return Err(CliError::Usage(format!(
+            "{flag} does not apply to {} in `{command}`{applies}",
+            at_hand.join(", ")
+        )));
+    }
+    Ok(())
+}
+
+/// The formats that take option `id` in the roles of `parts`: a format that takes it whatever
+/// the other side is named alone (`kvetka (book output)`), else each pair that takes it.
+fn takers_of(id: &str, parts: &[Part]) -> Vec<String> {
+    let mut takers: Vec<String> = Vec::new();
+    let mut roles: Vec<Role> = parts.iter().map(|p| p.role).collect();
+    roles.dedup();
+    for role in roles {
+        for format in all_formats() {
+            let pair = matches!(role, Role::Read | Role::Write | Role::Build);
+            let others: Vec<Option<Format>> = if pair { all_formats().map(Some).collect() } else { vec![None] };
+            let taking: Vec<Part> = others
+                .iter()
+                .map(|&other| Part::new(format, role, other))
+                .filter(|part| part.takes().contains(&id))
+                .collect();
+            if taking.len() == others.len() {
+                takers.push(format!("{format} ({})", role.name()));
+            } else {
+                takers.extend(taking.iter().map(ToString::to_string));
+            }
+        }
+    }
+    takers
+}
+
+/// Every format of every family.
+pub fn all_formats() -> impl Iterator<Item = Format> {
+    C::ALL
+        .into_iter()
+        .map(Format::Chess)
+        .chain(O::ALL.into_iter().map(Format::Othello))
+        .chain(S::ALL.into_iter().map(Format::Shogi))
+}
 
 /// The format of an input: `--from`, else the file's magic bytes and extension. A path that
 /// does not exist may be the stem of a multi-file format (`games` for `games.si4`).
 pub fn input_format(path: &Path, explicit: Option<&str>) -> Result<(PathBuf, Format), CliError> {
     if let Some(name) = explicit {
-        let f = Format::from_name(name).ok_or_else(|| CliError::Usage(format!("unknown format '{name}'")))?;
+        let f = Format::from_name(name, None).ok_or_else(|| CliError::Usage(format!("unknown format '{name}'")))?;
         return Ok((path.to_path_buf(), f));
     }
     if path.as_os_str() == "-" {
         return Err(CliError::Usage("standard input needs --from FORMAT".into()));
     }
     if !path.exists() {
-        for ext in ["si4", "si5", "si3", "ctg", "kob", "dia", "wtb", "pgn", "bin"] {
-            let candidate = path.with_extension(ext);
-            let stem_0 = PathBuf::from(format!("{}_0.kob", path.display()));
-            // `book.kob` names the Kvetka book whose first part is `book_0.kob`.
-            let kob_0 = PathBuf::from(format!("{}_0.kob", path.with_extension("").display()));
-            for c in [candidate, stem_0, kob_0] {
-                if c.is_file() {
-                    return input_format(&c, None);
-                }
-            }
-        }
-        return Err(CliError::Input(format!("{}: no such file", path.display())));
+        return match Format::find_by_stem(path) {
+            Some(file) => input_format(&file, None),
+            None => Err(CliError::Input(format!("{}: no such file", path.display()))),
+        };
     }
-    match tabiya_io::sniff_path(path) {
-        Ok(Some(f)) => Ok((path.to_path_buf(), f)),
-        Ok(None) => Err(CliError::Input(format!("{}: not a format tabiya knows (use --from)", path.display()))),
+    match tabiya_io::Head::read(path) {
+        Ok(head) => match Format::sniff(&head) {
+            Some(f) => Ok((path.to_path_buf(), f)),
+            None => Err(CliError::Input(format!("{}: not a format tabiya knows (use --from)", path.display()))),
+        },
         Err(e) => Err(CliError::Input(format!("{}: {e}", path.display()))),
     }
 }
 
-/// The format of an output: `--to`, else the extension.
-pub fn output_format(path: &Path, explicit: Option<&str>) -> Result<Format, CliError> {
+/// The format of an output: `--to`, else the extension; a name several families share
+/// (`jsonl`) is the input's family's.
+pub fn output_format(path: &Path, explicit: Option<&str>, input: Option<Format>) -> Result<Format, CliError> {
     let name = match explicit {
         Some(n) => n.to_owned(),
         None => path.extension().and_then(|e| e.to_str()).unwrap_or_default().to_owned(),
     };
-    Format::from_name(&name)
+    Format::from_name(&name, input.map(Format::family))
         .ok_or_else(|| CliError::Usage(format!("{}: cannot tell the output format (use --to)", path.display())))
 }
 
 pub fn info(args: &InfoArgs, global: &Global) -> Result<ExitCode, CliError> {
     let (path, format) = input_format(&args.path, None)?;
+    check_options("info", &global.given, &[Part::new(format, Role::Info, None)])?;
     match format {
-        Format::Pgn => pgn::info(&path, args, global),
-        Format::Polyglot => polyglot::info(&path, args, global),
-        Format::Scid3 | Format::Scid4 | Format::Scid5 => scid::info(&path, format, args, global),
-        Format::Ctg => ctg::info(&path, args, global),
-        Format::Kvetka => kvetka::info(&path, args, global),
-        Format::WthorGames
-        | Format::WthorGames10
-        | Format::WthorSolitaires
-        | Format::WthorPlayers
-        | Format::WthorTournaments
-        | Format::OthelloTranscript
-        | Format::Ggf
-        | Format::Obf => wthor::info(&path, format, args, global),
-        Format::TbaseDiagrams
-        | Format::TbaseSolutions
-        | Format::TbaseComments
-        | Format::Kif
-        | Format::Ki2
-        | Format::Csa
-        | Format::Sfen => tbase::info(&path, format, args, global),
-        Format::JsonLines | Format::Csv => basic_info(&path, format, args),
+        Format::Chess(C::Pgn) => pgn::info(&path, args, global),
+        Format::Chess(C::Polyglot) => polyglot::info(&path, args, global),
+        Format::Chess(C::Scid3 | C::Scid4 | C::Scid5) => scid::info(&path, format, args, global),
+        Format::Chess(C::Ctg) => ctg::info(&path, args, global),
+        Format::Chess(C::Kvetka) => kvetka::info(&path, args, global),
+        Format::Othello(O::JsonLines | O::Csv) | Format::Chess(C::JsonLines) | Format::Shogi(S::JsonLines) => {
+            basic_info(&path, format, args)
+        }
+        Format::Othello(_) => wthor::info(&path, format, args, global),
+        Format::Shogi(_) => tbase::info(&path, format, args, global),
     }
 }
 
@@ -114,7 +237,12 @@ const CONVERTERS: &[Converter] = &[
 
 pub fn convert(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
     let (_, from) = input_format(&args.inputs[0], args.from.as_deref())?;
-    let to = output_format(&args.output, args.to.as_deref())?;
+    let to = output_format(&args.output, args.to.as_deref(), Some(from))?;
+    check_options(
+        "convert",
+        &global.given,
+        &[Part::new(from, Role::Read, Some(to)), Part::new(to, Role::Write, Some(from))],
+    )?;
     for converter in CONVERTERS {
         if let Some(result) = converter(args, global, from, to) {
             return result;
@@ -125,10 +253,11 @@ pub fn convert(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError
 
 pub fn probe(args: &ProbeArgs, global: &Global) -> Result<ExitCode, CliError> {
     let (path, format) = input_format(&args.book, None)?;
+    check_options("probe", &global.given, &[Part::new(format, Role::Probe, None)])?;
     match format {
-        Format::Polyglot => polyglot::probe(&path, args, global),
-        Format::Ctg => ctg::probe(&path, args, global),
-        Format::Kvetka => kvetka::probe(&path, args, global),
+        Format::Chess(C::Polyglot) => polyglot::probe(&path, args, global),
+        Format::Chess(C::Ctg) => ctg::probe(&path, args, global),
+        Format::Chess(C::Kvetka) => kvetka::probe(&path, args, global),
         other => Err(CliError::Usage(format!("{}: {other} is not an opening book", path.display()))),
     }
 }
@@ -139,30 +268,38 @@ pub fn probe_position(args: &ProbeArgs) -> Result<Chess, CliError> {
 }
 
 pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
-    match output_format(&args.output, args.to.as_deref())? {
-        Format::Polyglot => polyglot::book(args, global),
-        Format::Kvetka => kvetka::book(args, global),
+    let to = output_format(&args.output, args.to.as_deref(), None)?;
+    let mut parts = vec![];
+    for input in &args.inputs {
+        let (_, from) = input_format(input, None)?;
+        parts.extend([Part::new(from, Role::Read, Some(to)), Part::new(to, Role::Build, Some(from))]);
+    }
+    check_options("book", &global.given, &parts)?;
+    match to {
+        Format::Chess(C::Polyglot) => polyglot::book(args, global),
+        Format::Chess(C::Kvetka) => kvetka::book(args, global),
         other => Err(CliError::Usage(format!("tabiya builds Polyglot (.bin) and Kvetka (.kob) books, not {other}"))),
     }
 }
 
 pub fn verify(args: &VerifyArgs, global: &Global) -> Result<ExitCode, CliError> {
     if args.path.is_dir() {
+        let games = Format::Othello(O::WthorGames);
+        check_options("verify", &global.given, &[Part::new(games, Role::Verify, None)])?;
         return wthor::verify_dir(&args.path, args, global);
     }
     let (path, format) = input_format(&args.path, None)?;
+    check_options("verify", &global.given, &[Part::new(format, Role::Verify, None)])?;
     match format {
-        Format::Pgn => pgn::verify(&path, args, global),
-        Format::Polyglot => polyglot::verify(&path, args, global),
-        Format::Scid3 | Format::Scid4 | Format::Scid5 => scid::verify(&path, format, args, global),
-        Format::Ctg => ctg::verify(&path, args, global),
-        Format::Kvetka => kvetka::verify(&path, args, global),
-        Format::WthorGames
-        | Format::WthorGames10
-        | Format::WthorSolitaires
-        | Format::WthorPlayers
-        | Format::WthorTournaments => wthor::verify(&path, format, args, global),
-        Format::TbaseDiagrams | Format::TbaseSolutions | Format::TbaseComments => {
+        Format::Chess(C::Pgn) => pgn::verify(&path, args, global),
+        Format::Chess(C::Polyglot) => polyglot::verify(&path, args, global),
+        Format::Chess(C::Scid3 | C::Scid4 | C::Scid5) => scid::verify(&path, format, args, global),
+        Format::Chess(C::Ctg) => ctg::verify(&path, args, global),
+        Format::Chess(C::Kvetka) => kvetka::verify(&path, args, global),
+        Format::Othello(
+            O::WthorGames | O::WthorGames10 | O::WthorSolitaires | O::WthorPlayers | O::WthorTournaments,
+        ) => wthor::verify(&path, format, args, global),
+        Format::Shogi(S::TbaseDiagrams | S::TbaseSolutions | S::TbaseComments) => {
             tbase::verify(&path, format, args, global)
         }
         other => Err(CliError::unsupported(format!("verifying {other}"))),
@@ -171,4 +308,66 @@ pub fn verify(args: &VerifyArgs, global: &Global) -> Result<ExitCode, CliError> 
 
 pub fn solve(args: &SolveArgs, global: &Global) -> Result<ExitCode, CliError> {
     solve::solve(&args.solve, global)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    /// Every option of every command is taken by at least one format in that command (an
+    /// option nobody takes would always be refused), and refused for every part that does not
+    /// declare it.
+    #[test]
+    fn every_option_has_a_taker_and_is_refused_elsewhere() {
+        let cli = crate::args::Cli::command();
+        for (command, roles) in [
+            ("convert", &[Role::Read, Role::Write][..]),
+            ("book", &[Role::Read, Role::Build]),
+            ("info", &[Role::Info]),
+            ("verify", &[Role::Verify]),
+            ("probe", &[Role::Probe]),
+        ] {
+            let sub = cli.find_subcommand(command).unwrap();
+            for arg in sub.get_arguments() {
+                let id = arg.get_id().as_str();
+                if common_options(command).contains(&id) || matches!(id, "help" | "version") {
+                    continue;
+                }
+                let mut takers = 0;
+                for &role in roles {
+                    for format in all_formats() {
+                        let others: Vec<Option<Format>> = match role {
+                            Role::Read | Role::Write | Role::Build => all_formats().map(Some).collect(),
+                            _ => vec![None],
+                        };
+                        for other in others {
+                            let part = Part::new(format, role, other);
+                            let taken = part.takes().contains(&id);
+                            takers += usize::from(taken);
+                            let checked = check_options(command, &[id.to_owned()], &[part]);
+                            assert_eq!(checked.is_ok(), taken, "{command} --{id} for {part}");
+                        }
+                    }
+                }
+                assert!(takers > 0, "`{command} --{id}` is taken by no format");
+            }
+        }
+    }
+
+    #[test]
+    fn refusal_names_the_option_and_its_formats() {
+        let pgn = Format::Chess(C::Pgn);
+        let bin = Format::Chess(C::Polyglot);
+        let err = check_options("book", &["caption".into()], &[Part::new(bin, Role::Build, Some(pgn))]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "--caption does not apply to pgn → polyglot in `book`; it applies to kvetka (book output)"
+        );
+        let scid = Format::Chess(C::Scid4);
+        let parts = [Part::new(scid, Role::Read, Some(pgn)), Part::new(pgn, Role::Write, Some(scid))];
+        let err = check_options("convert", &["pgn_long".into()], &parts).unwrap_err();
+        assert_eq!(err.to_string(), "--pgn-long does not apply to scid4 → pgn in `convert`; it applies to pgn → pgn");
+    }
 }

@@ -3,13 +3,13 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use crate::registry::Format;
 use tabiya_chess::pgn::{LineEnding, Notation, PgnReader, ReadOptions, WriterOptions, write_game};
-use tabiya_io::Format;
 
 use crate::args::*;
 use crate::report::{CliError, InfoReport, Output, Severity, VerifyReport, progress, summary};
 
-const FORMAT: Format = Format::Pgn;
+const FORMAT: Format = Format::Chess(tabiya_chess::Format::Pgn);
 
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
@@ -131,4 +131,15 @@ fn rewrite(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
     out.finish(&args.output)?;
     summary(global.quiet, format_args!("{games} games written, {skipped} unreadable games skipped"));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The options PGN takes: the writer's layout when PGN is rewritten as PGN.
+pub fn takes(part: super::Part) -> &'static [&'static str] {
+    use super::Role;
+    const LAYOUT: &[&str] =
+        &["pgn_line_width", "pgn_no_comments", "pgn_no_variations", "pgn_no_nags", "pgn_long", "pgn_crlf"];
+    match (part.role, part.other) {
+        (Role::Write, Some(from)) if from == part.format && part.format == FORMAT => LAYOUT,
+        _ => &[],
+    }
 }

@@ -3,17 +3,17 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use crate::registry::Format;
 use serde_json::{Map, Value};
 use shakmaty::Color;
 use tabiya_chess::book::{self, BuildOptions};
 use tabiya_chess::games;
 use tabiya_chess::polyglot::{self, Entry, EntryRun, MakeOptions, MergeRule};
-use tabiya_io::Format;
 
 use crate::args::*;
 use crate::report::{CliError, InfoReport, Output, ProbeMove, ProbeReport, Severity, VerifyReport, progress, summary};
 
-const FORMAT: Format = Format::Polyglot;
+const FORMAT: Format = Format::Chess(tabiya_chess::Format::Polyglot);
 
 #[derive(Debug, Default, Clone, Copy, clap::ValueEnum)]
 pub enum MergeChoice {
@@ -146,7 +146,7 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
         let (path, format) = super::input_format(input, None)?;
         let bar = progress(0, global.quiet, &format!("reading {}", path.display()));
         let this = match format {
-            Format::Pgn => {
+            Format::Chess(tabiya_chess::Format::Pgn) => {
                 let bytes = tabiya_io::read_input(&path).map_err(CliError::input)?;
                 if args.inputs.len() == 1 {
                     // One PGN file, the usual case: the book is made range by range, never whole.
@@ -156,7 +156,9 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
                 }
                 book::build_from_pgn(&bytes, &build_options, None)
             }
-            Format::Scid3 | Format::Scid4 | Format::Scid5 => {
+            Format::Chess(tabiya_chess::Format::Scid3)
+            | Format::Chess(tabiya_chess::Format::Scid4)
+            | Format::Chess(tabiya_chess::Format::Scid5) => {
                 let games = games::open(&path).map_err(CliError::input)?;
                 book::build_from_games(games, &build_options)
             }
@@ -226,4 +228,15 @@ fn merge_books(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError
     write_book(&args.output, [&entries[..]])?;
     summary(global.quiet, format_args!("{written} entries written"));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The options Polyglot takes: `make-book`'s when a book is built, `--merge` when books are
+/// merged.
+pub fn takes(part: super::Part) -> &'static [&'static str] {
+    use super::Role;
+    match (part.role, part.other) {
+        (Role::Build, _) => &["max_ply", "min_games", "min_score", "only_white", "only_black", "uniform", "min_elo"],
+        (Role::Write, Some(FORMAT)) => &["merge"],
+        _ => &[],
+    }
 }

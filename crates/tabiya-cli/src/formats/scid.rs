@@ -4,12 +4,12 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
+use crate::registry::Format;
 use tabiya_chess::games::Source;
 use tabiya_chess::pgn::{Notation, WriterOptions};
 use tabiya_chess::scid::export::export_pgn;
 use tabiya_chess::scid::verify::verify as verify_db;
 use tabiya_chess::scid::{Database, DatabaseWriter, NameType, Version};
-use tabiya_io::Format;
 
 use crate::args::*;
 use crate::report::{CliError, InfoReport, Output, Severity, VerifyReport, progress, summary};
@@ -38,8 +38,8 @@ pub struct ConvertOptions {
 
 fn version_of(format: Format) -> Version {
     match format {
-        Format::Scid3 => Version::Scid3,
-        Format::Scid5 => Version::Scid5,
+        Format::Chess(tabiya_chess::Format::Scid3) => Version::Scid3,
+        Format::Chess(tabiya_chess::Format::Scid5) => Version::Scid5,
         _ => Version::Scid4,
     }
 }
@@ -111,10 +111,21 @@ pub fn verify(path: &Path, format: Format, args: &VerifyArgs, _global: &Global) 
 }
 
 pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
-    let scid = |f: Format| matches!(f, Format::Scid3 | Format::Scid4 | Format::Scid5);
+    let scid = |f: Format| {
+        matches!(
+            f,
+            Format::Chess(tabiya_chess::Format::Scid3)
+                | Format::Chess(tabiya_chess::Format::Scid4)
+                | Format::Chess(tabiya_chess::Format::Scid5)
+        )
+    };
     match (from, to) {
-        (f, Format::Pgn) if scid(f) => Some(export(args, global)),
-        (f, Format::Scid4 | Format::Scid5) if scid(f) || f == Format::Pgn => Some(import(args, global, to)),
+        (f, Format::Chess(tabiya_chess::Format::Pgn)) if scid(f) => Some(export(args, global)),
+        (f, Format::Chess(tabiya_chess::Format::Scid4) | Format::Chess(tabiya_chess::Format::Scid5))
+            if scid(f) || f == Format::Chess(tabiya_chess::Format::Pgn) =>
+        {
+            Some(import(args, global, to))
+        }
         _ => None,
     }
 }
@@ -199,4 +210,16 @@ fn import(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, C
         ),
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The options SCID takes: the export layout when written as PGN, `--append` when written.
+pub fn takes(part: super::Part) -> &'static [&'static str] {
+    use super::Role;
+    use tabiya_chess::Format as C;
+    const EXPORT: &[&str] = &["scid_layout", "scid_no_comments", "scid_no_variations", "scid_long_algebraic"];
+    match (part.role, part.format, part.other) {
+        (Role::Read, _, Some(Format::Chess(C::Pgn))) => EXPORT,
+        (Role::Write, Format::Chess(C::Scid4 | C::Scid5), _) => &["append"],
+        _ => &[],
+    }
 }

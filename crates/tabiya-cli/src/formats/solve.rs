@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde::Serialize;
-use tabiya_io::{Format, Warnings};
+use tabiya_io::Warnings;
+
+use crate::registry::Format;
 use tabiya_othello::board::Square;
 use tabiya_othello::solve::{CachedSolver, Goal, SolitaireSolver, Solution, Solver, check_solitaire, find_solitaires};
 use tabiya_othello::text::obf::{self, ObfLine};
@@ -225,7 +227,9 @@ pub fn check_solitaires(
 /// `tabiya convert WTH_*.wtb -o SOLITAIRES_NN.pzz [--empties NN]`: the positions of the games
 /// at NN empties where the side to move has exactly one move keeping its result.
 pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
-    (from == Format::WthorGames && to == Format::WthorSolitaires).then(|| write_solitaires(args, global))
+    (from == Format::Othello(tabiya_othello::Format::WthorGames)
+        && to == Format::Othello(tabiya_othello::Format::WthorSolitaires))
+    .then(|| write_solitaires(args, global))
 }
 
 fn write_solitaires(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde_json::Value;
-use tabiya_io::{Codepage, Format};
+use tabiya_io::Codepage;
+
+use crate::registry::Format;
 use tabiya_shogi::board::Move;
 use tabiya_shogi::notation::{Kifu, csa, kif, sfen};
 use tabiya_shogi::tbase::{self, Comment, Contents, Diagram, FileSet, Solution};
@@ -34,7 +36,9 @@ pub fn info(path: &Path, format: Format, args: &InfoArgs, _global: &Global) -> R
     let size = std::fs::metadata(path).map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?.len();
     report.count("bytes", size);
     match format {
-        Format::TbaseDiagrams | Format::TbaseSolutions | Format::TbaseComments => {
+        Format::Shogi(tabiya_shogi::Format::TbaseDiagrams)
+        | Format::Shogi(tabiya_shogi::Format::TbaseSolutions)
+        | Format::Shogi(tabiya_shogi::Format::TbaseComments) => {
             let (set, contents) = read_set(path)?;
             let diagrams: Vec<&Diagram> = contents.problems().map(|p| p.diagram).collect();
             let three = diagrams.iter().filter(|d| d.form == tbase::Form::ThreeLine).count();
@@ -72,7 +76,7 @@ pub fn verify(path: &Path, _format: Format, args: &VerifyArgs, _global: &Global)
     let (set, contents) = read_set(path)?;
     let v = contents.verify(set.tjn.is_some());
     // Whichever file of the set was named, the set is verified and named by its .dia.
-    let mut report = VerifyReport::new(&set.dia, Format::TbaseDiagrams);
+    let mut report = VerifyReport::new(&set.dia, Format::Shogi(tabiya_shogi::Format::TbaseDiagrams));
     report
         .checked("records", v.records)
         .checked("decoded", v.decoded)
@@ -100,9 +104,11 @@ fn read_records(path: &Path, format: Format) -> Result<Vec<Kifu>, CliError> {
     let text = read_text(path)?;
     let located = |e: tabiya_shogi::Error| input_error(e.in_file(path));
     match format {
-        Format::Kif | Format::Ki2 => Ok(vec![kif::read(&text).map_err(located)?]),
-        Format::Csa => csa::read(&text).map_err(located),
-        Format::Sfen => text
+        Format::Shogi(tabiya_shogi::Format::Kif) | Format::Shogi(tabiya_shogi::Format::Ki2) => {
+            Ok(vec![kif::read(&text).map_err(located)?])
+        }
+        Format::Shogi(tabiya_shogi::Format::Csa) => csa::read(&text).map_err(located),
+        Format::Shogi(tabiya_shogi::Format::Sfen) => text
             .lines()
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty())
@@ -135,14 +141,17 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
 }
 
 pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
-    use Format::*;
+    use tabiya_shogi::Format::*;
+    let (Format::Shogi(from), Format::Shogi(to_shogi)) = (from, to) else { return None };
     let shogi_text = [Kif, Ki2, Csa, Sfen];
-    match (from, to) {
+    match (from, to_shogi) {
         (TbaseDiagrams | TbaseSolutions | TbaseComments, Kif | Ki2 | Csa | Sfen | JsonLines | TbaseDiagrams) => {
             Some(export(args, global, to))
         }
-        (f, TbaseDiagrams) if shogi_text.contains(&f) => Some(import(args, global, f)),
-        (f, t) if shogi_text.contains(&f) && shogi_text.contains(&t) => Some(between_notations(args, global, f, t)),
+        (f, TbaseDiagrams) if shogi_text.contains(&f) => Some(import(args, global, Format::Shogi(f))),
+        (f, t) if shogi_text.contains(&f) && shogi_text.contains(&t) => {
+            Some(between_notations(args, global, Format::Shogi(f), to))
+        }
         _ => None,
     }
 }
@@ -159,7 +168,7 @@ struct Exported<'a> {
 fn export(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, CliError> {
     let input = &args.inputs[0];
     let (_set, contents) = read_set(input)?;
-    if to == Format::TbaseDiagrams {
+    if to == Format::Shogi(tabiya_shogi::Format::TbaseDiagrams) {
         return copy_set(args, global, &contents);
     }
     let mut skipped = 0;
@@ -190,8 +199,9 @@ fn export(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, C
     }
     let out = &args.output;
     match to {
-        Format::Kif | Format::Ki2 => {
-            let flavour = if to == Format::Kif { kif::Flavour::Kif } else { kif::Flavour::Ki2 };
+        Format::Shogi(tabiya_shogi::Format::Kif) | Format::Shogi(tabiya_shogi::Format::Ki2) => {
+            let flavour =
+                if to == Format::Shogi(tabiya_shogi::Format::Kif) { kif::Flavour::Kif } else { kif::Flavour::Ki2 };
             // Several problems go to numbered files, or one after another to standard output.
             let single = problems.len() == 1 || out.as_os_str() == "-";
             for p in &problems {
@@ -200,11 +210,11 @@ fn export(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, C
                 write_file(&path, &encode_for(&path, &text)?)?;
             }
         }
-        Format::Csa => {
+        Format::Shogi(tabiya_shogi::Format::Csa) => {
             let records: Vec<Kifu> = problems.iter().map(|p| tbase::to_kifu(p.diagram, &p.moves, p.comment)).collect();
             write_file(out, &encode_for(out, &csa::write(&records, true))?)?;
         }
-        Format::Sfen => {
+        Format::Shogi(tabiya_shogi::Format::Sfen) => {
             let text: String = problems.iter().map(|p| p.diagram.sfen() + "\n").collect();
             write_file(out, text.as_bytes())?;
         }
@@ -294,8 +304,8 @@ fn between_notations(args: &ConvertArgs, global: &Global, from: Format, to: Form
     }
     let out = &args.output;
     let text = match to {
-        Format::Csa => csa::write(&records, false),
-        Format::Sfen => records.iter().map(|k| sfen::write(&k.start) + "\n").collect(),
+        Format::Shogi(tabiya_shogi::Format::Csa) => csa::write(&records, false),
+        Format::Shogi(tabiya_shogi::Format::Sfen) => records.iter().map(|k| sfen::write(&k.start) + "\n").collect(),
         _ => {
             if records.len() != 1 {
                 return Err(CliError::Usage(format!(
@@ -304,10 +314,18 @@ fn between_notations(args: &ConvertArgs, global: &Global, from: Format, to: Form
                     records.len()
                 )));
             }
-            kif::write(&records[0], if to == Format::Kif { kif::Flavour::Kif } else { kif::Flavour::Ki2 })
+            kif::write(
+                &records[0],
+                if to == Format::Shogi(tabiya_shogi::Format::Kif) { kif::Flavour::Kif } else { kif::Flavour::Ki2 },
+            )
         }
     };
     write_file(out, &encode_for(out, &text)?)?;
     summary(global.quiet, format!("{} records written", records.len()));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The shogi formats take no options of their own yet.
+pub fn takes(_part: super::Part) -> &'static [&'static str] {
+    &[]
 }

@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde_json::Value;
-use tabiya_io::{Codepage, Format, Location, Warnings};
+use tabiya_io::{Codepage, Location, Warnings};
+
+use crate::registry::Format;
 use tabiya_othello::text::{ggf, obf, transcript};
 use tabiya_othello::wthor::{
     self, GameContext, GameFile, GameFile10, GameFilter, GameStats, Header, Importer, NameFile, NameKind, Names,
@@ -90,28 +92,33 @@ pub fn info(path: &Path, format: Format, args: &InfoArgs, global: &Global) -> Re
     let mut report = InfoReport::new(path, format);
     let mut warnings = Warnings::default();
     match format {
-        Format::WthorGames => {
+        Format::Othello(tabiya_othello::Format::WthorGames) => {
             let file = GameFile::read(&data, &mut warnings).map_err(|e| input_error(path, e))?;
             header_fields(&mut report, &file.header);
             report.count("games", file.games.len());
         }
-        Format::WthorGames10 => {
+        Format::Othello(tabiya_othello::Format::WthorGames10) => {
             let file = GameFile10::read(&data, &mut warnings).map_err(|e| input_error(path, e))?;
             header_fields(&mut report, &file.header);
             report.count("games", file.games.len());
         }
-        Format::WthorSolitaires => {
+        Format::Othello(tabiya_othello::Format::WthorSolitaires) => {
             let file = SolitaireFile::read(&data, &mut warnings).map_err(|e| input_error(path, e))?;
             header_fields(&mut report, &file.header);
             report.count("solitaires", file.solitaires.len()).count("empties", file.header.n2);
         }
-        Format::WthorPlayers | Format::WthorTournaments => {
-            let kind = if format == Format::WthorPlayers { NameKind::Players } else { NameKind::Tournaments };
+        Format::Othello(tabiya_othello::Format::WthorPlayers)
+        | Format::Othello(tabiya_othello::Format::WthorTournaments) => {
+            let kind = if format == Format::Othello(tabiya_othello::Format::WthorPlayers) {
+                NameKind::Players
+            } else {
+                NameKind::Tournaments
+            };
             let file = NameFile::read(kind, &data, &mut warnings).map_err(|e| input_error(path, e))?;
             header_fields(&mut report, &file.header);
             report.count("names", file.len());
         }
-        Format::OthelloTranscript => {
+        Format::Othello(tabiya_othello::Format::Transcript) => {
             let text = text_of(&data);
             let (mut games, mut errors) = (0u64, 0u64);
             for (_, game) in transcript::parse(&text) {
@@ -119,7 +126,7 @@ pub fn info(path: &Path, format: Format, args: &InfoArgs, global: &Global) -> Re
             }
             report.count("games", games).count("unreadable_lines", errors);
         }
-        Format::Ggf => {
+        Format::Othello(tabiya_othello::Format::Ggf) => {
             let text = text_of(&data);
             let (mut games, mut errors) = (0u64, 0u64);
             for game in ggf::parse(&text) {
@@ -190,7 +197,7 @@ pub fn verify(path: &Path, format: Format, args: &VerifyArgs, global: &Global) -
     let data = read(path)?;
     let mut report = VerifyReport::new(path, format);
     match format {
-        Format::WthorGames => {
+        Format::Othello(tabiya_othello::Format::WthorGames) => {
             let names = load_names(dir_of(path), args.names.as_deref())?;
             let names_ref = names.as_ref().map(|(players, tournaments)| Names { players, tournaments });
             if names_ref.is_none() {
@@ -205,7 +212,7 @@ pub fn verify(path: &Path, format: Format, args: &VerifyArgs, global: &Global) -
                 super::solve::report_solver(&mut report, solver);
             }
         }
-        Format::WthorGames10 => {
+        Format::Othello(tabiya_othello::Format::WthorGames10) => {
             let v = wthor::verify_games_10(path, &data);
             add_verification(&mut report, &v);
             report.checked("games", v.stats.games);
@@ -213,12 +220,12 @@ pub fn verify(path: &Path, format: Format, args: &VerifyArgs, global: &Global) -
         _ => {
             let mut warnings = Warnings::default();
             let count = match format {
-                Format::WthorSolitaires => {
+                Format::Othello(tabiya_othello::Format::WthorSolitaires) => {
                     let file = SolitaireFile::read(&data, &mut warnings).map_err(|e| input_error(path, e))?;
                     super::solve::check_solitaires(path, &file, &mut report, global)?;
                     file.solitaires.len()
                 }
-                Format::WthorPlayers => {
+                Format::Othello(tabiya_othello::Format::WthorPlayers) => {
                     NameFile::read(NameKind::Players, &data, &mut warnings).map_err(|e| input_error(path, e))?.len()
                 }
                 _ => {
@@ -252,7 +259,7 @@ pub fn verify_dir(path: &Path, args: &VerifyArgs, global: &Global) -> Result<Exi
     entries.sort();
     let is_wtb = |p: &PathBuf| p.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("wtb"));
     let games: Vec<PathBuf> = entries.iter().filter(|p| is_wtb(p)).cloned().collect();
-    let mut report = VerifyReport::new(path, Format::WthorGames);
+    let mut report = VerifyReport::new(path, Format::Othello(tabiya_othello::Format::WthorGames));
     let names = load_names(path, args.names.as_deref())?;
     let names_ref = names.as_ref().map(|(players, tournaments)| Names { players, tournaments });
     if names_ref.is_none() {
@@ -270,11 +277,15 @@ pub fn verify_dir(path: &Path, args: &VerifyArgs, global: &Global) -> Result<Exi
     report.checked("files", games.len());
     add_stats(&mut report, &total);
     for other in entries.iter().filter(|p| !is_wtb(p)) {
-        let Ok(Some(format)) = tabiya_io::sniff_path(other) else { continue };
-        if matches!(format, Format::WthorGames10 | Format::WthorSolitaires) {
+        let Some(format) = tabiya_io::Head::read(other).ok().and_then(|h| Format::sniff(&h)) else { continue };
+        if matches!(
+            format,
+            Format::Othello(tabiya_othello::Format::WthorGames10)
+                | Format::Othello(tabiya_othello::Format::WthorSolitaires)
+        ) {
             let data = read(other)?;
             let mut warnings = Warnings::default();
-            if format == Format::WthorGames10 {
+            if format == Format::Othello(tabiya_othello::Format::WthorGames10) {
                 add_verification(&mut report, &wthor::verify_games_10(other, &data));
             } else if let Err(e) = SolitaireFile::read(&data, &mut warnings) {
                 report.problem(Severity::Error, e.location.in_file(other), format!("expected {}", e.expected));
@@ -286,11 +297,20 @@ pub fn verify_dir(path: &Path, args: &VerifyArgs, global: &Global) -> Result<Exi
 }
 
 pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
-    let text_out =
-        matches!(to, Format::OthelloTranscript | Format::Ggf | Format::Obf | Format::JsonLines | Format::Csv);
+    let text_out = matches!(
+        to,
+        Format::Othello(tabiya_othello::Format::Transcript)
+            | Format::Othello(tabiya_othello::Format::Ggf)
+            | Format::Othello(tabiya_othello::Format::Obf)
+            | Format::Othello(tabiya_othello::Format::JsonLines)
+            | Format::Othello(tabiya_othello::Format::Csv)
+    );
     match (from, to) {
-        (Format::WthorGames, _) if text_out => Some(export(args, global, to)),
-        (Format::OthelloTranscript | Format::Ggf, Format::WthorGames) => Some(import(args, global, from)),
+        (Format::Othello(tabiya_othello::Format::WthorGames), _) if text_out => Some(export(args, global, to)),
+        (
+            Format::Othello(tabiya_othello::Format::Transcript) | Format::Othello(tabiya_othello::Format::Ggf),
+            Format::Othello(tabiya_othello::Format::WthorGames),
+        ) => Some(import(args, global, from)),
         _ => None,
     }
 }
@@ -317,7 +337,7 @@ fn export(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, C
     let options = &args.wthor;
     let filter = filter(options)?;
     let empties = match (to, options.empties) {
-        (Format::Obf, None) => {
+        (Format::Othello(tabiya_othello::Format::Obf), None) => {
             return Err(CliError::Usage("OBF output needs --empties N (the position at N empties)".into()));
         }
         (_, e) => e,
@@ -330,7 +350,7 @@ fn export(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, C
     }
     let mut out = Output::create(&args.output)?;
     let write_err = |e: std::io::Error| CliError::output(&args.output, e);
-    if to == Format::Csv {
+    if to == Format::Othello(tabiya_othello::Format::Csv) {
         writeln!(out, "{}", GameContext::CSV_HEADER).map_err(write_err)?;
     }
     let (mut written, mut skipped) = (0u64, 0u64);
@@ -352,10 +372,10 @@ fn export(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, C
                 continue;
             }
             let result = match to {
-                Format::OthelloTranscript => context.transcript().map(Some),
-                Format::Ggf => context.ggf().map(|g| Some(g.format())),
-                Format::Obf => context.obf_at(empties.unwrap_or(0)),
-                Format::JsonLines => context.json().map(|j| Some(j.to_string())),
+                Format::Othello(tabiya_othello::Format::Transcript) => context.transcript().map(Some),
+                Format::Othello(tabiya_othello::Format::Ggf) => context.ggf().map(|g| Some(g.format())),
+                Format::Othello(tabiya_othello::Format::Obf) => context.obf_at(empties.unwrap_or(0)),
+                Format::Othello(tabiya_othello::Format::JsonLines) => context.json().map(|j| Some(j.to_string())),
                 _ => context.csv_row().map(Some),
             };
             match result {
@@ -438,7 +458,7 @@ fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode,
         let located = |e: tabiya_othello::text::TextError| {
             format!("{}: expected {}, found {:?}", e.location.in_file(input), e.expected, e.found)
         };
-        if from == Format::Ggf {
+        if from == Format::Othello(tabiya_othello::Format::Ggf) {
             for (n, game) in ggf::parse(&text).enumerate() {
                 let at = format!("{} game {}", input.display(), n + 1);
                 let new = game.map_err(located).and_then(|g| NewGame::from_ggf(&g).map_err(|e| format!("{at}: {e}")));
@@ -486,4 +506,24 @@ fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode,
         summary(global.quiet, "theoretical scores of games that reach 24 empties are 0 (not computed)");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The options the Othello formats take: the name files' directory wherever Wthor games are
+/// read or written, the game filters and `--empties` when Wthor games are exported, the
+/// theoretical-score rule when a `.wtb` is written, `--empties` for solitaires, `--deep` when Wthor games are verified.
+pub fn takes(part: super::Part) -> &'static [&'static str] {
+    use super::Role;
+    use tabiya_othello::Format as O;
+    const EXPORT: &[&str] = &["names", "years", "players", "tournaments", "exclude_programs"];
+    const EXPORT_OBF: &[&str] = &["names", "years", "players", "tournaments", "exclude_programs", "empties"];
+    let Format::Othello(format) = part.format else { return &[] };
+    match (part.role, format, part.other) {
+        (Role::Info, O::WthorGames, _) => &["names"],
+        (Role::Verify, O::WthorGames, _) => &["names", "deep"],
+        (Role::Read, O::WthorGames, Some(Format::Othello(O::Obf))) => EXPORT_OBF,
+        (Role::Read, O::WthorGames, Some(Format::Othello(O::WthorSolitaires))) => &["empties"],
+        (Role::Read, O::WthorGames, Some(Format::Othello(O::Transcript | O::Ggf | O::JsonLines | O::Csv))) => EXPORT,
+        (Role::Write, O::WthorGames, _) => &["names", "theoretical"],
+        _ => &[],
+    }
 }

@@ -209,7 +209,7 @@ B[f5//0.01]W[d6/-1.50/0.02]B[PA]W[c3];)";
         let results: Vec<_> = parse(&text).collect();
         assert_eq!(results.len(), 3);
         let err = results[1].as_ref().unwrap_err();
-        assert_eq!(err.location.record, Some(2));
+        assert_eq!(err.location.number, Some(2));
         assert_eq!(err.found, "z9");
         assert!(results[2].is_ok(), "the parser resynchronises");
         for cut in 0..GAME.len() {

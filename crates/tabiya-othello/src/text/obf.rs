@@ -122,7 +122,7 @@ mod tests {
 
     #[test]
     fn names_what_is_wrong_and_where() {
-        let at = |e: TextError| (e.location.record, e.location.offset, e.expected);
+        let at = |e: TextError| (e.location.number, e.location.offset, e.expected);
         let e = parse_line("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO", 7).unwrap_err();
         assert_eq!(at(e), (Some(7), Some(62), "a square: X, O or -".into()));
         let e = parse_line(&format!("{}Z", &FFO_1[..65]), 1).unwrap_err();

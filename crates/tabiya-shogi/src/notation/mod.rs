@@ -58,7 +58,7 @@ impl Kifu {
 
 /// A text-format error: byte offset of the line, its number, what was expected.
 fn line_error(offset: usize, line: usize, expected: impl std::fmt::Display, found: &str) -> Error {
-    let location = Location { file: None, offset: Some(offset as u64), record: None };
+    let location = Location { file: None, offset: Some(offset as u64), ..Location::default() };
     DataError::new(location, format!("line {line}: {expected}")).found(format!("{found:?}")).into()
 }
 

@@ -83,7 +83,12 @@ pub fn read_comments(bytes: &[u8]) -> (Vec<Comment>, Vec<Finding>) {
     let mut open = false;
     let mut offset = 0u64;
     for (line_index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
-        let at = Location { file: None, offset: Some(offset), record: Some(line_index as u64 + 1) };
+        let at = Location {
+            file: None,
+            offset: Some(offset),
+            unit: tabiya_io::Unit::Record,
+            number: Some(line_index as u64 + 1),
+        };
         offset += raw.len() as u64 + 1;
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
         if raw.is_empty() && !open || raw == [0x1A] {

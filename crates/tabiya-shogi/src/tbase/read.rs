@@ -80,13 +80,23 @@ impl DiaRecords<'_> {
             let at_file = this.offset;
             let (file_offset, line) = this.line().ok_or_else(|| {
                 DataError::new(
-                    Location { offset: Some(at_file as u64), record: Some(index + 1), file: None },
+                    Location {
+                        offset: Some(at_file as u64),
+                        unit: tabiya_io::Unit::Record,
+                        number: Some(index + 1),
+                        file: None,
+                    },
                     format!("{what} of a record"),
                 )
                 .found("the end of the file")
             })?;
             if !lengths.contains(&line.len()) {
-                let location = Location { offset: Some(file_offset as u64), record: Some(index + 1), file: None };
+                let location = Location {
+                    offset: Some(file_offset as u64),
+                    unit: tabiya_io::Unit::Record,
+                    number: Some(index + 1),
+                    file: None,
+                };
                 let expected = format!(
                     "{what}: a line of {} bytes",
                     lengths.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(" or ")
@@ -119,7 +129,7 @@ impl DiaRecords<'_> {
             f.location.offset = f.location.offset.map(to_file);
         }
         if index == 0 {
-            let at = Location { offset: Some(0), record: Some(1), file: None };
+            let at = Location { offset: Some(0), unit: tabiya_io::Unit::Record, number: Some(1), file: None };
             findings.insert(
                 0,
                 Finding::warning(at, "LF line ends: read line by line (the records are written back with CR LF)"),
@@ -131,7 +141,12 @@ impl DiaRecords<'_> {
 
 /// Where a byte of record `index` (0-based) is: file offset and 1-based record number.
 pub(crate) fn location(index: u64, offset: usize) -> Location {
-    Location { file: None, offset: Some(index * RECORD_LEN as u64 + offset as u64), record: Some(index + 1) }
+    Location {
+        file: None,
+        offset: Some(index * RECORD_LEN as u64 + offset as u64),
+        unit: tabiya_io::Unit::Record,
+        number: Some(index + 1),
+    }
 }
 
 struct Fields<'a> {

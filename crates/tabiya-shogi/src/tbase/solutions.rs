@@ -41,7 +41,12 @@ pub fn read_solutions(bytes: &[u8]) -> (Vec<Solution>, Vec<Finding>) {
     let mut continued = false;
     let mut offset = 0u64;
     for (line_index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
-        let at = Location { file: None, offset: Some(offset), record: Some(line_index as u64 + 1) };
+        let at = Location {
+            file: None,
+            offset: Some(offset),
+            unit: tabiya_io::Unit::Record,
+            number: Some(line_index as u64 + 1),
+        };
         offset += raw.len() as u64 + 1;
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
         if raw.trim_ascii().is_empty() || raw == [0x1A] {
@@ -184,7 +189,7 @@ mod tests {
         let what: Vec<&str> = findings.iter().map(|f| f.what.as_str()).collect();
         assert_eq!(findings.len(), 5, "{what:?}");
         assert!(what[0].starts_with("a continuation line of the previous solution"));
-        assert_eq!(findings[0].location.record, Some(2));
+        assert_eq!(findings[0].location.number, Some(2));
         assert!(what[1].starts_with("a line starting with a 4-digit"));
         assert!(what[2].starts_with("move 2: expected a file digit"));
         assert!(what[3].starts_with("a trailer まで N手詰"));

@@ -1,4 +1,5 @@
-//! Finding the shared test corpus from tests: the directory in `TABIYA_CORPUS`.
+//! Test support for the tabiya crates, a development dependency only: finding the shared test
+//! corpus (the directory in `TABIYA_CORPUS`) and a replayable generator for damaged inputs.
 //!
 //! Unset, a corpus test prints that it was skipped and passes; set, a missing file fails it.
 

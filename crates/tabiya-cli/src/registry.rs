@@ -1,0 +1,82 @@
+//! Every format of every game crate, under one name for the command line: sniffing a file asks
+//! each family in turn, and `--from`/`--to` names resolve in the family of the input.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use tabiya_io::Head;
+
+/// A format of one of the three families.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    Chess(tabiya_chess::Format),
+    Othello(tabiya_othello::Format),
+    Shogi(tabiya_shogi::Format),
+}
+
+/// The game a format belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    Chess,
+    Othello,
+    Shogi,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Chess(f) => f.name(),
+            Format::Othello(f) => f.name(),
+            Format::Shogi(f) => f.name(),
+        }
+    }
+
+    pub fn family(self) -> Family {
+        match self {
+            Format::Chess(_) => Family::Chess,
+            Format::Othello(_) => Family::Othello,
+            Format::Shogi(_) => Family::Shogi,
+        }
+    }
+
+    /// The format named by `--from`/`--to` (a name or an extension), looked up first in
+    /// `family` (the input's, for an output: `jsonl` is chess, Othello or shogi JSON Lines).
+    pub fn from_name(name: &str, family: Option<Family>) -> Option<Format> {
+        let chess = || tabiya_chess::Format::from_name(name).map(Format::Chess);
+        let othello = || tabiya_othello::Format::from_name(name).map(Format::Othello);
+        let shogi = || tabiya_shogi::Format::from_name(name).map(Format::Shogi);
+        match family {
+            Some(Family::Othello) => othello().or_else(chess).or_else(shogi),
+            Some(Family::Shogi) => shogi().or_else(chess).or_else(othello),
+            Some(Family::Chess) | None => chess().or_else(othello).or_else(shogi),
+        }
+    }
+
+    /// Names a file's format from its head: the Othello and shogi formats by their extensions
+    /// (checked against record sizes), everything else by chess's magic bytes, extensions and
+    /// the look of PGN.
+    pub fn sniff(head: &Head) -> Option<Format> {
+        use tabiya_othello::Format as O;
+        use tabiya_shogi::Format as S;
+        if O::from_extension(&head.extension).is_some_and(|f| f != O::JsonLines) {
+            return O::sniff(head).map(Format::Othello);
+        }
+        if S::from_extension(&head.extension).is_some_and(|f| f != S::JsonLines) {
+            return S::sniff(head).map(Format::Shogi);
+        }
+        tabiya_chess::Format::sniff(head).map(Format::Chess)
+    }
+
+    /// The file that names a multi-file format given by its stem, in any family.
+    pub fn find_by_stem(stem: &Path) -> Option<PathBuf> {
+        tabiya_chess::Format::find_by_stem(stem)
+            .or_else(|| tabiya_othello::Format::find_by_stem(stem))
+            .or_else(|| tabiya_shogi::Format::find_by_stem(stem))
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,298 @@
+//! The answers every format gives to `info`, `verify` and `probe`, in one shape each, with
+//! their JSON (design.md's contract) and their plain text. Formats fill them in; the command
+//! line, the Python package and the web explorer print or serve them.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::diagnostic::{Diagnostic, Severity};
+
+/// What a file is: `{"path", "format", "version", "counts", "header"}`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Info {
+    /// The file as it was named.
+    pub path: PathBuf,
+    /// The format's stable name (`scid4`, `wthor_games`, …).
+    pub format: &'static str,
+    /// The format's version, when it has one.
+    pub version: Value,
+    /// How many of each thing the file holds, by name.
+    pub counts: Map<String, Value>,
+    /// Header fields.
+    pub header: Map<String, Value>,
+    /// What reading found; `info` shows it and counts it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<Diagnostic>,
+}
+
+impl Info {
+    /// An empty report on `path`.
+    pub fn new(path: &Path, format: &'static str) -> Info {
+        Info {
+            path: path.to_path_buf(),
+            format,
+            version: Value::Null,
+            counts: Map::new(),
+            header: Map::new(),
+            problems: Vec::new(),
+        }
+    }
+
+    /// Adds a count.
+    pub fn count(&mut self, name: &str, value: impl Into<Value>) -> &mut Self {
+        self.counts.insert(name.to_owned(), value.into());
+        self
+    }
+
+    /// Adds a header field.
+    pub fn header(&mut self, name: &str, value: impl Into<Value>) -> &mut Self {
+        self.header.insert(name.to_owned(), value.into());
+        self
+    }
+
+    /// Plain text: one `name: value` line each, counts and header indented under their title.
+    pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
+        writeln!(out, "path: {}", self.path.display())?;
+        writeln!(out, "format: {}", self.format)?;
+        if !self.version.is_null() {
+            writeln!(out, "version: {}", plain(&self.version))?;
+        }
+        for (title, map) in [("counts", &self.counts), ("header", &self.header)] {
+            if !map.is_empty() {
+                writeln!(out, "{title}:")?;
+                for (k, v) in map {
+                    writeln!(out, "  {k}: {}", plain(v))?;
+                }
+            }
+        }
+        for p in &self.problems {
+            writeln!(out, "{p}")?;
+        }
+        Ok(())
+    }
+}
+
+/// An integrity check: `{"path", "format", "ok", "checked", "problems"}`. `ok` is false when
+/// any problem is an error.
+#[derive(Debug, Clone, Serialize)]
+pub struct Verification {
+    /// The file as it was named.
+    pub path: PathBuf,
+    /// The format's stable name.
+    pub format: &'static str,
+    /// No error among the problems.
+    pub ok: bool,
+    /// How many of each thing was checked, by name.
+    pub checked: Map<String, Value>,
+    /// Everything found, errors and warnings, in the order found.
+    pub problems: Vec<Diagnostic>,
+}
+
+impl Verification {
+    /// A clean report on `path`.
+    pub fn new(path: &Path, format: &'static str) -> Verification {
+        Verification { path: path.to_path_buf(), format, ok: true, checked: Map::new(), problems: Vec::new() }
+    }
+
+    /// Adds a count of what was checked.
+    pub fn checked(&mut self, name: &str, value: impl Into<Value>) -> &mut Self {
+        self.checked.insert(name.to_owned(), value.into());
+        self
+    }
+
+    /// Adds a problem; an error makes the report not ok.
+    pub fn problem(&mut self, diagnostic: Diagnostic) {
+        if diagnostic.severity == Severity::Error {
+            self.ok = false;
+        }
+        self.problems.push(diagnostic);
+    }
+
+    /// Adds problems.
+    pub fn problems(&mut self, diagnostics: impl IntoIterator<Item = Diagnostic>) {
+        for d in diagnostics {
+            self.problem(d);
+        }
+    }
+
+    /// Plain text: each problem on a line, then `PATH: FORMAT (counts): ok|PROBLEMS FOUND`.
+    pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
+        for p in &self.problems {
+            writeln!(out, "{p}")?;
+        }
+        let checked: Vec<String> = self.checked.iter().map(|(k, v)| format!("{k} {}", plain(v))).collect();
+        writeln!(
+            out,
+            "{}: {} ({}): {}",
+            self.path.display(),
+            self.format,
+            checked.join(", "),
+            if self.ok { "ok" } else { "PROBLEMS FOUND" }
+        )
+    }
+}
+
+impl crate::diagnostic::DiagnosticSink for Verification {
+    fn report(&mut self, diagnostic: Diagnostic) {
+        self.problem(diagnostic);
+    }
+}
+
+/// One move of a book or tree look-up. Statistics are from the point of view of the side that
+/// plays the move.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProbeMove {
+    /// The move in UCI (`e2e4`, `e1g1`).
+    pub uci: String,
+    /// The move in SAN.
+    pub san: String,
+    /// The weight the book gives it (what an engine's choice is proportional to).
+    pub weight: u64,
+    /// Games that played it, when the book counts them.
+    pub games: Option<u64>,
+    /// Games the mover won.
+    pub wins: Option<u64>,
+    /// Drawn games.
+    pub draws: Option<u64>,
+    /// Games the mover lost.
+    pub losses: Option<u64>,
+    /// `!`, `?`, … when the book annotates moves.
+    pub annotation: Option<String>,
+    /// Format-specific raw fields.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// A book look-up: `{"book", "format", "fen", "found", "position", "moves"}`; moves in the
+/// book's own order.
+#[derive(Debug, Clone, Serialize)]
+pub struct Probe {
+    /// The book as it was named.
+    pub book: PathBuf,
+    /// The format's stable name.
+    pub format: &'static str,
+    /// The position looked up.
+    pub fen: String,
+    /// Whether the book holds the position.
+    pub found: bool,
+    /// Format-specific statistics of the position.
+    pub position: Map<String, Value>,
+    /// The book's moves.
+    pub moves: Vec<ProbeMove>,
+    /// What the look-up met (hash collisions, illegal stored moves).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<Diagnostic>,
+}
+
+impl Probe {
+    /// Plain text: the FEN, the position's statistics, then a line per move with its share of
+    /// the weights and its W/D/L.
+    pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
+        writeln!(out, "{}", self.fen)?;
+        if !self.found {
+            return writeln!(out, "not in the book");
+        }
+        for (k, v) in &self.position {
+            writeln!(out, "  {k}: {}", plain(v))?;
+        }
+        let total: u64 = self.moves.iter().map(|m| m.weight).sum();
+        for m in &self.moves {
+            let share = if total > 0 { 100.0 * m.weight as f64 / total as f64 } else { 0.0 };
+            write!(out, "{:<8} {:<6} weight {:>6} ({share:5.1}%)", m.san, m.uci, m.weight)?;
+            if let (Some(w), Some(d), Some(l)) = (m.wins, m.draws, m.losses) {
+                write!(out, "  +{w} ={d} -{l}")?;
+            }
+            if let Some(a) = &m.annotation {
+                write!(out, "  {a}")?;
+            }
+            writeln!(out)?;
+        }
+        Ok(())
+    }
+}
+
+/// One JSON object on a line.
+pub fn write_json(out: &mut impl Write, value: &impl Serialize) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, value)?;
+    writeln!(out)
+}
+
+/// A JSON value as a person reads it: strings without quotes.
+fn plain(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Location;
+
+    #[test]
+    fn verification_json_and_text() {
+        let mut v = Verification::new(Path::new("g.pgn"), "pgn");
+        v.checked("games", 2);
+        v.problem(Diagnostic::warning("pgn.x", Location::record(1), "odd"));
+        assert!(v.ok);
+        v.problem(Diagnostic::error("pgn.y", Location::record(2), "bad"));
+        assert!(!v.ok);
+        let json = serde_json::to_value(&v).unwrap();
+        assert_eq!(json["ok"], false);
+        assert_eq!(json["checked"], serde_json::json!({"games": 2}));
+        assert_eq!(json["problems"][1]["where"], "<input> (record 2)");
+        assert_eq!(json["problems"][1]["severity"], "error");
+        let mut text = Vec::new();
+        v.write_text(&mut text).unwrap();
+        assert_eq!(
+            String::from_utf8(text).unwrap(),
+            "warning: <input> (record 1): odd\nerror: <input> (record 2): bad\ng.pgn: pgn (games 2): PROBLEMS FOUND\n"
+        );
+    }
+
+    #[test]
+    fn info_json_keeps_field_order() {
+        let mut i = Info::new(Path::new("b.bin"), "polyglot");
+        i.count("entries", 3).count("positions", 2).header("sorted", true);
+        let mut out = Vec::new();
+        write_json(&mut out, &i).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\"path\":\"b.bin\",\"format\":\"polyglot\",\"version\":null,\"counts\":{\"entries\":3,\"positions\":2},\"header\":{\"sorted\":true}}\n"
+        );
+    }
+
+    #[test]
+    fn probe_text_shares() {
+        let m = |uci: &str, weight| ProbeMove {
+            uci: uci.into(),
+            san: uci.into(),
+            weight,
+            games: None,
+            wins: None,
+            draws: None,
+            losses: None,
+            annotation: None,
+            extra: Map::new(),
+        };
+        let p = Probe {
+            book: "b.bin".into(),
+            format: "polyglot",
+            fen: "F".into(),
+            found: true,
+            position: Map::new(),
+            moves: vec![m("e2e4", 3), m("d2d4", 1)],
+            problems: Vec::new(),
+        };
+        let mut out = Vec::new();
+        p.write_text(&mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "F\ne2e4     e2e4   weight      3 ( 75.0%)\nd2d4     d2d4   weight      1 ( 25.0%)\n"
+        );
+    }
+}

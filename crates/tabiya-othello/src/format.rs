@@ -1,0 +1,136 @@
+//! The Othello file formats: their names for `--from`/`--to`, their extensions, and how a file
+//! is recognised by its extension and record size (Wthor files have no magic bytes).
+
+use std::path::{Path, PathBuf};
+
+use tabiya_io::Head;
+
+/// Every Othello file format tabiya knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Wthor 8×8 games (`.wtb`).
+    WthorGames,
+    /// Wthor 10×10 games (`.wtd`).
+    WthorGames10,
+    /// Wthor solitaires (`.pzz`).
+    WthorSolitaires,
+    /// `WTHOR.JOU`, the players.
+    WthorPlayers,
+    /// `WTHOR.TRN`, the tournaments.
+    WthorTournaments,
+    /// Transcripts, one game a line (`f5d6c3…`).
+    Transcript,
+    /// Generic Game Format.
+    Ggf,
+    /// Othello Board Format (Edax's test positions).
+    Obf,
+    /// JSON Lines, one game a line.
+    JsonLines,
+    /// Comma-separated values, one game a line.
+    Csv,
+}
+
+impl Format {
+    /// Every Othello format.
+    pub const ALL: [Format; 10] = [
+        Format::WthorGames,
+        Format::WthorGames10,
+        Format::WthorSolitaires,
+        Format::WthorPlayers,
+        Format::WthorTournaments,
+        Format::Transcript,
+        Format::Ggf,
+        Format::Obf,
+        Format::JsonLines,
+        Format::Csv,
+    ];
+
+    /// Stable snake_case name used in JSON output and `--from`/`--to`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::WthorGames => "wthor_games",
+            Format::WthorGames10 => "wthor_games_10x10",
+            Format::WthorSolitaires => "wthor_solitaires",
+            Format::WthorPlayers => "wthor_players",
+            Format::WthorTournaments => "wthor_tournaments",
+            Format::Transcript => "othello_transcript",
+            Format::Ggf => "ggf",
+            Format::Obf => "obf",
+            Format::JsonLines => "jsonl",
+            Format::Csv => "csv",
+        }
+    }
+
+    /// The extensions of the format's files, the usual one first.
+    pub fn extensions(self) -> &'static [&'static str] {
+        match self {
+            Format::WthorGames => &["wtb"],
+            Format::WthorGames10 => &["wtd"],
+            Format::WthorSolitaires => &["pzz"],
+            Format::WthorPlayers => &["jou"],
+            Format::WthorTournaments => &["trn"],
+            Format::Transcript => &["txt"],
+            Format::Ggf => &["ggf"],
+            Format::Obf => &["obf"],
+            Format::JsonLines => &["jsonl", "ndjson"],
+            Format::Csv => &["csv"],
+        }
+    }
+
+    /// The format named by `--from`/`--to`: its [`name`](Format::name) or an extension.
+    pub fn from_name(name: &str) -> Option<Format> {
+        let lower = name.to_ascii_lowercase();
+        Format::ALL.into_iter().find(|f| f.name() == lower).or_else(|| Format::from_extension(&lower))
+    }
+
+    /// The format an extension names.
+    pub fn from_extension(ext: &str) -> Option<Format> {
+        let lower = ext.to_ascii_lowercase();
+        Format::ALL.into_iter().find(|f| f.extensions().contains(&lower.as_str()))
+    }
+
+    /// Names a file's format from its extension, checked against the header and record sizes
+    /// of the Wthor files and the look of a transcript's first line.
+    pub fn sniff(head: &Head) -> Option<Format> {
+        let format = Format::from_extension(&head.extension)?;
+        let fits = match format {
+            Format::WthorGames => head.fits(16, 68),
+            Format::WthorGames10 => head.fits(16, 104),
+            Format::WthorSolitaires => head.fits(16 + 256, 36),
+            Format::WthorPlayers => head.fits(16, 20),
+            Format::WthorTournaments => head.fits(16, 26),
+            Format::Transcript => head
+                .bytes
+                .iter()
+                .take_while(|&&b| b != b'\n')
+                .all(|b| b.is_ascii_alphanumeric() || b.is_ascii_whitespace()),
+            _ => true,
+        };
+        fits.then_some(format)
+    }
+
+    /// The Wthor games file given by its stem (`WTH_2001` for `WTH_2001.wtb`), when it exists.
+    pub fn find_by_stem(stem: &Path) -> Option<PathBuf> {
+        Some(stem.with_extension("wtb")).filter(|c| c.is_file())
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extensions_checked_against_record_sizes() {
+        assert_eq!(Format::sniff(&Head::new("WTH_2001.wtb", &[20], Some(16 + 68 * 3))), Some(Format::WthorGames));
+        assert_eq!(Format::sniff(&Head::new("WTH_2001.wtb", &[20], Some(16 + 68 * 3 - 1))), None);
+        assert_eq!(Format::sniff(&Head::new("WTHOR.JOU", &[20], Some(16 + 20 * 5))), Some(Format::WthorPlayers));
+        assert_eq!(Format::sniff(&Head::new("a.txt", b"f5d6c3\n", Some(7))), Some(Format::Transcript));
+        assert_eq!(Format::sniff(&Head::new("a.txt", b"{ not }\n", Some(8))), None);
+    }
+}

@@ -1,0 +1,109 @@
+//! The shogi file formats: their names for `--from`/`--to`, their extensions, and how a file is
+//! recognised (by extension: none of them has magic bytes).
+
+use std::path::{Path, PathBuf};
+
+use tabiya_io::Head;
+
+/// Every shogi file format tabiya knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// T-BASE diagrams (`.dia`, with `.tjn` solutions and `.rem` comments beside it).
+    TbaseDiagrams,
+    /// T-BASE solutions (`.tjn`).
+    TbaseSolutions,
+    /// T-BASE comments (`.rem`).
+    TbaseComments,
+    /// 柿木 KIF (`.kif` Shift-JIS, `.kifu` UTF-8).
+    Kif,
+    /// 柿木 KI2 (`.ki2` Shift-JIS, `.ki2u` UTF-8).
+    Ki2,
+    /// CSA standard record format.
+    Csa,
+    /// SFEN, one position a line.
+    Sfen,
+    /// JSON Lines, one problem a line.
+    JsonLines,
+}
+
+impl Format {
+    /// Every shogi format.
+    pub const ALL: [Format; 8] = [
+        Format::TbaseDiagrams,
+        Format::TbaseSolutions,
+        Format::TbaseComments,
+        Format::Kif,
+        Format::Ki2,
+        Format::Csa,
+        Format::Sfen,
+        Format::JsonLines,
+    ];
+
+    /// Stable snake_case name used in JSON output and `--from`/`--to`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::TbaseDiagrams => "tbase_diagrams",
+            Format::TbaseSolutions => "tbase_solutions",
+            Format::TbaseComments => "tbase_comments",
+            Format::Kif => "kif",
+            Format::Ki2 => "ki2",
+            Format::Csa => "csa",
+            Format::Sfen => "sfen",
+            Format::JsonLines => "jsonl",
+        }
+    }
+
+    /// The extensions of the format's files, the usual one first.
+    pub fn extensions(self) -> &'static [&'static str] {
+        match self {
+            Format::TbaseDiagrams => &["dia"],
+            Format::TbaseSolutions => &["tjn"],
+            Format::TbaseComments => &["rem"],
+            Format::Kif => &["kif", "kifu"],
+            Format::Ki2 => &["ki2", "ki2u"],
+            Format::Csa => &["csa"],
+            Format::Sfen => &["sfen"],
+            Format::JsonLines => &["jsonl", "ndjson"],
+        }
+    }
+
+    /// The format named by `--from`/`--to`: its [`name`](Format::name) or an extension.
+    pub fn from_name(name: &str) -> Option<Format> {
+        let lower = name.to_ascii_lowercase();
+        Format::ALL.into_iter().find(|f| f.name() == lower).or_else(|| Format::from_extension(&lower))
+    }
+
+    /// The format an extension names.
+    pub fn from_extension(ext: &str) -> Option<Format> {
+        let lower = ext.to_ascii_lowercase();
+        Format::ALL.into_iter().find(|f| f.extensions().contains(&lower.as_str()))
+    }
+
+    /// Names a file's format from its extension.
+    pub fn sniff(head: &Head) -> Option<Format> {
+        Format::from_extension(&head.extension)
+    }
+
+    /// The T-BASE diagrams given by their stem (`problems` for `problems.dia`), when they exist.
+    pub fn find_by_stem(stem: &Path) -> Option<PathBuf> {
+        Some(stem.with_extension("dia")).filter(|c| c.is_file())
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn by_extension() {
+        assert_eq!(Format::sniff(&Head::new("p.dia", &[], Some(330))), Some(Format::TbaseDiagrams));
+        assert_eq!(Format::sniff(&Head::new("g.KIFU", &[], None)), Some(Format::Kif));
+        assert_eq!(Format::from_name("csa"), Some(Format::Csa));
+    }
+}
