@@ -28,6 +28,7 @@ macro_rules! fixed {
 }
 
 impl<'a> ByteReader<'a> {
+    /// A reader over `data`, offsets counted from its start.
     pub fn new(data: &'a [u8]) -> ByteReader<'a> {
         ByteReader { data, pos: 0, base: 0 }
     }
@@ -47,10 +48,12 @@ impl<'a> ByteReader<'a> {
         self.pos
     }
 
+    /// Bytes not read yet.
     pub fn remaining(&self) -> usize {
         self.data.len() - self.pos
     }
 
+    /// True when every byte was read.
     pub fn is_empty(&self) -> bool {
         self.remaining() == 0
     }
@@ -74,14 +77,17 @@ impl<'a> ByteReader<'a> {
         Ok(())
     }
 
+    /// Skips `n` bytes (`what` names them in the error when fewer are left).
     pub fn skip(&mut self, n: usize, what: &str) -> Result<(), DataError> {
         self.bytes(n, what).map(|_| ())
     }
 
+    /// The next byte, without reading it.
     pub fn peek_u8(&self) -> Option<u8> {
         self.data.get(self.pos).copied()
     }
 
+    /// The next `n` bytes (`what` names them in the error when fewer are left).
     pub fn bytes(&mut self, n: usize, what: &str) -> Result<&'a [u8], DataError> {
         if n > self.remaining() {
             return Err(self
@@ -99,6 +105,7 @@ impl<'a> ByteReader<'a> {
         Ok(ByteReader::with_base(self.bytes(n, what)?, base))
     }
 
+    /// The next `N` bytes as an array.
     pub fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N], DataError> {
         let bytes = self.bytes(N, what)?;
         let mut out = [0; N];
@@ -106,6 +113,7 @@ impl<'a> ByteReader<'a> {
         Ok(out)
     }
 
+    /// The next byte.
     pub fn u8(&mut self, what: &str) -> Result<u8, DataError> {
         Ok(self.array::<1>(what)?[0])
     }
@@ -119,11 +127,13 @@ impl<'a> ByteReader<'a> {
         u64_le: u64, 8, from_le_bytes;
     }
 
+    /// A 24-bit big-endian integer.
     pub fn u24_be(&mut self, what: &str) -> Result<u32, DataError> {
         let [a, b, c] = self.array::<3>(what)?;
         Ok(u32::from_be_bytes([0, a, b, c]))
     }
 
+    /// A 24-bit little-endian integer.
     pub fn u24_le(&mut self, what: &str) -> Result<u32, DataError> {
         let [a, b, c] = self.array::<3>(what)?;
         Ok(u32::from_le_bytes([a, b, c, 0]))

@@ -7,6 +7,7 @@ use encoding_rs::{Encoding, SHIFT_JIS, UTF_8, WINDOWS_1251, WINDOWS_1252};
 /// The text encodings found in the mission's files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Codepage {
+    /// UTF-8 (SCID 4/5, modern PGN, UTF-8 KIF).
     Utf8,
     /// Russian programs (Kvetka's ANSI strings).
     Windows1251,
