@@ -45,6 +45,23 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Othello endgame solving (positions, OBF files).
     Solve(SolveArgs),
+    /// Shell completions for bash, zsh, fish, elvish or PowerShell, on standard output.
+    Completions(CompletionsArgs),
+    /// A manual page (roff) on standard output: `tabiya man > tabiya.1`, `tabiya man convert > tabiya-convert.1`.
+    Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The command whose page to print (the whole program's when absent).
+    pub command: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Debug, Args)]

@@ -3,6 +3,7 @@
 
 mod args;
 mod formats;
+mod manual;
 mod registry;
 mod report;
 
@@ -40,6 +41,8 @@ fn main() -> ExitCode {
         Command::Book(a) => formats::book(a, &cli.global),
         Command::Verify(a) => formats::verify(a, &cli.global),
         Command::Solve(a) => formats::solve(a, &cli.global),
+        Command::Completions(a) => manual::completions(a.shell, command),
+        Command::Man(a) => manual::man(command, a.command.as_deref()),
     };
     match result {
         Ok(code) => code,

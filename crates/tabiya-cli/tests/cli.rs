@@ -44,3 +44,18 @@ fn an_option_that_does_not_apply_is_a_usage_error() {
     let out = tabiya(&["-q", "book", sample, "-o", kob.to_str().unwrap(), "--min-white-elo", "2700"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn completions_and_manual_pages_come_from_the_command_line() {
+    let bash = tabiya(&["completions", "bash"]);
+    assert!(bash.status.success());
+    let text = String::from_utf8(bash.stdout).unwrap();
+    assert!(text.contains("_tabiya()") && text.contains("--pgn-line-width"), "{text}");
+    let man = tabiya(&["man"]);
+    assert!(String::from_utf8(man.stdout).unwrap().contains(".TH tabiya 1"));
+    let convert = String::from_utf8(tabiya(&["man", "convert"]).stdout).unwrap();
+    assert!(convert.contains(".TH tabiya-convert 1") && convert.contains("pgn\\-line\\-width"), "{convert}");
+    assert_eq!(tabiya(&["man", "nosuch"]).status.code(), Some(2));
+    let version = tabiya(&["--version"]);
+    assert_eq!(String::from_utf8(version.stdout).unwrap(), format!("tabiya {}\n", env!("CARGO_PKG_VERSION")));
+}
