@@ -36,7 +36,7 @@ pub struct AtomicFile {
 enum Place {
     /// A temporary renamed onto `resolved` (the target with its links followed); `replaced` is
     /// the file there before, whose permissions and owner the new file takes.
-    Temporary { temp: PathBuf, resolved: PathBuf, replaced: Option<Metadata> },
+    Temporary { temp: PathBuf, resolved: PathBuf, replaced: Option<Box<Metadata>> },
     /// Straight into a device, FIFO or socket.
     Direct,
 }
@@ -60,7 +60,7 @@ impl AtomicFile {
                 let file = File::options().write(true).open(&resolved)?;
                 return Ok(AtomicFile { target, place: Place::Direct, writer: Some(writer(file)) });
             }
-            Ok(m) => Some(m),
+            Ok(m) => Some(Box::new(m)),
             Err(e) if e.kind() == io::ErrorKind::NotFound => None,
             Err(e) => return Err(e),
         };
