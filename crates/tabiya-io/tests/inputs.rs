@@ -3,15 +3,10 @@
 
 use std::fs;
 use std::io::{Read, Write};
-use std::path::Path;
 
+mod support;
+use support::mkfifo;
 use tabiya_io::{Access, FileBytes, Head, open_input, read_input, read_input_with};
-
-fn mkfifo(path: &Path) {
-    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-}
 
 /// 10,000 bytes of PGN-like text, more than a sniffer's head.
 fn text() -> Vec<u8> {
