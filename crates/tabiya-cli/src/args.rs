@@ -25,6 +25,9 @@ pub struct Global {
     /// No progress bars and no summary on stderr.
     #[arg(long, short, global = true)]
     pub quiet: bool,
+    /// Replace an output that exists (without it, an existing output is refused: exit 2).
+    #[arg(long, global = true)]
+    pub force: bool,
     /// The clap ids of the options given on the command line (not defaulted), for the check
     /// that each applies to the formats at hand.
     #[arg(skip)]

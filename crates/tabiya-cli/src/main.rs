@@ -4,6 +4,7 @@
 mod args;
 mod formats;
 mod manual;
+mod output;
 mod registry;
 mod report;
 
@@ -13,8 +14,19 @@ use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches};
 
 use crate::args::{Cli, Command};
+use crate::report::CliError;
 
 fn main() -> ExitCode {
+    // Temporaries go on Ctrl-C, SIGTERM, SIGHUP; a reader that goes away (`| head`) ends the
+    // run by SIGPIPE as it ends `cat` (status 141): quietly, and truthfully under pipefail,
+    // since the output was cut short. Either way the process dies of the signal, so nothing
+    // may report the failed write first: an error or a panic it caused waits for that.
+    tabiya_io::cleanup::install_signal_handlers();
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        tabiya_io::cleanup::wait_if_interrupted();
+        default_hook(info);
+    }));
     let command = Cli::command();
     let matches = command.clone().get_matches();
     let mut cli = match Cli::from_arg_matches(&matches) {
@@ -34,6 +46,10 @@ fn main() -> ExitCode {
             .map(|id| id.as_str().to_owned())
             .collect();
     }
+    if let Err(e) = check_output(&cli) {
+        eprintln!("tabiya: {e}");
+        return e.exit_code();
+    }
     let result = match &cli.command {
         Command::Info(a) => formats::info(a, &cli.global),
         Command::Convert(a) => formats::convert(a, &cli.global),
@@ -44,6 +60,7 @@ fn main() -> ExitCode {
         Command::Completions(a) => manual::completions(a.shell, command),
         Command::Man(a) => manual::man(command, a.command.as_deref()),
     };
+    tabiya_io::cleanup::wait_if_interrupted();
     match result {
         Ok(code) => code,
         Err(e) => {
@@ -51,4 +68,17 @@ fn main() -> ExitCode {
             e.exit_code()
         }
     }
+}
+
+/// Sets the rule of `output.rs` for the run and applies it to the `-o` path of `convert` and
+/// `book` before any format starts: for every format at once, including the first file of a
+/// multi-file output named by that file. `--append` updates what is there.
+fn check_output(cli: &Cli) -> Result<(), CliError> {
+    let (inputs, path, append) = match &cli.command {
+        Command::Convert(a) => (&a.inputs, &a.output, a.scid.append),
+        Command::Book(a) => (&a.inputs, &a.output, a.kvetka.append),
+        _ => return Ok(()),
+    };
+    output::configure(cli.global.force, inputs);
+    output::permit(path, append)
 }

@@ -8,7 +8,6 @@ use std::process::ExitCode;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use serde_json::{Map, Value};
-use tabiya_io::AtomicFile;
 
 use crate::registry::Format;
 
@@ -255,51 +254,7 @@ fn plain(v: &Value) -> String {
     }
 }
 
-/// Where a command writes: standard output for `-`, else a file written atomically.
-pub enum Output {
-    Stdout(io::BufWriter<io::Stdout>),
-    File(AtomicFile),
-}
-
-impl Output {
-    pub fn create(path: &Path) -> Result<Output, CliError> {
-        if path.as_os_str() == "-" {
-            return Ok(Output::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout())));
-        }
-        AtomicFile::create(path).map(Output::File).map_err(|e| CliError::output(path, e))
-    }
-
-    /// Flushes and, for a file, renames it into place.
-    pub fn finish(self, path: &Path) -> Result<(), CliError> {
-        match self {
-            Output::Stdout(mut w) => w.flush().map_err(|e| CliError::output(path, e)),
-            Output::File(f) => f.commit().map_err(|e| CliError::output(path, e)),
-        }
-    }
-}
-
-impl Write for Output {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Output::Stdout(w) => w.write(buf),
-            Output::File(f) => f.write(buf),
-        }
-    }
-
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        match self {
-            Output::Stdout(w) => w.write_all(buf),
-            Output::File(f) => f.write_all(buf),
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Output::Stdout(w) => w.flush(),
-            Output::File(f) => f.flush(),
-        }
-    }
-}
+pub use crate::output::Output;
 
 /// A progress bar on stderr, shown only on a terminal and never with `--quiet`.
 /// `len` is the total (bytes or records); 0 gives a spinner.

@@ -75,7 +75,8 @@ fn probe_verify_and_merge_corpus_books() {
     // take a .bin of that size for a Polyglot book, hence --from.)
     let cut = dir.path().join("cut.bin");
     std::fs::write(&cut, &std::fs::read(&performance).unwrap()[..100]).unwrap();
-    let out = tabiya(&["convert", "--from", "polyglot", cut.to_str().unwrap(), "-o", merged.to_str().unwrap()]);
+    let out =
+        tabiya(&["convert", "--force", "--from", "polyglot", cut.to_str().unwrap(), "-o", merged.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("@0x60 (entry 6): expected a size that is a multiple of 16"));
 }

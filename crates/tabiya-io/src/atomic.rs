@@ -1,38 +1,81 @@
 //! Writing files so that an interruption never leaves a half-written file in place.
+//!
+//! [`AtomicFile`] writes a regular file to a temporary in the target's directory and renames
+//! it into place on commit. What is already at the path decides the rest:
+//! - a symbolic link is followed: its target is replaced and the link stays;
+//! - a replaced file's permissions (and owner, when the process may set it) are kept;
+//! - a character device, FIFO or socket (`/dev/null`, `/dev/stdout`, a pipe) is written
+//!   directly, never renamed over;
+//! - a directory is refused before anything is created.
+//!
+//! Whether an existing file may be replaced at all is the caller's rule:
+//! [`check_output`](crate::check_output). Every temporary is listed in [`cleanup`](crate::cleanup)
+//! so that an interruption removes it.
 
-use std::fs::{self, File};
+use std::ffi::OsString;
+use std::fs::{self, File, Metadata};
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+
+use crate::cleanup;
 
 /// A file written to a temporary name in the target's directory and renamed into place by
 /// [`AtomicFile::commit`]. Dropped without commit, the temporary file is removed and the
-/// target is untouched.
+/// target is untouched. A device or FIFO target is written directly instead (see the module).
 #[derive(Debug)]
 pub struct AtomicFile {
+    /// The path as the caller named it, for messages.
     target: PathBuf,
-    temp: PathBuf,
+    place: Place,
     writer: Option<BufWriter<File>>,
 }
 
+/// Where the bytes go.
+#[derive(Debug)]
+enum Place {
+    /// A temporary renamed onto `resolved` (the target with its links followed); `replaced` is
+    /// the file there before, whose permissions and owner the new file takes.
+    Temporary { temp: PathBuf, resolved: PathBuf, replaced: Option<Box<Metadata>> },
+    /// Straight into a device, FIFO or socket.
+    Direct,
+}
+
+/// A staged file, flushed and synced, waiting to be renamed into place (still listed for
+/// removal on interruption).
+#[derive(Debug)]
+pub(crate) struct Staged {
+    pub(crate) temp: PathBuf,
+    pub(crate) resolved: PathBuf,
+}
+
 impl AtomicFile {
+    /// Starts writing `target` (see the module for what an existing path gets).
     pub fn create(target: impl AsRef<Path>) -> io::Result<AtomicFile> {
         let target = target.as_ref().to_path_buf();
-        let name = target
+        let resolved = resolve_links(&target)?;
+        let replaced = match fs::metadata(&resolved) {
+            Ok(m) if m.is_dir() => return Err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory")),
+            Ok(m) if !m.is_file() => {
+                let file = File::options().write(true).open(&resolved)?;
+                return Ok(AtomicFile { target, place: Place::Direct, writer: Some(writer(file)) });
+            }
+            Ok(m) => Some(Box::new(m)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e),
+        };
+        let name = resolved
             .file_name()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "output path has no file name"))?;
-        let dir = match target.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
         // Same directory, so the rename cannot cross file systems.
+        let dir = parent_dir(&resolved);
         for attempt in 0u32.. {
-            let mut temp_name = std::ffi::OsString::from(".");
-            temp_name.push(name);
-            temp_name.push(format!(".{}.{attempt}.tmp", std::process::id()));
-            let temp = dir.join(temp_name);
+            let temp = dir.join(temp_name(name, std::process::id(), attempt));
             match File::options().write(true).create_new(true).open(&temp) {
                 Ok(file) => {
-                    return Ok(AtomicFile { target, temp, writer: Some(BufWriter::with_capacity(1 << 16, file)) });
+                    cleanup::register(&temp);
+                    let place = Place::Temporary { temp, resolved, replaced };
+                    return Ok(AtomicFile { target, place, writer: Some(writer(file)) });
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => continue,
                 Err(e) => return Err(e),
@@ -41,6 +84,7 @@ impl AtomicFile {
         unreachable!("the loop returns")
     }
 
+    /// The path as the caller named it.
     pub fn target(&self) -> &Path {
         &self.target
     }
@@ -55,13 +99,41 @@ impl AtomicFile {
         writer.get_ref().try_clone()
     }
 
-    /// Flushes, syncs and renames the temporary file onto the target.
-    pub fn commit(mut self) -> io::Result<()> {
+    /// Flushes, syncs and renames the temporary file onto the target (for a device: flushes).
+    /// On failure the temporary file is removed and the target is untouched.
+    pub fn commit(self) -> io::Result<()> {
+        let Some(staged) = self.stage()? else { return Ok(()) };
+        let renamed = fs::rename(&staged.temp, &staged.resolved).and_then(|()| sync_dir(&staged.resolved));
+        if renamed.is_err() {
+            let _ = fs::remove_file(&staged.temp);
+        }
+        cleanup::unregister(&staged.temp);
+        renamed
+    }
+
+    /// Flushes; for a temporary also gives it the replaced file's permissions and owner and
+    /// syncs it, and hands it back to be renamed (`None` for a device, which is done). On
+    /// failure the temporary file is removed.
+    pub(crate) fn stage(mut self) -> io::Result<Option<Staged>> {
         let writer = self.writer.take().expect("writer is present until commit");
-        let file = writer.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&self.temp, &self.target)
+        let place = std::mem::replace(&mut self.place, Place::Direct);
+        let Place::Temporary { temp, resolved, replaced } = place else {
+            return writer.into_inner().map(|_| None).map_err(|e| e.into_error());
+        };
+        let synced = writer.into_inner().map_err(|e| e.into_error()).and_then(|file| {
+            if let Some(old) = &replaced {
+                keep_permissions_and_owner(&file, old)?;
+            }
+            file.sync_all()
+        });
+        match synced {
+            Ok(()) => Ok(Some(Staged { temp, resolved })),
+            Err(e) => {
+                let _ = fs::remove_file(&temp);
+                cleanup::unregister(&temp);
+                Err(e)
+            }
+        }
     }
 }
 
@@ -88,8 +160,9 @@ impl Seek for AtomicFile {
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if self.writer.take().is_some() {
-            let _ = fs::remove_file(&self.temp);
+        if let (Some(_), Place::Temporary { temp, .. }) = (self.writer.take(), &self.place) {
+            let _ = fs::remove_file(temp);
+            cleanup::unregister(temp);
         }
     }
 }
@@ -99,6 +172,75 @@ pub fn write_atomic(path: impl AsRef<Path>, bytes: &[u8]) -> io::Result<()> {
     let mut file = AtomicFile::create(path)?;
     file.write_all(bytes)?;
     file.commit()
+}
+
+fn writer(file: File) -> BufWriter<File> {
+    BufWriter::with_capacity(1 << 16, file)
+}
+
+/// `.NAME.PID.ATTEMPT.tmp`: hidden, and naming the process, so that a later writer can tell
+/// the debris of a killed process from a live writer's file ([`parse_temp_name`]).
+fn temp_name(name: &std::ffi::OsStr, pid: u32, attempt: u32) -> OsString {
+    let mut temp = OsString::from(".");
+    temp.push(name);
+    temp.push(format!(".{pid}.{attempt}.tmp"));
+    temp
+}
+
+/// The target's file name and the writing process of a temporary's file name.
+pub(crate) fn parse_temp_name(file_name: &[u8]) -> Option<(&[u8], u32)> {
+    let rest = file_name.strip_prefix(b".")?.strip_suffix(b".tmp")?;
+    let mut fields = rest.rsplitn(3, |&b| b == b'.');
+    let attempt = fields.next()?;
+    let pid = fields.next()?;
+    let name = fields.next()?;
+    if attempt.is_empty() || !attempt.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let pid = std::str::from_utf8(pid).ok()?.parse().ok()?;
+    Some((name, pid))
+}
+
+/// The directory a path's file is in (`.` for a bare name).
+pub(crate) fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// `path` with every symbolic link of its last component followed (a link to a link too), so
+/// that writing replaces the link's target and keeps the link. A dangling link gives its
+/// target, which the write creates.
+pub(crate) fn resolve_links(path: &Path) -> io::Result<PathBuf> {
+    let mut path = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::symlink_metadata(&path) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let link = fs::read_link(&path)?;
+                path = parent_dir(&path).join(link);
+            }
+            _ => return Ok(path),
+        }
+    }
+    Err(io::Error::new(io::ErrorKind::InvalidInput, "too many levels of symbolic links"))
+}
+
+/// Makes a rename in the directory of `path` durable.
+pub(crate) fn sync_dir(path: &Path) -> io::Result<()> {
+    File::open(parent_dir(path))?.sync_all()
+}
+
+/// Gives the new file the replaced file's owner (when the process may: root, or a group it is
+/// in) and permissions, as `cp` does over an existing file.
+fn keep_permissions_and_owner(file: &File, old: &Metadata) -> io::Result<()> {
+    let new = file.metadata()?;
+    if (new.uid(), new.gid()) != (old.uid(), old.gid()) {
+        // Refused for other users' files unless root; the permissions are kept all the same.
+        let _ = std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid()));
+    }
+    // After chown, which clears set-id bits.
+    file.set_permissions(old.permissions())
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! Primitives shared by every tabiya format: a bounds-checked byte reader that knows its
 //! offset, the two variable-length integer codings in the mission's formats, legacy code
-//! pages, the common error and warning types, atomic file writing and format sniffing.
+//! pages, the common error and warning types, format sniffing, and the writing that never
+//! destroys: atomic files, the overwrite rule, multi-file transactions, write locks and the
+//! removal of temporaries on interruption.
 //!
 //! ```
 //! use tabiya_io::ByteReader;
@@ -13,22 +15,29 @@
 //! ```
 
 mod atomic;
+pub mod cleanup;
 mod diagnostic;
 mod error;
 mod finding;
 mod input;
+mod lock;
+mod overwrite;
 mod reader;
 pub mod report;
 pub mod sniff;
 mod text;
+mod transaction;
 pub mod varint;
 
 pub use atomic::{AtomicFile, write_atomic};
 pub use diagnostic::{Diagnostic, DiagnosticSink, Location, Severity, Unit, any_error};
 pub use error::{DataError, Error, Warning, Warnings};
 pub use finding::Finding;
-pub use input::{FileBytes, read_input};
+pub use input::{Access, FileBytes, Input, open_input, read_input, read_input_with};
+pub use lock::WriteLock;
+pub use overwrite::{Overwrite, Refusal, check_output};
 pub use reader::ByteReader;
 pub use report::{Info, Probe, ProbeMove, Verification};
 pub use sniff::Head;
 pub use text::{Codepage, until_nul};
+pub use transaction::Transaction;

@@ -2,7 +2,6 @@
 //! formats themselves, with their magic bytes and extensions, belong to the game crates
 //! (`tabiya_chess::Format::sniff`, …): this crate knows no format.
 
-use std::io::Read;
 use std::path::Path;
 
 /// How many bytes of a file a sniffer sees.
@@ -29,14 +28,10 @@ impl Head {
         Head { file_name: file_name.to_owned(), extension, bytes, size }
     }
 
-    /// Reads the head of a file on disk.
+    /// Reads the head of a file on disk (`-` is standard input). A stream (FIFO, `<(…)`) is
+    /// read whole and kept for the reader that follows: see [`crate::open_input`].
     pub fn read(path: &Path) -> std::io::Result<Head> {
-        let file = std::fs::File::open(path)?;
-        let size = file.metadata()?.len();
-        let mut bytes = Vec::with_capacity(HEAD_LEN);
-        file.take(HEAD_LEN as u64).read_to_end(&mut bytes)?;
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        Ok(Head::new(&name, &bytes, Some(size)))
+        crate::input::read_head(path)
     }
 
     /// True when the size is `header` bytes plus whole records of `record` bytes (or unknown).

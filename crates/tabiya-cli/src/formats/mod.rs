@@ -95,11 +95,11 @@ impl std::fmt::Display for Part {
 /// The options a command takes whatever the formats (inputs, output, `--from`, `--json`, …).
 pub fn common_options(command: &str) -> &'static [&'static str] {
     match command {
-        "convert" => &["inputs", "output", "from", "to", "quiet"],
-        "book" => &["inputs", "output", "to", "quiet"],
-        "probe" => &["book", "fen", "moves", "json", "quiet"],
-        "info" | "verify" => &["path", "json", "quiet"],
-        _ => &["quiet"],
+        "convert" => &["inputs", "output", "from", "to", "quiet", "force"],
+        "book" => &["inputs", "output", "to", "quiet", "force"],
+        "probe" => &["book", "fen", "moves", "json", "quiet", "force"],
+        "info" | "verify" => &["path", "json", "quiet", "force"],
+        _ => &["quiet", "force"],
     }
 }
 
