@@ -9,6 +9,7 @@ pub mod ctg;
 mod format;
 pub mod game;
 pub mod games;
+pub mod jsonl;
 pub mod kvetka;
 mod nibbles;
 pub mod pgn;

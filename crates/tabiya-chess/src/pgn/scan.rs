@@ -715,7 +715,7 @@ mod tests {
         let games: Vec<_> = PgnReader::from_bytes(text, ReadOptions::default()).map(Result::unwrap).collect();
         let seen: Vec<(u64, usize, Vec<String>)> = games
             .iter()
-            .map(|g| (g.offset, g.game.ply_count(), g.warnings.iter().map(|w| w.message.clone()).collect()))
+            .map(|g| (g.offset, g.game.ply_count(), g.diagnostics.iter().map(|w| w.message.clone()).collect()))
             .collect();
         assert_eq!(
             seen,

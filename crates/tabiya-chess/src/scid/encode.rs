@@ -424,7 +424,6 @@ impl MoveWriter {
 #[cfg(test)]
 mod tests {
     use shakmaty::san::San;
-    use tabiya_io::Warnings;
 
     use super::*;
     use crate::scid::decode::decode_record;
@@ -455,7 +454,7 @@ mod tests {
         for moves in [moves, moves_with_variation] {
             let game = Game { moves, ..Game::default() };
             let encoded = encode_game(&game, Version::Scid4).unwrap();
-            let record = decode_record(encoded.record(), 0, false, &mut Warnings::default()).unwrap();
+            let record = decode_record(encoded.record(), 0, false, &mut Vec::new()).unwrap();
             assert_eq!(record.moves, game.moves);
             assert_eq!(encoded.entry.plies, 9);
             // Black's f7 pawn is gone, White's queen is gone: no queen, 8 pawns for White.

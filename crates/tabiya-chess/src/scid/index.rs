@@ -3,9 +3,9 @@
 
 use std::io::Read;
 
-use tabiya_io::{ByteReader, DataError, Location, Warnings, until_nul};
+use tabiya_io::{ByteReader, DataError, Diagnostic, Location, until_nul};
 
-use super::Version;
+use super::{Version, codes};
 use super::fields::{Date, MAX_RATING};
 
 pub const MAGIC: &[u8; 8] = b"Scid.si\0";
@@ -81,13 +81,21 @@ const _: () = assert!(size_of::<IndexEntry>() <= 64);
 
 /// Bit of [`IndexEntry::flags`] that marks a Chess960 game (SCID 5 only); never written as a flag.
 pub const FLAG_CHESS960: u32 = 1 << 31;
+/// Bit of [`IndexEntry::flags`] that marks a game deleted (kept until the database is compacted).
+pub const FLAG_DELETED: u32 = 1 << 3;
 /// Width of a record offset (.si5 stores 47 bits, .si4 32).
 const OFFSET_BITS: u32 = 47;
 const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
 
 impl IndexEntry {
+    /// A Chess960 game (SCID 5 only).
     pub fn chess960(&self) -> bool {
         self.flags & FLAG_CHESS960 != 0
+    }
+
+    /// A game marked deleted.
+    pub fn deleted(&self) -> bool {
+        self.flags & FLAG_DELETED != 0
     }
 
     /// Offset of the game record in the game file.
@@ -409,8 +417,8 @@ pub struct Index {
 
 impl Index {
     /// Parses a whole index file of `version`; deviations go to `warnings`.
-    pub fn read(data: &[u8], version: Version, warnings: &mut Warnings) -> Result<Index, DataError> {
-        Index::read_from(&mut &data[..], data.len() as u64, version, warnings)
+    pub fn read(data: &[u8], version: Version, diagnostics: &mut Vec<Diagnostic>) -> Result<Index, DataError> {
+        Index::read_from(&mut &data[..], data.len() as u64, version, diagnostics)
     }
 
     /// Parses an index of `size` bytes from a stream, a few thousand entries at a time, so that
@@ -419,7 +427,7 @@ impl Index {
         input: &mut impl Read,
         size: u64,
         version: Version,
-        warnings: &mut Warnings,
+        diagnostics: &mut Vec<Diagnostic>,
     ) -> Result<Index, DataError> {
         let read_error = |offset: u64, e: std::io::Error| {
             DataError::new(Location::at(offset), "readable bytes").found(e.to_string())
@@ -448,10 +456,11 @@ impl Index {
             if version == Version::Scid5 {
                 return Err(DataError::new(Location::at(0), what).found(format!("{size} bytes")));
             }
-            warnings.push(
+            diagnostics.push(Diagnostic::warning(
+                codes::INDEX_TRAILING_BYTES,
                 Location::at(header_size + present * entry_size),
                 format!("{} trailing bytes after the last entry", body % entry_size),
-            );
+            ));
         }
         let count = match version {
             Version::Scid5 => present,
@@ -465,10 +474,11 @@ impl Index {
                     .found(declared.to_string()));
                 }
                 if present < declared {
-                    warnings.push(
+                    diagnostics.push(Diagnostic::warning(
+                        codes::INDEX_GAME_COUNT,
                         Location::at(14),
                         format!("header counts {declared} games but the file holds {present} entries"),
-                    );
+                    ));
                 }
                 present
             }

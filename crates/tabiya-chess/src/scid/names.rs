@@ -6,8 +6,9 @@ use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 
-use tabiya_io::{ByteReader, Codepage, DataError, Location, Warnings};
+use tabiya_io::{ByteReader, Codepage, DataError, Diagnostic, Location};
 
+use super::codes;
 use super::index::Header;
 
 pub const MAGIC: &[u8; 8] = b"Scid.sn\0";
@@ -84,7 +85,7 @@ impl NameBase {
     }
 
     /// Reads a .sn4/.sn3 file.
-    pub fn read_sn4(data: &[u8], warnings: &mut Warnings) -> Result<NameBase, DataError> {
+    pub fn read_sn4(data: &[u8], diagnostics: &mut Vec<Diagnostic>) -> Result<NameBase, DataError> {
         let mut r = ByteReader::new(data);
         let magic = r.array::<8>("name-file magic \"Scid.sn\\0\"")?;
         if &magic != MAGIC {
@@ -141,21 +142,23 @@ impl NameBase {
                 frequency[id as usize] = freq;
             }
             if max_seen < max_freq[kind as usize] {
-                warnings.push(
+                diagnostics.push(Diagnostic::warning(
+                    codes::NAME_FREQUENCY,
                     Location::at(24 + 3 * kind as u64),
                     format!(
                         "header maximum frequency of {} is {} but no name is used more than {max_seen} times",
                         kind.label(),
                         max_freq[kind as usize]
                     ),
-                );
+                ));
             }
             // Every slot is filled: count records with unique IDs < count.
             base.names[kind as usize] = slots.into_iter().map(Option::unwrap_or_default).collect();
             base.stored_frequency[kind as usize] = frequency;
         }
         if !r.is_empty() {
-            warnings.push(Location::at(r.offset()), format!("{} bytes after the last name", r.remaining()));
+            let message = format!("{} bytes after the last name", r.remaining());
+            diagnostics.push(Diagnostic::warning(codes::NAME_TRAILING_BYTES, Location::at(r.offset()), message));
         }
         Ok(base)
     }
@@ -203,7 +206,7 @@ impl NameBase {
     }
 
     /// Reads a .sn5 file: LEB128 `length·8 + type` then the bytes; type 4 = database info.
-    pub fn read_sn5(data: &[u8], header: &mut Header, warnings: &mut Warnings) -> Result<NameBase, DataError> {
+    pub fn read_sn5(data: &[u8], header: &mut Header, diagnostics: &mut Vec<Diagnostic>) -> Result<NameBase, DataError> {
         let mut r = ByteReader::new(data);
         let mut base = NameBase::default();
         while !r.is_empty() {
@@ -216,7 +219,8 @@ impl NameBase {
                 4 => {
                     if !apply_info_record(bytes, header) {
                         let key = String::from_utf8_lossy(&bytes[..bytes.len().min(16)]).into_owned();
-                        warnings.push(Location::at(at), format!("unknown database-info record {key:?} ignored"));
+                        let message = format!("unknown database-info record {key:?} ignored");
+                        diagnostics.push(Diagnostic::warning(codes::NAME_INFO_RECORD, Location::at(at), message));
                     }
                 }
                 other => {
@@ -425,7 +429,7 @@ mod sn5_tests {
         apply_record(&mut data, 4, b"flag3Sharp");
         apply_record(&mut data, 4, b"colour blue");
         let mut header = Header::default();
-        let mut warnings = Warnings::default();
+        let mut warnings = Vec::new();
         let names = NameBase::read_sn5(&data, &mut header, &mut warnings).unwrap();
         assert_eq!(names.get(NameType::Player, 0), Some(&b"Carlsen, M"[..]));
         assert_eq!(names.get(NameType::Event, 0), Some(&b""[..]));

@@ -16,7 +16,6 @@ use super::index::{Header, IndexEntry, MAX_GAMES_SI4};
 use super::names::{NameBase, NameTable, NameType};
 use super::{ScidError, Version};
 use crate::game::Game;
-use crate::games::{GamesError, Source};
 
 /// What a write did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -105,8 +104,14 @@ impl DatabaseWriter {
         })
     }
 
+    /// The version written.
     pub fn version(&self) -> Version {
         self.paths.version
+    }
+
+    /// The database's three files.
+    pub fn paths(&self) -> &DatabasePaths {
+        &self.paths
     }
 
     /// Adds a game, or records why it cannot be stored and goes on. Fails only when the
@@ -198,31 +203,6 @@ impl DatabaseWriter {
         self.entries.push(e);
         self.summary.written += 1;
         Ok(())
-    }
-
-    /// Adds every game of `source`, in order: the games are read and encoded on all cores (see
-    /// [`Source::read_in_parallel`]) and stored here one by one. Games the source cannot read go
-    /// to `unreadable`; `progress` counts the games handled. Both may be called on a rayon thread.
-    pub fn add_games(
-        &mut self,
-        source: &Source,
-        mut unreadable: impl FnMut(GamesError) + Send,
-        mut progress: impl FnMut(u64) + Send,
-    ) -> Result<(), ScidError> {
-        let version = self.paths.version;
-        source.read_in_parallel(
-            |game| encode_game(&game, version),
-            |game| {
-                progress(1);
-                match game {
-                    Ok(encoded) => self.add_encoded(encoded),
-                    Err(e) => {
-                        unreadable(e);
-                        Ok(())
-                    }
-                }
-            },
-        )
     }
 
     /// Makes [`DatabaseWriter::finish`] stop after `renames` of its three file replacements
