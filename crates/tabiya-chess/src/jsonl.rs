@@ -232,7 +232,7 @@ mod tests {
         push_game(&game, &mut text).unwrap();
         assert!(String::from_utf8_lossy(&text).contains(r#"{"uci":"0000","san":"--"}"#));
         assert_eq!(read_game(std::str::from_utf8(&text).unwrap().trim_end()).unwrap(), game);
-        let san: San = "e5".parse().unwrap();
+        let san: shakmaty::san::San = "e5".parse().unwrap();
         let e5 = san.to_move(&Chess::default().swap_turn().unwrap()).unwrap();
         let illegal = Game { moves: Line { comments: Vec::new(), nodes: vec![Node::new(Some(e5))] }, ..Game::default() };
         let mut out = b"kept".to_vec();

@@ -65,7 +65,7 @@ mod tests {
 
     use super::*;
     use crate::pgn::PlayPosition;
-    use crate::rules::tests::{STARTS, position};
+    use crate::fast::rules::tests::{STARTS, position};
 
     /// The walk's position shows builders what `Chess` shows them, en passant squares above
     /// all (the Kvetka and Polyglot keys hold the pseudo-legal one).

@@ -183,11 +183,16 @@ fn medium_pgn_import_matches_scid_502() {
     let Some(pgn) = corpus_file("pgn/medium-pgnmentor-12players.pgn") else { return };
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("medium.si4");
-    let mut writer = tabiya_chess::scid::DatabaseWriter::create(&out, Version::Scid4).unwrap();
+    let writer = tabiya_chess::scid::DatabaseWriter::create(&out, Version::Scid4).unwrap();
+    let mut sink = tabiya_chess::games::Sink::<std::io::Sink>::scid(writer);
     let source = tabiya_chess::games::Source::open(&pgn).unwrap();
-    writer.add_games(&source, |e| panic!("{e}"), |_| {}).unwrap();
-    let summary = writer.finish().unwrap();
-    assert_eq!((summary.written, summary.skipped.len()), (31_990, 0));
+    let mut found = Vec::new();
+    sink.add_source(&source, &mut found, |_| {}).unwrap();
+    let summary = sink.finish(&mut found).unwrap();
+    assert_eq!((summary.written, summary.total), (31_990, 31_990));
+    // The two games of the file whose text is not UTF-8 (Windows-1252) are warned about, nothing else.
+    let codes: Vec<&str> = found.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["pgn.not_utf8", "pgn.not_utf8"], "{found:?}");
     let si4 = std::fs::read(&out).unwrap();
     assert_eq!(si4.len(), 1_503_712);
     assert_eq!(fnv1a(FNV_START, &si4), 0xebb7_53bc_01e4_3d2f);

@@ -21,12 +21,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod position;
 pub mod read;
 pub mod report;
-mod san;
-mod san_text;
-mod scan;
 mod split;
 pub mod walk;
 pub mod write;

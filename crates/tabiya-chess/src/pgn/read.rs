@@ -32,8 +32,8 @@ use shakmaty::{CastlingMode, Chess, Color, File, Move, Position, Role, Square};
 use tabiya_io::{Diagnostic, Location, Unit};
 
 use super::{PgnError, codes};
-use super::position::PlayPosition;
-use super::scan::{self, Scanner};
+use crate::fast::position::PlayPosition;
+use crate::fast::scan::{self, Scanner};
 use crate::game::{Game, GameResult, Line, Node, Tags};
 
 /// What to keep of each game. Skipping variations and comments makes reading faster when

@@ -51,11 +51,11 @@ use shakmaty::{Bitboard, Castles, CastlingMode, Chess, Color, Move, Position, Ro
 use tabiya_io::{Diagnostic, Location, Severity, Unit};
 
 use super::{PgnError, codes};
-pub use super::position::PlayPosition;
+pub use crate::fast::position::PlayPosition;
 use super::read::{StartPosition, move_error, move_name, play_resolved, resolve_san};
-use super::scan::{self, Scanner};
+use crate::fast::scan::{self, Scanner};
 use crate::game::GameResult;
-use crate::rules::Pieces;
+use crate::fast::rules::Pieces;
 use crate::view;
 
 /// Tag names and values as they stand in the text (escapes not decoded).

@@ -12,7 +12,7 @@ use super::names::decode_text;
 use super::pieces::PieceLists;
 use crate::game::{Line, Node};
 use crate::pgn::write::san_plus;
-use crate::rules;
+use crate::fast::rules;
 
 /// Names of the common tags stored as one byte (codes 241–250).
 pub const COMMON_TAGS: [&str; 10] = [
