@@ -93,7 +93,7 @@ fn small_varied_file() {
     assert_eq!(tally(&items), (2_325, 0, 1, 191_405));
     assert_eq!(
         warning_texts(&items),
-        ["<input>@0x21bd9e (record 2318): blank line inside the movetext; the game goes on"
+        ["warning: <input>@0x21bd9e (game 2318): blank line inside the movetext; the game goes on"
             .replace("<input>", &corpus_file("pgn/small-varied.pgn").unwrap().display().to_string())]
     );
     let games: Vec<&ReadGame> = items.iter().flatten().collect();
@@ -176,7 +176,7 @@ fn edge_cases() {
     );
     let ambiguous: Vec<&String> = texts.iter().filter(|w| w.contains("ambiguous")).collect();
     assert!(
-        ambiguous[0].ends_with("(record 1): ambiguous move 5... Nd7; the main line ends before it"),
+        ambiguous[0].ends_with("(game 1): ambiguous move 5... Nd7; the main line ends before it"),
         "{ambiguous:?}"
     );
 

@@ -81,13 +81,18 @@ fn scid_to_json_lines_and_back() {
     assert_eq!(database(&back, ["si4", "sg4", "sn4"]), database(&si4, ["si4", "sg4", "sn4"]));
 }
 
+/// The movetext lines of PGN text (tag lines left out).
+fn movetext(pgn: &str) -> impl Iterator<Item = &str> {
+    pgn.lines().filter(|l| !l.starts_with('['))
+}
+
 /// Every PGN-writing option acts for every source written as PGN (PGN, SCID, JSON Lines).
 #[test]
 fn pgn_writing_options_act_for_every_source() {
-    let Some(si4) = corpus_file("scid/generated-scid502/five_4.si4") else { return };
-    let Some(scid_export) = corpus_file("scid/generated-scid502/five_4.export.pgn") else { return };
+    let Some(si4) = corpus_file("scid/generated-scid502/utf8_4.si4") else { return };
+    let Some(scid_export) = corpus_file("scid/generated-scid502/utf8_4.export.pgn") else { return };
     let dir = tempfile::tempdir().unwrap();
-    let jsonl = dir.path().join("five.jsonl");
+    let jsonl = dir.path().join("utf8.jsonl");
     convert(&si4, &jsonl, &[]);
     let out = dir.path().join("out.pgn");
     for source in [sample(), si4.clone(), jsonl.clone()] {
@@ -99,17 +104,26 @@ fn pgn_writing_options_act_for_every_source() {
         let plain = with(&[]);
         assert!(plain.contains('{') && plain.contains('(') && plain.contains('$'), "{source:?}");
         assert!(!with(&["--pgn-no-comments"]).contains('{'));
-        assert!(!with(&["--pgn-no-variations"]).contains('('));
+        // Comments may hold parentheses: variations are looked for without them.
+        let variations = |pgn: &str| movetext(pgn).any(|l| l.contains('('));
+        assert!(variations(&with(&["--pgn-no-comments"])));
+        assert!(!variations(&with(&["--pgn-no-comments", "--pgn-no-variations"])));
         assert!(!with(&["--pgn-no-nags"]).contains('$'));
-        let long = with(&["--pgn-long"]);
-        assert!(long.contains("e2e4") && !long.contains("Nf3"), "{source:?}");
+        // Long algebraic movetext has no piece letters (promotions are lowercase).
+        let upper = |pgn: &str| movetext(pgn).any(|l| l.bytes().any(|b| b"NBRQK".contains(&b)));
+        assert!(upper(&with(&["--pgn-no-comments"])));
+        assert!(!upper(&with(&["--pgn-no-comments", "--pgn-long"])), "{source:?}");
         let crlf = with(&["--pgn-crlf"]);
         assert_eq!(crlf.matches("\r\n").count(), plain.matches('\n').count());
         // No wrapping: each game's movetext is one line, so there are fewer lines.
         assert!(with(&["--pgn-line-width", "0"]).lines().count() < plain.lines().count());
+        let narrow = with(&["--pgn-line-width", "40", "--pgn-no-comments"]);
+        // (A variation's closing parenthesis is glued to its last move and may overhang.)
+        assert!(movetext(&narrow).all(|l| l.trim_end().trim_end_matches(')').len() <= 40), "{source:?}");
+        assert!(narrow.lines().count() > with(&["--pgn-no-comments"]).lines().count());
         // The standard layout writes `1. e4`, SCID's `1.e4`.
-        assert!(with(&["--pgn-layout", "standard"]).contains("1. "));
-        assert!(!with(&["--pgn-layout", "scid"]).contains("\n1. "));
+        assert!(movetext(&with(&["--pgn-layout", "standard"])).any(|l| l.starts_with("1. ")));
+        assert!(!movetext(&with(&["--pgn-layout", "scid"])).any(|l| l.starts_with("1. ")));
     }
     // A SCID source is written in SCID 5.0.2's layout unless told otherwise.
     assert_eq!(convert(&si4, &out, &[]), std::fs::read(scid_export).unwrap());
