@@ -87,10 +87,20 @@ pub enum JsonLinesError {
     Json(#[from] serde_json::Error),
     /// The start position is not a legal position.
     #[error("expected a legal start position, found {fen:?} ({reason})")]
-    Start { fen: String, reason: String },
+    Start {
+        /// The FEN.
+        fen: String,
+        /// Why it is not legal.
+        reason: String,
+    },
     /// A move is not legal where it is played (`ply` counts from 1 in its line).
     #[error("ply {ply} of its line: expected a legal move, found {found:?}")]
-    Move { ply: usize, found: String },
+    Move {
+        /// The move's ply in its line, from 1.
+        ply: usize,
+        /// The move.
+        found: String,
+    },
     /// The result is none of `1-0`, `0-1`, `1/2-1/2`, `*`.
     #[error("expected a result (1-0, 0-1, 1/2-1/2 or *), found {0:?}")]
     Result(String),
@@ -148,13 +158,7 @@ fn moves_of(line: &Line, mut pos: Chess, mode: CastlingMode) -> Result<Vec<MoveR
                 (uci, san)
             }
         };
-        moves.push(MoveRecord {
-            uci,
-            san,
-            nags: node.nags().to_vec(),
-            comments: node.comments().to_vec(),
-            variations,
-        });
+        moves.push(MoveRecord { uci, san, nags: node.nags().to_vec(), comments: node.comments().to_vec(), variations });
     }
     Ok(moves)
 }
@@ -166,9 +170,9 @@ pub fn read_game(line: &str) -> Result<Game, JsonLinesError> {
     let castling_mode = if record.chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
     let start = match &record.start {
         None => None,
-        Some(text) => Some(
-            text.parse::<Fen>().map_err(|e| JsonLinesError::Start { fen: text.clone(), reason: e.to_string() })?,
-        ),
+        Some(text) => {
+            Some(text.parse::<Fen>().map_err(|e| JsonLinesError::Start { fen: text.clone(), reason: e.to_string() })?)
+        }
     };
     let mut game = Game {
         tags: record.tags.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect(),
@@ -177,10 +181,9 @@ pub fn read_game(line: &str) -> Result<Game, JsonLinesError> {
         moves: Line::default(),
         result: GameResult::from_pgn(&record.result).ok_or_else(|| JsonLinesError::Result(record.result.clone()))?,
     };
-    let pos = game.start_position().map_err(|e| JsonLinesError::Start {
-        fen: record.start.clone().unwrap_or_default(),
-        reason: e.to_string(),
-    })?;
+    let pos = game
+        .start_position()
+        .map_err(|e| JsonLinesError::Start { fen: record.start.clone().unwrap_or_default(), reason: e.to_string() })?;
     game.moves = line_of(record.comments, record.moves, pos, castling_mode)?;
     Ok(game)
 }
@@ -234,7 +237,8 @@ mod tests {
         assert_eq!(read_game(std::str::from_utf8(&text).unwrap().trim_end()).unwrap(), game);
         let san: shakmaty::san::San = "e5".parse().unwrap();
         let e5 = san.to_move(&Chess::default().swap_turn().unwrap()).unwrap();
-        let illegal = Game { moves: Line { comments: Vec::new(), nodes: vec![Node::new(Some(e5))] }, ..Game::default() };
+        let illegal =
+            Game { moves: Line { comments: Vec::new(), nodes: vec![Node::new(Some(e5))] }, ..Game::default() };
         let mut out = b"kept".to_vec();
         assert!(matches!(push_game(&illegal, &mut out), Err(JsonLinesError::Move { ply: 1, .. })));
         assert_eq!(out, b"kept");

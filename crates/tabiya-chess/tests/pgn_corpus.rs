@@ -175,10 +175,7 @@ fn edge_cases() {
         [28, 4, 2, 2, 2]
     );
     let ambiguous: Vec<&String> = texts.iter().filter(|w| w.contains("ambiguous")).collect();
-    assert!(
-        ambiguous[0].ends_with("(game 1): ambiguous move 5... Nd7; the main line ends before it"),
-        "{ambiguous:?}"
-    );
+    assert!(ambiguous[0].ends_with("(game 1): ambiguous move 5... Nd7; the main line ends before it"), "{ambiguous:?}");
 
     // The same game in two encodings reads the same once decoded.
     let utf8 = corpus_or_skip!("pgn/edge-cases/scid-res_gameUTF8.pgn");

@@ -20,7 +20,7 @@ fn import(pgn: &Path, out: &Path, version: Version) {
     let file = std::fs::File::open(pgn).unwrap();
     let games = PgnReader::new(std::io::BufReader::new(file)).map(|g| g.unwrap().game);
     let summary = write_database(out, version, games).unwrap();
-    assert!(summary.skipped.is_empty(), "{:?}", summary.skipped);
+    assert!(summary.diagnostics.is_empty(), "{:?}", summary.diagnostics);
 }
 
 fn same_file(ours: &Path, theirs: &Path) -> Result<(), String> {
@@ -153,9 +153,11 @@ fn unstorable_games_are_skipped_and_counted() {
     let dir = tempfile::tempdir().unwrap();
     let summary = write_database(&dir.path().join("s.si4"), Version::Scid4, games.clone()).unwrap();
     assert_eq!(summary.written, 1);
-    assert_eq!(summary.skipped.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [1, 2]);
-    assert!(summary.skipped[0].1.contains("Chess960"), "{:?}", summary.skipped);
-    assert!(summary.skipped[1].1.contains("128 KiB"), "{:?}", summary.skipped);
+    let skipped = &summary.diagnostics;
+    assert_eq!(skipped.iter().map(|d| d.location.number).collect::<Vec<_>>(), [Some(1), Some(2)]);
+    assert!(skipped.iter().all(|d| d.code == "scid.unstorable_game"));
+    assert!(skipped[0].message.contains("Chess960"), "{skipped:?}");
+    assert!(skipped[1].message.contains("128 KiB"), "{skipped:?}");
     // SCID 5 stores the Chess960 game.
     let summary = write_database(&dir.path().join("s.si5"), Version::Scid5, games).unwrap();
     assert_eq!(summary.written, 2);

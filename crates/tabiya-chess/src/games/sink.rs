@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use tabiya_io::{Diagnostic, DiagnosticSink, Location, Unit};
 
-use super::source::Source;
 use super::GamesError;
+use super::source::Source;
 use crate::game::Game;
 use crate::jsonl;
 use crate::pgn::WriterOptions;
@@ -212,12 +212,8 @@ impl<W: Write + Send> Sink<W> {
             }
             SinkKind::Scid(writer) => {
                 let summary = writer.finish()?;
-                for (n, reason) in summary.skipped {
-                    let at = Location::of(Unit::Game, n);
-                    diagnostics.report(Diagnostic::error("scid.unstorable_game", at, format!("not stored: {reason}")));
-                }
-                for (n, what) in summary.warnings {
-                    diagnostics.report(Diagnostic::error("scid.unstorable_field", Location::of(Unit::Game, n), what));
+                for d in summary.diagnostics {
+                    diagnostics.report(d);
                 }
                 Ok(SinkSummary { written: summary.written, total: summary.total })
             }

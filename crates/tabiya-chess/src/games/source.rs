@@ -124,10 +124,8 @@ impl Source {
             SourceFormat::Scid => Ok(Source::Scid(Box::new(Database::open(path)?))),
             SourceFormat::JsonLines => Ok(Source::JsonLines {
                 path: path.to_path_buf(),
-                text: tabiya_io::read_input(path).map_err(|e| GamesError::NotGames {
-                    path: path.into(),
-                    what: e.to_string(),
-                })?,
+                text: tabiya_io::read_input(path)
+                    .map_err(|e| GamesError::NotGames { path: path.into(), what: e.to_string() })?,
             }),
         }
     }
@@ -215,7 +213,9 @@ impl Source {
                         .par_iter()
                         .map(|&first| {
                             (first..count.min(first + SCID_PIECE))
-                                .map(|n| read_json_line(path, n as u64 + 1, lines[n]).map(|game| (map(game), Vec::new())))
+                                .map(|n| {
+                                    read_json_line(path, n as u64 + 1, lines[n]).map(|game| (map(game), Vec::new()))
+                                })
                                 .collect()
                         })
                         .collect();
@@ -236,7 +236,8 @@ fn read_json_line(path: &Path, number: u64, line: &[u8]) -> Result<Game, GamesEr
         location: location(),
         source: jsonl::JsonLinesError::Io(std::io::Error::new(std::io::ErrorKind::InvalidData, e)),
     })?;
-    jsonl::read_game(text.trim_end_matches('\r')).map_err(|source| GamesError::JsonLines { location: location(), source })
+    jsonl::read_game(text.trim_end_matches('\r'))
+        .map_err(|source| GamesError::JsonLines { location: location(), source })
 }
 
 /// [`Source::read_in_pieces`] for PGN.

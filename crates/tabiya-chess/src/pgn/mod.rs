@@ -42,13 +42,30 @@ pub enum PgnError {
     /// The underlying reader failed, or the PGN tokenizer gave up (unterminated tag or
     /// comment). Reading stops after an I/O error and goes on after a syntax error.
     #[error("{location}: {source}")]
-    Io { location: Location, source: io::Error },
+    Io {
+        /// Where.
+        location: Location,
+        /// What the reader or the tokenizer said.
+        source: io::Error,
+    },
     /// The game is of a chess variant tabiya does not play (crazyhouse, antichess, …).
     #[error("{location}: expected standard chess or Chess960, found variant {variant:?}")]
-    UnsupportedVariant { location: Location, variant: String },
+    UnsupportedVariant {
+        /// The game.
+        location: Location,
+        /// The Variant tag.
+        variant: String,
+    },
     /// The FEN tag does not describe a legal starting position.
     #[error("{location}: expected a valid FEN start position, found {fen:?} ({reason})")]
-    InvalidFen { location: Location, fen: String, reason: String },
+    InvalidFen {
+        /// The game.
+        location: Location,
+        /// The FEN tag.
+        fen: String,
+        /// Why it is not a legal position.
+        reason: String,
+    },
 }
 
 impl PgnError {

@@ -40,7 +40,9 @@ use crate::game::{Game, GameResult, Line, Node, Tags};
 /// only the main line matters (book building).
 #[derive(Debug, Clone)]
 pub struct ReadOptions {
+    /// Keep variations (else they are skipped unread).
     pub variations: bool,
+    /// Keep comments (else they are dropped).
     pub comments: bool,
     /// Main-line moves beyond this many plies are not read (book building needs only the
     /// first plies; the rest of the movetext is still scanned for the result).

@@ -50,12 +50,12 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Bitboard, Castles, CastlingMode, Chess, Color, Move, Position, Role, Square};
 use tabiya_io::{Diagnostic, Location, Severity, Unit};
 
+use super::read::{StartPosition, move_error, move_name, play_resolved, resolve_san};
 use super::{PgnError, codes};
 pub use crate::fast::position::PlayPosition;
-use super::read::{StartPosition, move_error, move_name, play_resolved, resolve_san};
+use crate::fast::rules::Pieces;
 use crate::fast::scan::{self, Scanner};
 use crate::game::GameResult;
-use crate::fast::rules::Pieces;
 use crate::view;
 
 /// Tag names and values as they stand in the text (escapes not decoded).
@@ -71,6 +71,7 @@ pub struct WalkOptions {
     /// Main-line moves after this many plies are not resolved or played (the rest of the
     /// movetext is still read for the result token).
     pub max_plies: u32,
+    /// Named in every error and diagnostic location.
     pub file: Option<PathBuf>,
 }
 
@@ -240,6 +241,7 @@ pub struct PgnWalk<'a> {
 }
 
 impl<'a> PgnWalk<'a> {
+    /// Walks the games of `text`, a whole file or its start.
     pub fn new(text: &'a [u8], options: WalkOptions) -> PgnWalk<'a> {
         PgnWalk::at_offset(text, 0, options)
     }

@@ -19,9 +19,13 @@ use crate::game::{Game, Tags};
 /// The three files of a database.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DatabasePaths {
+    /// The version, from the extension and the index header.
     pub version: Version,
+    /// The index file (.si3/.si4/.si5).
     pub index: PathBuf,
+    /// The game file (.sg3/.sg4/.sg5).
     pub games: PathBuf,
+    /// The name file (.sn3/.sn4/.sn5).
     pub names: PathBuf,
 }
 
@@ -67,11 +71,15 @@ fn ascii(bytes: &[u8]) -> &str {
 /// An open SCID database.
 #[derive(Debug)]
 pub struct Database {
+    /// The three files.
     pub paths: DatabasePaths,
+    /// The version.
     pub version: Version,
     /// The .si3/.si4 header; for SCID 5, the values from the .sn5 info records.
     pub header: Header,
+    /// The index entries, one a game, in game order.
     pub entries: Vec<IndexEntry>,
+    /// The player, event, site and round names.
     pub names: NameBase,
     /// Deviations found while opening: warnings about the index and name files. (Those of a
     /// game come with the game: [`Database::record`], [`Database::read_game`].)
@@ -106,10 +114,12 @@ impl Database {
         Ok(Database { paths, version, header, entries, names, diagnostics, games })
     }
 
+    /// Number of games.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// No games.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -125,17 +135,24 @@ impl Database {
         let start = usize::try_from(entry.offset()).unwrap_or(usize::MAX);
         let end = start.saturating_add(entry.length() as usize);
         self.games.get(start..end).ok_or_else(|| {
-            at_game(DataError::new(
-                Location::at(entry.offset()).in_file(&self.paths.games),
-                "a game record inside the game file",
-            )
-            .found(format!("{} bytes at {:#x}, file size {:#x}", entry.length(), entry.offset(), self.games.len())),
+            at_game(
+                DataError::new(
+                    Location::at(entry.offset()).in_file(&self.paths.games),
+                    "a game record inside the game file",
+                )
+                .found(format!(
+                    "{} bytes at {:#x}, file size {:#x}",
+                    entry.length(),
+                    entry.offset(),
+                    self.games.len()
+                )),
                 n,
             )
             .into()
         })
     }
 
+    /// The index entry of game `n` (0-based).
     pub fn entry(&self, n: usize) -> Result<&IndexEntry, ScidError> {
         self.entries.get(n).ok_or_else(|| {
             DataError::new(Location::default().in_file(&self.paths.index), format!("game number ≤ {}", self.len()))
@@ -279,6 +296,12 @@ impl Database {
     }
 }
 
+/// `e`, located in game `n` (0-based) of the database.
+fn at_game(mut e: DataError, n: usize) -> DataError {
+    e.location = e.location.with(Unit::Game, n as u64 + 1);
+    e
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -291,10 +314,4 @@ mod tests {
             assert_eq!(RATING_TAGS[side], expected.as_slice());
         }
     }
-}
-
-/// `e`, located in game `n` (0-based) of the database.
-fn at_game(mut e: DataError, n: usize) -> DataError {
-    e.location = e.location.with(Unit::Game, n as u64 + 1);
-    e
 }

@@ -10,9 +10,9 @@ use super::fields::Date;
 use super::move_codes::{KING_STEPS, KNIGHT_STEPS};
 use super::names::decode_text;
 use super::pieces::PieceLists;
+use crate::fast::rules;
 use crate::game::{Line, Node};
 use crate::pgn::write::san_plus;
-use crate::fast::rules;
 
 /// Names of the common tags stored as one byte (codes 241–250).
 pub const COMMON_TAGS: [&str; 10] = [
@@ -30,9 +30,13 @@ pub const COMMON_TAGS: [&str; 10] = [
 
 /// Move-stream markers (slot 0, codes 11–15).
 pub const NAG: u8 = 11;
+/// Move-stream marker: a comment follows (its text is after the moves).
 pub const COMMENT: u8 = 12;
+/// Move-stream marker: a variation starts.
 pub const START_VARIATION: u8 = 13;
+/// Move-stream marker: the variation ends.
 pub const END_VARIATION: u8 = 14;
+/// Move-stream marker: the game ends.
 pub const END_GAME: u8 = 15;
 
 /// Deepest variation nesting accepted: far beyond real games, shallow enough for the stack.
@@ -45,16 +49,20 @@ pub struct Record {
     pub tags: Vec<(String, String)>,
     /// Start-board byte: bit 0 FEN, bit 1 promotion, bit 2 under-promotion.
     pub start_flags: u8,
+    /// The start position, when the game does not start from the standard one.
     pub start: Option<Fen>,
     /// The FEN as stored (SCID's own six-field FEN).
     pub start_text: Option<String>,
+    /// The moves with their NAGs, comment places and variations.
     pub moves: Line,
 }
 
 /// A position and its piece lists: what decoding and encoding carry from move to move.
 #[derive(Debug, Clone)]
 pub struct State {
+    /// The position.
     pub pos: Chess,
+    /// Where each piece stands, in SCID's piece numbering.
     pub lists: PieceLists,
 }
 
@@ -115,7 +123,12 @@ pub fn start_position(fen: &Fen, mode: CastlingMode) -> Result<Chess, String> {
 
 /// Decodes one record. `base` is the record's offset in the game file (for error locations);
 /// `chess960` comes from the SCID 5 index.
-pub fn decode_record(data: &[u8], base: u64, chess960: bool, diagnostics: &mut Vec<Diagnostic>) -> Result<Record, DataError> {
+pub fn decode_record(
+    data: &[u8],
+    base: u64,
+    chess960: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<Record, DataError> {
     decode(data, base, chess960, false, diagnostics).map(|(record, _)| record)
 }
 
@@ -170,7 +183,11 @@ fn decode(
             Ok(s) => strings.push(decode_text(s)),
             Err(_) => {
                 let at = Location::at(r.offset());
-                diagnostics.push(Diagnostic::warning(codes::COMMENT_UNTERMINATED, at, "last comment is not NUL-terminated"));
+                diagnostics.push(Diagnostic::warning(
+                    codes::COMMENT_UNTERMINATED,
+                    at,
+                    "last comment is not NUL-terminated",
+                ));
                 strings.push(decode_text(r.rest()));
                 break;
             }

@@ -29,6 +29,7 @@ pub struct Encoded {
     record_len: u32,
     /// Where each name ends in `bytes`.
     name_ends: [u32; 5],
+    /// The index entry, names not yet given IDs.
     pub entry: IndexEntry,
     /// An EventDate that SCID 4 cannot store within ±3 years of the game date (dropped).
     pub dropped_event_date: Option<Date>,

@@ -92,7 +92,12 @@ impl Version {
 pub enum ScidError {
     /// A file could not be read or written.
     #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
     /// The bytes are not what the format allows; the location names file, offset and record.
     #[error(transparent)]
     Data(#[from] tabiya_io::DataError),
@@ -101,7 +106,12 @@ pub enum ScidError {
     NotScid(PathBuf),
     /// A game that the target version cannot store.
     #[error("game {game}: {reason}")]
-    Unstorable { game: u64, reason: String },
+    Unstorable {
+        /// The game's number among those added, from 1 (0: none yet).
+        game: u64,
+        /// Why.
+        reason: String,
+    },
 }
 
 impl ScidError {
@@ -122,11 +132,9 @@ impl ScidError {
                 Diagnostic::error(codes::UNREADABLE, e.location.clone(), message)
             }
             ScidError::NotScid(path) => Diagnostic::error(codes::NOT_SCID, Location::file(path), self.to_string()),
-            ScidError::Unstorable { game, reason } => Diagnostic::error(
-                codes::UNSTORABLE_GAME,
-                Location::of(tabiya_io::Unit::Game, *game),
-                reason.clone(),
-            ),
+            ScidError::Unstorable { game, reason } => {
+                Diagnostic::error(codes::UNSTORABLE_GAME, Location::of(tabiya_io::Unit::Game, *game), reason.clone())
+            }
         }
     }
 }

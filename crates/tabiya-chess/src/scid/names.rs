@@ -11,20 +11,27 @@ use tabiya_io::{ByteReader, Codepage, DataError, Diagnostic, Location};
 use super::codes;
 use super::index::Header;
 
+/// The first bytes of a .sn4 name file.
 pub const MAGIC: &[u8; 8] = b"Scid.sn\0";
 
 /// The four kinds of names, in file order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum NameType {
+    /// Player names.
     Player = 0,
+    /// Event names.
     Event = 1,
+    /// Site names.
     Site = 2,
+    /// Round names.
     Round = 3,
 }
 
 impl NameType {
+    /// The four kinds, in file order.
     pub const ALL: [NameType; 4] = [NameType::Player, NameType::Event, NameType::Site, NameType::Round];
 
+    /// The kind's name, plural, as `info` counts it (`players`).
     pub fn label(self) -> &'static str {
         ["players", "events", "sites", "rounds"][self as usize]
     }
@@ -49,10 +56,12 @@ pub struct NameBase {
 }
 
 impl NameBase {
+    /// Number of names of `kind`.
     pub fn len(&self, kind: NameType) -> usize {
         self.names[kind as usize].len()
     }
 
+    /// No names at all.
     pub fn is_empty(&self) -> bool {
         self.names.iter().all(Vec::is_empty)
     }
@@ -73,6 +82,7 @@ impl NameBase {
         &self.stored_frequency[kind as usize]
     }
 
+    /// The names of `kind`, by ID.
     pub fn names(&self, kind: NameType) -> &[Vec<u8>] {
         &self.names[kind as usize]
     }
@@ -206,7 +216,11 @@ impl NameBase {
     }
 
     /// Reads a .sn5 file: LEB128 `length·8 + type` then the bytes; type 4 = database info.
-    pub fn read_sn5(data: &[u8], header: &mut Header, diagnostics: &mut Vec<Diagnostic>) -> Result<NameBase, DataError> {
+    pub fn read_sn5(
+        data: &[u8],
+        header: &mut Header,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Result<NameBase, DataError> {
         let mut r = ByteReader::new(data);
         let mut base = NameBase::default();
         while !r.is_empty() {
@@ -290,6 +304,7 @@ pub fn decode_text(bytes: &[u8]) -> String {
 /// Name → ID lookup while writing; IDs are assigned in order of first use.
 #[derive(Debug, Default)]
 pub struct NameTable {
+    /// The names by ID.
     pub base: NameBase,
     ids: [HashMap<Vec<u8>, u32, NameHashKey>; 4],
     /// Games using each name, by type and ID.
@@ -297,6 +312,7 @@ pub struct NameTable {
 }
 
 impl NameTable {
+    /// A table over existing names (an append), use counts zero.
     pub fn from_base(base: NameBase) -> NameTable {
         let mut table = NameTable { base: NameBase::default(), ..NameTable::default() };
         for kind in NameType::ALL {
@@ -325,6 +341,7 @@ impl NameTable {
         (id, true)
     }
 
+    /// Counts one more use of name `id`.
     pub fn count_use(&mut self, kind: NameType, id: u32) {
         if let Some(f) = self.frequency[kind as usize].get_mut(id as usize) {
             *f += 1;

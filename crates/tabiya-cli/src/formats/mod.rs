@@ -202,9 +202,7 @@ pub fn info(args: &InfoArgs, global: &Global) -> Result<ExitCode, CliError> {
         Format::Chess(C::Polyglot) => polyglot::info(&path, args, global),
         Format::Chess(C::Ctg) => ctg::info(&path, args, global),
         Format::Chess(C::Kvetka) => kvetka::info(&path, args, global),
-        Format::Othello(O::JsonLines | O::Csv) | Format::Shogi(S::JsonLines) => {
-            basic_info(&path, format, args)
-        }
+        Format::Othello(O::JsonLines | O::Csv) | Format::Shogi(S::JsonLines) => basic_info(&path, format, args),
         Format::Othello(_) => wthor::info(&path, format, args, global),
         Format::Shogi(_) => tbase::info(&path, format, args, global),
     }

@@ -81,7 +81,11 @@ pub fn holds_games(format: Format) -> bool {
 }
 
 /// Prints `info` or `verify` output as text or JSON.
-fn print(json: bool, value: &impl serde::Serialize, text: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<(), CliError> {
+fn print(
+    json: bool,
+    value: &impl serde::Serialize,
+    text: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     let done = if json { write_json(&mut out, value) } else { text(&mut out) };
     done.map_err(|e| CliError::output(Path::new("-"), e))
