@@ -182,51 +182,40 @@ impl Source {
         let in_flight = 2 * rayon::current_num_threads();
         match self {
             Source::Pgn { path, file } => read_pgn(path, file, pgn_piece, in_flight, map, sink),
-            Source::Scid(db) => {
-                let firsts: Vec<usize> = (0..db.len()).step_by(SCID_PIECE).collect();
-                for window in firsts.chunks(in_flight) {
-                    let read: Vec<Vec<ReadItem<T>>> = window
-                        .par_iter()
-                        .map(|&first| {
-                            (first..db.len().min(first + SCID_PIECE))
-                                .map(|n| {
-                                    let mut found = Vec::new();
-                                    let game = db.read_game(n, &mut found).map_err(GamesError::from)?;
-                                    Ok((map(game), found))
-                                })
-                                .collect()
-                        })
-                        .collect();
-                    for game in read.into_iter().flatten() {
-                        sink(game)?;
-                    }
-                }
-                Ok(())
-            }
+            Source::Scid(db) => read_numbered(db.len(), in_flight, &mut sink, |n| {
+                let mut found = Vec::new();
+                let game = db.read_game(n, &mut found)?;
+                Ok((map(game), found))
+            }),
             Source::JsonLines { path, text } => {
                 let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
                 // The text after the last newline is a line only when it is not empty.
                 let count = if lines.last().is_some_and(|l| l.is_empty()) { lines.len() - 1 } else { lines.len() };
-                let firsts: Vec<usize> = (0..count).step_by(SCID_PIECE).collect();
-                for window in firsts.chunks(in_flight) {
-                    let read: Vec<Vec<ReadItem<T>>> = window
-                        .par_iter()
-                        .map(|&first| {
-                            (first..count.min(first + SCID_PIECE))
-                                .map(|n| {
-                                    read_json_line(path, n as u64 + 1, lines[n]).map(|game| (map(game), Vec::new()))
-                                })
-                                .collect()
-                        })
-                        .collect();
-                    for game in read.into_iter().flatten() {
-                        sink(game)?;
-                    }
-                }
-                Ok(())
+                read_numbered(count, in_flight, &mut sink, |n| {
+                    read_json_line(path, n as u64 + 1, lines[n]).map(|game| (map(game), Vec::new()))
+                })
             }
         }
     }
+}
+
+/// Reads games `0..count`, each by `read`, in pieces of [`SCID_PIECE`] games on all threads
+/// (`in_flight` pieces at a time), and hands them to `sink` in order.
+fn read_numbered<T: Send, E>(
+    count: usize,
+    in_flight: usize,
+    sink: &mut impl FnMut(ReadItem<T>) -> Result<(), E>,
+    read: impl Fn(usize) -> ReadItem<T> + Sync,
+) -> Result<(), E> {
+    let firsts: Vec<usize> = (0..count).step_by(SCID_PIECE).collect();
+    for window in firsts.chunks(in_flight) {
+        let pieces: Vec<Vec<ReadItem<T>>> =
+            window.par_iter().map(|&first| (first..count.min(first + SCID_PIECE)).map(&read).collect()).collect();
+        for game in pieces.into_iter().flatten() {
+            sink(game)?;
+        }
+    }
+    Ok(())
 }
 
 /// Line `number` (from 1) of a JSON Lines file.
@@ -367,14 +356,42 @@ fn relocate(location: &mut Location, path: &Path, offset: u64, games: u64) {
 mod tests {
     use super::*;
 
-    /// Every game and every error, as text, in order.
-    fn describe(item: Result<Game, GamesError>) -> String {
+    /// Every game with its diagnostics, and every error, as text, in order.
+    fn describe(item: ReadItem<Game>) -> String {
         match item {
-            Ok(game) => format!("{game:?}"),
+            Ok((game, found)) => format!("{game:?} {found:?}"),
             Err(e) => format!("error: {e}"),
         }
     }
 
+    /// What reading `path` one game after another gives, diagnostics included.
+    fn sequential(path: &Path) -> Vec<String> {
+        match super::super::source_format(path).unwrap() {
+            SourceFormat::Pgn => {
+                let file = BufReader::new(File::open(path).unwrap());
+                PgnReader::with_options(file, read_options(path))
+                    .repairing()
+                    .map(|item| describe(item.map(|read| (read.game, read.diagnostics)).map_err(GamesError::from)))
+                    .collect()
+            }
+            SourceFormat::Scid => {
+                let db = Database::open(path).unwrap();
+                (0..db.len())
+                    .map(|n| {
+                        let mut found = Vec::new();
+                        describe(db.read_game(n, &mut found).map(|game| (game, found)).map_err(GamesError::from))
+                    })
+                    .collect()
+            }
+            SourceFormat::JsonLines => Games::open(path, SourceFormat::JsonLines)
+                .unwrap()
+                .map(|g| describe(g.map(|g| (g, Vec::new()))))
+                .collect(),
+        }
+    }
+
+    /// The same games, diagnostics (located in the whole file) and errors, in the same order,
+    /// however the file is cut into pieces.
     #[test]
     fn parallel_reading_gives_what_sequential_reading_gives() {
         let files = [
@@ -383,12 +400,30 @@ mod tests {
             "pgn/edge-cases/pychess-crazyhouse-saturs-jannlee.pgn",
             "pgn/edge-cases/pgnmentor-double-blank-line-crlf.pgn",
             "pgn/edge-cases/pychess-chessbase-empty-line.pgn",
+            "pgn/edge-cases/dirty-immortal-games-latin1-crlf.pgn",
             "scid/scidvspc-bases/endings.si4",
         ];
+        let dir = tempfile::tempdir().unwrap();
+        let mut paths = Vec::new();
         for relative in files {
             let Some(path) = tabiya_testdata::corpus_file(relative) else { return };
-            let sequential: Vec<String> = super::super::open(&path).unwrap().map(describe).collect();
-            assert!(!sequential.is_empty());
+            paths.push(path);
+        }
+        // And JSON Lines, of the SCID database's games.
+        let jsonl = dir.path().join("endings.jsonl");
+        let text: Vec<u8> = super::super::open(&paths[paths.len() - 1])
+            .unwrap()
+            .flat_map(|game| {
+                let mut line = Vec::new();
+                jsonl::push_game(&game.unwrap(), &mut line).unwrap();
+                line
+            })
+            .collect();
+        std::fs::write(&jsonl, text).unwrap();
+        paths.push(jsonl);
+        for path in paths {
+            let expected = sequential(&path);
+            assert!(!expected.is_empty());
             let source = Source::open(&path).unwrap();
             // Small pieces: many cuts, and games that span blocks.
             for piece in [300, 4096, PGN_PIECE] {
@@ -397,14 +432,14 @@ mod tests {
                     .read_in_pieces(
                         piece,
                         |game| game,
-                        |item: ReadItem<Game>| {
-                            parallel.push(describe(item.map(|(game, _)| game)));
+                        |item| {
+                            parallel.push(describe(item));
                             Ok::<(), ()>(())
                         },
                     )
                     .unwrap();
-                assert_eq!(parallel.len(), sequential.len(), "{relative}, pieces of {piece} bytes");
-                assert!(parallel == sequential, "{relative}, pieces of {piece} bytes");
+                assert_eq!(parallel.len(), expected.len(), "{path:?}, pieces of {piece} bytes");
+                assert!(parallel == expected, "{path:?}, pieces of {piece} bytes");
             }
         }
     }
