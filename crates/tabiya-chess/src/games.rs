@@ -71,15 +71,28 @@ impl GamesError {
     /// The error as a diagnostic: a game (or the whole input) that could not be read.
     pub fn diagnostic(&self) -> Diagnostic {
         match self {
-            GamesError::Io { path, source } => Diagnostic::error("games.io", Location::file(path), source.to_string()),
-            GamesError::NotGames { path, what } => Diagnostic::error("games.not_games", Location::file(path), what),
+            GamesError::Io { path, source } => Diagnostic::error(codes::IO, Location::file(path), source.to_string()),
+            GamesError::NotGames { path, what } => Diagnostic::error(codes::NOT_GAMES, Location::file(path), what),
             GamesError::Pgn(e) => e.diagnostic(),
             GamesError::Scid(e) => e.diagnostic(),
             GamesError::JsonLines { location, source } => {
-                Diagnostic::error("jsonl.unreadable_game", location.clone(), source.to_string())
+                Diagnostic::error(codes::JSONL_UNREADABLE_GAME, location.clone(), source.to_string())
             }
         }
     }
+}
+
+/// The stable codes of the [`Diagnostic`]s of the games layer (the formats' own are in
+/// [`crate::pgn::codes`] and [`crate::scid::codes`]).
+pub mod codes {
+    /// Error: a file could not be opened, read or written.
+    pub const IO: &str = "games.io";
+    /// Error: the file holds no chess games tabiya reads.
+    pub const NOT_GAMES: &str = "games.not_games";
+    /// Error: a game the sink cannot write (a move not legal where it stands); it is left out.
+    pub const UNWRITABLE_GAME: &str = "games.unwritable_game";
+    /// Error: a line of JSON Lines that is not a game; it is skipped.
+    pub const JSONL_UNREADABLE_GAME: &str = "jsonl.unreadable_game";
 }
 
 /// Opens the games of `path`: PGN, JSON Lines, or a SCID database named by any of its files or

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use tabiya_io::{Diagnostic, DiagnosticSink, Location, Unit};
 
-use super::GamesError;
 use super::source::Source;
+use super::{GamesError, codes};
 use crate::game::Game;
 use crate::jsonl;
 use crate::pgn::WriterOptions;
@@ -136,7 +136,7 @@ impl<W: Write + Send> Sink<W> {
                 writer.add_encoded(encoded)?;
             }
             (Prepared::Unwritable(why), _) => {
-                diagnostics.report(Diagnostic::error("games.unwritable_game", at(), format!("not written: {why}")));
+                diagnostics.report(Diagnostic::error(codes::UNWRITABLE_GAME, at(), format!("not written: {why}")));
             }
             // A sink only stores what it prepared.
             (Prepared::Text(_) | Prepared::Scid(_), _) => unreachable!("a game prepared for another sink"),
@@ -170,6 +170,9 @@ impl<W: Write + Send> Sink<W> {
             let done = export_pgn(db, options, out, &mut progress)
                 .map_err(|source| GamesError::Io { path: path.clone(), source })?;
             self.written += done.exported;
+            for d in done.diagnostics {
+                diagnostics.report(d);
+            }
             for e in done.failed {
                 diagnostics.report(GamesError::Scid(e).diagnostic());
             }
