@@ -62,6 +62,15 @@ fn pgn_to_json_lines_and_back() {
     assert_eq!(first["tags"][0][0], "Event");
     let moves = first["moves"].as_array().unwrap();
     assert!(moves.iter().all(|m| m["uci"].as_str().is_some_and(|u| u.len() >= 4) && m["san"].is_string()));
+    // verify replays every line; a line that is not a game is an error.
+    assert_eq!(tabiya(&["verify", s(&jsonl)]).status.code(), Some(0));
+    let broken = dir.path().join("broken.jsonl");
+    std::fs::write(&broken, format!("{text}{{\"tags\":[]}}\n")).unwrap();
+    let out = tabiya(&["verify", "--json", s(&broken)]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["problems"][0]["code"], "jsonl.unreadable_game");
+    assert_eq!(json["problems"][0]["location"]["number"], text.lines().count() + 1);
     // Back to PGN: the same text as PGN → PGN.
     let direct = convert(&sample(), &dir.path().join("direct.pgn"), &[]);
     let through = convert(&jsonl, &dir.path().join("through.pgn"), &["--from", "jsonl"]);
