@@ -3,9 +3,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use tabiya_chess::scid::{Header, NameBase};
-use tabiya_io::Warnings;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = NameBase::read_sn4(data, &mut Warnings::default());
-    let _ = NameBase::read_sn5(data, &mut Header::default(), &mut Warnings::default());
+    let _ = NameBase::read_sn4(data, &mut Vec::new());
+    let _ = NameBase::read_sn5(data, &mut Header::default(), &mut Vec::new());
 });

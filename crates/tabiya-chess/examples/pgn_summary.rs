@@ -14,9 +14,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 Ok(read) => {
                     games += 1;
                     plies += read.game.ply_count();
-                    warnings += read.warnings.len();
+                    warnings += read.diagnostics.len();
                     if verbose {
-                        read.warnings.iter().for_each(|w| println!("  warning: {w}"));
+                        read.diagnostics.iter().for_each(|d| println!("  {d}"));
                     }
                 }
                 Err(e) => {

@@ -15,8 +15,11 @@ use shakmaty::{CastlingMode, Chess, Move, PositionError};
 /// A game's result, as PGN and SCID know it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum GameResult {
+    /// White won.
     WhiteWins,
+    /// Black won.
     BlackWins,
+    /// Drawn.
     Draw,
     /// `*`: unknown, unfinished or abandoned.
     #[default]
@@ -24,6 +27,7 @@ pub enum GameResult {
 }
 
 impl GameResult {
+    /// The result as PGN writes it (`1-0`, `0-1`, `1/2-1/2`, `*`).
     pub fn as_pgn(self) -> &'static str {
         match self {
             GameResult::WhiteWins => "1-0",
@@ -33,6 +37,7 @@ impl GameResult {
         }
     }
 
+    /// The result a PGN result token names, if it is one.
     pub fn from_pgn(text: &str) -> Option<GameResult> {
         Some(match text {
             "1-0" => GameResult::WhiteWins,
@@ -89,6 +94,7 @@ pub struct Notes {
 }
 
 impl Node {
+    /// A move (`None`: a null move) with no notes.
     pub fn new(mv: Option<Move>) -> Node {
         Node { mv, notes: NotesBox(None) }
     }
@@ -149,6 +155,7 @@ pub struct Line {
     /// Comments before the first move (the pre-game comment of the main line, or the comment
     /// at the start of a variation).
     pub comments: Vec<String>,
+    /// The moves, in order.
     pub nodes: Vec<Node>,
 }
 
@@ -167,10 +174,12 @@ impl Tags {
         Tags { text: String::with_capacity(bytes), ends: Vec::with_capacity(tags) }
     }
 
+    /// Number of tags.
     pub fn len(&self) -> usize {
         self.ends.len()
     }
 
+    /// No tags at all.
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }
@@ -213,6 +222,7 @@ impl Tags {
     }
 
     #[inline]
+    /// The (name, value) pairs in order.
     pub fn iter(&self) -> TagsIter<'_> {
         TagsIter { text: &self.text, ends: self.ends.iter(), start: 0 }
     }
@@ -288,7 +298,9 @@ pub struct Game {
     pub start: Option<Fen>,
     /// Chess960 games use `CastlingMode::Chess960`.
     pub castling_mode: CastlingMode,
+    /// The main line, with its variations.
     pub moves: Line,
+    /// The result (the movetext's, else the Result tag's).
     pub result: GameResult,
 }
 

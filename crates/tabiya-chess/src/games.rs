@@ -1,5 +1,12 @@
-//! One entry point for every source of chess games: `games::open(path)` yields the games of a
-//! PGN file or a SCID database (3, 4 or 5), chosen by the file's format.
+//! The games layer: every chess games format as a source and a sink of the one game model
+//! ([`Game`](crate::game::Game)), above the formats' own modules ([`pgn`](crate::pgn),
+//! [`scid`](crate::scid), [`jsonl`](crate::jsonl)), which know nothing of each other.
+//!
+//! * [`open`] yields the games of a PGN file, a SCID database (3, 4 or 5) or a JSON Lines file
+//!   one at a time, chosen by the file's format; [`Source`] reads them on all cores.
+//! * [`Sink`] writes games as PGN, JSON Lines or a SCID 4/5 database; [`Sink::add_source`]
+//!   converts a whole source, any to any.
+//! * [`info`] and [`verify`] answer `tabiya info` and `tabiya verify` for every games file.
 //!
 //! ```no_run
 //! let mut plies = 0;
@@ -9,55 +16,97 @@
 //! # Ok::<(), tabiya_chess::games::GamesError>(())
 //! ```
 
-use std::fs::File;
-use std::io::{BufReader, Read, Seek};
+mod sink;
+mod source;
+
 use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
-use tabiya_io::Head;
+use tabiya_io::report::{Info, Verification};
+use tabiya_io::{Diagnostic, Head, Location};
 
 use crate::Format;
-
-use crate::game::Game;
-use crate::pgn::{PgnError, PgnReader, ReadOptions};
+use crate::jsonl::JsonLinesError;
+use crate::pgn::PgnError;
 use crate::scid::{Database, ScidError};
+
+pub use sink::{Sink, SinkSummary};
+pub use source::{Games, ReadItem, Source};
 
 /// A game source could not be opened, or one of its games could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum GamesError {
+    /// A file could not be opened, read or written.
     #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The file holds no chess games tabiya reads.
     #[error("{}: {what}", path.display())]
-    NotGames { path: PathBuf, what: String },
+    NotGames {
+        /// The file.
+        path: PathBuf,
+        /// What it is instead.
+        what: String,
+    },
+    /// A PGN game could not be read.
     #[error(transparent)]
     Pgn(#[from] PgnError),
+    /// A SCID database or game could not be read or written.
     #[error(transparent)]
     Scid(#[from] ScidError),
+    /// A line of JSON Lines is not a game.
+    #[error("{location}: {source}")]
+    JsonLines {
+        /// The file and line.
+        location: Location,
+        /// What is wrong with it.
+        source: JsonLinesError,
+    },
 }
 
-/// The games of one file, in file order.
-pub enum Games {
-    Pgn(Box<PgnReader<BufReader<File>>>),
-    Scid { db: Box<Database>, next: usize },
-}
-
-/// Opens the games of `path`: PGN, or a SCID database named by any of its files or its stem.
-pub fn open(path: &Path) -> Result<Games, GamesError> {
-    match source_format(path)? {
-        SourceFormat::Pgn => {
-            let file = File::open(path).map_err(|source| GamesError::Io { path: path.into(), source })?;
-            Ok(Games::Pgn(Box::new(PgnReader::with_options(
-                BufReader::with_capacity(1 << 16, file),
-                read_options(path),
-            ))))
+impl GamesError {
+    /// The error as a diagnostic: a game (or the whole input) that could not be read.
+    pub fn diagnostic(&self) -> Diagnostic {
+        match self {
+            GamesError::Io { path, source } => Diagnostic::error(codes::IO, Location::file(path), source.to_string()),
+            GamesError::NotGames { path, what } => Diagnostic::error(codes::NOT_GAMES, Location::file(path), what),
+            GamesError::Pgn(e) => e.diagnostic(),
+            GamesError::Scid(e) => e.diagnostic(),
+            GamesError::JsonLines { location, source } => {
+                Diagnostic::error(codes::JSONL_UNREADABLE_GAME, location.clone(), source.to_string())
+            }
         }
-        SourceFormat::Scid => Ok(Games::Scid { db: Box::new(Database::open(path)?), next: 0 }),
     }
 }
 
+/// The stable codes of the [`Diagnostic`]s of the games layer (the formats' own are in
+/// [`crate::pgn::codes`] and [`crate::scid::codes`]).
+pub mod codes {
+    /// Error: a file could not be opened, read or written.
+    pub const IO: &str = "games.io";
+    /// Error: the file holds no chess games tabiya reads.
+    pub const NOT_GAMES: &str = "games.not_games";
+    /// Error: a game the sink cannot write (a move not legal where it stands); it is left out.
+    pub const UNWRITABLE_GAME: &str = "games.unwritable_game";
+    /// Error: a line of JSON Lines that is not a game; it is skipped.
+    pub const JSONL_UNREADABLE_GAME: &str = "jsonl.unreadable_game";
+}
+
+/// Opens the games of `path`: PGN, JSON Lines, or a SCID database named by any of its files or
+/// its stem.
+pub fn open(path: &Path) -> Result<Games, GamesError> {
+    Games::open(path, source_format(path)?)
+}
+
+/// The families of games files, as far as reading them differs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum SourceFormat {
     Pgn,
     Scid,
+    JsonLines,
 }
 
 fn source_format(path: &Path) -> Result<SourceFormat, GamesError> {
@@ -72,6 +121,7 @@ fn source_format(path: &Path) -> Result<SourceFormat, GamesError> {
     match format {
         Some(Format::Pgn) => Ok(SourceFormat::Pgn),
         Some(Format::Scid3 | Format::Scid4 | Format::Scid5) => Ok(SourceFormat::Scid),
+        Some(Format::JsonLines) => Ok(SourceFormat::JsonLines),
         other => Err(GamesError::NotGames {
             path: path.into(),
             what: format!("not a file of chess games ({})", other.map_or("unknown format", |f| f.name())),
@@ -79,243 +129,82 @@ fn source_format(path: &Path) -> Result<SourceFormat, GamesError> {
     }
 }
 
-fn read_options(path: &Path) -> ReadOptions {
-    ReadOptions { file: Some(path.to_path_buf()), ..ReadOptions::default() }
-}
-
-/// PGN text per piece read on one thread: a few hundred games.
-const PGN_PIECE: usize = 256 << 10;
-/// SCID games per piece.
-const SCID_PIECE: usize = 512;
-
-/// A file of games opened for reading on all cores: a PGN file or a SCID database.
-pub enum Source {
-    Pgn { path: PathBuf, file: File },
-    Scid(Box<Database>),
-}
-
-impl Source {
-    /// Opens PGN or a SCID database named by any of its files or its stem.
-    pub fn open(path: &Path) -> Result<Source, GamesError> {
-        match source_format(path)? {
-            SourceFormat::Pgn => {
-                let file = File::open(path).map_err(|source| GamesError::Io { path: path.into(), source })?;
-                Ok(Source::Pgn { path: path.to_path_buf(), file })
-            }
-            SourceFormat::Scid => Ok(Source::Scid(Box::new(Database::open(path)?))),
+/// What a games file is (`tabiya info`): PGN and JSON Lines are read through, a SCID database
+/// is described from its index and names. `progress` is called with (done, total) in bytes
+/// (PGN) or games.
+pub fn info(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Info, GamesError> {
+    match source_format(path)? {
+        SourceFormat::Pgn => Ok(crate::pgn::report::info(path, progress)?),
+        SourceFormat::Scid => Ok(crate::scid::report::info(&Database::open(path)?, path)),
+        SourceFormat::JsonLines => {
+            let tally = tally(path, progress)?;
+            let mut info = Info::new(path, Format::JsonLines.name());
+            info.count("games", tally.games).count("unreadable_games", tally.unreadable).count("plies", tally.plies);
+            Ok(info)
         }
     }
+}
 
-    /// Reads every game on all rayon threads and hands them, each turned into a `T` by `map` on
-    /// the thread that read it, to `sink` in file order: the same games, errors and order as
-    /// [`open`] gives, with reading and `map`ping spread over the cores. The file is cut into
-    /// pieces that hold whole games (PGN) or runs of game numbers (SCID); a few pieces per
-    /// thread are in flight at a time, so memory stays flat. While the pieces of one block of PGN
-    /// are read, `sink` takes the games of the block before, on a rayon thread of its own when
-    /// there are two or more. `sink`'s error stops the reading.
-    pub fn read_in_parallel<T: Send, E: Send>(
-        &self,
-        map: impl Fn(Game) -> T + Sync,
-        sink: impl FnMut(Result<T, GamesError>) -> Result<(), E> + Send,
-    ) -> Result<(), E> {
-        self.read_in_pieces(PGN_PIECE, map, sink)
-    }
-
-    /// [`Source::read_in_parallel`] with PGN pieces of about `pgn_piece` bytes.
-    fn read_in_pieces<T: Send, E: Send>(
-        &self,
-        pgn_piece: usize,
-        map: impl Fn(Game) -> T + Sync,
-        mut sink: impl FnMut(Result<T, GamesError>) -> Result<(), E> + Send,
-    ) -> Result<(), E> {
-        let in_flight = 2 * rayon::current_num_threads();
-        match self {
-            Source::Pgn { path, file } => {
-                // The file is named in the errors when they are relocated, not in every game.
-                let options = ReadOptions::default();
-                // The text is read a piece at a time straight into the piece's own buffer; each
-                // piece ends before the last game that starts in it (that game may be unfinished):
-                // only that game's text is copied, to open the next piece. The buffers are kept
-                // for the pieces after (fresh ones would be fresh pages to fault in).
-                let (mut tail, mut tail_offset) = (Vec::new(), 0u64);
-                let mut spare: Vec<Vec<u8>> = Vec::new();
-                // The games of the pieces before, not yet handed to `sink`.
-                let mut read_before: ReadPieces<T> = Vec::new();
-                let mut games_before = 0u64;
-                let mut file = file;
-                if let Err(source) = file.seek(std::io::SeekFrom::Start(0)) {
-                    return sink(Err(GamesError::Io { path: path.clone(), source }));
+/// Checks a games file (`tabiya verify`): every game of PGN and JSON Lines is read and every
+/// move replayed; a SCID database is checked through (see [`crate::scid::verify`]). A file
+/// that cannot be opened is an error of the verification.
+pub fn verify(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Verification {
+    let format = match source_format(path) {
+        Ok(format) => format,
+        Err(e) => {
+            let mut v = Verification::new(path, "games");
+            v.problem(e.diagnostic());
+            return v;
+        }
+    };
+    match format {
+        SourceFormat::Pgn => crate::pgn::report::verify(path, progress),
+        SourceFormat::Scid => match Database::open(path) {
+            Ok(db) => crate::scid::verify::verify(&db, path),
+            Err(e) => {
+                let mut v = Verification::new(path, Format::Scid4.name());
+                v.problem(e.diagnostic());
+                v
+            }
+        },
+        SourceFormat::JsonLines => {
+            let mut v = Verification::new(path, Format::JsonLines.name());
+            match tally(path, progress) {
+                Ok(tally) => {
+                    v.checked("games", tally.games).checked("plies", tally.plies);
+                    v.problems(tally.problems);
                 }
-                let mut end = false;
-                loop {
-                    let mut pieces: Vec<(u64, Vec<u8>)> = Vec::with_capacity(in_flight);
-                    while pieces.len() < in_flight && !end {
-                        let mut text = spare.pop().unwrap_or_default();
-                        text.clear();
-                        text.append(&mut tail);
-                        loop {
-                            text.reserve(pgn_piece);
-                            match (&mut file).take(pgn_piece as u64).read_to_end(&mut text) {
-                                Ok(0) => {
-                                    end = true;
-                                    break;
-                                }
-                                Ok(_) => {}
-                                Err(source) => {
-                                    store(read_before, path, &mut games_before, &mut sink)?;
-                                    return sink(Err(GamesError::Io { path: path.clone(), source }));
-                                }
-                            }
-                            // A piece holding no game start yet (one long game) reads on.
-                            if let Some(cut) = crate::pgn::last_game_start(&text) {
-                                tail.extend_from_slice(&text[cut..]);
-                                text.truncate(cut);
-                                break;
-                            }
-                        }
-                        let len = text.len() as u64;
-                        pieces.push((tail_offset, text));
-                        tail_offset += len;
-                    }
-                    let ((read, buffers), stored) = rayon::join(
-                        || -> (ReadPieces<T>, Vec<Vec<u8>>) {
-                            pieces
-                                .into_par_iter()
-                                .map(|(offset, text)| {
-                                    let mut reader = PgnReader::from_vec(text, options.clone());
-                                    let games = reader.by_ref().map(|read| read.map(|read| map(read.game))).collect();
-                                    ((offset, games), reader.into_vec())
-                                })
-                                .unzip()
-                        },
-                        || store(std::mem::take(&mut read_before), path, &mut games_before, &mut sink),
-                    );
-                    stored?;
-                    read_before = read;
-                    spare = buffers;
-                    if end {
-                        return store(read_before, path, &mut games_before, &mut sink);
-                    }
-                }
+                Err(e) => v.problem(e.diagnostic()),
             }
-            Source::Scid(db) => {
-                let firsts: Vec<usize> = (0..db.len()).step_by(SCID_PIECE).collect();
-                for window in firsts.chunks(in_flight) {
-                    let read: Vec<Vec<Result<T, ScidError>>> = window
-                        .par_iter()
-                        .map(|&first| (first..db.len().min(first + SCID_PIECE)).map(|n| db.game(n).map(&map)).collect())
-                        .collect();
-                    for game in read.into_iter().flatten() {
-                        sink(game.map_err(GamesError::from))?;
-                    }
-                }
-                Ok(())
-            }
+            v
         }
     }
 }
 
-/// Games read from the pieces of one block, by piece, each with the piece's offset in the file.
-type ReadPieces<T> = Vec<(u64, Vec<Result<T, PgnError>>)>;
-
-/// Hands the games of `pieces` to `sink` in order, their errors located in the file at `path`;
-/// `games_before` counts the games of the file before them.
-fn store<T, E>(
-    pieces: ReadPieces<T>,
-    path: &Path,
-    games_before: &mut u64,
-    sink: &mut impl FnMut(Result<T, GamesError>) -> Result<(), E>,
-) -> Result<(), E> {
-    for (piece_offset, games) in pieces {
-        let count = games.len() as u64;
-        for game in games {
-            sink(game.map_err(|mut e| {
-                // Locations in a piece count from its start: make them count from the file's.
-                relocate(&mut e, path, piece_offset, *games_before);
-                GamesError::Pgn(e)
-            }))?;
-        }
-        *games_before += count;
-    }
-    Ok(())
+/// What reading every game of a file found.
+#[derive(Debug, Default)]
+struct Tally {
+    games: u64,
+    unreadable: u64,
+    plies: u64,
+    problems: Vec<Diagnostic>,
 }
 
-/// Moves a location found in a piece of a PGN file to the file at `path`: `offset` bytes and
-/// `games` games precede the piece.
-fn relocate(e: &mut PgnError, path: &Path, offset: u64, games: u64) {
-    let (PgnError::Io { location, .. }
-    | PgnError::UnsupportedVariant { location, .. }
-    | PgnError::InvalidFen { location, .. }) = e;
-    location.file = Some(path.to_path_buf());
-    if let Some(at) = location.offset.as_mut() {
-        *at += offset;
-    }
-    if let Some(number) = location.number.as_mut() {
-        *number += games;
-    }
-}
-
-impl Iterator for Games {
-    type Item = Result<Game, GamesError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        match self {
-            Games::Pgn(reader) => reader.next().map(|r| r.map(|g| g.game).map_err(GamesError::from)),
-            Games::Scid { db, next } => {
-                let n = *next;
-                if n >= db.len() {
-                    return None;
-                }
-                *next += 1;
-                Some(db.game(n).map_err(GamesError::from))
+/// Reads every game of `path` in order.
+fn tally(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Tally, GamesError> {
+    let mut tally = Tally::default();
+    for game in open(path)? {
+        match game {
+            Ok(game) => {
+                tally.games += 1;
+                tally.plies += game.ply_count() as u64;
+            }
+            Err(e) => {
+                tally.unreadable += 1;
+                tally.problems.push(e.diagnostic());
             }
         }
+        progress(tally.games + tally.unreadable, 0);
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every game and every error, as text, in order.
-    fn describe(item: Result<Game, GamesError>) -> String {
-        match item {
-            Ok(game) => format!("{game:?}"),
-            Err(e) => format!("error: {e}"),
-        }
-    }
-
-    #[test]
-    fn parallel_reading_gives_what_sequential_reading_gives() {
-        let files = [
-            "pgn/small-varied.pgn",
-            "pgn/edge-cases/pgnextract-null-moves.pgn",
-            "pgn/edge-cases/pychess-crazyhouse-saturs-jannlee.pgn",
-            "pgn/edge-cases/pgnmentor-double-blank-line-crlf.pgn",
-            "pgn/edge-cases/pychess-chessbase-empty-line.pgn",
-            "scid/scidvspc-bases/endings.si4",
-        ];
-        for relative in files {
-            let Some(path) = tabiya_testdata::corpus_file(relative) else { return };
-            let sequential: Vec<String> = open(&path).unwrap().map(describe).collect();
-            assert!(!sequential.is_empty());
-            let source = Source::open(&path).unwrap();
-            // Small pieces: many cuts, and games that span blocks.
-            for piece in [300, 4096, PGN_PIECE] {
-                let mut parallel = Vec::new();
-                source
-                    .read_in_pieces(
-                        piece,
-                        |game| game,
-                        |item| {
-                            parallel.push(describe(item));
-                            Ok::<(), ()>(())
-                        },
-                    )
-                    .unwrap();
-                assert_eq!(parallel.len(), sequential.len(), "{relative}, pieces of {piece} bytes");
-                assert!(parallel == sequential, "{relative}, pieces of {piece} bytes");
-            }
-        }
-    }
+    Ok(tally)
 }

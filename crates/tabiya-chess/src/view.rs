@@ -6,23 +6,30 @@
 
 use shakmaty::{Bitboard, Castles, Chess, Color, EnPassantMode, Piece, Position, Role, Square, attacks};
 
+/// What book builders read of a position.
 pub trait PositionView {
+    /// The squares of pieces of `role`, both colors.
     fn by_role(&self, role: Role) -> Bitboard;
 
+    /// The squares of `color`'s pieces.
     fn by_color(&self, color: Color) -> Bitboard;
 
+    /// The side to move.
     fn turn(&self) -> Color;
 
+    /// The castling rights.
     fn castles(&self) -> &Castles;
 
     /// The square a pawn skipped with a double step on the last move, whether or not a pawn
     /// can take there (`EnPassantMode::Always`).
     fn maybe_ep_square(&self) -> Option<Square>;
 
+    /// The squares of `piece`.
     fn by_piece(&self, piece: Piece) -> Bitboard {
         self.by_role(piece.role) & self.by_color(piece.color)
     }
 
+    /// The king of `color`, if it has one.
     fn king_of(&self, color: Color) -> Option<Square> {
         self.by_piece(color.king()).first()
     }
@@ -64,8 +71,8 @@ mod tests {
     use tabiya_testdata::Xorshift;
 
     use super::*;
+    use crate::fast::rules::tests::{STARTS, position};
     use crate::pgn::PlayPosition;
-    use crate::rules::tests::{STARTS, position};
 
     /// The walk's position shows builders what `Chess` shows them, en passant squares above
     /// all (the Kvetka and Polyglot keys hold the pseudo-legal one).

@@ -31,7 +31,7 @@ fn mutations(bytes: &[u8], cuts: usize, flips: usize, seed: u64) -> Vec<Vec<u8>>
 fn read_pgn(bytes: &[u8]) -> usize {
     let plain: usize = PgnReader::new(bytes).map(|item| item.map_or(0, |g| g.game.ply_count())).sum();
     let repaired: usize =
-        PgnReader::from_bytes(bytes, ReadOptions::default()).map(|item| item.map_or(0, |g| g.warnings.len())).sum();
+        PgnReader::from_bytes(bytes, ReadOptions::default()).map(|item| item.map_or(0, |g| g.diagnostics.len())).sum();
     let walked: usize = PgnWalk::new(bytes, WalkOptions::default())
         .flatten()
         .map(|mut game| game.tags().count() + game.play(|_, _| ControlFlow::Continue(())).plies as usize)

@@ -21,13 +21,13 @@ fn tally(items: &[Result<ReadGame, String>]) -> (usize, usize, usize, usize) {
     (
         games.len(),
         items.len() - games.len(),
-        games.iter().map(|g| g.warnings.len()).sum(),
+        games.iter().map(|g| g.diagnostics.len()).sum(),
         games.iter().map(|g| g.game.ply_count()).sum(),
     )
 }
 
 fn warning_texts(items: &[Result<ReadGame, String>]) -> Vec<String> {
-    items.iter().flatten().flat_map(|g| g.warnings.iter().map(|w| w.to_string())).collect()
+    items.iter().flatten().flat_map(|g| g.diagnostics.iter().map(|w| w.to_string())).collect()
 }
 
 macro_rules! corpus_or_skip {
@@ -63,7 +63,7 @@ fn medium_pgnmentor_file() {
                 by_piece[i] += 1;
             }
         }
-        warnings.extend(read.warnings.iter().map(|w| (read.number, w.message.clone())));
+        warnings.extend(read.diagnostics.iter().map(|w| (read.number, w.message.clone())));
     }
     // The notes' figures: 31,990 games by `[Event` count and pgn-extract, 2,793,055 plies; the
     // 7 games with two blank lines after their tags are 7 games, not 14.
@@ -93,7 +93,7 @@ fn small_varied_file() {
     assert_eq!(tally(&items), (2_325, 0, 1, 191_405));
     assert_eq!(
         warning_texts(&items),
-        ["<input>@0x21bd9e (record 2318): blank line inside the movetext; the game goes on"
+        ["warning: <input>@0x21bd9e (game 2318): blank line inside the movetext; the game goes on"
             .replace("<input>", &corpus_file("pgn/small-varied.pgn").unwrap().display().to_string())]
     );
     let games: Vec<&ReadGame> = items.iter().flatten().collect();
@@ -175,10 +175,7 @@ fn edge_cases() {
         [28, 4, 2, 2, 2]
     );
     let ambiguous: Vec<&String> = texts.iter().filter(|w| w.contains("ambiguous")).collect();
-    assert!(
-        ambiguous[0].ends_with("(record 1): ambiguous move 5... Nd7; the main line ends before it"),
-        "{ambiguous:?}"
-    );
+    assert!(ambiguous[0].ends_with("(game 1): ambiguous move 5... Nd7; the main line ends before it"), "{ambiguous:?}");
 
     // The same game in two encodings reads the same once decoded.
     let utf8 = corpus_or_skip!("pgn/edge-cases/scid-res_gameUTF8.pgn");
@@ -224,7 +221,7 @@ fn written_games_read_back_the_same() {
     assert_eq!(again.len(), games.len());
     for (a, b) in games.iter().zip(&again) {
         assert!(a.game == b.game, "game {} differs after writing and reading", a.number);
-        assert!(b.warnings.is_empty(), "game {}: {:?}", a.number, b.warnings);
+        assert!(b.diagnostics.is_empty(), "game {}: {:?}", a.number, b.diagnostics);
     }
     // With the standard 80-column layout, only white space inside comments changes.
     let mut wrapped = Vec::new();

@@ -46,7 +46,7 @@ fn long_games_and_small_reads() {
             assert_eq!(game.offset, offsets[number]);
             assert_eq!(game.number, number as u64 + 1);
             assert_eq!(game.game.ply_count(), 3);
-            assert!(game.warnings.is_empty());
+            assert!(game.diagnostics.is_empty());
             let comments = game.game.moves.nodes[2].comments();
             if number % 150 == 7 {
                 assert_eq!(comments.iter().map(String::len).collect::<Vec<_>>(), [long_comment]);

@@ -33,7 +33,7 @@ fn by_reader(bytes: &[u8], max_plies: Option<u32>) -> Vec<Result<Seen, String>> 
         .map(|item| {
             let read = item.map_err(|e| e.to_string())?;
             let game = &read.game;
-            let mut warnings: Vec<String> = read.warnings.iter().map(|w| w.to_string()).collect();
+            let mut warnings: Vec<String> = read.diagnostics.iter().map(|w| w.to_string()).collect();
             warnings.sort();
             Ok(Seen {
                 number: read.number,
@@ -62,7 +62,7 @@ fn seen(walk: PgnWalk<'_>) -> Vec<Result<(Seen, u64), String>> {
             ControlFlow::Continue(())
         });
         assert_eq!(played.plies as usize, moves.len());
-        let mut warnings: Vec<String> = game.warnings.iter().map(|w| w.to_string()).collect();
+        let mut warnings: Vec<String> = game.diagnostics.iter().map(|w| w.to_string()).collect();
         warnings.sort();
         let seen = Seen {
             number: game.number,
@@ -145,7 +145,7 @@ fn the_medium_file_walked_in_pieces() {
             let mut game = game.unwrap();
             plies += u64::from(game.play(|_, _| ControlFlow::Continue(())).plies);
             games += 1;
-            warnings += game.warnings.len();
+            warnings += game.diagnostics.len();
             assert_eq!(bytes[game.offset as usize], b'[');
             end = game.offset + game.length;
         }

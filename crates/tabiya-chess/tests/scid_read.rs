@@ -3,7 +3,6 @@
 use tabiya_chess::scid::derived::{counts, main_line};
 use tabiya_chess::scid::fields::encode_count;
 use tabiya_chess::scid::{Database, NameType};
-use tabiya_io::Warnings;
 use tabiya_testdata::corpus_file;
 
 /// Opens a corpus database, decodes every game, and returns (games, FEN games, derived-field
@@ -11,7 +10,7 @@ use tabiya_testdata::corpus_file;
 fn decode_all(relative: &str) -> Option<(Database, usize, usize, usize, usize)> {
     let path = corpus_file(relative)?;
     let db = Database::open(&path).unwrap();
-    let (mut fen_games, mut std_mismatch, mut fen_mismatch, mut warnings) = (0, 0, 0, Warnings::default());
+    let (mut fen_games, mut std_mismatch, mut fen_mismatch, mut warnings) = (0, 0, 0, Vec::new());
     for n in 0..db.len() {
         let record = db.record(n, &mut warnings).unwrap_or_else(|e| panic!("{relative} game {}: {e}", n + 1));
         let entry = db.entries[n];

@@ -20,7 +20,7 @@ fn import(pgn: &Path, out: &Path, version: Version) {
     let file = std::fs::File::open(pgn).unwrap();
     let games = PgnReader::new(std::io::BufReader::new(file)).map(|g| g.unwrap().game);
     let summary = write_database(out, version, games).unwrap();
-    assert!(summary.skipped.is_empty(), "{:?}", summary.skipped);
+    assert!(summary.diagnostics.is_empty(), "{:?}", summary.diagnostics);
 }
 
 fn same_file(ours: &Path, theirs: &Path) -> Result<(), String> {
@@ -153,9 +153,11 @@ fn unstorable_games_are_skipped_and_counted() {
     let dir = tempfile::tempdir().unwrap();
     let summary = write_database(&dir.path().join("s.si4"), Version::Scid4, games.clone()).unwrap();
     assert_eq!(summary.written, 1);
-    assert_eq!(summary.skipped.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [1, 2]);
-    assert!(summary.skipped[0].1.contains("Chess960"), "{:?}", summary.skipped);
-    assert!(summary.skipped[1].1.contains("128 KiB"), "{:?}", summary.skipped);
+    let skipped = &summary.diagnostics;
+    assert_eq!(skipped.iter().map(|d| d.location.number).collect::<Vec<_>>(), [Some(1), Some(2)]);
+    assert!(skipped.iter().all(|d| d.code == "scid.unstorable_game"));
+    assert!(skipped[0].message.contains("Chess960"), "{skipped:?}");
+    assert!(skipped[1].message.contains("128 KiB"), "{skipped:?}");
     // SCID 5 stores the Chess960 game.
     let summary = write_database(&dir.path().join("s.si5"), Version::Scid5, games).unwrap();
     assert_eq!(summary.written, 2);
@@ -183,11 +185,16 @@ fn medium_pgn_import_matches_scid_502() {
     let Some(pgn) = corpus_file("pgn/medium-pgnmentor-12players.pgn") else { return };
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("medium.si4");
-    let mut writer = tabiya_chess::scid::DatabaseWriter::create(&out, Version::Scid4).unwrap();
+    let writer = tabiya_chess::scid::DatabaseWriter::create(&out, Version::Scid4).unwrap();
+    let mut sink = tabiya_chess::games::Sink::<std::io::Sink>::scid(writer);
     let source = tabiya_chess::games::Source::open(&pgn).unwrap();
-    writer.add_games(&source, |e| panic!("{e}"), |_| {}).unwrap();
-    let summary = writer.finish().unwrap();
-    assert_eq!((summary.written, summary.skipped.len()), (31_990, 0));
+    let mut found = Vec::new();
+    sink.add_source(&source, &mut found, |_| {}).unwrap();
+    let summary = sink.finish(&mut found).unwrap();
+    assert_eq!((summary.written, summary.total), (31_990, 31_990));
+    // The two games of the file whose text is not UTF-8 (Windows-1252) are warned about, nothing else.
+    let codes: Vec<&str> = found.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["pgn.not_utf8", "pgn.not_utf8"], "{found:?}");
     let si4 = std::fs::read(&out).unwrap();
     assert_eq!(si4.len(), 1_503_712);
     assert_eq!(fnv1a(FNV_START, &si4), 0xebb7_53bc_01e4_3d2f);

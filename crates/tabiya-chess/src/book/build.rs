@@ -651,7 +651,7 @@ fn build_in<T: Send>(
             match item {
                 Ok(mut game) => {
                     builder.add_walked(&mut game);
-                    warnings += game.warnings.len() as u64;
+                    warnings += game.diagnostics.len() as u64;
                 }
                 Err(_) => unreadable += 1,
             }

@@ -7,12 +7,17 @@
 //!   result token followed by tagless movetext) is joined to its game.
 //! * A UTF-8 BOM is skipped; text that is not valid UTF-8 is decoded as Windows-1252 and the
 //!   game gets a warning.
+//!
+//! Every game comes with the [`Diagnostic`]s of what reading found (codes in [`super::codes`]):
+//! what was repaired or dropped is a warning; an illegal or ambiguous move, whose line is lost
+//! from there on, is an error.
 //! * Null moves (`--`) are played in the main line and in variations.
-//! * An illegal or ambiguous move ends its line (main line or variation) with a warning that
+//! * An illegal or ambiguous move ends its line (main line or variation) with an error that
 //!   names the game and the move; reading goes on.
 //! * Variants other than standard chess and Chess960 are an error for that game.
-//! * [`PgnReader::from_bytes`] also repairs commas between moves and `d7d8R` promotions, each
-//!   with a warning; [`PgnReader::new`] drops those tokens, as pgn-reader did.
+//! * [`PgnReader::from_bytes`] and [`PgnReader::repairing`] also repair commas between moves and
+//!   `d7d8R` promotions, each with a warning; [`PgnReader::new`] drops those tokens, as
+//!   pgn-reader did.
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -24,23 +29,25 @@ use std::path::PathBuf;
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError, SanPlus, Suffix};
 use shakmaty::{CastlingMode, Chess, Color, File, Move, Position, Role, Square};
-use tabiya_io::{Location, Warnings};
+use tabiya_io::{Diagnostic, Location, Unit};
 
-use super::PgnError;
-use super::position::PlayPosition;
-use super::scan::{self, Scanner};
+use super::{PgnError, codes};
+use crate::fast::position::PlayPosition;
+use crate::fast::scan::{self, Scanner};
 use crate::game::{Game, GameResult, Line, Node, Tags};
 
 /// What to keep of each game. Skipping variations and comments makes reading faster when
 /// only the main line matters (book building).
 #[derive(Debug, Clone)]
 pub struct ReadOptions {
+    /// Keep variations (else they are skipped unread).
     pub variations: bool,
+    /// Keep comments (else they are dropped).
     pub comments: bool,
     /// Main-line moves beyond this many plies are not read (book building needs only the
     /// first plies; the rest of the movetext is still scanned for the result).
     pub max_plies: Option<u32>,
-    /// Named in every error and warning location.
+    /// Named in every error and diagnostic location.
     pub file: Option<PathBuf>,
 }
 
@@ -53,8 +60,10 @@ impl Default for ReadOptions {
 /// One game as read, with what the reader had to repair or drop.
 #[derive(Debug, Clone)]
 pub struct ReadGame {
+    /// The game.
     pub game: Game,
-    pub warnings: Warnings,
+    /// What reading found: repairs and dropped tokens are warnings, lost moves errors.
+    pub diagnostics: Vec<Diagnostic>,
     /// 1-based number of the game in the input.
     pub number: u64,
     /// Byte offset of the game's first tag (or first movetext byte) in the input.
@@ -87,10 +96,10 @@ pub struct PgnReader<R: Read> {
 const BLOCK: usize = 1 << 20;
 
 impl<'a> PgnReader<&'a [u8]> {
-    /// Reads PGN held in memory, repairing what would otherwise be dropped (commas between
-    /// moves, `d7d8R` promotions); every repair is a warning of its game.
+    /// Reads PGN held in memory, repairing what would otherwise be dropped (see
+    /// [`PgnReader::repairing`]).
     pub fn from_bytes(input: &'a [u8], options: ReadOptions) -> Self {
-        PgnReader { repair: true, ..PgnReader::with_options(input, options) }
+        PgnReader::with_options(input, options).repairing()
     }
 }
 
@@ -108,10 +117,18 @@ impl PgnReader<io::Empty> {
 }
 
 impl<R: Read> PgnReader<R> {
+    /// Reads every game of `input`, keeping everything (see [`ReadOptions::default`]).
     pub fn new(input: R) -> PgnReader<R> {
         PgnReader::with_options(input, ReadOptions::default())
     }
 
+    /// The reader, repairing what it would otherwise drop: commas between moves and `d7d8R`
+    /// promotions; every repair is a warning of its game.
+    pub fn repairing(self) -> Self {
+        PgnReader { repair: true, ..self }
+    }
+
+    /// Reads the games of `input`, keeping what `options` say.
     pub fn with_options(input: R, options: ReadOptions) -> PgnReader<R> {
         PgnReader {
             input,
@@ -258,9 +275,9 @@ struct GameState {
     skipping_variation: bool,
     outcome: Option<GameResult>,
     not_utf8: bool,
-    /// What the lenient reading repaired, reported after the game's other warnings.
+    /// What the lenient reading repaired, reported after the game's other diagnostics.
     repairs: Vec<String>,
-    warnings: Warnings,
+    diagnostics: Vec<Diagnostic>,
     location: Location,
     /// The fullmove number of the start position, for naming moves.
     first_move_number: u32,
@@ -274,9 +291,14 @@ impl GameState {
         &mut self.frames[last]
     }
 
-    fn warn(&mut self, message: impl Into<String>) {
+    fn warn(&mut self, code: &'static str, message: impl Into<String>) {
         let message = message.into();
-        self.warnings.push(self.location.clone(), message);
+        self.diagnostics.push(Diagnostic::warning(code, self.location.clone(), message));
+    }
+
+    /// Something of the game could not be kept.
+    fn lose(&mut self, code: &'static str, message: impl Into<String>) {
+        self.diagnostics.push(Diagnostic::error(code, self.location.clone(), message.into()));
     }
 
     /// "12. Nf3" or "12... Nf3" for the move played from ply `ply`.
@@ -308,7 +330,7 @@ impl GameVisitor {
         Location {
             file: self.options.file.clone(),
             offset: Some(self.offset),
-            unit: tabiya_io::Unit::Record,
+            unit: Unit::Game,
             number: Some(self.number.max(1)),
         }
     }
@@ -321,7 +343,7 @@ impl GameVisitor {
 
     fn finish(&mut self, mut state: Box<GameState>) {
         while state.frames.len() > 1 {
-            state.warn("variation not closed before the end of the game");
+            state.warn(codes::UNCLOSED_VARIATION, "variation not closed before the end of the game");
             close_variation(&mut state);
         }
         let is_junk = state.game.tags.is_empty()
@@ -333,39 +355,40 @@ impl GameVisitor {
             self.number -= 1;
             return;
         }
-        let GameState { mut game, mut frames, outcome, not_utf8, repairs, mut warnings, location, .. } = *state;
+        let GameState { mut game, mut frames, outcome, not_utf8, repairs, mut diagnostics, location, .. } = *state;
         game.moves = mem::take(&mut frames[0].line);
         let tag_result = game.tag("Result").and_then(GameResult::from_pgn);
         game.result = match outcome {
             Some(result) => {
                 if tag_result.is_some_and(|r| r != result) {
-                    warnings.push(
+                    diagnostics.push(Diagnostic::warning(
+                        codes::RESULT_MISMATCH,
                         location.clone(),
                         format!("result tag {:?} differs from the movetext's {}", game.tag("Result"), result.as_pgn()),
-                    );
+                    ));
                 }
                 result
             }
             None => tag_result.unwrap_or_default(),
         };
         if not_utf8 {
-            warnings.push(location.clone(), "text is not valid UTF-8; decoded as Windows-1252");
+            diagnostics.push(Diagnostic::warning(codes::NOT_UTF8, location.clone(), NOT_UTF8));
         }
         for message in repairs {
-            warnings.push(location.clone(), message);
+            diagnostics.push(Diagnostic::warning(codes::REPAIRED_TOKEN, location.clone(), message));
         }
         let number = location.number.unwrap_or_default();
         let offset = location.offset.unwrap_or_default();
-        self.ready.push_back(Ok(ReadGame { game, warnings, number, offset }));
+        self.ready.push_back(Ok(ReadGame { game, diagnostics, number, offset }));
     }
 
     fn start_game(&mut self, tags: TagSection) -> Result<Box<GameState>, PgnError> {
         let location = self.location();
         let mut game = Game { tags: tags.tags, ..Game::default() };
-        let mut warnings = Warnings::default();
+        let mut diagnostics = Vec::new();
         let start = StartPosition::from_tags(game.tag("Variant"), game.tag("FEN"), &location)?;
         if start.fen_read_as_chess960 {
-            warnings.push(location.clone(), FEN_READ_AS_CHESS960);
+            diagnostics.push(Diagnostic::warning(codes::FEN_CHESS960, location.clone(), FEN_READ_AS_CHESS960));
         }
         (game.start, game.castling_mode) = (start.fen, start.castling_mode);
         let first_move_number = start.position.fullmoves().get();
@@ -377,7 +400,7 @@ impl GameVisitor {
             outcome: None,
             not_utf8: tags.not_utf8,
             repairs: Vec::new(),
-            warnings,
+            diagnostics,
             location,
             first_move_number,
             first_turn,
@@ -386,6 +409,7 @@ impl GameVisitor {
 }
 
 pub(super) const FEN_READ_AS_CHESS960: &str = "FEN castling rights are Chess960's; read as Chess960";
+pub(super) const NOT_UTF8: &str = "text is not valid UTF-8; decoded as Windows-1252";
 
 /// Where a game starts, from its Variant and FEN tags.
 pub(super) struct StartPosition {
@@ -449,7 +473,7 @@ pub(super) fn resolve_san(san: San, pos: &PlayPosition) -> Result<Option<Move>, 
         San::Null => Ok(None),
         san => match pos.san_to_move(san).or_else(|e| long_algebraic(san, pos).ok_or(e)) {
             Ok(m) => Ok(Some(m)),
-            Err(SanError::AmbiguousSan) => Err("ambiguous move"),
+            Err(SanError::AmbiguousSan) => Err(AMBIGUOUS),
             Err(_) => Err("illegal move"),
         },
     }
@@ -482,11 +506,15 @@ pub(super) fn move_name(first_move_number: u32, first_turn: Color, ply: u32, san
     format!("{number}{dots} {san}")
 }
 
-/// The warning for an illegal move that ends a line.
-pub(super) fn move_warning(what: &str, name: &str, main_line: bool) -> String {
+/// The error for an illegal or ambiguous move that ends a line: the moves after it are lost.
+pub(super) fn move_error(what: &str, name: &str, main_line: bool, location: Location) -> Diagnostic {
     let line = if main_line { "the main line" } else { "its variation" };
-    format!("{what} {name}; {line} ends before it")
+    let code = if what == AMBIGUOUS { codes::AMBIGUOUS_MOVE } else { codes::ILLEGAL_MOVE };
+    Diagnostic::error(code, location, format!("{what} {name}; {line} ends before it"))
 }
+
+/// What an ambiguous move is called in messages.
+const AMBIGUOUS: &str = "ambiguous move";
 
 /// A long-algebraic move (`g1f3`, `e7e8q`): SAN parsing reads it as a pawn move with a full
 /// from-square, which is only legal when a pawn stands there.
@@ -542,7 +570,7 @@ impl GameVisitor {
         self.tag_ranges = ranges;
         let mut state = match self.carry.take() {
             Some(mut state) if tags.tags.is_empty() => {
-                state.warn("blank line inside the movetext; the game goes on");
+                state.warn(codes::BLANK_LINE_IN_MOVETEXT, "blank line inside the movetext; the game goes on");
                 state
             }
             carried => {
@@ -573,15 +601,15 @@ impl GameVisitor {
     }
 }
 
-/// An illegal move ends the line being read, with a warning (kept out of line: the move
+/// An illegal move ends the line being read, with an error (kept out of line: the move
 /// reading loop stays small).
 #[cold]
 #[inline(never)]
 fn end_line(state: &mut GameState, ply: u32, san_plus: &SanPlus, what: &str) {
     state.current().stopped = true;
     let name = state.move_name(ply, san_plus);
-    let message = move_warning(what, &name, state.frames.len() == 1);
-    state.warn(message);
+    let error = move_error(what, &name, state.frames.len() == 1, state.location.clone());
+    state.diagnostics.push(error);
 }
 
 /// A null move, a long-algebraic move, or an illegal or ambiguous one, which ends its line.
@@ -649,7 +677,7 @@ impl scan::Movetext for Reading<'_> {
         }
         match frame.line.nodes.last_mut() {
             Some(node) => node.notes_mut().nags.push(nag),
-            None => state.warn(format!("NAG ${nag} before the first move of a line dropped")),
+            None => state.lose(codes::DROPPED_NAG, format!("NAG ${nag} before the first move of a line dropped")),
         }
     }
 
@@ -684,7 +712,7 @@ impl scan::Movetext for Reading<'_> {
             }
             None => {
                 if self.options.variations && !state.current().stopped {
-                    state.warn("variation before the first move of a line dropped");
+                    state.lose(codes::DROPPED_VARIATION, "variation before the first move of a line dropped");
                 }
                 state.skipping_variation = true;
                 true
@@ -700,7 +728,7 @@ impl scan::Movetext for Reading<'_> {
         if state.frames.len() > 1 {
             close_variation(state);
         } else {
-            state.warn("')' without a variation to close ignored");
+            state.warn(codes::UNMATCHED_PARENTHESIS, "')' without a variation to close ignored");
         }
     }
 

@@ -4,17 +4,17 @@
 //!
 //! Each game comes with what a builder needs before its first move: the tags (decoded on
 //! demand), the result (the movetext's result token, else the `Result` tag), the start
-//! position, where the game lies in its file, and the warnings reading gave. Its moves are
+//! position, where the game lies in its file, and the diagnostics reading gave. Its moves are
 //! then played one by one through [`WalkedGame::play`], which hands the caller the position
 //! before each move and lets it stop the game.
 //!
 //! The walk reads the games [`PgnReader`](super::PgnReader) reads, with the same leniency
 //! (a blank line never ends a game, commas between moves and `d7d8R` promotions repaired,
 //! text that is not UTF-8 decoded as Windows-1252, variants and invalid FENs are errors for
-//! their game) and the same warnings, apart from those about variations and comments, which
+//! their game) and the same diagnostics, apart from those about variations and comments, which
 //! it skips unread, and the illegal moves of games whose callers stop early. Tests hold it
-//! to `PgnReader`'s games, offsets, tags, results, main lines and warnings on every corpus
-//! PGN file, and to its games and main lines on damaged copies of them (where the warnings
+//! to `PgnReader`'s games, offsets, tags, results, main lines and diagnostics on every corpus
+//! PGN file, and to its games and main lines on damaged copies of them (where the diagnostics
 //! about repairs can land on other games).
 //!
 //! ```
@@ -48,14 +48,14 @@ use std::path::PathBuf;
 
 use shakmaty::san::SanPlus;
 use shakmaty::{Bitboard, Castles, CastlingMode, Chess, Color, Move, Position, Role, Square};
-use tabiya_io::{Location, Warnings};
+use tabiya_io::{Diagnostic, Location, Severity, Unit};
 
-use super::PgnError;
-pub use super::position::PlayPosition;
-use super::read::{StartPosition, move_name, move_warning, play_resolved, resolve_san};
-use super::scan::{self, Scanner};
+use super::read::{StartPosition, move_error, move_name, play_resolved, resolve_san};
+use super::{PgnError, codes};
+pub use crate::fast::position::PlayPosition;
+use crate::fast::rules::Pieces;
+use crate::fast::scan::{self, Scanner};
 use crate::game::GameResult;
-use crate::rules::Pieces;
 use crate::view;
 
 /// Tag names and values as they stand in the text (escapes not decoded).
@@ -65,12 +65,13 @@ type RawTags<'a> = Vec<(&'a [u8], &'a [u8])>;
 const TYPICAL_TAGS: usize = 16;
 const TYPICAL_PLIES: usize = 128;
 
-/// How far to walk each game, and the file to name in errors and warnings.
+/// How far to walk each game, and the file to name in errors and diagnostics.
 #[derive(Debug, Clone)]
 pub struct WalkOptions {
     /// Main-line moves after this many plies are not resolved or played (the rest of the
     /// movetext is still read for the result token).
     pub max_plies: u32,
+    /// Named in every error and diagnostic location.
     pub file: Option<PathBuf>,
 }
 
@@ -97,9 +98,9 @@ pub struct WalkedGame<'a> {
     /// Chess960 games (by Variant tag or X-FEN / Shredder-FEN castling) use
     /// `CastlingMode::Chess960`.
     pub castling_mode: CastlingMode,
-    /// What reading repaired or dropped; [`WalkedGame::play`] adds the illegal move that ends
-    /// the main line, if there is one.
-    pub warnings: Warnings,
+    /// What reading repaired (warnings) or dropped (errors); [`WalkedGame::play`] adds the
+    /// illegal move that ends the main line, if there is one.
+    pub diagnostics: Vec<Diagnostic>,
     tags: RawTags<'a>,
     start: Chess,
     sans: Vec<SanPlus>,
@@ -167,7 +168,7 @@ impl<'a> WalkedGame<'a> {
                 }
                 Err(what) => {
                     let name = move_name(self.start.fullmoves().get(), self.start.turn(), plies, san);
-                    self.warnings.push(self.location.clone(), move_warning(what, &name, true));
+                    self.diagnostics.push(move_error(what, &name, true, self.location.clone()));
                     break;
                 }
             }
@@ -210,8 +211,8 @@ struct Movetext {
     outcome: Option<GameResult>,
     /// A variation was opened and is skipped; its `)` is not a stray one.
     skipping_variation: bool,
-    /// Warnings about the movetext, in the order met.
-    warnings: Vec<String>,
+    /// What the movetext lost or was forgiven, in the order met.
+    diagnostics: Vec<(Severity, &'static str, String)>,
     repairs: Vec<String>,
 }
 
@@ -224,7 +225,7 @@ struct Pending<'a> {
     tags_utf8: bool,
     start: StartPosition,
     movetext: Movetext,
-    warnings: Warnings,
+    diagnostics: Vec<Diagnostic>,
 }
 
 /// An iterator over the games of PGN text, yielding each game or the error that made the
@@ -240,6 +241,7 @@ pub struct PgnWalk<'a> {
 }
 
 impl<'a> PgnWalk<'a> {
+    /// Walks the games of `text`, a whole file or its start.
     pub fn new(text: &'a [u8], options: WalkOptions) -> PgnWalk<'a> {
         PgnWalk::at_offset(text, 0, options)
     }
@@ -253,14 +255,14 @@ impl<'a> PgnWalk<'a> {
         Location {
             file: self.options.file.clone(),
             offset: Some(self.base + offset as u64),
-            unit: tabiya_io::Unit::Record,
+            unit: Unit::Game,
             number: Some(number),
         }
     }
 
     /// Completes the pending game, which ends where `end` begins.
     fn finish_pending(&mut self, end: usize) -> Option<WalkedGame<'a>> {
-        let Pending { number, offset, tags, tags_utf8, start, movetext, mut warnings } = self.pending.take()?;
+        let Pending { number, offset, tags, tags_utf8, start, movetext, mut diagnostics } = self.pending.take()?;
         let location = self.location(offset, number);
         // Text between games that holds no game at all: no tags, no result, no first move
         // that can be played.
@@ -271,8 +273,8 @@ impl<'a> PgnWalk<'a> {
             self.number -= 1;
             return None;
         }
-        for message in movetext.warnings {
-            warnings.push(location.clone(), message);
+        for (severity, code, message) in movetext.diagnostics {
+            diagnostics.push(Diagnostic { severity, code, location: location.clone(), message });
         }
         let tag_result = tags.iter().find(|(n, _)| *n == b"Result").map(|(_, v)| decode(v).0);
         let result = match movetext.outcome {
@@ -281,17 +283,17 @@ impl<'a> PgnWalk<'a> {
                     && GameResult::from_pgn(tag).is_some_and(|r| r != result)
                 {
                     let message = format!("result tag {:?} differs from the movetext's {}", Some(tag), result.as_pgn());
-                    warnings.push(location.clone(), message);
+                    diagnostics.push(Diagnostic::warning(codes::RESULT_MISMATCH, location.clone(), message));
                 }
                 result
             }
             None => tag_result.as_deref().and_then(GameResult::from_pgn).unwrap_or_default(),
         };
         if !tags_utf8 && tags.iter().any(|(name, value)| decode(name).1 || decode(value).1) {
-            warnings.push(location.clone(), "text is not valid UTF-8; decoded as Windows-1252");
+            diagnostics.push(Diagnostic::warning(codes::NOT_UTF8, location.clone(), super::read::NOT_UTF8));
         }
         for message in movetext.repairs {
-            warnings.push(location.clone(), message);
+            diagnostics.push(Diagnostic::warning(codes::REPAIRED_TOKEN, location.clone(), message));
         }
         Some(WalkedGame {
             number,
@@ -299,7 +301,7 @@ impl<'a> PgnWalk<'a> {
             length: (end - offset) as u64,
             result,
             castling_mode: start.castling_mode,
-            warnings,
+            diagnostics,
             tags,
             start: start.position,
             sans: movetext.sans,
@@ -325,10 +327,11 @@ impl<'a> PgnWalk<'a> {
             && self.pending.as_ref().is_some_and(|p| p.movetext.outcome.is_none())
             && let Some(mut pending) = self.pending.take()
         {
-            pending.warnings.push(
+            pending.diagnostics.push(Diagnostic::warning(
+                codes::BLANK_LINE_IN_MOVETEXT,
                 self.location(pending.offset, pending.number),
                 "blank line inside the movetext; the game goes on",
-            );
+            ));
             let read = self.scan.read_movetext(&mut pending.movetext);
             self.pending = Some(pending);
             return read.err().map(|what| {
@@ -348,9 +351,9 @@ impl<'a> PgnWalk<'a> {
                 return Some(e);
             }
         };
-        let mut warnings = Warnings::default();
+        let mut diagnostics = Vec::new();
         if start_position.fen_read_as_chess960 {
-            warnings.push(location, super::read::FEN_READ_AS_CHESS960);
+            diagnostics.push(Diagnostic::warning(codes::FEN_CHESS960, location, super::read::FEN_READ_AS_CHESS960));
         }
         // Room for a typical game's moves from the start: growing the vector move by move
         // cost 5 % of a book build in reallocations.
@@ -360,14 +363,14 @@ impl<'a> PgnWalk<'a> {
             max_plies: self.options.max_plies as usize,
             outcome: None,
             skipping_variation: false,
-            warnings: Vec::new(),
+            diagnostics: Vec::new(),
             repairs: Vec::new(),
         };
         let read = self.scan.read_movetext(&mut movetext);
         let number = self.number;
         let tags_utf8 = std::str::from_utf8(&self.scan.text[start..tags_end]).is_ok();
         self.pending =
-            Some(Pending { number, offset: start, tags, tags_utf8, start: start_position, movetext, warnings });
+            Some(Pending { number, offset: start, tags, tags_utf8, start: start_position, movetext, diagnostics });
         read.err().map(|what| {
             self.pending = None;
             io_error(self, what, number)
@@ -375,7 +378,7 @@ impl<'a> PgnWalk<'a> {
     }
 }
 
-/// Main-line moves up to the ply limit, the result and the warnings; variations are skipped
+/// Main-line moves up to the ply limit, the result and the diagnostics; variations are skipped
 /// unread and comments dropped.
 impl scan::Movetext for Movetext {
     fn san(&mut self, san: SanPlus) {
@@ -390,7 +393,8 @@ impl scan::Movetext for Movetext {
 
     fn nag(&mut self, nag: u8) {
         if self.sans.is_empty() {
-            self.warnings.push(format!("NAG ${nag} before the first move of a line dropped"));
+            let message = format!("NAG ${nag} before the first move of a line dropped");
+            self.diagnostics.push((Severity::Error, codes::DROPPED_NAG, message));
         }
     }
 
@@ -403,7 +407,8 @@ impl scan::Movetext for Movetext {
 
     fn end_variation(&mut self) {
         if !std::mem::take(&mut self.skipping_variation) {
-            self.warnings.push("')' without a variation to close ignored".to_owned());
+            let message = "')' without a variation to close ignored".to_owned();
+            self.diagnostics.push((Severity::Warning, codes::UNMATCHED_PARENTHESIS, message));
         }
     }
 

@@ -31,8 +31,11 @@ pub enum Layout {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How lines end.
 pub enum LineEnding {
+    /// `\n`.
     Lf,
+    /// `\r\n`.
     CrLf,
 }
 
@@ -42,9 +45,13 @@ pub struct WriterOptions {
     /// Longest movetext line in bytes; 0 writes the whole movetext on one line. Tokens are
     /// never split, so a single longer token makes a longer line.
     pub line_width: usize,
+    /// Write comments.
     pub comments: bool,
+    /// Write variations.
     pub variations: bool,
+    /// Write NAGs.
     pub nags: bool,
+    /// SAN or long algebraic moves.
     pub notation: Notation,
     /// Write Event, Site, Date, Round, White, Black, Result first (with `?` for missing ones),
     /// then the other tags in their order; otherwise tags are written as they are.
@@ -55,9 +62,13 @@ pub struct WriterOptions {
     pub space_after_move_number: bool,
     /// `{ text }` rather than `{text}`. Comments are otherwise written as read.
     pub pad_comments: bool,
+    /// A blank line between the tags and the movetext.
     pub blank_line_after_tags: bool,
+    /// A blank line after each game.
     pub blank_line_after_game: bool,
+    /// How lines end.
     pub line_ending: LineEnding,
+    /// How the movetext is laid out into lines.
     pub layout: Layout,
     /// Escape `"` and `\` in tag values (the PGN standard); SCID writes values verbatim.
     pub escape_tag_values: bool,

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use tabiya_io::{DataError, FileBytes, Location, Warnings, read_input};
+use tabiya_io::{DataError, Diagnostic, FileBytes, Location, Unit, read_input};
 
 use shakmaty::san::SanPlus;
 
@@ -19,9 +19,13 @@ use crate::game::{Game, Tags};
 /// The three files of a database.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DatabasePaths {
+    /// The version, from the extension and the index header.
     pub version: Version,
+    /// The index file (.si3/.si4/.si5).
     pub index: PathBuf,
+    /// The game file (.sg3/.sg4/.sg5).
     pub games: PathBuf,
+    /// The name file (.sn3/.sn4/.sn5).
     pub names: PathBuf,
 }
 
@@ -67,14 +71,19 @@ fn ascii(bytes: &[u8]) -> &str {
 /// An open SCID database.
 #[derive(Debug)]
 pub struct Database {
+    /// The three files.
     pub paths: DatabasePaths,
+    /// The version.
     pub version: Version,
     /// The .si3/.si4 header; for SCID 5, the values from the .sn5 info records.
     pub header: Header,
+    /// The index entries, one a game, in game order.
     pub entries: Vec<IndexEntry>,
+    /// The player, event, site and round names.
     pub names: NameBase,
-    /// Deviations found while opening (and while decoding games through [`Database::record`]).
-    pub warnings: Warnings,
+    /// Deviations found while opening: warnings about the index and name files. (Those of a
+    /// game come with the game: [`Database::record`], [`Database::read_game`].)
+    pub diagnostics: Vec<Diagnostic>,
     games: FileBytes,
 }
 
@@ -83,35 +92,34 @@ impl Database {
     pub fn open(path: impl AsRef<Path>) -> Result<Database, ScidError> {
         let paths = DatabasePaths::find(path.as_ref())?;
         let version = paths.version;
-        let mut warnings = Warnings::default();
+        let mut diagnostics = Vec::new();
         let index_file = std::fs::File::open(&paths.index).map_err(|e| ScidError::io(&paths.index, e))?;
         let index_size = index_file.metadata().map_err(|e| ScidError::io(&paths.index, e))?.len();
         let mut index_input = std::io::BufReader::with_capacity(1 << 16, index_file);
-        let mut index_warnings = Warnings::default();
+        let mut index_warnings = Vec::new();
         let Index { mut header, entries } =
             Index::read_from(&mut index_input, index_size, version, &mut index_warnings)
                 .map_err(|e| e.in_file(&paths.index))?;
         let name_bytes = read_input(&paths.names)?;
-        let mut name_warnings = Warnings::default();
+        let mut name_warnings = Vec::new();
         let names = match version {
             Version::Scid5 => NameBase::read_sn5(&name_bytes, &mut header, &mut name_warnings),
             _ => NameBase::read_sn4(&name_bytes, &mut name_warnings),
         }
         .map_err(|e| e.in_file(&paths.names))?;
         for (found, file) in [(index_warnings, &paths.index), (name_warnings, &paths.names)] {
-            warnings.0.extend(found.0.into_iter().map(|mut w| {
-                w.location = w.location.in_file(file);
-                w
-            }));
+            diagnostics.extend(found.into_iter().map(|d| d.in_file(file)));
         }
         let games = read_input(&paths.games)?;
-        Ok(Database { paths, version, header, entries, names, warnings, games })
+        Ok(Database { paths, version, header, entries, names, diagnostics, games })
     }
 
+    /// Number of games.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// No games.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -127,16 +135,24 @@ impl Database {
         let start = usize::try_from(entry.offset()).unwrap_or(usize::MAX);
         let end = start.saturating_add(entry.length() as usize);
         self.games.get(start..end).ok_or_else(|| {
-            DataError::new(
-                Location::at(entry.offset()).in_file(&self.paths.games),
-                "a game record inside the game file",
+            at_game(
+                DataError::new(
+                    Location::at(entry.offset()).in_file(&self.paths.games),
+                    "a game record inside the game file",
+                )
+                .found(format!(
+                    "{} bytes at {:#x}, file size {:#x}",
+                    entry.length(),
+                    entry.offset(),
+                    self.games.len()
+                )),
+                n,
             )
-            .found(format!("{} bytes at {:#x}, file size {:#x}", entry.length(), entry.offset(), self.games.len()))
-            .with_record(n as u64 + 1)
             .into()
         })
     }
 
+    /// The index entry of game `n` (0-based).
     pub fn entry(&self, n: usize) -> Result<&IndexEntry, ScidError> {
         self.entries.get(n).ok_or_else(|| {
             DataError::new(Location::default().in_file(&self.paths.index), format!("game number ≤ {}", self.len()))
@@ -145,9 +161,14 @@ impl Database {
         })
     }
 
-    /// Decodes the record of game `n` (0-based); warnings go to `warnings`.
-    pub fn record(&self, n: usize, warnings: &mut Warnings) -> Result<Record, ScidError> {
-        self.decode(n, false, warnings).map(|(record, _)| record)
+    /// Decodes the record of game `n` (0-based); what decoding forgave goes to `diagnostics`.
+    pub fn record(&self, n: usize, diagnostics: &mut Vec<Diagnostic>) -> Result<Record, ScidError> {
+        self.decode(n, false, diagnostics).map(|(record, _)| record)
+    }
+
+    /// Games marked deleted (SCID keeps them until the database is compacted).
+    pub fn deleted_count(&self) -> usize {
+        self.entries.iter().filter(|e| e.deleted()).count()
     }
 
     /// [`Database::record`], with the SAN of its moves when `with_san` (see [`decode_record_with_san`]).
@@ -155,33 +176,44 @@ impl Database {
         &self,
         n: usize,
         with_san: bool,
-        warnings: &mut Warnings,
+        diagnostics: &mut Vec<Diagnostic>,
     ) -> Result<(Record, Option<Vec<SanPlus>>), ScidError> {
         let entry = *self.entry(n)?;
         let data = self.raw_record(n)?;
-        let mut local = Warnings::default();
+        let mut local = Vec::new();
         let result = if with_san {
             decode_record_with_san(data, entry.offset(), entry.chess960(), &mut local)
         } else {
             decode_record(data, entry.offset(), entry.chess960(), &mut local).map(|record| (record, None))
         };
-        for mut w in local.0 {
-            w.location = w.location.in_file(&self.paths.games).with_record(n as u64 + 1);
-            warnings.0.push(w);
+        for mut d in local {
+            d.location = d.location.in_file(&self.paths.games).with(Unit::Game, n as u64 + 1);
+            diagnostics.push(d);
         }
-        result.map_err(|e| e.in_file(&self.paths.games).with_record(n as u64 + 1).into())
+        result.map_err(|e| at_game(e.in_file(&self.paths.games), n).into())
     }
 
-    /// Game `n` (0-based) with every tag, as SCID exports it.
+    /// Game `n` (0-based) with every tag, as SCID exports it; what decoding forgave is left
+    /// out ([`Database::read_game`] gives it).
     pub fn game(&self, n: usize) -> Result<Game, ScidError> {
-        let record = self.record(n, &mut Warnings::default())?;
+        self.read_game(n, &mut Vec::new())
+    }
+
+    /// Game `n` (0-based) with every tag, as SCID exports it; what decoding forgave goes to
+    /// `diagnostics`.
+    pub fn read_game(&self, n: usize, diagnostics: &mut Vec<Diagnostic>) -> Result<Game, ScidError> {
+        let record = self.record(n, diagnostics)?;
         Ok(self.assemble(self.entry(n)?, record))
     }
 
-    /// [`Database::game`] and the SAN of its moves, found while decoding, for
+    /// [`Database::read_game`] and the SAN of its moves, found while decoding, for
     /// [`crate::pgn::write::push_game_with_san`] (`None` when the writer must play the game).
-    pub fn game_with_san(&self, n: usize) -> Result<(Game, Option<Vec<SanPlus>>), ScidError> {
-        let (record, san) = self.decode(n, true, &mut Warnings::default())?;
+    pub fn game_with_san(
+        &self,
+        n: usize,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Result<(Game, Option<Vec<SanPlus>>), ScidError> {
+        let (record, san) = self.decode(n, true, diagnostics)?;
         Ok((self.assemble(self.entry(n)?, record), san))
     }
 
@@ -262,6 +294,12 @@ impl Database {
             result,
         }
     }
+}
+
+/// `e`, located in game `n` (0-based) of the database.
+fn at_game(mut e: DataError, n: usize) -> DataError {
+    e.location = e.location.with(Unit::Game, n as u64 + 1);
+    e
 }
 
 #[cfg(test)]

@@ -3,15 +3,16 @@
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, CastlingSide, Chess, FromSetup, Move, Position, PositionError, Role, Square, attacks};
-use tabiya_io::{ByteReader, DataError, Location, Warnings};
+use tabiya_io::{ByteReader, DataError, Diagnostic, Location};
 
+use super::codes;
 use super::fields::Date;
 use super::move_codes::{KING_STEPS, KNIGHT_STEPS};
 use super::names::decode_text;
 use super::pieces::PieceLists;
+use crate::fast::rules;
 use crate::game::{Line, Node};
 use crate::pgn::write::san_plus;
-use crate::rules;
 
 /// Names of the common tags stored as one byte (codes 241–250).
 pub const COMMON_TAGS: [&str; 10] = [
@@ -29,9 +30,13 @@ pub const COMMON_TAGS: [&str; 10] = [
 
 /// Move-stream markers (slot 0, codes 11–15).
 pub const NAG: u8 = 11;
+/// Move-stream marker: a comment follows (its text is after the moves).
 pub const COMMENT: u8 = 12;
+/// Move-stream marker: a variation starts.
 pub const START_VARIATION: u8 = 13;
+/// Move-stream marker: the variation ends.
 pub const END_VARIATION: u8 = 14;
+/// Move-stream marker: the game ends.
 pub const END_GAME: u8 = 15;
 
 /// Deepest variation nesting accepted: far beyond real games, shallow enough for the stack.
@@ -44,16 +49,20 @@ pub struct Record {
     pub tags: Vec<(String, String)>,
     /// Start-board byte: bit 0 FEN, bit 1 promotion, bit 2 under-promotion.
     pub start_flags: u8,
+    /// The start position, when the game does not start from the standard one.
     pub start: Option<Fen>,
     /// The FEN as stored (SCID's own six-field FEN).
     pub start_text: Option<String>,
+    /// The moves with their NAGs, comment places and variations.
     pub moves: Line,
 }
 
 /// A position and its piece lists: what decoding and encoding carry from move to move.
 #[derive(Debug, Clone)]
 pub struct State {
+    /// The position.
     pub pos: Chess,
+    /// Where each piece stands, in SCID's piece numbering.
     pub lists: PieceLists,
 }
 
@@ -114,8 +123,13 @@ pub fn start_position(fen: &Fen, mode: CastlingMode) -> Result<Chess, String> {
 
 /// Decodes one record. `base` is the record's offset in the game file (for error locations);
 /// `chess960` comes from the SCID 5 index.
-pub fn decode_record(data: &[u8], base: u64, chess960: bool, warnings: &mut Warnings) -> Result<Record, DataError> {
-    decode(data, base, chess960, false, warnings).map(|(record, _)| record)
+pub fn decode_record(
+    data: &[u8],
+    base: u64,
+    chess960: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<Record, DataError> {
+    decode(data, base, chess960, false, diagnostics).map(|(record, _)| record)
 }
 
 /// [`decode_record`], also giving the SAN of every move in the order of the move stream (a move,
@@ -126,9 +140,9 @@ pub fn decode_record_with_san(
     data: &[u8],
     base: u64,
     chess960: bool,
-    warnings: &mut Warnings,
+    diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<(Record, Option<Vec<SanPlus>>), DataError> {
-    decode(data, base, chess960, true, warnings)
+    decode(data, base, chess960, true, diagnostics)
 }
 
 fn decode(
@@ -136,7 +150,7 @@ fn decode(
     base: u64,
     chess960: bool,
     with_san: bool,
-    warnings: &mut Warnings,
+    diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<(Record, Option<Vec<SanPlus>>), DataError> {
     let mut r = ByteReader::with_base(data, base);
     let mut record = Record { tags: read_tags(&mut r)?, ..Record::default() };
@@ -168,7 +182,12 @@ fn decode(
         match r.nul_terminated("NUL-terminated comment") {
             Ok(s) => strings.push(decode_text(s)),
             Err(_) => {
-                warnings.push(Location::at(r.offset()), "last comment is not NUL-terminated");
+                let at = Location::at(r.offset());
+                diagnostics.push(Diagnostic::warning(
+                    codes::COMMENT_UNTERMINATED,
+                    at,
+                    "last comment is not NUL-terminated",
+                ));
                 strings.push(decode_text(r.rest()));
                 break;
             }
@@ -176,7 +195,7 @@ fn decode(
     }
     // Most games have neither: nothing to place, no place to visit.
     if markers > 0 || !strings.is_empty() {
-        assign_comments(&mut record.moves, strings, base, warnings);
+        assign_comments(&mut record.moves, strings, base, diagnostics);
     }
     Ok((record, san))
 }
@@ -464,7 +483,7 @@ impl Place<'_> {
 /// Gives the comment strings to their places, as SCID's decoder does: first to the marked places
 /// in order; strings left over go one by one to the places after the last marked one (SCID
 /// writes no markers at all for games where most places carry a comment).
-fn assign_comments(line: &mut Line, strings: Vec<String>, base: u64, warnings: &mut Warnings) {
+fn assign_comments(line: &mut Line, strings: Vec<String>, base: u64, diagnostics: &mut Vec<Diagnostic>) {
     let (mut places, mut markers, mut last_marked) = (0usize, 0usize, None);
     for_each_comment(line, &mut |place| {
         let marked = place.comments().len();
@@ -476,9 +495,11 @@ fn assign_comments(line: &mut Line, strings: Vec<String>, base: u64, warnings: &
     });
     let first_unmarked = last_marked.map_or(0, |i| i + 1);
     if strings.len() < markers {
-        warnings.push(Location::at(base), format!("{} comment markers without a string", markers - strings.len()));
+        let message = format!("{} comment markers without a string", markers - strings.len());
+        diagnostics.push(Diagnostic::warning(codes::COMMENT_MARKERS, Location::at(base), message));
     } else if strings.len() - markers > places - first_unmarked {
-        warnings.push(Location::at(base), "more comment strings than places to put them");
+        let message = "more comment strings than places to put them";
+        diagnostics.push(Diagnostic::warning(codes::COMMENT_MARKERS, Location::at(base), message));
     }
     let mut strings = strings.into_iter();
     let mut place = 0usize;
@@ -507,7 +528,7 @@ mod tests {
     fn strings_without_markers_go_to_places_in_order() {
         // No tags, standard start, 1.e4 e5, end; three strings and no comment markers.
         let record = [0, 0, 0xCF, 0xCF, END_GAME, b'a', 0, 0, b'c', 0];
-        let mut warnings = Warnings::default();
+        let mut warnings = Vec::new();
         let r = decode_record(&record, 0, false, &mut warnings).unwrap();
         assert_eq!(r.moves.comments, ["a"]);
         assert!(r.moves.nodes[0].comments().is_empty());
@@ -519,7 +540,7 @@ mod tests {
     fn marked_comments_then_leftovers_after_the_last_mark() {
         // 1.e4 {x} e5, then two strings: "x" for the marker, "y" for the place after it (e5).
         let record = [0, 0, 0xCF, COMMENT, 0xCF, END_GAME, b'x', 0, b'y', 0];
-        let r = decode_record(&record, 0, false, &mut Warnings::default()).unwrap();
+        let r = decode_record(&record, 0, false, &mut Vec::new()).unwrap();
         assert_eq!(r.moves.nodes[0].comments(), ["x"]);
         assert_eq!(r.moves.nodes[1].comments(), ["y"]);
     }
@@ -528,7 +549,7 @@ mod tests {
     fn diagonal_queen_move_takes_a_second_byte() {
         // fenstd game 2: 1.e4 e5 2.Qh5 = 43 67 (queen slot 4, code = its file d, then h5 + 64).
         let record = [0, 0, 0xCF, 0xCF, 0x43, 0x67, END_GAME];
-        let r = decode_record(&record, 0, false, &mut Warnings::default()).unwrap();
+        let r = decode_record(&record, 0, false, &mut Vec::new()).unwrap();
         assert_eq!(r.moves.nodes[2].mv.map(|m| m.to()), Some(Square::H5));
     }
 }

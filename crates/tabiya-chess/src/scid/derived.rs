@@ -14,12 +14,17 @@ use crate::game::{Line, Node};
 pub struct MainLine {
     /// Main-line plies (may exceed the 10 bits SCID stores).
     pub plies: usize,
+    /// A pawn promotes in the main line.
     pub promotion: bool,
+    /// A pawn promotes to a knight, bishop or rook.
     pub underpromotion: bool,
+    /// Number of home-pawn moves recorded (SCID's pawn-structure search key).
     pub home_pawn_count: u8,
+    /// The home-pawn moves, packed.
     pub home_pawns: [u8; 8],
     /// Final material signature (24 bits).
     pub material: u32,
+    /// SCID's stored-line (opening dictionary) code.
     pub stored_line: u8,
 }
 
@@ -60,6 +65,7 @@ pub struct MainLineFields {
 const START_MATERIAL: ByRole<u8> = ByRole { pawn: 8, knight: 2, bishop: 2, rook: 2, queen: 1, king: 1 };
 
 impl MainLineFields {
+    /// Starts on `start`; `custom_start` for games from a FEN.
     pub fn new(start: &Chess, custom_start: bool) -> MainLineFields {
         MainLineFields {
             info: MainLine::default(),
@@ -159,6 +165,7 @@ impl MainLineFields {
         }
     }
 
+    /// The fields of the main line played.
     pub fn finish(mut self) -> MainLine {
         self.info.material = signature(&self.material);
         self.info
@@ -268,8 +275,11 @@ pub fn stored_line_code(nodes: &[Node]) -> u8 {
 /// Variations, comments and NAGs of a whole game (all depths), before rounding.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Counts {
+    /// Variations.
     pub variations: usize,
+    /// Comments.
     pub comments: usize,
+    /// NAGs.
     pub nags: usize,
 }
 

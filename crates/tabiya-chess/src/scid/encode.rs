@@ -29,6 +29,7 @@ pub struct Encoded {
     record_len: u32,
     /// Where each name ends in `bytes`.
     name_ends: [u32; 5],
+    /// The index entry, names not yet given IDs.
     pub entry: IndexEntry,
     /// An EventDate that SCID 4 cannot store within ±3 years of the game date (dropped).
     pub dropped_event_date: Option<Date>,
@@ -424,7 +425,6 @@ impl MoveWriter {
 #[cfg(test)]
 mod tests {
     use shakmaty::san::San;
-    use tabiya_io::Warnings;
 
     use super::*;
     use crate::scid::decode::decode_record;
@@ -455,7 +455,7 @@ mod tests {
         for moves in [moves, moves_with_variation] {
             let game = Game { moves, ..Game::default() };
             let encoded = encode_game(&game, Version::Scid4).unwrap();
-            let record = decode_record(encoded.record(), 0, false, &mut Warnings::default()).unwrap();
+            let record = decode_record(encoded.record(), 0, false, &mut Vec::new()).unwrap();
             assert_eq!(record.moves, game.moves);
             assert_eq!(encoded.entry.plies, 9);
             // Black's f7 pawn is gone, White's queen is gone: no queen, 8 pawns for White.

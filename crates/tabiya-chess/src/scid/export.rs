@@ -3,6 +3,7 @@
 use std::io::{self, Write};
 
 use rayon::prelude::*;
+use tabiya_io::Diagnostic;
 
 use super::{Database, ScidError};
 use crate::pgn::WriterOptions;
@@ -18,9 +19,12 @@ const CHUNK: usize = 32;
 /// What an export did.
 #[derive(Debug, Default)]
 pub struct ExportSummary {
+    /// Games written.
     pub exported: u64,
     /// Games that could not be decoded, with the error.
     pub failed: Vec<ScidError>,
+    /// What decoding the games written forgave.
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Games laid out as PGN by one task, with the errors of those that could not be decoded.
@@ -28,13 +32,15 @@ struct Chunk {
     text: Vec<u8>,
     exported: u64,
     failed: Vec<ScidError>,
+    diagnostics: Vec<Diagnostic>,
 }
 
 /// Games `start..end` laid out as PGN.
 fn export_chunk(db: &Database, options: &WriterOptions, start: usize, end: usize) -> Chunk {
-    let mut chunk = Chunk { text: Vec::with_capacity(CHUNK * 1024), exported: 0, failed: Vec::new() };
+    let mut chunk =
+        Chunk { text: Vec::with_capacity(CHUNK * 1024), exported: 0, failed: Vec::new(), diagnostics: Vec::new() };
     for n in start..end {
-        match db.game_with_san(n) {
+        match db.game_with_san(n, &mut chunk.diagnostics) {
             Ok((game, san)) => {
                 push_game_with_san(&game, san.as_deref().unwrap_or_default(), options, &mut chunk.text);
                 chunk.exported += 1;
@@ -60,6 +66,7 @@ fn write_batch(chunks: Vec<Chunk>, out: &mut impl Write, summary: &mut ExportSum
         out.write_all(&chunk.text)?;
         summary.exported += chunk.exported;
         summary.failed.extend(chunk.failed);
+        summary.diagnostics.extend(chunk.diagnostics);
     }
     Ok(())
 }

@@ -8,20 +8,25 @@ use crate::game::GameResult;
 pub struct Date(pub u32);
 
 impl Date {
+    /// Unknown (`????.??.??`).
     pub const UNKNOWN: Date = Date(0);
 
+    /// The date `year.month.day` (0 for an unknown part).
     pub fn new(year: u32, month: u32, day: u32) -> Date {
         Date((year & 0x7FF) << 9 | (month & 0xF) << 5 | (day & 0x1F))
     }
 
+    /// The year (0: unknown).
     pub fn year(self) -> u32 {
         (self.0 >> 9) & 0x7FF
     }
 
+    /// The month (0: unknown).
     pub fn month(self) -> u32 {
         (self.0 >> 5) & 0xF
     }
 
+    /// The day (0: unknown).
     pub fn day(self) -> u32 {
         self.0 & 0x1F
     }
@@ -164,6 +169,7 @@ pub fn result_code(result: GameResult) -> u8 {
     }
 }
 
+/// The result an index result code (0–3) names.
 pub fn result_from_code(code: u8) -> GameResult {
     match code & 3 {
         1 => GameResult::WhiteWins,
@@ -182,8 +188,11 @@ pub const MAX_RATING: u16 = 4000;
 /// Flag letters for bits 0–15, then the custom flags 1–6 (bits 16–21).
 pub const FLAG_LETTERS: &[u8; 22] = b"SXYDWBMENPTKQ!?U123456";
 
+/// Index flag S: the game starts from a position of its own.
 pub const FLAG_START: u32 = 1;
+/// Index flag X: a pawn promotes.
 pub const FLAG_PROMOTION: u32 = 1 << 1;
+/// Index flag Y: a pawn under-promotes.
 pub const FLAG_UNDERPROMOTION: u32 = 1 << 2;
 
 /// Flags S, X and Y (also the start-board byte of a game record).

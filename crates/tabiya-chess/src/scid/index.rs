@@ -3,16 +3,22 @@
 
 use std::io::Read;
 
-use tabiya_io::{ByteReader, DataError, Location, Warnings, until_nul};
+use tabiya_io::{ByteReader, DataError, Diagnostic, Location, until_nul};
 
-use super::Version;
 use super::fields::{Date, MAX_RATING};
+use super::{Version, codes};
 
+/// The first bytes of a .si3/.si4 index.
 pub const MAGIC: &[u8; 8] = b"Scid.si\0";
+/// Size of the .si4 header.
 pub const HEADER_SIZE_SI4: usize = 182;
+/// Size of the .si3 header.
 pub const HEADER_SIZE_SI3: usize = 128;
+/// Size of a .si4 entry.
 pub const ENTRY_SIZE_SI4: usize = 47;
+/// Size of a .si3 entry.
 pub const ENTRY_SIZE_SI3: usize = 46;
+/// Size of a .si5 entry.
 pub const ENTRY_SIZE_SI5: usize = 56;
 /// SCID's limit on the number of games of a SCID 4 database.
 pub const MAX_GAMES_SI4: usize = 16_777_214;
@@ -20,6 +26,7 @@ pub const MAX_GAMES_SI4: usize = 16_777_214;
 /// What the .si3/.si4 header holds; for SCID 5 the same values come from the .sn5 info records.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Header {
+    /// Version number (300, 400).
     pub version: u16,
     /// Database category for SCID's GUI (Scid vs PC's bundled bases carry 16).
     pub base_type: u32,
@@ -27,6 +34,7 @@ pub struct Header {
     pub num_games: u32,
     /// Game to open on load, raw: SCID 5 reads 1 as the first game, Scid vs PC stores game + 1.
     pub auto_load: u32,
+    /// The database's description (at most 107 bytes in .si4).
     pub description: Vec<u8>,
     /// Names of custom flags 1–6.
     pub flag_names: [Vec<u8>; 6],
@@ -54,25 +62,35 @@ pub struct IndexEntry {
     /// 22 flag bits (S X Y D W B M E N P T K Q ! ? U, custom 1–6), and [`FLAG_CHESS960`] (SCID 5's
     /// Chess960 bit).
     pub flags: u32,
+    /// White's player name ID.
     pub white: u32,
+    /// Black's player name ID.
     pub black: u32,
+    /// Event name ID.
     pub event: u32,
+    /// Site name ID.
     pub site: u32,
+    /// Round name ID.
     pub round: u32,
     /// Variation, comment and NAG count codes and the result code, 4 bits each (SCID 4's layout).
     codes: u16,
+    /// ECO code as SCID packs it (0: none).
     pub eco: u16,
+    /// Game date.
     pub date: Date,
     /// Full event date. In .si4 only event years within ±3 of the game year are stored.
     pub event_date: Date,
     /// Elo (12 bits) | rating type << 12 (4 bits), White then Black.
     ratings: [u16; 2],
+    /// SCID's stored-line (opening dictionary) code.
     pub stored_line: u8,
     /// Final material signature (24 bits).
     pub material: u32,
     /// Main-line plies (10 bits).
     pub plies: u16,
+    /// Number of home-pawn moves recorded.
     pub home_pawn_count: u8,
+    /// The home-pawn moves, packed.
     pub home_pawns: [u8; 8],
 }
 
@@ -81,13 +99,21 @@ const _: () = assert!(size_of::<IndexEntry>() <= 64);
 
 /// Bit of [`IndexEntry::flags`] that marks a Chess960 game (SCID 5 only); never written as a flag.
 pub const FLAG_CHESS960: u32 = 1 << 31;
+/// Bit of [`IndexEntry::flags`] that marks a game deleted (kept until the database is compacted).
+pub const FLAG_DELETED: u32 = 1 << 3;
 /// Width of a record offset (.si5 stores 47 bits, .si4 32).
 const OFFSET_BITS: u32 = 47;
 const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
 
 impl IndexEntry {
+    /// A Chess960 game (SCID 5 only).
     pub fn chess960(&self) -> bool {
         self.flags & FLAG_CHESS960 != 0
+    }
+
+    /// A game marked deleted.
+    pub fn deleted(&self) -> bool {
+        self.flags & FLAG_DELETED != 0
     }
 
     /// Offset of the game record in the game file.
@@ -123,10 +149,12 @@ impl IndexEntry {
         self.code(0)
     }
 
+    /// 4-bit comment count code.
     pub fn comment_code(&self) -> u8 {
         self.code(4)
     }
 
+    /// 4-bit NAG count code.
     pub fn nag_code(&self) -> u8 {
         self.code(8)
     }
@@ -136,18 +164,22 @@ impl IndexEntry {
         self.code(12)
     }
 
+    /// Sets the variation count code.
     pub fn set_variation_code(&mut self, code: u8) {
         self.set_code(0, code);
     }
 
+    /// Sets the comment count code.
     pub fn set_comment_code(&mut self, code: u8) {
         self.set_code(4, code);
     }
 
+    /// Sets the NAG count code.
     pub fn set_nag_code(&mut self, code: u8) {
         self.set_code(8, code);
     }
 
+    /// Sets the result code (0–3).
     pub fn set_result(&mut self, code: u8) {
         self.set_code(12, code);
     }
@@ -157,10 +189,12 @@ impl IndexEntry {
         self.ratings[side] & 0xFFF
     }
 
+    /// White's Elo (12 bits, raw).
     pub fn white_elo(&self) -> u16 {
         self.elo(0)
     }
 
+    /// Black's Elo (12 bits, raw).
     pub fn black_elo(&self) -> u16 {
         self.elo(1)
     }
@@ -170,6 +204,7 @@ impl IndexEntry {
         (self.ratings[0] >> 12) as u8
     }
 
+    /// Black's rating type.
     pub fn black_rating_type(&self) -> u8 {
         (self.ratings[1] >> 12) as u8
     }
@@ -179,6 +214,7 @@ impl IndexEntry {
         self.ratings[usize::from(black)] = elo & 0xFFF | u16::from(rating_type & 15) << 12;
     }
 
+    /// Bytes of an entry in `version`'s index.
     pub fn entry_size(version: Version) -> usize {
         match version {
             Version::Scid3 => ENTRY_SIZE_SI3,
@@ -403,14 +439,16 @@ impl Header {
 /// A parsed index file.
 #[derive(Debug, Clone)]
 pub struct Index {
+    /// The header (SCID 5: defaults, filled from the name file).
     pub header: Header,
+    /// The entries in game order.
     pub entries: Vec<IndexEntry>,
 }
 
 impl Index {
     /// Parses a whole index file of `version`; deviations go to `warnings`.
-    pub fn read(data: &[u8], version: Version, warnings: &mut Warnings) -> Result<Index, DataError> {
-        Index::read_from(&mut &data[..], data.len() as u64, version, warnings)
+    pub fn read(data: &[u8], version: Version, diagnostics: &mut Vec<Diagnostic>) -> Result<Index, DataError> {
+        Index::read_from(&mut &data[..], data.len() as u64, version, diagnostics)
     }
 
     /// Parses an index of `size` bytes from a stream, a few thousand entries at a time, so that
@@ -419,7 +457,7 @@ impl Index {
         input: &mut impl Read,
         size: u64,
         version: Version,
-        warnings: &mut Warnings,
+        diagnostics: &mut Vec<Diagnostic>,
     ) -> Result<Index, DataError> {
         let read_error = |offset: u64, e: std::io::Error| {
             DataError::new(Location::at(offset), "readable bytes").found(e.to_string())
@@ -448,10 +486,11 @@ impl Index {
             if version == Version::Scid5 {
                 return Err(DataError::new(Location::at(0), what).found(format!("{size} bytes")));
             }
-            warnings.push(
+            diagnostics.push(Diagnostic::warning(
+                codes::INDEX_TRAILING_BYTES,
                 Location::at(header_size + present * entry_size),
                 format!("{} trailing bytes after the last entry", body % entry_size),
-            );
+            ));
         }
         let count = match version {
             Version::Scid5 => present,
@@ -465,10 +504,11 @@ impl Index {
                     .found(declared.to_string()));
                 }
                 if present < declared {
-                    warnings.push(
+                    diagnostics.push(Diagnostic::warning(
+                        codes::INDEX_GAME_COUNT,
                         Location::at(14),
                         format!("header counts {declared} games but the file holds {present} entries"),
-                    );
+                    ));
                 }
                 present
             }

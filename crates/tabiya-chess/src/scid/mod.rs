@@ -31,11 +31,14 @@ pub mod index;
 mod move_codes;
 pub mod names;
 pub mod pieces;
+pub mod report;
 mod stored_lines;
 pub mod verify;
 pub mod write;
 
 use std::path::{Path, PathBuf};
+
+use tabiya_io::{Diagnostic, Location};
 
 pub use database::{Database, DatabasePaths};
 pub use decode::Record;
@@ -89,7 +92,12 @@ impl Version {
 pub enum ScidError {
     /// A file could not be read or written.
     #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
     /// The bytes are not what the format allows; the location names file, offset and record.
     #[error(transparent)]
     Data(#[from] tabiya_io::DataError),
@@ -98,13 +106,83 @@ pub enum ScidError {
     NotScid(PathBuf),
     /// A game that the target version cannot store.
     #[error("game {game}: {reason}")]
-    Unstorable { game: u64, reason: String },
+    Unstorable {
+        /// The game's number among those added, from 1 (0: none yet).
+        game: u64,
+        /// Why.
+        reason: String,
+    },
 }
 
 impl ScidError {
+    /// A file could not be read or written.
     pub fn io(path: &Path, source: std::io::Error) -> ScidError {
         ScidError::Io { path: path.to_path_buf(), source }
     }
+
+    /// The error as a diagnostic: a game (or the database) that could not be read or written.
+    pub fn diagnostic(&self) -> Diagnostic {
+        match self {
+            ScidError::Io { path, source } => Diagnostic::error(codes::IO, Location::file(path), source.to_string()),
+            ScidError::Data(e) => {
+                let message = match &e.found {
+                    Some(found) => format!("expected {}, found {found}", e.expected),
+                    None => format!("expected {}", e.expected),
+                };
+                Diagnostic::error(codes::UNREADABLE, e.location.clone(), message)
+            }
+            ScidError::NotScid(path) => Diagnostic::error(codes::NOT_SCID, Location::file(path), self.to_string()),
+            ScidError::Unstorable { game, reason } => {
+                Diagnostic::error(codes::UNSTORABLE_GAME, Location::of(tabiya_io::Unit::Game, *game), reason.clone())
+            }
+        }
+    }
+}
+
+/// The stable codes of the [`Diagnostic`]s of SCID databases.
+pub mod codes {
+    /// Error: a file could not be read or written.
+    pub const IO: &str = "scid.io";
+    /// Error: bytes the format does not allow (a game that cannot be decoded, a broken index).
+    pub const UNREADABLE: &str = "scid.unreadable";
+    /// Error: the path names no SCID database.
+    pub const NOT_SCID: &str = "scid.not_scid";
+    /// Error: a game the database cannot store (limits of the version); it is left out.
+    pub const UNSTORABLE_GAME: &str = "scid.unstorable_game";
+    /// Error: a field of a game the database cannot hold (an EventDate too far from the date);
+    /// it is left out.
+    pub const UNSTORABLE_FIELD: &str = "scid.unstorable_field";
+    /// Warning: bytes after the last index entry.
+    pub const INDEX_TRAILING_BYTES: &str = "scid.index_trailing_bytes";
+    /// Warning: the index header counts more games than the file holds.
+    pub const INDEX_GAME_COUNT: &str = "scid.index_game_count";
+    /// Warning: a name file's stored frequencies disagree with the games.
+    pub const NAME_FREQUENCY: &str = "scid.name_frequency";
+    /// Warning: names no game uses.
+    pub const UNUSED_NAMES: &str = "scid.unused_names";
+    /// Warning: bytes after the last name of the name file.
+    pub const NAME_TRAILING_BYTES: &str = "scid.name_trailing_bytes";
+    /// Warning: an unknown database-info record of a .sn5 file.
+    pub const NAME_INFO_RECORD: &str = "scid.name_info_record";
+    /// Error: an index entry names a player, event, site or round that does not exist.
+    pub const NAME_ID: &str = "scid.name_id";
+    /// Warning: the last comment of a game record has no NUL.
+    pub const COMMENT_UNTERMINATED: &str = "scid.comment_unterminated";
+    /// Warning: comment markers and comment strings of a game record do not pair up.
+    pub const COMMENT_MARKERS: &str = "scid.comment_markers";
+    /// Error: an index entry's result code is not 0–3.
+    pub const RESULT_CODE: &str = "scid.result_code";
+    /// Warning: a SCID 5 rating type 7, which does not exist.
+    pub const RATING_TYPE: &str = "scid.rating_type";
+    /// Error: a game record crosses a 128 KiB block of the game file.
+    pub const RECORD_BLOCK: &str = "scid.record_block";
+    /// Error (warning in games from a FEN, where old Scid vs PC wrote stale values): a derived
+    /// index field disagrees with the moves.
+    pub const DERIVED_FIELD: &str = "scid.derived_field";
+    /// Warning: a game longer than the 10 bits of the index's ply count.
+    pub const PLY_COUNT: &str = "scid.ply_count";
+    /// Warning: bytes of the game file no game refers to.
+    pub const UNREFERENCED_BYTES: &str = "scid.unreferenced_bytes";
 }
 
 impl From<tabiya_io::Error> for ScidError {

@@ -6,24 +6,32 @@ use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 
-use tabiya_io::{ByteReader, Codepage, DataError, Location, Warnings};
+use tabiya_io::{ByteReader, Codepage, DataError, Diagnostic, Location};
 
+use super::codes;
 use super::index::Header;
 
+/// The first bytes of a .sn4 name file.
 pub const MAGIC: &[u8; 8] = b"Scid.sn\0";
 
 /// The four kinds of names, in file order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum NameType {
+    /// Player names.
     Player = 0,
+    /// Event names.
     Event = 1,
+    /// Site names.
     Site = 2,
+    /// Round names.
     Round = 3,
 }
 
 impl NameType {
+    /// The four kinds, in file order.
     pub const ALL: [NameType; 4] = [NameType::Player, NameType::Event, NameType::Site, NameType::Round];
 
+    /// The kind's name, plural, as `info` counts it (`players`).
     pub fn label(self) -> &'static str {
         ["players", "events", "sites", "rounds"][self as usize]
     }
@@ -48,10 +56,12 @@ pub struct NameBase {
 }
 
 impl NameBase {
+    /// Number of names of `kind`.
     pub fn len(&self, kind: NameType) -> usize {
         self.names[kind as usize].len()
     }
 
+    /// No names at all.
     pub fn is_empty(&self) -> bool {
         self.names.iter().all(Vec::is_empty)
     }
@@ -72,6 +82,7 @@ impl NameBase {
         &self.stored_frequency[kind as usize]
     }
 
+    /// The names of `kind`, by ID.
     pub fn names(&self, kind: NameType) -> &[Vec<u8>] {
         &self.names[kind as usize]
     }
@@ -84,7 +95,7 @@ impl NameBase {
     }
 
     /// Reads a .sn4/.sn3 file.
-    pub fn read_sn4(data: &[u8], warnings: &mut Warnings) -> Result<NameBase, DataError> {
+    pub fn read_sn4(data: &[u8], diagnostics: &mut Vec<Diagnostic>) -> Result<NameBase, DataError> {
         let mut r = ByteReader::new(data);
         let magic = r.array::<8>("name-file magic \"Scid.sn\\0\"")?;
         if &magic != MAGIC {
@@ -141,21 +152,23 @@ impl NameBase {
                 frequency[id as usize] = freq;
             }
             if max_seen < max_freq[kind as usize] {
-                warnings.push(
+                diagnostics.push(Diagnostic::warning(
+                    codes::NAME_FREQUENCY,
                     Location::at(24 + 3 * kind as u64),
                     format!(
                         "header maximum frequency of {} is {} but no name is used more than {max_seen} times",
                         kind.label(),
                         max_freq[kind as usize]
                     ),
-                );
+                ));
             }
             // Every slot is filled: count records with unique IDs < count.
             base.names[kind as usize] = slots.into_iter().map(Option::unwrap_or_default).collect();
             base.stored_frequency[kind as usize] = frequency;
         }
         if !r.is_empty() {
-            warnings.push(Location::at(r.offset()), format!("{} bytes after the last name", r.remaining()));
+            let message = format!("{} bytes after the last name", r.remaining());
+            diagnostics.push(Diagnostic::warning(codes::NAME_TRAILING_BYTES, Location::at(r.offset()), message));
         }
         Ok(base)
     }
@@ -203,7 +216,11 @@ impl NameBase {
     }
 
     /// Reads a .sn5 file: LEB128 `length·8 + type` then the bytes; type 4 = database info.
-    pub fn read_sn5(data: &[u8], header: &mut Header, warnings: &mut Warnings) -> Result<NameBase, DataError> {
+    pub fn read_sn5(
+        data: &[u8],
+        header: &mut Header,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Result<NameBase, DataError> {
         let mut r = ByteReader::new(data);
         let mut base = NameBase::default();
         while !r.is_empty() {
@@ -216,7 +233,8 @@ impl NameBase {
                 4 => {
                     if !apply_info_record(bytes, header) {
                         let key = String::from_utf8_lossy(&bytes[..bytes.len().min(16)]).into_owned();
-                        warnings.push(Location::at(at), format!("unknown database-info record {key:?} ignored"));
+                        let message = format!("unknown database-info record {key:?} ignored");
+                        diagnostics.push(Diagnostic::warning(codes::NAME_INFO_RECORD, Location::at(at), message));
                     }
                 }
                 other => {
@@ -286,6 +304,7 @@ pub fn decode_text(bytes: &[u8]) -> String {
 /// Name → ID lookup while writing; IDs are assigned in order of first use.
 #[derive(Debug, Default)]
 pub struct NameTable {
+    /// The names by ID.
     pub base: NameBase,
     ids: [HashMap<Vec<u8>, u32, NameHashKey>; 4],
     /// Games using each name, by type and ID.
@@ -293,6 +312,7 @@ pub struct NameTable {
 }
 
 impl NameTable {
+    /// A table over existing names (an append), use counts zero.
     pub fn from_base(base: NameBase) -> NameTable {
         let mut table = NameTable { base: NameBase::default(), ..NameTable::default() };
         for kind in NameType::ALL {
@@ -321,6 +341,7 @@ impl NameTable {
         (id, true)
     }
 
+    /// Counts one more use of name `id`.
     pub fn count_use(&mut self, kind: NameType, id: u32) {
         if let Some(f) = self.frequency[kind as usize].get_mut(id as usize) {
             *f += 1;
@@ -425,7 +446,7 @@ mod sn5_tests {
         apply_record(&mut data, 4, b"flag3Sharp");
         apply_record(&mut data, 4, b"colour blue");
         let mut header = Header::default();
-        let mut warnings = Warnings::default();
+        let mut warnings = Vec::new();
         let names = NameBase::read_sn5(&data, &mut header, &mut warnings).unwrap();
         assert_eq!(names.get(NameType::Player, 0), Some(&b"Carlsen, M"[..]));
         assert_eq!(names.get(NameType::Event, 0), Some(&b""[..]));

@@ -2,7 +2,10 @@
 //! with the moves, name IDs are in range, no record crosses a 128 KiB block, and what the
 //! reader tolerated (real-file quirks) is listed as warnings.
 
-use tabiya_io::{Finding, Location, Severity, Warnings};
+use std::path::Path;
+
+use tabiya_io::report::Verification;
+use tabiya_io::{Diagnostic, Location, Severity, Unit};
 
 use super::database::Database;
 use super::derived::{counts, main_line};
@@ -10,69 +13,63 @@ use super::encode::MAX_RECORD;
 use super::fields::{encode_count, start_flags};
 use super::index::IndexEntry;
 use super::names::NameType;
-use super::{Record, Version};
+use super::report::format_of;
+use super::{Record, Version, codes};
 
-/// What was checked and what was found.
-#[derive(Debug, Clone, Default)]
-pub struct Verification {
-    pub games: u64,
-    pub decoded: u64,
-    pub plies: u64,
-    pub names: u64,
-    pub problems: Vec<Finding>,
-}
+/// What was found, in order.
+#[derive(Default)]
+struct Found(Vec<Diagnostic>);
 
-impl Verification {
-    pub fn errors(&self) -> usize {
-        self.problems.iter().filter(|p| p.severity == Severity::Error).count()
-    }
-
-    fn push(&mut self, severity: Severity, location: Location, what: impl Into<String>) {
-        self.problems.push(Finding { severity, location, what: what.into() });
+impl Found {
+    fn push(&mut self, severity: Severity, code: &'static str, location: Location, message: impl Into<String>) {
+        self.0.push(Diagnostic { severity, code, location, message: message.into() });
     }
 }
 
-/// Checks every game of `db`.
-pub fn verify(db: &Database) -> Verification {
-    let mut v = Verification { games: db.len() as u64, ..Verification::default() };
-    v.names = NameType::ALL.iter().map(|&k| db.names.len(k) as u64).sum();
-    for w in db.warnings.iter() {
-        v.push(Severity::Warning, w.location.clone(), w.message.clone());
-    }
+/// Checks every game of `db` (opened from `path`): it decodes and replays, its derived index
+/// fields agree with its moves, its name IDs are in range, its record crosses no 128 KiB block;
+/// what the reader forgave (real-file quirks) is listed as warnings. Counts `games`, `decoded`,
+/// `plies` and `names`.
+pub fn verify(db: &Database, path: &Path) -> Verification {
+    let mut v = Found::default();
+    let (mut decoded, mut plies) = (0u64, 0u64);
+    v.0.extend(db.diagnostics.iter().cloned());
     let mut covered = 0u64;
     for (n, entry) in db.entries.iter().enumerate() {
-        let at = Location::default().in_file(&db.paths.index).with_record(n as u64 + 1);
+        let at = Location::default().in_file(&db.paths.index).with(Unit::Game, n as u64 + 1);
         check_names(db, entry, &at, &mut v);
         if entry.result() > 3 {
-            v.push(Severity::Error, at.clone(), format!("result code {} (expected 0–3)", entry.result()));
+            let message = format!("result code {} (expected 0–3)", entry.result());
+            v.push(Severity::Error, codes::RESULT_CODE, at.clone(), message);
         }
         if db.version == Version::Scid5 && (entry.white_rating_type() == 7 || entry.black_rating_type() == 7) {
-            v.push(Severity::Warning, at.clone(), "rating type 7 does not exist (file of a SCID 5.0.0/5.0.2 release?)");
+            let message = "rating type 7 does not exist (file of a SCID 5.0.0/5.0.2 release?)";
+            v.push(Severity::Warning, codes::RATING_TYPE, at.clone(), message);
         }
         let start_block = entry.offset() / MAX_RECORD as u64;
         let end_block = (entry.offset() + u64::from(entry.length()).max(1) - 1) / MAX_RECORD as u64;
         if start_block != end_block {
-            v.push(Severity::Error, at.clone(), format!("record at {:#x} crosses a 128 KiB boundary", entry.offset()));
+            let message = format!("record at {:#x} crosses a 128 KiB boundary", entry.offset());
+            v.push(Severity::Error, codes::RECORD_BLOCK, at.clone(), message);
         }
         covered += u64::from(entry.length());
-        let mut warnings = Warnings::default();
-        match db.record(n, &mut warnings) {
+        let mut found = Vec::new();
+        match db.record(n, &mut found) {
             Ok(record) => {
-                v.decoded += 1;
-                v.plies += record.moves.nodes.len() as u64;
+                decoded += 1;
+                plies += record.moves.nodes.len() as u64;
                 check_derived(entry, &record, &at, &mut v);
             }
-            Err(e) => v.push(Severity::Error, at.clone(), e.to_string()),
+            Err(e) => v.0.push(e.diagnostic()),
         }
-        for w in warnings.0 {
-            v.push(Severity::Warning, w.location, w.message);
-        }
+        v.0.extend(found);
     }
     check_frequencies(db, &mut v);
     let size = db.game_file().len() as u64;
     if covered < size {
         v.push(
             Severity::Warning,
+            codes::UNREFERENCED_BYTES,
             Location::default().in_file(&db.paths.games),
             format!(
                 "{} of {size} bytes are not referenced by any game (deleted or replaced games, padding)",
@@ -80,12 +77,16 @@ pub fn verify(db: &Database) -> Verification {
             ),
         );
     }
-    v
+    let mut verification = Verification::new(path, format_of(db.version).name());
+    verification.checked("games", db.len() as u64).checked("decoded", decoded).checked("plies", plies);
+    verification.checked("names", NameType::ALL.iter().map(|&k| db.names.len(k) as u64).sum::<u64>());
+    verification.problems(v.0);
+    verification
 }
 
 /// .sn4 frequencies are obsolete (SCID rewrites them on every flush) but should count the games
 /// using each name; differences and unused names are warnings.
-fn check_frequencies(db: &Database, v: &mut Verification) {
+fn check_frequencies(db: &Database, v: &mut Found) {
     let mut used: [Vec<u32>; 4] = NameType::ALL.map(|k| vec![0; db.names.len(k)]);
     for e in &db.entries {
         for (kind, id) in [
@@ -112,17 +113,19 @@ fn check_frequencies(db: &Database, v: &mut Verification) {
         if differ > 0 {
             v.push(
                 Severity::Warning,
+                codes::NAME_FREQUENCY,
                 at.clone(),
                 format!("{differ} {} have a stored frequency that differs from the games using them", kind.label()),
             );
         }
         if unused > 0 {
-            v.push(Severity::Warning, at, format!("{unused} {} are used by no game", kind.label()));
+            let message = format!("{unused} {} are used by no game", kind.label());
+            v.push(Severity::Warning, codes::UNUSED_NAMES, at, message);
         }
     }
 }
 
-fn check_names(db: &Database, e: &IndexEntry, at: &Location, v: &mut Verification) {
+fn check_names(db: &Database, e: &IndexEntry, at: &Location, v: &mut Found) {
     for (kind, id, what) in [
         (NameType::Player, e.white, "White"),
         (NameType::Player, e.black, "Black"),
@@ -133,6 +136,7 @@ fn check_names(db: &Database, e: &IndexEntry, at: &Location, v: &mut Verificatio
         if id as usize >= db.names.len(kind) {
             v.push(
                 Severity::Error,
+                codes::NAME_ID,
                 at.clone(),
                 format!("{what} name ID {id} is out of range ({} {})", db.names.len(kind), kind.label()),
             );
@@ -142,7 +146,7 @@ fn check_names(db: &Database, e: &IndexEntry, at: &Location, v: &mut Verificatio
 
 /// Derived fields recomputed from the moves; in FEN games old Scid vs PC wrote stale values,
 /// which are warnings there.
-fn check_derived(e: &IndexEntry, record: &Record, at: &Location, v: &mut Verification) {
+fn check_derived(e: &IndexEntry, record: &Record, at: &Location, v: &mut Found) {
     let fen_game = record.start.is_some();
     let start = match &record.start {
         Some(fen) => match super::decode::start_position(
@@ -188,7 +192,8 @@ fn check_derived(e: &IndexEntry, record: &Record, at: &Location, v: &mut Verific
         }
     }
     if info.plies > 1023 {
-        v.push(Severity::Warning, at.clone(), format!("{} plies: SCID stores only 10 bits", info.plies));
+        let message = format!("{} plies: SCID stores only 10 bits", info.plies);
+        v.push(Severity::Warning, codes::PLY_COUNT, at.clone(), message);
     }
     if stale.is_empty() {
         return;
@@ -198,5 +203,5 @@ fn check_derived(e: &IndexEntry, record: &Record, at: &Location, v: &mut Verific
     } else {
         (Severity::Error, "derived field disagrees")
     };
-    v.push(severity, at.clone(), format!("{kind}: {}", stale.join(", ")));
+    v.push(severity, codes::DERIVED_FIELD, at.clone(), format!("{kind}: {}", stale.join(", ")));
 }

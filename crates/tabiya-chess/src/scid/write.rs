@@ -8,27 +8,37 @@
 use std::io::Write;
 use std::path::Path;
 
-use tabiya_io::AtomicFile;
+use tabiya_io::{AtomicFile, Diagnostic, Location, Unit};
 
 use super::database::{Database, DatabasePaths};
 use super::encode::{Encoded, MAX_RECORD, encode_game};
 use super::index::{Header, IndexEntry, MAX_GAMES_SI4};
 use super::names::{NameBase, NameTable, NameType};
-use super::{ScidError, Version};
+use super::{ScidError, Version, codes};
 use crate::game::Game;
-use crate::games::{GamesError, Source};
 
 /// What a write did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct WriteSummary {
     /// Games stored by this writer.
     pub written: u64,
-    /// Games that could not be stored, with the reason (game number in the input, 1-based).
-    pub skipped: Vec<(u64, String)>,
-    /// Data lost while storing (e.g. an EventDate SCID 4 cannot hold).
-    pub warnings: Vec<(u64, String)>,
+    /// Games that could not be stored.
+    pub skipped: u64,
+    /// What was lost, in order, each located by the game's number among those added (from 1):
+    /// games that could not be stored ([`codes::UNSTORABLE_GAME`]) and fields a stored game lost
+    /// ([`codes::UNSTORABLE_FIELD`], e.g. an EventDate SCID 4 cannot hold).
+    pub diagnostics: Vec<Diagnostic>,
     /// Games in the database after the write.
     pub total: u64,
+}
+
+impl WriteSummary {
+    /// Game `number` (from 1) could not be stored.
+    fn skip(&mut self, number: u64, reason: impl Into<String>) {
+        self.skipped += 1;
+        let message = format!("not stored: {}", reason.into());
+        self.diagnostics.push(Diagnostic::error(codes::UNSTORABLE_GAME, Location::of(Unit::Game, number), message));
+    }
 }
 
 /// Adds games to a new or existing database; nothing is visible until [`DatabaseWriter::finish`].
@@ -105,8 +115,14 @@ impl DatabaseWriter {
         })
     }
 
+    /// The version written.
     pub fn version(&self) -> Version {
         self.paths.version
+    }
+
+    /// The database's three files.
+    pub fn paths(&self) -> &DatabasePaths {
+        &self.paths
     }
 
     /// Adds a game, or records why it cannot be stored and goes on. Fails only when the
@@ -122,27 +138,27 @@ impl DatabaseWriter {
         let number = self.input_count;
         let version = self.paths.version;
         if version == Version::Scid4 && self.entries.len() >= MAX_GAMES_SI4 {
-            self.summary.skipped.push((number, format!("SCID 4 holds at most {MAX_GAMES_SI4} games")));
+            self.summary.skip(number, format!("SCID 4 holds at most {MAX_GAMES_SI4} games"));
             return Ok(());
         }
         let encoded = match encoded {
             Ok(e) => e,
             Err(reason) => {
-                self.summary.skipped.push((number, reason));
+                self.summary.skip(number, reason);
                 return Ok(());
             }
         };
         if let Some(date) = encoded.dropped_event_date {
-            self.summary
-                .warnings
-                .push((number, format!("EventDate {} is not within 3 years of the game date; dropped", date.to_pgn())));
+            let message = format!("EventDate {} is not within 3 years of the game date; dropped", date.to_pgn());
+            let at = Location::of(Unit::Game, number);
+            self.summary.diagnostics.push(Diagnostic::error(codes::UNSTORABLE_FIELD, at, message));
         }
         // Name limits, checked before any name is added.
         let kinds = [NameType::Event, NameType::Site, NameType::Round, NameType::Player, NameType::Player];
         let names = encoded.names();
         for (name, kind) in names.iter().zip(kinds) {
             if version == Version::Scid4 && name.len() > 255 {
-                self.summary.skipped.push((number, format!("{} name longer than 255 bytes", kind.label())));
+                self.summary.skip(number, format!("{} name longer than 255 bytes", kind.label()));
                 return Ok(());
             }
         }
@@ -156,7 +172,7 @@ impl DatabaseWriter {
         for (kind, known) in kinds.into_iter().zip(known) {
             let limit = if version == Version::Scid4 { kind.limit_si4() as u64 } else { kind.limit_si5() };
             if known.is_none() && self.names.base.len(kind) as u64 + 1 >= limit {
-                self.summary.skipped.push((number, format!("too many {} names", kind.label())));
+                self.summary.skip(number, format!("too many {} names", kind.label()));
                 return Ok(());
             }
         }
@@ -186,7 +202,7 @@ impl DatabaseWriter {
         }
         let offset = self.games_len + padding;
         if version == Version::Scid4 && offset + len > u64::from(u32::MAX) {
-            self.summary.skipped.push((number, "the .sg4 file would exceed 4 GiB".into()));
+            self.summary.skip(number, "the .sg4 file would exceed 4 GiB");
             return Ok(());
         }
         let io = |e| ScidError::io(&self.paths.games, e);
@@ -198,31 +214,6 @@ impl DatabaseWriter {
         self.entries.push(e);
         self.summary.written += 1;
         Ok(())
-    }
-
-    /// Adds every game of `source`, in order: the games are read and encoded on all cores (see
-    /// [`Source::read_in_parallel`]) and stored here one by one. Games the source cannot read go
-    /// to `unreadable`; `progress` counts the games handled. Both may be called on a rayon thread.
-    pub fn add_games(
-        &mut self,
-        source: &Source,
-        mut unreadable: impl FnMut(GamesError) + Send,
-        mut progress: impl FnMut(u64) + Send,
-    ) -> Result<(), ScidError> {
-        let version = self.paths.version;
-        source.read_in_parallel(
-            |game| encode_game(&game, version),
-            |game| {
-                progress(1);
-                match game {
-                    Ok(encoded) => self.add_encoded(encoded),
-                    Err(e) => {
-                        unreadable(e);
-                        Ok(())
-                    }
-                }
-            },
-        )
     }
 
     /// Makes [`DatabaseWriter::finish`] stop after `renames` of its three file replacements

@@ -198,14 +198,11 @@ pub fn info(args: &InfoArgs, global: &Global) -> Result<ExitCode, CliError> {
     let (path, format) = input_format(&args.path, None)?;
     check_options("info", &global.given, &[Part::new(format, Role::Info, None)])?;
     match format {
-        Format::Chess(C::Pgn) => pgn::info(&path, args, global),
+        Format::Chess(C::Pgn | C::JsonLines | C::Scid3 | C::Scid4 | C::Scid5) => pgn::info(&path, args, global),
         Format::Chess(C::Polyglot) => polyglot::info(&path, args, global),
-        Format::Chess(C::Scid3 | C::Scid4 | C::Scid5) => scid::info(&path, format, args, global),
         Format::Chess(C::Ctg) => ctg::info(&path, args, global),
         Format::Chess(C::Kvetka) => kvetka::info(&path, args, global),
-        Format::Othello(O::JsonLines | O::Csv) | Format::Chess(C::JsonLines) | Format::Shogi(S::JsonLines) => {
-            basic_info(&path, format, args)
-        }
+        Format::Othello(O::JsonLines | O::Csv) | Format::Shogi(S::JsonLines) => basic_info(&path, format, args),
         Format::Othello(_) => wthor::info(&path, format, args, global),
         Format::Shogi(_) => tbase::info(&path, format, args, global),
     }
@@ -291,9 +288,8 @@ pub fn verify(args: &VerifyArgs, global: &Global) -> Result<ExitCode, CliError> 
     let (path, format) = input_format(&args.path, None)?;
     check_options("verify", &global.given, &[Part::new(format, Role::Verify, None)])?;
     match format {
-        Format::Chess(C::Pgn) => pgn::verify(&path, args, global),
+        Format::Chess(C::Pgn | C::JsonLines | C::Scid3 | C::Scid4 | C::Scid5) => pgn::verify(&path, args, global),
         Format::Chess(C::Polyglot) => polyglot::verify(&path, args, global),
-        Format::Chess(C::Scid3 | C::Scid4 | C::Scid5) => scid::verify(&path, format, args, global),
         Format::Chess(C::Ctg) => ctg::verify(&path, args, global),
         Format::Chess(C::Kvetka) => kvetka::verify(&path, args, global),
         Format::Othello(
@@ -366,8 +362,12 @@ mod tests {
             "--caption does not apply to pgn → polyglot in `book`; it applies to kvetka (book output)"
         );
         let scid = Format::Chess(C::Scid4);
-        let parts = [Part::new(scid, Role::Read, Some(pgn)), Part::new(pgn, Role::Write, Some(scid))];
+        let parts = [Part::new(pgn, Role::Read, Some(scid)), Part::new(scid, Role::Write, Some(pgn))];
         let err = check_options("convert", &["pgn_long".into()], &parts).unwrap_err();
-        assert_eq!(err.to_string(), "--pgn-long does not apply to scid4 → pgn in `convert`; it applies to pgn → pgn");
+        assert_eq!(
+            err.to_string(),
+            "--pgn-long does not apply to pgn → scid4 in `convert`; it applies to pgn → pgn, scid3 → pgn, \
+             scid4 → pgn, scid5 → pgn, jsonl → pgn"
+        );
     }
 }

@@ -1,22 +1,35 @@
-//! PGN: info, verify, and PGN → PGN conversion (re-layout).
+//! Chess games (PGN, JSON Lines; SCID through scid.rs): info, verify, and conversion between
+//! any two of them through the library's `games::Source` and `games::Sink`. The PGN-writing
+//! options here act for every source written as PGN.
 
-use std::path::Path;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::registry::Format;
-use tabiya_chess::pgn::{LineEnding, Notation, PgnReader, ReadOptions, WriterOptions, write_game};
+use tabiya_chess::Format as C;
+use tabiya_chess::games::{self, Sink, Source};
+use tabiya_chess::pgn::{LineEnding, Notation, WriterOptions};
+use tabiya_chess::scid::{DatabaseWriter, Version};
+use tabiya_io::report::write_json;
+use tabiya_io::{Diagnostic, DiagnosticSink};
 
 use crate::args::*;
-use crate::report::{CliError, InfoReport, Output, Severity, VerifyReport, progress, summary};
+use crate::report::{CliError, Output, progress, summary};
+use indicatif::ProgressBar;
 
-const FORMAT: Format = Format::Chess(tabiya_chess::Format::Pgn);
-
+/// How games are written as PGN, whatever they are read from.
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
 pub struct ConvertOptions {
-    /// PGN output: longest movetext line (0: no wrapping).
-    #[arg(long, default_value_t = 80)]
-    pub pgn_line_width: usize,
+    /// PGN output: movetext layout, `standard` (PGN export format: `1. e4`, 80 columns) or
+    /// `scid` (byte-identical to SCID 5.0.2's export, 75 columns). Default: `scid` when the
+    /// input is a SCID database, else `standard`.
+    #[arg(long, value_name = "LAYOUT")]
+    pub pgn_layout: Option<String>,
+    /// PGN output: longest movetext line (0: no wrapping). Default: the layout's.
+    #[arg(long)]
+    pub pgn_line_width: Option<usize>,
     /// PGN output: leave out comments.
     #[arg(long)]
     pub pgn_no_comments: bool,
@@ -35,111 +48,172 @@ pub struct ConvertOptions {
 }
 
 impl ConvertOptions {
-    pub fn writer_options(&self) -> WriterOptions {
-        WriterOptions {
-            line_width: self.pgn_line_width,
-            comments: !self.pgn_no_comments,
-            variations: !self.pgn_no_variations,
-            nags: !self.pgn_no_nags,
-            notation: if self.pgn_long { Notation::Long } else { Notation::San },
-            line_ending: if self.pgn_crlf { LineEnding::CrLf } else { LineEnding::Lf },
-            ..WriterOptions::default()
+    /// The PGN layout for games read from `from`.
+    pub fn writer_options(&self, from: Format) -> Result<WriterOptions, CliError> {
+        let from_scid = matches!(from, Format::Chess(C::Scid3 | C::Scid4 | C::Scid5));
+        let mut w = match self.pgn_layout.as_deref() {
+            None if from_scid => WriterOptions::scid(),
+            None | Some("standard") => WriterOptions::default(),
+            Some("scid") => WriterOptions::scid(),
+            Some(other) => {
+                return Err(CliError::Usage(format!("--pgn-layout: expected standard or scid, found {other}")));
+            }
+        };
+        if let Some(width) = self.pgn_line_width {
+            w.line_width = width;
         }
+        w.comments &= !self.pgn_no_comments;
+        w.variations &= !self.pgn_no_variations;
+        w.nags &= !self.pgn_no_nags;
+        if self.pgn_long {
+            w.notation = Notation::Long;
+        }
+        if self.pgn_crlf {
+            w.line_ending = LineEnding::CrLf;
+        }
+        Ok(w)
     }
 }
 
-/// What reading a whole PGN file found.
-#[derive(Debug, Default)]
-struct Tally {
-    games: u64,
+/// The chess formats that hold games: every one is read; all but SCID 3 are written.
+pub fn holds_games(format: Format) -> bool {
+    matches!(format, Format::Chess(C::Pgn | C::JsonLines | C::Scid3 | C::Scid4 | C::Scid5))
+}
+
+/// Prints `info` or `verify` output as text or JSON.
+fn print(
+    json: bool,
+    value: &impl serde::Serialize,
+    text: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    let done = if json { write_json(&mut out, value) } else { text(&mut out) };
+    done.map_err(|e| CliError::output(Path::new("-"), e))
+}
+
+/// `tabiya info` of PGN or a SCID database: the library's answer, printed.
+pub fn info(path: &Path, args: &InfoArgs, global: &Global) -> Result<ExitCode, CliError> {
+    let bar = progress(0, global.quiet, "reading");
+    let info = games::info(path, &mut |done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    })
+    .map_err(CliError::input)?;
+    bar.finish_and_clear();
+    print(args.json, &info, |out| info.write_text(&mut { out }))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tabiya verify` of PGN or a SCID database: every game read and every move replayed; exit
+/// status 1 when an error was found.
+pub fn verify(path: &Path, args: &VerifyArgs, global: &Global) -> Result<ExitCode, CliError> {
+    let bar = progress(0, global.quiet, "verifying");
+    let verification = games::verify(path, &mut |done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    });
+    bar.finish_and_clear();
+    print(args.json, &verification, |out| verification.write_text(&mut { out }))?;
+    Ok(if verification.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// PGN and JSON Lines to each other (pairs with SCID are claimed by scid.rs, for the same
+/// conversion).
+pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
+    (holds_games(from) && holds_games(to)).then(|| convert_games(args, global, from, to))
+}
+
+/// Adds the games of every input to `sink`.
+fn fill<W: Write + Send>(
+    sink: &mut Sink<W>,
+    inputs: &[PathBuf],
+    printer: &mut Printer,
+    bar: &ProgressBar,
+) -> Result<(), CliError> {
+    for input in inputs {
+        let source = Source::open(input).map_err(CliError::input)?;
+        sink.add_source(&source, printer, |n| bar.inc(n)).map_err(|e| CliError::Output(e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// Prints what reading and writing found as it comes, and counts it.
+struct Printer {
+    quiet: bool,
     errors: u64,
     warnings: u64,
-    plies: u64,
 }
 
-fn read_all(path: &Path, quiet: bool, mut on_problem: impl FnMut(Severity, String, String)) -> Result<Tally, CliError> {
-    let bytes = tabiya_io::read_input(path).map_err(CliError::input)?;
-    let bar = progress(bytes.len() as u64, quiet, "reading");
-    let options = ReadOptions { file: Some(path.to_path_buf()), ..ReadOptions::default() };
-    let mut tally = Tally::default();
-    for item in PgnReader::from_bytes(&bytes, options) {
-        match item {
-            Ok(read) => {
-                tally.games += 1;
-                tally.plies += read.game.ply_count() as u64;
-                tally.warnings += read.warnings.len() as u64;
-                for w in read.warnings.iter() {
-                    on_problem(Severity::Warning, w.location.to_string(), w.message.clone());
-                }
-                bar.set_position(read.offset);
-            }
-            Err(e) => {
-                tally.errors += 1;
-                on_problem(Severity::Error, e.location().to_string(), e.to_string());
-            }
+impl DiagnosticSink for Printer {
+    fn report(&mut self, diagnostic: Diagnostic) {
+        if diagnostic.is_error() {
+            self.errors += 1;
+        } else {
+            self.warnings += 1;
         }
+        summary(self.quiet, &diagnostic);
     }
+}
+
+/// Any games format to any writable one: every input is a `Source`, the output a `Sink`. A
+/// game lost on the way (unreadable, not storable, moves after an illegal one) is an error,
+/// printed, and makes the exit status 1.
+pub fn convert_games(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Result<ExitCode, CliError> {
+    let mut printer = Printer { quiet: global.quiet, errors: 0, warnings: 0 };
+    let bar = progress(0, global.quiet, "games");
+    let output = |e: games::GamesError| CliError::Output(e.to_string());
+    let written = match to {
+        Format::Chess(C::Pgn | C::JsonLines) => {
+            let mut out = Output::create(&args.output)?;
+            let mut sink = match to {
+                Format::Chess(C::Pgn) => Sink::pgn(&mut out, &args.output, args.pgn.writer_options(from)?),
+                _ => Sink::json_lines(&mut out, &args.output),
+            };
+            fill(&mut sink, &args.inputs, &mut printer, &bar)?;
+            let written = sink.finish(&mut printer).map_err(output)?;
+            out.finish(&args.output)?;
+            written
+        }
+        Format::Chess(C::Scid4 | C::Scid5) => {
+            let version = if to == Format::Chess(C::Scid5) { Version::Scid5 } else { Version::Scid4 };
+            let writer = if args.scid.append {
+                DatabaseWriter::append(&args.output)
+            } else {
+                DatabaseWriter::create(&args.output, version)
+            }
+            .map_err(|e| CliError::output(&args.output, e))?;
+            let mut sink = Sink::<std::io::Sink>::scid(writer);
+            fill(&mut sink, &args.inputs, &mut printer, &bar)?;
+            sink.finish(&mut printer).map_err(output)?
+        }
+        other => return Err(CliError::Usage(format!("{other} is read-only: write pgn, jsonl, si4 or si5"))),
+    };
     bar.finish_and_clear();
-    Ok(tally)
+    let Printer { errors, warnings, .. } = printer;
+    summary(
+        global.quiet,
+        format!(
+            "{} games written ({} in the output), {errors} errors, {warnings} warnings",
+            written.written, written.total
+        ),
+    );
+    Ok(if errors == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-pub fn info(path: &Path, args: &InfoArgs, global: &Global) -> Result<ExitCode, CliError> {
-    let tally = read_all(path, global.quiet, |_, _, _| {})?;
-    let mut report = InfoReport::new(path, FORMAT);
-    report.count("games", tally.games).count("unreadable_games", tally.errors);
-    report.count("warnings", tally.warnings).count("plies", tally.plies);
-    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Every game is read and every move checked; unreadable games are errors, repairs warnings.
-pub fn verify(path: &Path, args: &VerifyArgs, global: &Global) -> Result<ExitCode, CliError> {
-    let mut report = VerifyReport::new(path, FORMAT);
-    let tally = read_all(path, global.quiet, |severity, location, what| report.problem(severity, location, what))?;
-    report.checked("games", tally.games).checked("plies", tally.plies);
-    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
-    Ok(report.exit_code())
-}
-
-pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
-    (from == FORMAT && to == FORMAT).then(|| rewrite(args, global))
-}
-
-fn rewrite(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
-    let options = args.pgn.writer_options();
-    let mut out = Output::create(&args.output)?;
-    let (mut games, mut skipped) = (0u64, 0u64);
-    for input in &args.inputs {
-        let bytes = tabiya_io::read_input(input).map_err(CliError::input)?;
-        let read_options = ReadOptions { file: Some(input.clone()), ..ReadOptions::default() };
-        for item in PgnReader::from_bytes(&bytes, read_options) {
-            match item {
-                Ok(read) => {
-                    for w in read.warnings.iter() {
-                        summary(global.quiet, format_args!("warning: {w}"));
-                    }
-                    write_game(&read.game, &options, &mut out).map_err(|e| CliError::output(&args.output, e))?;
-                    games += 1;
-                }
-                Err(e) => {
-                    summary(global.quiet, format_args!("skipped: {e}"));
-                    skipped += 1;
-                }
-            }
-        }
-    }
-    out.finish(&args.output)?;
-    summary(global.quiet, format_args!("{games} games written, {skipped} unreadable games skipped"));
-    Ok(ExitCode::SUCCESS)
-}
-
-/// The options PGN takes: the writer's layout when PGN is rewritten as PGN.
+/// The options PGN and JSON Lines take: the PGN layout wherever games are written as PGN.
 pub fn takes(part: super::Part) -> &'static [&'static str] {
     use super::Role;
-    const LAYOUT: &[&str] =
-        &["pgn_line_width", "pgn_no_comments", "pgn_no_variations", "pgn_no_nags", "pgn_long", "pgn_crlf"];
-    match (part.role, part.other) {
-        (Role::Write, Some(from)) if from == part.format && part.format == FORMAT => LAYOUT,
+    const LAYOUT: &[&str] = &[
+        "pgn_layout",
+        "pgn_line_width",
+        "pgn_no_comments",
+        "pgn_no_variations",
+        "pgn_no_nags",
+        "pgn_long",
+        "pgn_crlf",
+    ];
+    match (part.role, part.format, part.other) {
+        (Role::Write, Format::Chess(C::Pgn), Some(from)) if holds_games(from) => LAYOUT,
         _ => &[],
     }
 }

@@ -11,13 +11,13 @@
 //!
 //! The moves it finds are the same `Move` values shakmaty finds, and playing them leaves the
 //! same board, rights and en passant square: tests compare the two square by square on random
-//! games, Chess960 included (and `pgn::san`'s tests compare the moves).
+//! games, Chess960 included (and `fast::san`'s tests compare the moves).
 
 use shakmaty::{
     Bitboard, Castles, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Rank, Role, Square, attacks,
 };
 
-use crate::rules::{self, Pieces};
+use super::rules::{self, Pieces};
 
 #[derive(Debug, Clone)]
 pub struct PlayPosition {
@@ -275,7 +275,7 @@ mod tests {
     use tabiya_testdata::Xorshift;
 
     use super::*;
-    use crate::rules::tests::{STARTS, position, pseudo_legal};
+    use crate::fast::rules::tests::{STARTS, position, pseudo_legal};
 
     /// The two positions hold the same pieces, side to move, castling rights, en passant
     /// square and check.

@@ -11,7 +11,7 @@ use shakmaty::san::{San, SanError};
 use shakmaty::{Bitboard, CastlingSide, File, Move, Rank, Role, Square, attacks};
 
 use super::position::PlayPosition;
-use crate::rules::{pawn_push_from, slider_origins};
+use super::rules::{pawn_push_from, slider_origins};
 
 impl PlayPosition {
     /// The legal move `san` names here, as `San::to_move` finds it.
@@ -147,7 +147,7 @@ mod tests {
     use tabiya_testdata::Xorshift;
 
     use super::*;
-    use crate::rules::tests::{STARTS, position};
+    use crate::fast::rules::tests::{STARTS, position};
 
     /// Every way of writing a move this resolver handles: as SAN writes it, with no, file,
     /// rank and full disambiguation, with the capture mark flipped and with each promotion.

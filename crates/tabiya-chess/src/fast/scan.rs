@@ -1,4 +1,4 @@
-//! The PGN tokenizer under both [`PgnReader`](super::PgnReader) and [`PgnWalk`](super::PgnWalk):
+//! The PGN tokenizer under both [`PgnReader`](crate::pgn::PgnReader) and [`PgnWalk`](crate::pgn::PgnWalk):
 //! game pieces, tag pairs and movetext tokens (moves, move numbers, NAGs, comments, variations,
 //! results, `;` and `%` lines), read in place from text held in memory.
 //!
@@ -23,7 +23,7 @@ use super::san_text;
 use crate::game::GameResult;
 
 /// What a movetext holds, token by token, in the order met.
-pub(super) trait Movetext {
+pub(crate) trait Movetext {
     fn san(&mut self, san: SanPlus);
     /// A move without rank disambiguation or promotion (`e4`, `Nf3`, `exd5`, `Nxe4`), as
     /// [`Movetext::san`] reads it: its parts are handed over apart, which spares packing the
@@ -87,7 +87,7 @@ fn promotion_repaired(token: &[u8]) -> String {
 }
 
 /// A position in PGN text, and how to read on from it.
-pub(super) struct Scanner<'t> {
+pub(crate) struct Scanner<'t> {
     pub text: &'t [u8],
     pub at: usize,
     /// Repair commas between moves and `d7d8R` promotions (else they are dropped as
@@ -551,7 +551,7 @@ fn parse_nag(digits: &[u8]) -> Option<u8> {
 
 /// Tag values and comments as text: UTF-8, or Windows-1252 (which covers Latin-1) if the bytes
 /// are not valid UTF-8 (then `true`). Owned bytes become the string without a copy.
-pub(super) fn decode_text(bytes: Cow<'_, [u8]>) -> (Cow<'_, str>, bool) {
+pub(crate) fn decode_text(bytes: Cow<'_, [u8]>) -> (Cow<'_, str>, bool) {
     match bytes {
         Cow::Borrowed(bytes) => match std::str::from_utf8(bytes) {
             Ok(text) => (Cow::Borrowed(text), false),
@@ -566,7 +566,7 @@ pub(super) fn decode_text(bytes: Cow<'_, [u8]>) -> (Cow<'_, str>, bool) {
 
 /// A tag value with its escapes decoded, as pgn-reader 0.29 decoded them: `\"` and `\\`
 /// lose their backslash. Borrows unless there is an escape.
-pub(super) fn unescape(raw: &[u8]) -> Cow<'_, [u8]> {
+pub(crate) fn unescape(raw: &[u8]) -> Cow<'_, [u8]> {
     if !raw.contains(&b'\\') {
         return Cow::Borrowed(raw);
     }
@@ -709,13 +709,13 @@ mod tests {
     /// game, commas in comments left alone) and dropped with their move by `new`.
     #[test]
     fn repairs_and_their_games() {
-        use super::super::{PgnReader, ReadOptions};
+        use crate::pgn::{PgnReader, ReadOptions};
 
         let text = b"[Event \"a,b\"]\n[FEN \"8/3P4/8/8/8/8/k7/4K3 w - - 0 1\"]\n\n1. Kd2, Ka1 {x, y} 2. d7d8q *\n\n[Event \"c\"]\n\n1. d4 *\n";
         let games: Vec<_> = PgnReader::from_bytes(text, ReadOptions::default()).map(Result::unwrap).collect();
         let seen: Vec<(u64, usize, Vec<String>)> = games
             .iter()
-            .map(|g| (g.offset, g.game.ply_count(), g.warnings.iter().map(|w| w.message.clone()).collect()))
+            .map(|g| (g.offset, g.game.ply_count(), g.diagnostics.iter().map(|w| w.message.clone()).collect()))
             .collect();
         assert_eq!(
             seen,

@@ -23,7 +23,7 @@ fn square(bytes: &[u8], at: usize) -> Option<Square> {
 /// Like shakmaty, every byte that can go on with a move is taken without backtracking:
 /// `Nf3=X` is no move, not `Nf3`.
 #[inline(always)]
-pub(super) fn parse_prefix(ascii: &[u8]) -> Option<(SanPlus, usize)> {
+pub(crate) fn parse_prefix(ascii: &[u8]) -> Option<(SanPlus, usize)> {
     let (san, mut len) = match *ascii {
         // Most moves are a pawn push (`e4`) or a piece move without capture or
         // disambiguation (`Nf3`): taken whole when no byte that could go on with them follows.
@@ -142,7 +142,7 @@ fn parse_san(b: &[u8]) -> Option<(San, usize)> {
 }
 
 /// The check or mate mark a move may end with, from the byte after it.
-pub(super) fn suffix(next: Option<u8>) -> Option<Suffix> {
+pub(crate) fn suffix(next: Option<u8>) -> Option<Suffix> {
     match next {
         Some(b'+') => Some(Suffix::Check),
         Some(b'#') => Some(Suffix::Checkmate),

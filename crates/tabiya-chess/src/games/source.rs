@@ -1,0 +1,446 @@
+//! Where games come from: a PGN file, a SCID database or a JSON Lines file, read in order one
+//! game at a time ([`Games`]) or on all cores ([`Source`]).
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use tabiya_io::{Diagnostic, FileBytes, Location, Unit};
+
+use super::{GamesError, SourceFormat, source_format};
+use crate::game::Game;
+use crate::jsonl;
+use crate::pgn::{PgnError, PgnReader, ReadOptions};
+use crate::scid::Database;
+
+/// PGN text per piece read on one thread: a few hundred games.
+const PGN_PIECE: usize = 256 << 10;
+/// SCID games (and JSON Lines lines) per piece.
+const SCID_PIECE: usize = 512;
+
+/// The games of one file, in file order, one at a time. Made by [`open`](super::open).
+pub enum Games {
+    /// A PGN file.
+    Pgn(Box<PgnReader<BufReader<File>>>),
+    /// A SCID database; `next` is the number (from 0) of the next game.
+    Scid {
+        /// The database.
+        db: Box<Database>,
+        /// The next game's number, from 0.
+        next: usize,
+    },
+    /// A JSON Lines file.
+    JsonLines {
+        /// The file, for errors.
+        path: PathBuf,
+        /// Its lines.
+        lines: std::io::Lines<BufReader<File>>,
+        /// Lines read so far.
+        number: u64,
+    },
+}
+
+impl Games {
+    /// Opens the games of `path` in `format`.
+    pub(super) fn open(path: &Path, format: SourceFormat) -> Result<Games, GamesError> {
+        let file = || File::open(path).map_err(|source| GamesError::Io { path: path.into(), source });
+        Ok(match format {
+            SourceFormat::Pgn => Games::Pgn(Box::new(
+                PgnReader::with_options(BufReader::with_capacity(1 << 16, file()?), read_options(path)).repairing(),
+            )),
+            SourceFormat::Scid => Games::Scid { db: Box::new(Database::open(path)?), next: 0 },
+            SourceFormat::JsonLines => {
+                Games::JsonLines { path: path.into(), lines: BufReader::new(file()?).lines(), number: 0 }
+            }
+        })
+    }
+}
+
+impl Iterator for Games {
+    type Item = Result<Game, GamesError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Games::Pgn(reader) => reader.next().map(|r| r.map(|g| g.game).map_err(GamesError::from)),
+            Games::Scid { db, next } => {
+                let n = *next;
+                if n >= db.len() {
+                    return None;
+                }
+                *next += 1;
+                Some(db.game(n).map_err(GamesError::from))
+            }
+            Games::JsonLines { path, lines, number } => {
+                let line = match lines.next()? {
+                    Ok(line) => line,
+                    Err(source) => return Some(Err(GamesError::Io { path: path.clone(), source })),
+                };
+                *number += 1;
+                Some(jsonl::read_game(&line).map_err(|source| GamesError::JsonLines {
+                    location: Location::of(Unit::Line, *number).in_file(path),
+                    source,
+                }))
+            }
+        }
+    }
+}
+
+fn read_options(path: &Path) -> ReadOptions {
+    ReadOptions { file: Some(path.to_path_buf()), ..ReadOptions::default() }
+}
+
+/// A file of games opened for reading on all cores: a PGN file, a SCID database or a JSON
+/// Lines file.
+pub enum Source {
+    /// A PGN file.
+    Pgn {
+        /// The file as named.
+        path: PathBuf,
+        /// The open file.
+        file: File,
+    },
+    /// A SCID database.
+    Scid(Box<Database>),
+    /// A JSON Lines file.
+    JsonLines {
+        /// The file as named.
+        path: PathBuf,
+        /// Its bytes.
+        text: FileBytes,
+    },
+}
+
+/// A game read from a source, made into a `T`, with what reading it found (repairs are
+/// warnings; moves, comments or variations lost are errors).
+pub type ReadItem<T> = Result<(T, Vec<Diagnostic>), GamesError>;
+
+impl Source {
+    /// Opens PGN, JSON Lines, or a SCID database named by any of its files or its stem.
+    pub fn open(path: &Path) -> Result<Source, GamesError> {
+        let io = |source| GamesError::Io { path: path.into(), source };
+        match source_format(path)? {
+            SourceFormat::Pgn => Ok(Source::Pgn { path: path.to_path_buf(), file: File::open(path).map_err(io)? }),
+            SourceFormat::Scid => Ok(Source::Scid(Box::new(Database::open(path)?))),
+            SourceFormat::JsonLines => Ok(Source::JsonLines {
+                path: path.to_path_buf(),
+                text: tabiya_io::read_input(path)
+                    .map_err(|e| GamesError::NotGames { path: path.into(), what: e.to_string() })?,
+            }),
+        }
+    }
+
+    /// The file the games are read from (a SCID database's index file).
+    pub fn path(&self) -> &Path {
+        match self {
+            Source::Pgn { path, .. } | Source::JsonLines { path, .. } => path,
+            Source::Scid(db) => &db.paths.index,
+        }
+    }
+
+    /// What opening the source found (a SCID database's index and name files); the games'
+    /// own come with each game.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        match self {
+            Source::Scid(db) => &db.diagnostics,
+            Source::Pgn { .. } | Source::JsonLines { .. } => &[],
+        }
+    }
+
+    /// Reads every game on all rayon threads and hands them, each turned into a `T` by `map` on
+    /// the thread that read it, to `sink` in file order: the same games, errors and order as
+    /// [`open`](super::open) gives, with reading and `map`ping spread over the cores. The file is
+    /// cut into pieces that hold whole games (PGN) or runs of game numbers (SCID); a few pieces
+    /// per thread are in flight at a time, so memory stays flat. While the pieces of one block of
+    /// PGN are read, `sink` takes the games of the block before, on a rayon thread of its own
+    /// when there are two or more. `sink`'s error stops the reading. What reading found is left
+    /// out; [`Source::read_with_diagnostics`] gives it.
+    pub fn read_in_parallel<T: Send, E: Send>(
+        &self,
+        map: impl Fn(Game) -> T + Sync,
+        mut sink: impl FnMut(Result<T, GamesError>) -> Result<(), E> + Send,
+    ) -> Result<(), E> {
+        self.read_in_pieces(PGN_PIECE, map, |item| sink(item.map(|(t, _)| t)))
+    }
+
+    /// [`Source::read_in_parallel`], each game with what reading it found.
+    pub fn read_with_diagnostics<T: Send, E: Send>(
+        &self,
+        map: impl Fn(Game) -> T + Sync,
+        sink: impl FnMut(ReadItem<T>) -> Result<(), E> + Send,
+    ) -> Result<(), E> {
+        self.read_in_pieces(PGN_PIECE, map, sink)
+    }
+
+    /// [`Source::read_with_diagnostics`] with PGN pieces of about `pgn_piece` bytes.
+    fn read_in_pieces<T: Send, E: Send>(
+        &self,
+        pgn_piece: usize,
+        map: impl Fn(Game) -> T + Sync,
+        mut sink: impl FnMut(ReadItem<T>) -> Result<(), E> + Send,
+    ) -> Result<(), E> {
+        let in_flight = 2 * rayon::current_num_threads();
+        match self {
+            Source::Pgn { path, file } => read_pgn(path, file, pgn_piece, in_flight, map, sink),
+            Source::Scid(db) => read_numbered(db.len(), in_flight, &mut sink, |n| {
+                let mut found = Vec::new();
+                let game = db.read_game(n, &mut found)?;
+                Ok((map(game), found))
+            }),
+            Source::JsonLines { path, text } => {
+                let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+                // The text after the last newline is a line only when it is not empty.
+                let count = if lines.last().is_some_and(|l| l.is_empty()) { lines.len() - 1 } else { lines.len() };
+                read_numbered(count, in_flight, &mut sink, |n| {
+                    read_json_line(path, n as u64 + 1, lines[n]).map(|game| (map(game), Vec::new()))
+                })
+            }
+        }
+    }
+}
+
+/// Reads games `0..count`, each by `read`, in pieces of [`SCID_PIECE`] games on all threads
+/// (`in_flight` pieces at a time), and hands them to `sink` in order.
+fn read_numbered<T: Send, E>(
+    count: usize,
+    in_flight: usize,
+    sink: &mut impl FnMut(ReadItem<T>) -> Result<(), E>,
+    read: impl Fn(usize) -> ReadItem<T> + Sync,
+) -> Result<(), E> {
+    let firsts: Vec<usize> = (0..count).step_by(SCID_PIECE).collect();
+    for window in firsts.chunks(in_flight) {
+        let pieces: Vec<Vec<ReadItem<T>>> =
+            window.par_iter().map(|&first| (first..count.min(first + SCID_PIECE)).map(&read).collect()).collect();
+        for game in pieces.into_iter().flatten() {
+            sink(game)?;
+        }
+    }
+    Ok(())
+}
+
+/// Line `number` (from 1) of a JSON Lines file.
+fn read_json_line(path: &Path, number: u64, line: &[u8]) -> Result<Game, GamesError> {
+    let location = || Location::of(Unit::Line, number).in_file(path);
+    let text = std::str::from_utf8(line).map_err(|e| GamesError::JsonLines {
+        location: location(),
+        source: jsonl::JsonLinesError::Io(std::io::Error::new(std::io::ErrorKind::InvalidData, e)),
+    })?;
+    jsonl::read_game(text.trim_end_matches('\r'))
+        .map_err(|source| GamesError::JsonLines { location: location(), source })
+}
+
+/// [`Source::read_in_pieces`] for PGN.
+fn read_pgn<T: Send, E: Send>(
+    path: &Path,
+    mut file: &File,
+    pgn_piece: usize,
+    in_flight: usize,
+    map: impl Fn(Game) -> T + Sync,
+    mut sink: impl FnMut(ReadItem<T>) -> Result<(), E> + Send,
+) -> Result<(), E> {
+    // The file is named in the diagnostics when they are relocated, not in every game.
+    let options = ReadOptions::default();
+    // The text is read a piece at a time straight into the piece's own buffer; each piece ends
+    // before the last game that starts in it (that game may be unfinished): only that game's
+    // text is copied, to open the next piece. The buffers are kept for the pieces after (fresh
+    // ones would be fresh pages to fault in).
+    let (mut tail, mut tail_offset) = (Vec::new(), 0u64);
+    let mut spare: Vec<Vec<u8>> = Vec::new();
+    // The games of the pieces before, not yet handed to `sink`.
+    let mut read_before: ReadPieces<T> = Vec::new();
+    let mut games_before = 0u64;
+    if let Err(source) = file.seek(std::io::SeekFrom::Start(0)) {
+        return sink(Err(GamesError::Io { path: path.into(), source }));
+    }
+    let mut end = false;
+    loop {
+        let mut pieces: Vec<(u64, Vec<u8>)> = Vec::with_capacity(in_flight);
+        while pieces.len() < in_flight && !end {
+            let mut text = spare.pop().unwrap_or_default();
+            text.clear();
+            text.append(&mut tail);
+            loop {
+                text.reserve(pgn_piece);
+                match file.take(pgn_piece as u64).read_to_end(&mut text) {
+                    Ok(0) => {
+                        end = true;
+                        break;
+                    }
+                    Ok(_) => {}
+                    Err(source) => {
+                        store(read_before, path, &mut games_before, &mut sink)?;
+                        return sink(Err(GamesError::Io { path: path.into(), source }));
+                    }
+                }
+                // A piece holding no game start yet (one long game) reads on.
+                if let Some(cut) = crate::pgn::last_game_start(&text) {
+                    tail.extend_from_slice(&text[cut..]);
+                    text.truncate(cut);
+                    break;
+                }
+            }
+            let len = text.len() as u64;
+            pieces.push((tail_offset, text));
+            tail_offset += len;
+        }
+        let ((read, buffers), stored) = rayon::join(
+            || -> (ReadPieces<T>, Vec<Vec<u8>>) {
+                pieces
+                    .into_par_iter()
+                    .map(|(offset, text)| {
+                        let mut reader = PgnReader::from_vec(text, options.clone()).repairing();
+                        let games =
+                            reader.by_ref().map(|read| read.map(|read| (map(read.game), read.diagnostics))).collect();
+                        ((offset, games), reader.into_vec())
+                    })
+                    .unzip()
+            },
+            || store(std::mem::take(&mut read_before), path, &mut games_before, &mut sink),
+        );
+        stored?;
+        read_before = read;
+        spare = buffers;
+        if end {
+            return store(read_before, path, &mut games_before, &mut sink);
+        }
+    }
+}
+
+/// Games read from the pieces of one block, by piece, each with the piece's offset in the file.
+type ReadPieces<T> = Vec<(u64, Vec<Result<(T, Vec<Diagnostic>), PgnError>>)>;
+
+/// Hands the games of `pieces` to `sink` in order, their diagnostics and errors located in the
+/// file at `path`; `games_before` counts the games of the file before them.
+fn store<T, E>(
+    pieces: ReadPieces<T>,
+    path: &Path,
+    games_before: &mut u64,
+    sink: &mut impl FnMut(ReadItem<T>) -> Result<(), E>,
+) -> Result<(), E> {
+    for (piece_offset, games) in pieces {
+        let count = games.len() as u64;
+        for game in games {
+            // Locations in a piece count from its start: make them count from the file's.
+            let relocate = |location: &mut Location| relocate(location, path, piece_offset, *games_before);
+            sink(match game {
+                Ok((game, mut found)) => {
+                    for d in &mut found {
+                        relocate(&mut d.location);
+                    }
+                    Ok((game, found))
+                }
+                Err(mut e) => {
+                    relocate(e.location_mut());
+                    Err(GamesError::Pgn(e))
+                }
+            })?;
+        }
+        *games_before += count;
+    }
+    Ok(())
+}
+
+/// Moves a location found in a piece of a PGN file to the file at `path`: `offset` bytes and
+/// `games` games precede the piece.
+fn relocate(location: &mut Location, path: &Path, offset: u64, games: u64) {
+    location.file = Some(path.to_path_buf());
+    if let Some(at) = location.offset.as_mut() {
+        *at += offset;
+    }
+    if let Some(number) = location.number.as_mut() {
+        *number += games;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every game with its diagnostics, and every error, as text, in order.
+    fn describe(item: ReadItem<Game>) -> String {
+        match item {
+            Ok((game, found)) => format!("{game:?} {found:?}"),
+            Err(e) => format!("error: {e}"),
+        }
+    }
+
+    /// What reading `path` one game after another gives, diagnostics included.
+    fn sequential(path: &Path) -> Vec<String> {
+        match super::super::source_format(path).unwrap() {
+            SourceFormat::Pgn => {
+                let file = BufReader::new(File::open(path).unwrap());
+                PgnReader::with_options(file, read_options(path))
+                    .repairing()
+                    .map(|item| describe(item.map(|read| (read.game, read.diagnostics)).map_err(GamesError::from)))
+                    .collect()
+            }
+            SourceFormat::Scid => {
+                let db = Database::open(path).unwrap();
+                (0..db.len())
+                    .map(|n| {
+                        let mut found = Vec::new();
+                        describe(db.read_game(n, &mut found).map(|game| (game, found)).map_err(GamesError::from))
+                    })
+                    .collect()
+            }
+            SourceFormat::JsonLines => Games::open(path, SourceFormat::JsonLines)
+                .unwrap()
+                .map(|g| describe(g.map(|g| (g, Vec::new()))))
+                .collect(),
+        }
+    }
+
+    /// The same games, diagnostics (located in the whole file) and errors, in the same order,
+    /// however the file is cut into pieces.
+    #[test]
+    fn parallel_reading_gives_what_sequential_reading_gives() {
+        let files = [
+            "pgn/small-varied.pgn",
+            "pgn/edge-cases/pgnextract-null-moves.pgn",
+            "pgn/edge-cases/pychess-crazyhouse-saturs-jannlee.pgn",
+            "pgn/edge-cases/pgnmentor-double-blank-line-crlf.pgn",
+            "pgn/edge-cases/pychess-chessbase-empty-line.pgn",
+            "pgn/edge-cases/dirty-immortal-games-latin1-crlf.pgn",
+            "scid/scidvspc-bases/endings.si4",
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let mut paths = Vec::new();
+        for relative in files {
+            let Some(path) = tabiya_testdata::corpus_file(relative) else { return };
+            paths.push(path);
+        }
+        // And JSON Lines, of the SCID database's games.
+        let jsonl = dir.path().join("endings.jsonl");
+        let text: Vec<u8> = super::super::open(&paths[paths.len() - 1])
+            .unwrap()
+            .flat_map(|game| {
+                let mut line = Vec::new();
+                jsonl::push_game(&game.unwrap(), &mut line).unwrap();
+                line
+            })
+            .collect();
+        std::fs::write(&jsonl, text).unwrap();
+        paths.push(jsonl);
+        for path in paths {
+            let expected = sequential(&path);
+            assert!(!expected.is_empty());
+            let source = Source::open(&path).unwrap();
+            // Small pieces: many cuts, and games that span blocks.
+            for piece in [300, 4096, PGN_PIECE] {
+                let mut parallel = Vec::new();
+                source
+                    .read_in_pieces(
+                        piece,
+                        |game| game,
+                        |item| {
+                            parallel.push(describe(item));
+                            Ok::<(), ()>(())
+                        },
+                    )
+                    .unwrap();
+                assert_eq!(parallel.len(), expected.len(), "{path:?}, pieces of {piece} bytes");
+                assert!(parallel == expected, "{path:?}, pieces of {piece} bytes");
+            }
+        }
+    }
+}

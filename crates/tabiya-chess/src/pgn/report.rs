@@ -1,0 +1,99 @@
+//! `info` and `verify` of a PGN file: every game read, every move replayed.
+
+use std::path::Path;
+
+use tabiya_io::report::{Info, Verification};
+use tabiya_io::{Diagnostic, Location};
+
+use super::{PgnError, PgnReader, ReadOptions};
+use crate::Format;
+
+/// What reading a whole PGN file found.
+#[derive(Debug, Default)]
+struct Tally {
+    games: u64,
+    unreadable: u64,
+    errors: u64,
+    warnings: u64,
+    plies: u64,
+}
+
+/// Reads every game of `path` (with the repairs of [`PgnReader::repairing`]), handing each
+/// problem to `on_problem`; `progress` gets (bytes read, file size).
+fn read_all(
+    path: &Path,
+    progress: &mut dyn FnMut(u64, u64),
+    mut on_problem: impl FnMut(Diagnostic),
+) -> Result<Tally, PgnError> {
+    let bytes = tabiya_io::read_input(path).map_err(|e| match e {
+        tabiya_io::Error::Io { source, .. } => PgnError::Io { location: Location::file(path), source },
+        tabiya_io::Error::Data(d) => PgnError::Io {
+            location: d.location.clone(),
+            source: std::io::Error::new(std::io::ErrorKind::InvalidData, d.to_string()),
+        },
+    })?;
+    let size = bytes.len() as u64;
+    let options = ReadOptions { file: Some(path.to_path_buf()), ..ReadOptions::default() };
+    let mut tally = Tally::default();
+    for item in PgnReader::from_bytes(&bytes, options) {
+        match item {
+            Ok(read) => {
+                tally.games += 1;
+                tally.plies += read.game.ply_count() as u64;
+                for d in read.diagnostics {
+                    if d.is_error() {
+                        tally.errors += 1;
+                    } else {
+                        tally.warnings += 1;
+                    }
+                    on_problem(d);
+                }
+                progress(read.offset, size);
+            }
+            Err(e) => {
+                tally.unreadable += 1;
+                on_problem(e.diagnostic());
+            }
+        }
+    }
+    progress(size, size);
+    Ok(tally)
+}
+
+/// What a PGN file holds: games, unreadable games, errors and warnings of the games read
+/// (lost and repaired moves), plies of the main lines. `progress` gets (bytes read, file size).
+pub fn info(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Info, PgnError> {
+    let tally = read_all(path, progress, |_| {})?;
+    let mut info = Info::new(path, Format::Pgn.name());
+    info.count("games", tally.games).count("unreadable_games", tally.unreadable);
+    info.count("errors", tally.errors).count("warnings", tally.warnings).count("plies", tally.plies);
+    Ok(info)
+}
+
+/// Checks a PGN file: every game is read and every move replayed. A game that cannot be read,
+/// and an illegal or ambiguous move (which ends its line: the moves after it are lost), are
+/// errors; a deviation the reader repaired is a warning. `progress` gets (bytes read, file
+/// size).
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("games.pgn");
+/// std::fs::write(&path, "1. e4 e5 2. Ke3 Nc6 *\n\n1. d4, d5 *\n")?;
+/// let v = tabiya_chess::pgn::report::verify(&path, &mut |_, _| {});
+/// assert!(!v.ok);
+/// let codes: Vec<&str> = v.problems.iter().map(|d| d.code).collect();
+/// assert_eq!(codes, ["pgn.illegal_move", "pgn.repaired_token"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn verify(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Verification {
+    let mut v = Verification::new(path, Format::Pgn.name());
+    let mut problems = Vec::new();
+    match read_all(path, progress, |d| problems.push(d)) {
+        Ok(tally) => {
+            v.checked("games", tally.games).checked("plies", tally.plies);
+        }
+        Err(e) => problems.push(e.diagnostic()),
+    }
+    v.problems(problems);
+    v
+}
