@@ -20,7 +20,8 @@ fn sample() -> PathBuf {
 
 /// Runs a conversion that must succeed, and returns the output's bytes.
 fn convert(input: &Path, output: &Path, options: &[&str]) -> Vec<u8> {
-    let mut args = vec!["convert", s(input), "-o", s(output), "-q"];
+    // Outputs are reused from one call to the next: replacing them is asked for.
+    let mut args = vec!["convert", s(input), "-o", s(output), "-q", "--force"];
     args.extend_from_slice(options);
     let out = tabiya(&args);
     assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
