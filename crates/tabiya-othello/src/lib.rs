@@ -3,6 +3,7 @@
 pub mod board;
 pub mod eval;
 mod format;
+pub mod report;
 pub mod solve;
 pub mod text;
 pub mod wthor;

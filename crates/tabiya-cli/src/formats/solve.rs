@@ -5,16 +5,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde::Serialize;
-use tabiya_io::Warnings;
 
 use crate::registry::Format;
 use tabiya_othello::board::Square;
-use tabiya_othello::solve::{CachedSolver, Goal, SolitaireSolver, Solution, Solver, check_solitaire, find_solitaires};
+use tabiya_othello::solve::{CachedSolver, Goal, SolitaireSolver, Solution, Solver, find_solitaires};
 use tabiya_othello::text::obf::{self, ObfLine};
 use tabiya_othello::wthor::{GameFile, Header, SolitaireFile};
 
 use crate::args::{ConvertArgs, Global};
-use crate::report::{CliError, Severity, VerifyReport, progress, summary};
+use crate::report::{CliError, summary};
 
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
@@ -191,37 +190,10 @@ pub fn theoretical_solver() -> Result<CachedSolver, CliError> {
     Ok(CachedSolver::new(solver))
 }
 
-/// What the theoretical-score solver did, for a verify report.
-pub fn report_solver(report: &mut VerifyReport, solver: &CachedSolver) {
-    report.checked("positions_solved", solver.solved).checked("positions_from_cache", solver.hits);
-    report.checked("solver_nodes", solver.nodes);
-}
-
-fn solitaire_solver() -> Result<SolitaireSolver, CliError> {
+/// The solver of solitaires (`verify`, writing `.pzz`): every core.
+pub fn solitaire_solver() -> Result<SolitaireSolver, CliError> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     SolitaireSolver::new(threads).map_err(|e| CliError::Usage(format!("cannot start threads: {e}")))
-}
-
-/// `tabiya verify SOLITAIRES_NN.pzz`: solves every solitaire and reports where it disagrees.
-pub fn check_solitaires(
-    path: &Path,
-    file: &SolitaireFile,
-    report: &mut VerifyReport,
-    global: &Global,
-) -> Result<(), CliError> {
-    let solver = solitaire_solver()?;
-    let bar = progress(file.solitaires.len() as u64, global.quiet, "solving");
-    let mut solved = 0u64;
-    for (index, solitaire) in file.solitaires.iter().enumerate() {
-        for problem in check_solitaire(&solver, solitaire) {
-            report.problem(Severity::Error, format!("{} record {index}", path.display()), problem.to_string());
-        }
-        solved += 1;
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
-    report.checked("solitaires_solved", solved);
-    Ok(())
 }
 
 /// `tabiya convert WTH_*.wtb -o SOLITAIRES_NN.pzz [--empties NN]`: the positions of the games
@@ -243,10 +215,15 @@ fn write_solitaires(args: &ConvertArgs, global: &Global) -> Result<ExitCode, Cli
         CliError::Usage("solitaires need --empties N (1..60), or an output named SOLITAIRES_N.pzz".into())
     })?;
     let mut files = Vec::new();
+    let mut damaged = false;
     for input in &args.inputs {
         let data = tabiya_io::read_input(input).map_err(|e| CliError::Input(format!("{}: {e}", input.display())))?;
-        let mut warnings = Warnings::default();
-        let file = GameFile::read(&data, &mut warnings).map_err(|e| CliError::input(e.in_file(input)))?;
+        let mut found = Vec::new();
+        let file = GameFile::read(&data, &mut found).map_err(|e| CliError::input(e.in_file(input)))?;
+        damaged |= tabiya_io::any_error(&found);
+        for d in found {
+            summary(global.quiet, d.in_file(input));
+        }
         files.push(file);
     }
     let solver = solitaire_solver()?;
@@ -263,5 +240,5 @@ fn write_solitaires(args: &ConvertArgs, global: &Global) -> Result<ExitCode, Cli
             out.solitaires.len()
         ),
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

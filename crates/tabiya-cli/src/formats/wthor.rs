@@ -4,18 +4,20 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use serde_json::Value;
-use tabiya_io::{Codepage, Location, Warnings};
+use tabiya_io::report::{Verification, write_json};
+use tabiya_io::{Diagnostic, Location};
 
 use crate::registry::Format;
-use tabiya_othello::text::{ggf, obf, transcript};
+use tabiya_othello::Format as O;
+use tabiya_othello::report::VerifyOptions;
+use tabiya_othello::text::{self, ggf, transcript};
 use tabiya_othello::wthor::{
     self, GameContext, GameFile, GameFile10, GameFilter, GameStats, Header, Importer, NameFile, NameKind, Names,
-    NewGame, SolitaireFile, TheoreticalPolicy, Verification,
+    NewGame, SolitaireFile, TheoreticalPolicy,
 };
 
 use crate::args::*;
-use crate::report::{CliError, InfoReport, Output, Severity, VerifyReport, progress, summary};
+use crate::report::{CliError, Output, progress, summary};
 
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
@@ -59,93 +61,37 @@ fn input_error(path: &Path, e: impl Into<tabiya_io::DataError>) -> CliError {
     CliError::input(e.into().in_file(path))
 }
 
-fn header_fields(report: &mut InfoReport, h: &Header) {
-    let (y, m, d) = h.date();
-    report
-        .header("created", format!("{y:04}-{m:02}-{d:02}"))
-        .header("century_byte", h.century)
-        .header("n1", h.n1)
-        .header("n2", h.n2)
-        .header("game_year", h.game_year)
-        .header("p1_board_size", h.board_size)
-        .header("p2_game_type", h.game_type)
-        .header("p3_depth", h.depth)
-        .header("reserved", h.reserved);
-}
-
-fn warnings_to_stderr(path: &Path, warnings: &Warnings, quiet: bool) {
-    for w in warnings.iter() {
-        summary(quiet, format!("warning: {}: {}", w.location.clone().in_file(path), w.message));
+/// Prints what reading found on stderr; true when any of it is an error (the exit status
+/// must show it).
+fn diagnostics_to_stderr(path: &Path, found: Vec<Diagnostic>, quiet: bool) -> bool {
+    let errors = tabiya_io::any_error(&found);
+    for d in found {
+        summary(quiet, d.in_file(path));
     }
+    errors
 }
 
-/// The text of a text input: UTF-8, else Windows-1252 (older GGF files).
-fn text_of(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_owned(),
-        Err(_) => Codepage::Windows1252.decode(bytes).into_owned(),
-    }
+/// Prints a report as JSON or text on stdout.
+fn print(
+    json: bool,
+    write_text: impl FnOnce(&mut std::io::StdoutLock<'_>) -> std::io::Result<()>,
+    value: &impl serde::Serialize,
+) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    let result = if json { write_json(&mut out, value) } else { write_text(&mut out) };
+    result.map_err(|e| CliError::output(Path::new("-"), e))
 }
 
-pub fn info(path: &Path, format: Format, args: &InfoArgs, global: &Global) -> Result<ExitCode, CliError> {
+pub fn info(path: &Path, format: Format, args: &InfoArgs, _global: &Global) -> Result<ExitCode, CliError> {
+    let Format::Othello(format) = format else { return Err(CliError::unsupported(format!("info of {format}"))) };
     let data = read(path)?;
-    let mut report = InfoReport::new(path, format);
-    let mut warnings = Warnings::default();
-    match format {
-        Format::Othello(tabiya_othello::Format::WthorGames) => {
-            let file = GameFile::read(&data, &mut warnings).map_err(|e| input_error(path, e))?;
-            header_fields(&mut report, &file.header);
-            report.count("games", file.games.len());
-        }
-        Format::Othello(tabiya_othello::Format::WthorGames10) => {
-            let file = GameFile10::read(&data, &mut warnings).map_err(|e| input_error(path, e))?;
-            header_fields(&mut report, &file.header);
-            report.count("games", file.games.len());
-        }
-        Format::Othello(tabiya_othello::Format::WthorSolitaires) => {
-            let file = SolitaireFile::read(&data, &mut warnings).map_err(|e| input_error(path, e))?;
-            header_fields(&mut report, &file.header);
-            report.count("solitaires", file.solitaires.len()).count("empties", file.header.n2);
-        }
-        Format::Othello(tabiya_othello::Format::WthorPlayers)
-        | Format::Othello(tabiya_othello::Format::WthorTournaments) => {
-            let kind = if format == Format::Othello(tabiya_othello::Format::WthorPlayers) {
-                NameKind::Players
-            } else {
-                NameKind::Tournaments
-            };
-            let file = NameFile::read(kind, &data, &mut warnings).map_err(|e| input_error(path, e))?;
-            header_fields(&mut report, &file.header);
-            report.count("names", file.len());
-        }
-        Format::Othello(tabiya_othello::Format::Transcript) => {
-            let text = text_of(&data);
-            let (mut games, mut errors) = (0u64, 0u64);
-            for (_, game) in transcript::parse(&text) {
-                if game.is_ok() { games += 1 } else { errors += 1 }
-            }
-            report.count("games", games).count("unreadable_lines", errors);
-        }
-        Format::Othello(tabiya_othello::Format::Ggf) => {
-            let text = text_of(&data);
-            let (mut games, mut errors) = (0u64, 0u64);
-            for game in ggf::parse(&text) {
-                if game.is_ok() { games += 1 } else { errors += 1 }
-            }
-            report.count("games", games).count("unreadable_games", errors);
-        }
-        _ => {
-            let text = text_of(&data);
-            let (mut positions, mut errors) = (0u64, 0u64);
-            for (_, line) in obf::parse(&text) {
-                if line.is_ok() { positions += 1 } else { errors += 1 }
-            }
-            report.count("positions", positions).count("unreadable_lines", errors);
-        }
-    }
-    report.count("warnings", warnings.len());
-    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
-    warnings_to_stderr(path, &warnings, global.quiet);
+    let names = match format {
+        O::WthorGames | O::WthorGames10 => load_names(dir_of(path), args.names.as_deref())?,
+        _ => None,
+    };
+    let names_ref = names.as_ref().map(|(players, tournaments)| Names { players, tournaments });
+    let info = tabiya_othello::report::info(path, format, &data, names_ref).map_err(|e| input_error(path, e))?;
+    print(args.json, |out| info.write_text(out), &info)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -164,92 +110,39 @@ fn load_names(dir: &Path, names_dir: Option<&Path>) -> Result<Option<(NameFile, 
         return Ok(None);
     };
     let load = |kind, p: &Path| -> Result<NameFile, CliError> {
-        let mut warnings = Warnings::default();
-        let data = read(p)?;
-        NameFile::read(kind, &data, &mut warnings).map_err(|e| input_error(p, e))
+        // The name files' own deviations are `verify WTHOR.JOU`'s business.
+        NameFile::read(kind, &read(p)?, &mut Vec::new()).map_err(|e| input_error(p, e))
     };
     Ok(Some((load(NameKind::Players, &jou)?, load(NameKind::Tournaments, &trn)?)))
 }
 
-fn add_verification(report: &mut VerifyReport, v: &Verification) {
-    for p in &v.problems {
-        report.problem(p.severity, &p.location, p.what.clone());
-    }
-}
-
-fn add_stats(report: &mut VerifyReport, stats: &GameStats) {
-    if let Ok(Value::Object(map)) = serde_json::to_value(stats) {
-        for (k, v) in map {
-            report.checked(&k, v);
-        }
-    }
-}
-
-fn no_names_warning(report: &mut VerifyReport, path: &Path) {
-    report.problem(
-        Severity::Warning,
-        path.display(),
-        "no WTHOR.JOU/WTHOR.TRN beside the file or in --names: name indices not checked",
-    );
-}
-
 pub fn verify(path: &Path, format: Format, args: &VerifyArgs, global: &Global) -> Result<ExitCode, CliError> {
+    let Format::Othello(format) = format else { return Err(CliError::unsupported(format!("verifying {format}"))) };
     let data = read(path)?;
-    let mut report = VerifyReport::new(path, format);
-    match format {
-        Format::Othello(tabiya_othello::Format::WthorGames) => {
-            let names = load_names(dir_of(path), args.names.as_deref())?;
-            let names_ref = names.as_ref().map(|(players, tournaments)| Names { players, tournaments });
-            if names_ref.is_none() {
-                no_names_warning(&mut report, path);
-            }
-            let mut deep = args.deep.then(super::solve::theoretical_solver).transpose()?;
-            let solver = deep.as_mut().map(|s| s as &mut dyn wthor::EndgameSolver);
-            let v = wthor::verify_games(path, &data, names_ref, solver);
-            add_verification(&mut report, &v);
-            add_stats(&mut report, &v.stats);
-            if let Some(solver) = &deep {
-                super::solve::report_solver(&mut report, solver);
-            }
-        }
-        Format::Othello(tabiya_othello::Format::WthorGames10) => {
-            let v = wthor::verify_games_10(path, &data);
-            add_verification(&mut report, &v);
-            report.checked("games", v.stats.games);
-        }
-        _ => {
-            let mut warnings = Warnings::default();
-            let count = match format {
-                Format::Othello(tabiya_othello::Format::WthorSolitaires) => {
-                    let file = SolitaireFile::read(&data, &mut warnings).map_err(|e| input_error(path, e))?;
-                    super::solve::check_solitaires(path, &file, &mut report, global)?;
-                    file.solitaires.len()
-                }
-                Format::Othello(tabiya_othello::Format::WthorPlayers) => {
-                    NameFile::read(NameKind::Players, &data, &mut warnings).map_err(|e| input_error(path, e))?.len()
-                }
-                _ => {
-                    NameFile::read(NameKind::Tournaments, &data, &mut warnings).map_err(|e| input_error(path, e))?.len()
-                }
-            };
-            report.checked("records", count);
-            for w in warnings.iter() {
-                // Sizes and counts that disagree mean damage; the rest are deviations.
-                let severity = if w.location.offset.unwrap_or(0) == 4 { Severity::Error } else { Severity::Warning };
-                report.problem(severity, w.location.clone().in_file(path), w.message.clone());
-            }
-        }
-    }
-    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
+    let games = matches!(format, O::WthorGames | O::WthorGames10);
+    let names = if games { load_names(dir_of(path), args.names.as_deref())? } else { None };
+    let mut deep = args.deep.then(super::solve::theoretical_solver).transpose()?;
+    let solitaires = (format == O::WthorSolitaires).then(super::solve::solitaire_solver).transpose()?;
+    let bar = progress(0, global.quiet || solitaires.is_none(), "solving");
+    let tick = || bar.inc(1);
+    let options = VerifyOptions {
+        names: names.as_ref().map(|(players, tournaments)| Names { players, tournaments }),
+        deep: deep.as_mut(),
+        solitaires: solitaires.as_ref(),
+        progress: Some(&tick),
+    };
+    let report = tabiya_othello::report::verify(path, format, &data, options);
+    bar.finish_and_clear();
+    print(args.json, |out| report.write_text(out), &report)?;
     summary(
         global.quiet || args.json,
         format!("{}: {}", path.display(), if report.ok { "ok" } else { "problems found" }),
     );
-    Ok(report.exit_code())
+    Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 /// `tabiya verify DIR`: every `.wtb` file of a directory against the directory's name files,
-/// in parallel, and the other Wthor files one by one.
+/// in parallel, and the `.wtd` and `.pzz` files one by one.
 pub fn verify_dir(path: &Path, args: &VerifyArgs, global: &Global) -> Result<ExitCode, CliError> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
         .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?
@@ -259,60 +152,170 @@ pub fn verify_dir(path: &Path, args: &VerifyArgs, global: &Global) -> Result<Exi
     entries.sort();
     let is_wtb = |p: &PathBuf| p.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("wtb"));
     let games: Vec<PathBuf> = entries.iter().filter(|p| is_wtb(p)).cloned().collect();
-    let mut report = VerifyReport::new(path, Format::Othello(tabiya_othello::Format::WthorGames));
+    let mut report = Verification::new(path, O::WthorGames.name());
     let names = load_names(path, args.names.as_deref())?;
     let names_ref = names.as_ref().map(|(players, tournaments)| Names { players, tournaments });
     if names_ref.is_none() {
-        no_names_warning(&mut report, path);
+        report.problem(tabiya_othello::report::no_names(path));
     }
     let bar = progress(0, global.quiet, "verifying");
     bar.tick();
     let mut total = GameStats::default();
     for result in wthor::verify_game_files(&games, names_ref) {
         let v = result.map_err(CliError::input)?;
-        add_verification(&mut report, &v);
+        report.problems(v.problems);
         total += v.stats;
     }
     bar.finish_and_clear();
     report.checked("files", games.len());
-    add_stats(&mut report, &total);
+    tabiya_othello::report::add_stats(&mut report, &total);
     for other in entries.iter().filter(|p| !is_wtb(p)) {
-        let Some(format) = tabiya_io::Head::read(other).ok().and_then(|h| Format::sniff(&h)) else { continue };
-        if matches!(
-            format,
-            Format::Othello(tabiya_othello::Format::WthorGames10)
-                | Format::Othello(tabiya_othello::Format::WthorSolitaires)
-        ) {
-            let data = read(other)?;
-            let mut warnings = Warnings::default();
-            if format == Format::Othello(tabiya_othello::Format::WthorGames10) {
-                add_verification(&mut report, &wthor::verify_games_10(other, &data));
-            } else if let Err(e) = SolitaireFile::read(&data, &mut warnings) {
-                report.problem(Severity::Error, e.location.in_file(other), format!("expected {}", e.expected));
-            }
+        let Some(format) = tabiya_io::Head::read(other).ok().and_then(|h| O::sniff(&h)) else { continue };
+        if matches!(format, O::WthorGames10 | O::WthorSolitaires) {
+            let options = VerifyOptions { names: names_ref, ..VerifyOptions::default() };
+            let v = tabiya_othello::report::verify(other, format, &read(other)?, options);
+            report.problems(v.problems);
         }
     }
-    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
-    Ok(report.exit_code())
+    print(args.json, |out| report.write_text(out), &report)?;
+    Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
-    let text_out = matches!(
-        to,
-        Format::Othello(tabiya_othello::Format::Transcript)
-            | Format::Othello(tabiya_othello::Format::Ggf)
-            | Format::Othello(tabiya_othello::Format::Obf)
-            | Format::Othello(tabiya_othello::Format::JsonLines)
-            | Format::Othello(tabiya_othello::Format::Csv)
-    );
+    let (Format::Othello(from), Format::Othello(to)) = (from, to) else { return None };
+    let text_out = matches!(to, O::Transcript | O::Ggf | O::Obf | O::JsonLines | O::Csv);
     match (from, to) {
-        (Format::Othello(tabiya_othello::Format::WthorGames), _) if text_out => Some(export(args, global, to)),
-        (
-            Format::Othello(tabiya_othello::Format::Transcript) | Format::Othello(tabiya_othello::Format::Ggf),
-            Format::Othello(tabiya_othello::Format::WthorGames),
-        ) => Some(import(args, global, from)),
+        (O::WthorGames, _) if text_out => Some(export(args, global, Format::Othello(to))),
+        (O::Transcript | O::Ggf, O::WthorGames) => Some(import(args, global, Format::Othello(from))),
+        (O::WthorGames | O::WthorGames10 | O::WthorPlayers | O::WthorTournaments | O::WthorSolitaires, _)
+            if from == to =>
+        {
+            Some(copy(args, global, from))
+        }
+        (O::WthorSolitaires, O::Obf) => Some(solitaires_to_obf(args, global)),
         _ => None,
     }
+}
+
+/// Reads a Wthor file of any kind, its diagnostics on stderr; `Err` when the header is
+/// unreadable, and the flag says whether reading found an error.
+fn read_wthor<T>(
+    input: &Path,
+    global: &Global,
+    reader: impl FnOnce(&[u8], &mut Vec<Diagnostic>) -> Result<T, tabiya_io::DataError>,
+) -> Result<(T, bool), CliError> {
+    let data = read(input)?;
+    let mut found = Vec::new();
+    let file = reader(&data, &mut found).map_err(|e| input_error(input, e))?;
+    Ok((file, diagnostics_to_stderr(input, found, global.quiet)))
+}
+
+/// A Wthor file to a file of its own kind: byte for byte when nothing is filtered; game files
+/// keep the games the filters select (header kept, N1 set) and get the name files beside them.
+fn copy(args: &ConvertArgs, global: &Global, format: O) -> Result<ExitCode, CliError> {
+    let mut damaged = false;
+    let out = &args.output;
+    let write_err = |e: std::io::Error| CliError::output(out, e);
+    let single = || match args.inputs.as_slice() {
+        [input] => Ok(input),
+        _ => Err(CliError::Usage(format!("{format} copies one file at a time"))),
+    };
+    let written = match format {
+        O::WthorGames | O::WthorGames10 => {
+            let filter = filter(&args.wthor)?;
+            let names = load_names(dir_of(&args.inputs[0]), args.names.as_deref())?;
+            let names_ref = names.as_ref().map(|(players, tournaments)| Names { players, tournaments });
+            if names_ref.is_none() && filter.uses_names() {
+                return Err(CliError::Usage(
+                    "name filters need WTHOR.JOU/WTHOR.TRN beside the input or in --names".into(),
+                ));
+            }
+            let count = if format == O::WthorGames {
+                let (files, errors) = read_all(args, global, GameFile::read)?;
+                damaged |= errors;
+                let file = filter.select(&files, names_ref).map_err(|e| CliError::Usage(e.to_string()))?;
+                let file = file.ok_or_else(|| CliError::Usage("no input".into()))?;
+                file.write(out).map_err(write_err)?;
+                file.games.len()
+            } else {
+                let (files, errors) = read_all(args, global, GameFile10::read)?;
+                damaged |= errors;
+                let file = filter.select(&files, names_ref).map_err(|e| CliError::Usage(e.to_string()))?;
+                let file = file.ok_or_else(|| CliError::Usage("no input".into()))?;
+                file.write(out).map_err(write_err)?;
+                file.games.len()
+            };
+            // The indices of the games written point into these name files: put them beside.
+            if let Some((players, tournaments)) = &names {
+                for file in [players, tournaments] {
+                    let path = dir_of(out).join(file.kind.file_name());
+                    if !path.exists() {
+                        file.write(&path).map_err(|e| CliError::output(&path, e))?;
+                    }
+                }
+            }
+            format!("{count} games")
+        }
+        O::WthorPlayers | O::WthorTournaments => {
+            let kind = if format == O::WthorPlayers { NameKind::Players } else { NameKind::Tournaments };
+            let (file, errors) = read_wthor(single()?, global, |d, s| NameFile::read(kind, d, s))?;
+            damaged |= errors;
+            file.write(out).map_err(write_err)?;
+            format!("{} names", file.len())
+        }
+        _ => {
+            let (file, errors) = read_wthor(single()?, global, SolitaireFile::read)?;
+            damaged |= errors;
+            file.write(out).map_err(write_err)?;
+            format!("{} solitaires", file.solitaires.len())
+        }
+    };
+    summary(global.quiet, format!("{}: {written}", out.display()));
+    Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Every input read with `reader`; the flag says whether reading any of them found an error.
+fn read_all<T>(
+    args: &ConvertArgs,
+    global: &Global,
+    reader: impl Fn(&[u8], &mut Vec<Diagnostic>) -> Result<T, tabiya_io::DataError>,
+) -> Result<(Vec<T>, bool), CliError> {
+    let mut damaged = false;
+    let mut files = Vec::new();
+    for input in &args.inputs {
+        let (file, errors) = read_wthor(input, global, &reader)?;
+        damaged |= errors;
+        files.push(file);
+    }
+    Ok((files, damaged))
+}
+
+/// Solitaires → OBF, one line each with its stored solution (`tabiya solve` checks it).
+fn solitaires_to_obf(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
+    let (files, mut damaged) = read_all(args, global, SolitaireFile::read)?;
+    let mut out = Output::create(&args.output)?;
+    let mut written = 0u64;
+    for (input, file) in args.inputs.iter().zip(&files) {
+        for (record, solitaire) in file.solitaires.iter().enumerate() {
+            match solitaire.obf_line() {
+                Some(line) => {
+                    writeln!(out, "{line}").map_err(|e| CliError::output(&args.output, e))?;
+                    written += 1;
+                }
+                None => {
+                    damaged = true;
+                    let at = Location::record(record as u64).in_file(input);
+                    summary(
+                        global.quiet,
+                        format!("error: {at}: side to move {} (1 Black, 2 White); skipped", solitaire.side_to_move),
+                    );
+                }
+            }
+        }
+    }
+    out.finish(&args.output)?;
+    summary(global.quiet, format!("{}: {written} positions", args.output.display()));
+    Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 fn filter(options: &ConvertOptions) -> Result<GameFilter, CliError> {
@@ -337,29 +340,27 @@ fn export(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, C
     let options = &args.wthor;
     let filter = filter(options)?;
     let empties = match (to, options.empties) {
-        (Format::Othello(tabiya_othello::Format::Obf), None) => {
+        (Format::Othello(O::Obf), None) => {
             return Err(CliError::Usage("OBF output needs --empties N (the position at N empties)".into()));
         }
         (_, e) => e,
     };
     let names = load_names(dir_of(&args.inputs[0]), args.names.as_deref())?;
     let names_ref = names.as_ref().map(|(players, tournaments)| Names { players, tournaments });
-    if names_ref.is_none() && (!filter.players.is_empty() || !filter.tournaments.is_empty() || filter.exclude_programs)
-    {
+    if names_ref.is_none() && filter.uses_names() {
         return Err(CliError::Usage("name filters need WTHOR.JOU/WTHOR.TRN beside the input or in --names".into()));
     }
     let mut out = Output::create(&args.output)?;
     let write_err = |e: std::io::Error| CliError::output(&args.output, e);
-    if to == Format::Othello(tabiya_othello::Format::Csv) {
+    if to == Format::Othello(O::Csv) {
         writeln!(out, "{}", GameContext::CSV_HEADER).map_err(write_err)?;
     }
     let (mut written, mut skipped) = (0u64, 0u64);
+    let mut damaged = false;
     let mut line = String::new();
     for input in &args.inputs {
-        let data = read(input)?;
-        let mut warnings = Warnings::default();
-        let file = GameFile::read(&data, &mut warnings).map_err(|e| input_error(input, e))?;
-        warnings_to_stderr(input, &warnings, global.quiet);
+        let (file, errors) = read_wthor(input, global, GameFile::read)?;
+        damaged |= errors;
         for (record, game) in file.games.iter().enumerate() {
             let context = GameContext {
                 game,
@@ -372,10 +373,10 @@ fn export(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, C
                 continue;
             }
             let result = match to {
-                Format::Othello(tabiya_othello::Format::Transcript) => context.transcript().map(Some),
-                Format::Othello(tabiya_othello::Format::Ggf) => context.ggf().map(|g| Some(g.format())),
-                Format::Othello(tabiya_othello::Format::Obf) => context.obf_at(empties.unwrap_or(0)),
-                Format::Othello(tabiya_othello::Format::JsonLines) => context.json().map(|j| Some(j.to_string())),
+                Format::Othello(O::Transcript) => context.transcript().map(Some),
+                Format::Othello(O::Ggf) => context.ggf().map(|g| Some(g.format())),
+                Format::Othello(O::Obf) => context.obf_at(empties.unwrap_or(0)),
+                Format::Othello(O::JsonLines) => context.json().map(|j| Some(j.to_string())),
                 _ => context.csv_row().map(Some),
             };
             match result {
@@ -393,6 +394,7 @@ fn export(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, C
                 Ok(None) => skipped += 1,
                 Err(e) => {
                     skipped += 1;
+                    damaged = true;
                     let at = Location::at((16 + record * 68) as u64).in_file(input).with_record(record as u64);
                     summary(global.quiet, format!("warning: {at}: {e}; game skipped"));
                 }
@@ -401,7 +403,7 @@ fn export(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, C
     }
     out.finish(&args.output)?;
     summary(global.quiet, format!("{}: {written} written, {skipped} skipped", args.output.display()));
-    Ok(ExitCode::SUCCESS)
+    Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
@@ -452,13 +454,14 @@ fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode,
     );
     let (mut added, mut skipped) = (0u64, 0u64);
     for input in &args.inputs {
-        let text = text_of(&read(input)?);
+        let data = read(input)?;
+        let text = text::decode(&data);
         // Each game with where it is (`file game N` / `file line N`); errors are full messages.
         let mut games: Vec<(String, Result<NewGame, String>)> = Vec::new();
         let located = |e: tabiya_othello::text::TextError| {
             format!("{}: expected {}, found {:?}", e.location.in_file(input), e.expected, e.found)
         };
-        if from == Format::Othello(tabiya_othello::Format::Ggf) {
+        if from == Format::Othello(O::Ggf) {
             for (n, game) in ggf::parse(&text).enumerate() {
                 let at = format!("{} game {}", input.display(), n + 1);
                 let new = game.map_err(located).and_then(|g| NewGame::from_ggf(&g).map_err(|e| format!("{at}: {e}")));
@@ -509,21 +512,26 @@ fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode,
 }
 
 /// The options the Othello formats take: the name files' directory wherever Wthor games are
-/// read or written, the game filters and `--empties` when Wthor games are exported, the
-/// theoretical-score rule when a `.wtb` is written, `--empties` for solitaires, `--deep` when Wthor games are verified.
+/// read or written; the game filters when Wthor games are exported or copied (`.wtb`/`.wtd` to
+/// their own kind); `--empties` for OBF positions and solitaires; the theoretical-score rule
+/// when games are imported into a `.wtb`; `--deep` when `.wtb` games are verified.
 pub fn takes(part: super::Part) -> &'static [&'static str] {
     use super::Role;
-    use tabiya_othello::Format as O;
-    const EXPORT: &[&str] = &["names", "years", "players", "tournaments", "exclude_programs"];
+    const FILTERS: &[&str] = &["names", "years", "players", "tournaments", "exclude_programs"];
     const EXPORT_OBF: &[&str] = &["names", "years", "players", "tournaments", "exclude_programs", "empties"];
     let Format::Othello(format) = part.format else { return &[] };
-    match (part.role, format, part.other) {
-        (Role::Info, O::WthorGames, _) => &["names"],
+    let other = match part.other {
+        Some(Format::Othello(other)) => Some(other),
+        _ => None,
+    };
+    match (part.role, format, other) {
+        (Role::Info | Role::Verify, O::WthorGames10, _) | (Role::Info, O::WthorGames, _) => &["names"],
         (Role::Verify, O::WthorGames, _) => &["names", "deep"],
-        (Role::Read, O::WthorGames, Some(Format::Othello(O::Obf))) => EXPORT_OBF,
-        (Role::Read, O::WthorGames, Some(Format::Othello(O::WthorSolitaires))) => &["empties"],
-        (Role::Read, O::WthorGames, Some(Format::Othello(O::Transcript | O::Ggf | O::JsonLines | O::Csv))) => EXPORT,
-        (Role::Write, O::WthorGames, _) => &["names", "theoretical"],
+        (Role::Read, O::WthorGames, Some(O::Obf)) => EXPORT_OBF,
+        (Role::Read, O::WthorGames, Some(O::WthorSolitaires)) => &["empties"],
+        (Role::Read, O::WthorGames, Some(O::Transcript | O::Ggf | O::JsonLines | O::Csv | O::WthorGames)) => FILTERS,
+        (Role::Read, O::WthorGames10, Some(O::WthorGames10)) => FILTERS,
+        (Role::Write, O::WthorGames, Some(O::Transcript | O::Ggf)) => &["names", "theoretical"],
         _ => &[],
     }
 }

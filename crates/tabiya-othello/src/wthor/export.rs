@@ -6,7 +6,7 @@ use std::ops::RangeInclusive;
 
 use serde_json::{Value, json};
 
-use super::game::Game;
+use super::game::{Game, GameRecord, GamesFile};
 use super::replay::{Replay, ReplayError};
 use super::square::square_of_code;
 use super::verify::Names;
@@ -160,21 +160,59 @@ pub fn is_program(name: &str) -> bool {
 }
 
 impl GameFilter {
+    /// Whether the filter keeps a game in its context.
     pub fn matches(&self, g: &GameContext<'_>) -> bool {
+        self.keeps(g.game, g.year, g.names)
+    }
+
+    /// Whether the filter keeps a game record (8×8 or 10×10) of a file of `year`, its indices
+    /// resolved in `names` (`#index` without them, which no name filter matches).
+    pub fn keeps<const M: usize>(&self, game: &GameRecord<M>, year: u16, names: Option<Names<'_>>) -> bool {
         let contains = |name: &str, needles: &[String]| {
             let name = name.to_lowercase();
             needles.iter().any(|n| name.contains(&n.to_lowercase()))
         };
-        if self.years.as_ref().is_some_and(|y| !y.contains(&g.year)) {
+        if self.years.as_ref().is_some_and(|y| !y.contains(&year)) {
             return false;
         }
-        let (black, white) = (g.black_name(), g.white_name());
+        let players = names.map(|n| n.players);
+        let (black, white) = (name(players, game.black), name(players, game.white));
         if !self.players.is_empty() && !contains(&black, &self.players) && !contains(&white, &self.players) {
             return false;
         }
-        if !self.tournaments.is_empty() && !contains(&g.tournament_name(), &self.tournaments) {
+        let tournament = name(names.map(|n| n.tournaments), game.tournament);
+        if !self.tournaments.is_empty() && !contains(&tournament, &self.tournaments) {
             return false;
         }
         !(self.exclude_programs && (is_program(&black) || is_program(&white)))
+    }
+
+    /// Whether the filter selects by name (and so needs the name files).
+    pub fn uses_names(&self) -> bool {
+        !self.players.is_empty() || !self.tournaments.is_empty() || self.exclude_programs
+    }
+
+    /// The games of `files` the filter keeps, in file order, in one file under the first
+    /// file's header (creation date, year, P1–P3 kept; the writer sets N1). A Wthor game file
+    /// holds one year: kept games of files of different years are refused.
+    pub fn select<const M: usize>(
+        &self,
+        files: &[GamesFile<M>],
+        names: Option<Names<'_>>,
+    ) -> Result<Option<GamesFile<M>>, super::WthorError> {
+        let Some(first) = files.first() else { return Ok(None) };
+        let mut out = GamesFile { header: first.header, games: Vec::new() };
+        for file in files {
+            let year = file.header.game_year;
+            let before = out.games.len();
+            out.games.extend(file.games.iter().filter(|g| self.keeps(g, year, names)));
+            if out.games.len() > before && year != out.header.game_year {
+                if before > 0 {
+                    return Err(super::WthorError::MixedYears { first: out.header.game_year, other: year });
+                }
+                out.header = file.header;
+            }
+        }
+        Ok(Some(out))
     }
 }

@@ -5,8 +5,8 @@
 //! real files from the FFO document (see `specs/wthor.md`) are warnings, never panics.
 //!
 //! ```
+//! use tabiya_io::Diagnostic;
 //! use tabiya_othello::wthor::{Game, GameFile, Header};
-//! use tabiya_io::Warnings;
 //!
 //! let mut file = GameFile::new(Header::dated((2026, 2, 16)), 1977);
 //! let mut game = Game::default();
@@ -14,7 +14,7 @@
 //! file.games.push(game);
 //! let bytes = file.to_bytes();
 //! assert_eq!(bytes.len(), 16 + 68);
-//! let read = GameFile::read(&bytes, &mut Warnings::default())?;
+//! let read = GameFile::read(&bytes, &mut Vec::<Diagnostic>::new())?;
 //! assert_eq!(read.games, file.games);
 //! assert_eq!(read.header.n1, 1, "the writer sets N1 to the number of games");
 //! assert_eq!(read.games[0].move_count(), 1);
@@ -39,12 +39,13 @@ pub use game::{Game, Game10, GameFile, GameFile10, GameRecord, GamesFile};
 pub use header::{HEADER_LEN, Header, MAX_RECORDS};
 pub use import::{ImportError, Importer, NewGame, normalising_symmetry};
 pub use names::{NameFile, NameKind};
-pub use replay::{Ending, Replay, ReplayError};
+pub use replay::{Ending, Replay, Replay10, ReplayError};
 pub use solitaire::{PRESENCE_TABLE_LEN, Solitaire, SolitaireFile};
 pub use square::{BoardSize, code_of_square, square_of_code};
 pub use theoretical::{EndgameSolver, TheoreticalPolicy};
 pub use verify::{
-    GameStats, Names, Verification, name_files_in, verify_game_files, verify_games, verify_games_10, year_in_file_name,
+    GameCheck, GameStats, Names, name_files_in, unreadable, verify_game_files, verify_games, verify_games_10,
+    year_in_file_name,
 };
 
 use tabiya_io::{DataError, Location};
@@ -62,4 +63,12 @@ pub enum WthorError {
     /// The file would need more records than its count field holds.
     #[error("{location}: too many records ({count}; the format holds at most {max})")]
     TooMany { location: Location, count: usize, max: usize },
+    /// Games of two years for one game file, which holds the games of one year.
+    #[error("games of {first} and of {other} cannot share one Wthor file (it holds one year; select with --years)")]
+    MixedYears {
+        /// The year of the first games kept.
+        first: u16,
+        /// Another year.
+        other: u16,
+    },
 }

@@ -99,3 +99,20 @@ impl SolitaireFile {
         SolitaireFile { header, solitaires: Vec::new() }
     }
 }
+
+impl Solitaire {
+    /// The solitaire as an OBF line with its stored solution, `<board> <side>; C1:-06;`, for
+    /// `tabiya solve` to check; `None` when the side byte is neither 1 nor 2.
+    pub fn obf_line(&self) -> Option<String> {
+        let side = match self.side_to_move {
+            1 => crate::board::Color::Black,
+            2 => crate::board::Color::White,
+            _ => return None,
+        };
+        let (black, white) = self.discs();
+        let position = crate::board::Position::from_discs(black, white, side)?;
+        let solution: Vec<_> =
+            super::square_of_code(self.best_move).map(|square| (square, i32::from(self.score))).into_iter().collect();
+        Some(crate::text::obf::format_line(&position, &solution))
+    }
+}
