@@ -316,4 +316,27 @@ fn ten_by_ten_games_are_replayed_and_scored() {
     let copy = tmp.path().join("copy.wtd");
     assert!(tabiya(&["convert", "-q", s(&bad), "-o", s(&copy)]).status.success());
     assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(&bad).unwrap());
+    // The game filters act on .wtd copies too: the file holds 2026 alone.
+    assert!(tabiya(&["convert", "-q", s(&bad), "-o", s(&copy), "--years", "2025"]).status.success());
+    assert_eq!(std::fs::read(&copy).unwrap().len(), 16);
+    assert!(tabiya(&["convert", "-q", s(&bad), "-o", s(&copy), "--years", "2026"]).status.success());
+    assert_eq!(std::fs::read(&copy).unwrap().len(), 16 + 3 * 104);
+}
+
+#[test]
+fn text_formats_verify_line_by_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let txt = tmp.path().join("games.txt");
+    std::fs::write(&txt, "f5d6c3\nf5 z9\n").unwrap();
+    let out = tabiya(&["verify", "--json", s(&txt)]);
+    assert_eq!(out.status.code(), Some(1));
+    let j = json(&out);
+    assert_eq!(j["checked"]["games"], 1);
+    assert_eq!(j["problems"][0]["code"], "transcript.syntax");
+    assert_eq!(j["problems"][0]["location"]["unit"], "line");
+    assert_eq!(j["problems"][0]["location"]["number"], 2);
+    let Some(ffo) = corpus_file("ffo/fforum-1-19.obf") else { return };
+    let out = tabiya(&["verify", "--json", s(&ffo)]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(json(&out)["checked"]["positions"], 19);
 }

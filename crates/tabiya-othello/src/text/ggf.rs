@@ -12,6 +12,7 @@ use crate::board::Square;
 /// One move: its colour, its square (None = pass) and the optional `/eval/time` fields.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GgfMove {
+    /// True for a move of Black (`B[…]`), false for White (`W[…]`).
     pub black: bool,
     /// Square index `8 · row + column`, a1 = 0; `None` for a pass (`PA`).
     pub square: Option<Square>,
@@ -22,7 +23,9 @@ pub struct GgfMove {
 /// One game: its tags (GM, PC, DT, PB, PW, RE, BO, …) in file order and its moves.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct GgfGame {
+    /// Every property but the moves, as (key, value) in file order.
     pub tags: Vec<(String, String)>,
+    /// The moves, passes included.
     pub moves: Vec<GgfMove>,
 }
 

@@ -18,12 +18,15 @@ use crate::text::{obf, transcript};
 /// name files its indices point into.
 #[derive(Debug, Clone, Copy)]
 pub struct GameContext<'a> {
+    /// The record.
     pub game: &'a Game,
+    /// The year of its file.
     pub year: u16,
     /// 0-based record number in its file.
     pub record: usize,
     /// P3 of the file.
     pub depth: u8,
+    /// The name files its indices point into, when known.
     pub names: Option<Names<'a>>,
 }
 
@@ -33,14 +36,17 @@ fn name(file: Option<&super::NameFile>, index: u16) -> Cow<'_, str> {
 }
 
 impl<'a> GameContext<'a> {
+    /// Black's name (`#index` when it cannot be resolved).
     pub fn black_name(&self) -> Cow<'a, str> {
         name(self.names.map(|n| n.players), self.game.black)
     }
 
+    /// White's name (`#index` when it cannot be resolved).
     pub fn white_name(&self) -> Cow<'a, str> {
         name(self.names.map(|n| n.players), self.game.white)
     }
 
+    /// The tournament's name (`#index` when it cannot be resolved).
     pub fn tournament_name(&self) -> Cow<'a, str> {
         name(self.names.map(|n| n.tournaments), self.game.tournament)
     }
@@ -145,6 +151,7 @@ fn csv_field(s: &str) -> String {
 /// Which games to keep. Name filters match case-insensitive substrings of the resolved names.
 #[derive(Debug, Clone, Default)]
 pub struct GameFilter {
+    /// Keep games of these years.
     pub years: Option<RangeInclusive<u16>>,
     /// Keep games in which one of these players plays.
     pub players: Vec<String>,

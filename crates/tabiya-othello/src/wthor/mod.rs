@@ -59,10 +59,24 @@ pub enum WthorError {
     Invalid(#[from] DataError),
     /// A name a name file cannot hold: longer than its record, or outside Windows-1252.
     #[error("{location}: cannot store the name {name:?}: {reason}")]
-    Name { location: Location, name: String, reason: String },
+    Name {
+        /// Where the name was to go.
+        location: Location,
+        /// The name.
+        name: String,
+        /// Why it cannot be stored.
+        reason: String,
+    },
     /// The file would need more records than its count field holds.
     #[error("{location}: too many records ({count}; the format holds at most {max})")]
-    TooMany { location: Location, count: usize, max: usize },
+    TooMany {
+        /// The file.
+        location: Location,
+        /// The records to write.
+        count: usize,
+        /// The most the count field holds.
+        max: usize,
+    },
     /// Games of two years for one game file, which holds the games of one year.
     #[error("games of {first} and of {other} cannot share one Wthor file (it holds one year; select with --years)")]
     MixedYears {

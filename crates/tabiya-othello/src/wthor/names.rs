@@ -38,7 +38,9 @@ impl NameKind {
 /// file writes back byte for byte; indices are positions and never change.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NameFile {
+    /// Players or tournaments.
     pub kind: NameKind,
+    /// The header as stored.
     pub header: Header,
     records: Vec<u8>,
 }
@@ -64,6 +66,7 @@ impl NameFile {
         self.records.len() / self.kind.record_len()
     }
 
+    /// Whether the file holds no name.
     pub fn is_empty(&self) -> bool {
         self.records.is_empty()
     }
