@@ -340,3 +340,57 @@ fn text_formats_verify_line_by_line() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(json(&out)["checked"]["positions"], 19);
 }
+
+#[test]
+fn text_games_convert_through_the_model_with_filters() {
+    let Some(dir) = corpus_file("wthor/current") else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = |name: &str| -> PathBuf { tmp.path().join(name) };
+    let wtb = dir.join("WTH_2004.wtb");
+    for out in ["g.ggf", "w.txt", "w.obf"] {
+        let extra: &[&str] = if out.ends_with(".obf") { &["--empties", "20"] } else { &[] };
+        let run = tabiya(&[&["convert", "-q", s(&wtb), "-o", s(&t(out))], extra].concat());
+        assert!(run.status.success(), "{out}: {}", String::from_utf8_lossy(&run.stderr));
+    }
+    let ggf = std::fs::read_to_string(t("g.ggf")).unwrap();
+    // GGF to itself: every record as read, byte for byte.
+    assert!(tabiya(&["convert", "-q", s(&t("g.ggf")), "-o", s(&t("copy.ggf"))]).status.success());
+    assert!(std::fs::read_to_string(t("copy.ggf")).unwrap() == ggf);
+    // GGF to transcripts and OBF gives what the Wthor file gives.
+    assert!(tabiya(&["convert", "-q", s(&t("g.ggf")), "-o", s(&t("g.txt"))]).status.success());
+    assert!(std::fs::read(t("g.txt")).unwrap() == std::fs::read(t("w.txt")).unwrap());
+    assert!(tabiya(&["convert", "-q", s(&t("g.ggf")), "-o", s(&t("g.obf")), "--empties", "20"]).status.success());
+    assert!(std::fs::read(t("g.obf")).unwrap() == std::fs::read(t("w.obf")).unwrap());
+    // Transcripts to GGF put the passes back: back to transcripts, the same lines.
+    assert!(tabiya(&["convert", "-q", s(&t("w.txt")), "-o", s(&t("t.ggf"))]).status.success());
+    assert!(tabiya(&["convert", "-q", s(&t("t.ggf")), "-o", s(&t("t.txt"))]).status.success());
+    assert!(std::fs::read(t("t.txt")).unwrap() == std::fs::read(t("w.txt")).unwrap());
+    let passes = std::fs::read_to_string(t("t.ggf")).unwrap().matches("[PA]").count();
+    assert_eq!(passes, ggf.matches("[PA]").count());
+
+    // The filters read the GGF tags; the expected counts come from the text itself.
+    let first = ggf.lines().next().unwrap();
+    let tag =
+        |line: &str, key: &str| line.split(&format!("{key}[")).nth(1).unwrap().split(']').next().unwrap().to_owned();
+    let player = tag(first, "PB");
+    let expected = ggf.lines().filter(|l| tag(l, "PB").contains(&player) || tag(l, "PW").contains(&player)).count();
+    let run = tabiya(&["convert", "-q", s(&t("g.ggf")), "-o", s(&t("p.jsonl")), "--player", &player]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let jsonl = std::fs::read_to_string(t("p.jsonl")).unwrap();
+    assert_eq!(jsonl.lines().count(), expected);
+    let j: serde_json::Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
+    assert_eq!((j["year"].as_u64(), j["black"].as_str()), (Some(2004), Some(player.as_str())));
+    let place = tag(first, "PC");
+    let in_place = ggf.lines().filter(|l| tag(l, "PC").contains(&place)).count();
+    assert!(tabiya(&["convert", "-q", s(&t("g.ggf")), "-o", s(&t("p.txt")), "--tournament", &place]).status.success());
+    assert_eq!(std::fs::read_to_string(t("p.txt")).unwrap().lines().count(), in_place);
+    let program = |name: String| name.ends_with(')') && name.contains(" (");
+    let humans = ggf.lines().filter(|l| !program(tag(l, "PB")) && !program(tag(l, "PW"))).count();
+    assert!(tabiya(&["convert", "-q", s(&t("g.ggf")), "-o", s(&t("h.csv")), "--exclude-programs"]).status.success());
+    assert_eq!(std::fs::read_to_string(t("h.csv")).unwrap().lines().count(), 1 + humans, "header and rows");
+    assert!(tabiya(&["convert", "-q", s(&t("g.ggf")), "-o", s(&t("y.txt")), "--years", "2005"]).status.success());
+    assert_eq!(std::fs::read(t("y.txt")).unwrap().len(), 0);
+    // Transcripts name no one and give no year: the filters are refused, not ignored.
+    let run = tabiya(&["convert", s(&t("w.txt")), "-o", s(&t("x.txt")), "--years", "2004"]);
+    assert_eq!(run.status.code(), Some(2));
+}

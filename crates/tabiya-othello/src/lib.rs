@@ -13,7 +13,8 @@
 //!   files `WTHOR.JOU`/`WTHOR.TRN` the records index into. Readers keep every byte, so a file
 //!   read and written back is the same file; [`wthor::GameFilter`] selects games by year, name
 //!   and program, for an export or for a smaller Wthor file.
-//! * [`text`]: transcripts (`f5d6c3…`), GGF games with their tags, OBF positions.
+//! * [`text`]: transcripts (`f5d6c3…`), GGF games with their tags, OBF positions; their games
+//!   read into [`game::Game`], which writes every text format.
 //! * [`report`]: `info` and `verify` for every format, as [`tabiya_io::report`] answers; what
 //!   readers and checks find is a [`tabiya_io::Diagnostic`] with a stable code
 //!   (`wthor.header_count`, `wthor.illegal_move`, `obf.syntax`, …), located by record (Wthor),
@@ -66,6 +67,7 @@
 pub mod board;
 pub mod eval;
 mod format;
+pub mod game;
 pub mod report;
 pub mod solve;
 pub mod text;

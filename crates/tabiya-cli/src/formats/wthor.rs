@@ -9,6 +9,7 @@ use tabiya_io::{Diagnostic, Location};
 
 use crate::registry::Format;
 use tabiya_othello::Format as O;
+use tabiya_othello::game::Game;
 use tabiya_othello::report::VerifyOptions;
 use tabiya_othello::text::{self, ggf, transcript};
 use tabiya_othello::wthor::{
@@ -193,6 +194,7 @@ pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) ->
             Some(copy(args, global, from))
         }
         (O::WthorSolitaires, O::Obf) => Some(solitaires_to_obf(args, global)),
+        (O::Transcript | O::Ggf, _) if text_out => Some(export_text(args, global, from, to)),
         _ => None,
     }
 }
@@ -406,6 +408,82 @@ fn export(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, C
     Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
+/// Transcripts or GGF → transcripts, GGF, OBF, JSON Lines or CSV, through the game model,
+/// after the game filters (GGF records name players, tournament and date; transcripts do not,
+/// and take no filter).
+fn export_text(args: &ConvertArgs, global: &Global, from: O, to: O) -> Result<ExitCode, CliError> {
+    let filter = filter(&args.wthor)?;
+    if to == O::Obf && args.wthor.empties.is_none() {
+        return Err(CliError::Usage("OBF output needs --empties N (the position at N empties)".into()));
+    }
+    let mut out = Output::create(&args.output)?;
+    let write_err = |e: std::io::Error| CliError::output(&args.output, e);
+    if to == O::Csv {
+        writeln!(out, "{}", Game::CSV_HEADER).map_err(write_err)?;
+    }
+    let (mut written, mut skipped, mut damaged) = (0u64, 0u64, false);
+    for input in &args.inputs {
+        let data = read(input)?;
+        let text = text::decode(&data);
+        let games: Vec<Result<Game, Diagnostic>> = if from == O::Ggf {
+            ggf::parse(&text)
+                .enumerate()
+                .map(|(n, g)| {
+                    let g = g.map_err(|e| tabiya_othello::report::text_diagnostic(O::Ggf, e))?;
+                    Game::from_ggf(g).ok_or_else(|| {
+                        let at = Location::of(tabiya_io::Unit::Game, n as u64 + 1);
+                        Diagnostic::error("ggf.start", at, "not the standard start position; the game is skipped")
+                    })
+                })
+                .collect()
+        } else {
+            transcript::parse(&text)
+                .map(|(_, moves)| {
+                    moves
+                        .map(Game::from_transcript)
+                        .map_err(|e| tabiya_othello::report::text_diagnostic(O::Transcript, e))
+                })
+                .collect()
+        };
+        for game in games {
+            let game = match game {
+                Ok(game) => game,
+                Err(d) => {
+                    skipped += 1;
+                    damaged = true;
+                    summary(global.quiet, d.in_file(input));
+                    continue;
+                }
+            };
+            if !filter.keeps_game(&game) {
+                continue;
+            }
+            let result = match to {
+                O::Transcript => Ok(Some(game.transcript())),
+                O::Ggf => game.to_ggf().map(|g| Some(g.format())),
+                O::Obf => game.obf_at(args.wthor.empties.unwrap_or(0)),
+                O::JsonLines => game.json().map(|j| Some(j.to_string())),
+                _ => game.csv_row().map(Some),
+            };
+            match result {
+                Ok(Some(line)) => {
+                    writeln!(out, "{line}").map_err(write_err)?;
+                    written += 1;
+                }
+                Ok(None) => skipped += 1,
+                Err(e) => {
+                    skipped += 1;
+                    damaged = true;
+                    summary(global.quiet, format!("error: {}: {e}; game skipped", input.display()));
+                }
+            }
+        }
+    }
+    out.finish(&args.output)?;
+    summary(global.quiet, format!("{}: {written} written, {skipped} skipped", args.output.display()));
+    Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
 fn same_dir(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
@@ -513,12 +591,14 @@ fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode,
 
 /// The options the Othello formats take: the name files' directory wherever Wthor games are
 /// read or written; the game filters when Wthor games are exported or copied (`.wtb`/`.wtd` to
-/// their own kind); `--empties` for OBF positions and solitaires; the theoretical-score rule
+/// their own kind) and when GGF games (which name players, place and date) are converted; `--empties` for OBF positions and solitaires; the theoretical-score rule
 /// when games are imported into a `.wtb`; `--deep` when `.wtb` games are verified.
 pub fn takes(part: super::Part) -> &'static [&'static str] {
     use super::Role;
     const FILTERS: &[&str] = &["names", "years", "players", "tournaments", "exclude_programs"];
     const EXPORT_OBF: &[&str] = &["names", "years", "players", "tournaments", "exclude_programs", "empties"];
+    const GGF_FILTERS: &[&str] = &["years", "players", "tournaments", "exclude_programs"];
+    const GGF_OBF: &[&str] = &["years", "players", "tournaments", "exclude_programs", "empties"];
     let Format::Othello(format) = part.format else { return &[] };
     let other = match part.other {
         Some(Format::Othello(other)) => Some(other),
@@ -531,6 +611,9 @@ pub fn takes(part: super::Part) -> &'static [&'static str] {
         (Role::Read, O::WthorGames, Some(O::WthorSolitaires)) => &["empties"],
         (Role::Read, O::WthorGames, Some(O::Transcript | O::Ggf | O::JsonLines | O::Csv | O::WthorGames)) => FILTERS,
         (Role::Read, O::WthorGames10, Some(O::WthorGames10)) => FILTERS,
+        (Role::Read, O::Ggf, Some(O::Obf)) => GGF_OBF,
+        (Role::Read, O::Ggf, Some(O::Transcript | O::Ggf | O::JsonLines | O::Csv)) => GGF_FILTERS,
+        (Role::Read, O::Transcript, Some(O::Obf)) => &["empties"],
         (Role::Write, O::WthorGames, Some(O::Transcript | O::Ggf)) => &["names", "theoretical"],
         _ => &[],
     }

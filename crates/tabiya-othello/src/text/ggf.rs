@@ -69,6 +69,23 @@ impl GgfGame {
     }
 }
 
+/// GGF moves of a game replayed from the start: each square with its colour, and a `PA` where
+/// the side to move had to pass. Bit `i` of `white_moves` is set when move `i` is White's
+/// ([`Replay::white_moves`](crate::wthor::Replay)).
+pub fn moves_with_passes(squares: &[Square], white_moves: u64) -> Vec<GgfMove> {
+    let mut moves = Vec::with_capacity(squares.len() + 4);
+    let mut black_to_move = true;
+    for (i, &square) in squares.iter().enumerate() {
+        let black = white_moves >> i & 1 == 0;
+        if black != black_to_move {
+            moves.push(GgfMove { black: black_to_move, square: None, annotation: String::new() });
+        }
+        moves.push(GgfMove { black, square: Some(square), annotation: String::new() });
+        black_to_move = !black;
+    }
+    moves
+}
+
 fn push_property(out: &mut String, key: &str, value: &str) {
     out.push_str(key);
     out.push('[');

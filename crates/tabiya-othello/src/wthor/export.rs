@@ -11,7 +11,7 @@ use super::replay::{Replay, ReplayError};
 use super::square::square_of_code;
 use super::verify::Names;
 use crate::board::Square;
-use crate::text::ggf::{GgfGame, GgfMove, STANDARD_BOARD};
+use crate::text::ggf::{GgfGame, STANDARD_BOARD};
 use crate::text::{obf, transcript};
 
 /// A game with what the record itself does not hold: its year, its place in the file and the
@@ -71,16 +71,7 @@ impl<'a> GameContext<'a> {
     pub fn ggf(&self) -> Result<GgfGame, ReplayError> {
         let squares = self.squares()?;
         let replay = Replay::run(&self.game.moves, 0)?;
-        let mut moves = Vec::with_capacity(squares.len() + replay.passes as usize);
-        let mut black_to_move = true;
-        for (i, &square) in squares.iter().enumerate() {
-            let black = replay.white_moves >> i & 1 == 0;
-            if black != black_to_move {
-                moves.push(GgfMove { black: black_to_move, square: None, annotation: String::new() });
-            }
-            moves.push(GgfMove { black, square: Some(square), annotation: String::new() });
-            black_to_move = !black;
-        }
+        let moves = crate::text::ggf::moves_with_passes(&squares, replay.white_moves);
         let difference = 2 * i32::from(self.game.real_score) - 64;
         let tags = [
             ("GM", "Othello".to_owned()),
@@ -132,16 +123,22 @@ real_score,theoretical_score,depth,moves,move_count,passes,ending";
 
     /// Every field as a CSV row (RFC 4180 quoting), in the order of [`GameContext::CSV_HEADER`].
     pub fn csv_row(&self) -> Result<String, ReplayError> {
-        let value = self.json()?;
-        let fields: Vec<String> = Self::CSV_HEADER
-            .split(',')
-            .map(|k| match &value[k] {
-                Value::String(s) => csv_field(s),
-                other => other.to_string(),
-            })
-            .collect();
-        Ok(fields.join(","))
+        Ok(csv_row(Self::CSV_HEADER, &self.json()?))
     }
+}
+
+/// The fields of a JSON object named by a CSV header, as a CSV row (RFC 4180 quoting; `null`
+/// is an empty field).
+pub fn csv_row(header: &str, value: &Value) -> String {
+    let fields: Vec<String> = header
+        .split(',')
+        .map(|k| match &value[k] {
+            Value::String(s) => csv_field(s),
+            Value::Null => String::new(),
+            other => other.to_string(),
+        })
+        .collect();
+    fields.join(",")
 }
 
 fn csv_field(s: &str) -> String {
@@ -192,6 +189,28 @@ impl GameFilter {
             return false;
         }
         !(self.exclude_programs && (is_program(&black) || is_program(&white)))
+    }
+
+    /// Whether the filter keeps a game of a text format: a year or name filter drops a game
+    /// whose record does not give the year or the names.
+    pub fn keeps_game(&self, game: &crate::game::Game) -> bool {
+        if self.years.as_ref().is_some_and(|y| !game.year.is_some_and(|year| y.contains(&year))) {
+            return false;
+        }
+        let matches = |name: &Option<String>, needles: &[String]| {
+            name.as_ref().is_some_and(|name| {
+                let name = name.to_lowercase();
+                needles.iter().any(|n| name.contains(&n.to_lowercase()))
+            })
+        };
+        if !self.players.is_empty() && !matches(&game.black, &self.players) && !matches(&game.white, &self.players) {
+            return false;
+        }
+        if !self.tournaments.is_empty() && !matches(&game.tournament, &self.tournaments) {
+            return false;
+        }
+        let program = |name: &Option<String>| name.as_deref().is_some_and(is_program);
+        !(self.exclude_programs && (program(&game.black) || program(&game.white)))
     }
 
     /// Whether the filter selects by name (and so needs the name files).

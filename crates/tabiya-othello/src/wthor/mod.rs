@@ -34,7 +34,7 @@ mod theoretical;
 mod verify;
 mod write;
 
-pub use export::{GameContext, GameFilter, is_program};
+pub use export::{GameContext, GameFilter, csv_row, is_program};
 pub use game::{Game, Game10, GameFile, GameFile10, GameRecord, GamesFile};
 pub use header::{HEADER_LEN, Header, MAX_RECORDS};
 pub use import::{ImportError, Importer, NewGame, normalising_symmetry};
