@@ -16,10 +16,11 @@
 
 use serde_json::{Value, json};
 
+use crate::Format;
 use crate::board::Square;
 use crate::text::ggf::{self, GgfGame, STANDARD_BOARD};
 use crate::text::{obf, transcript};
-use crate::wthor::{Replay, ReplayError};
+use crate::wthor::{GameContext, Replay, ReplayError};
 
 /// One game of a text format.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -128,5 +129,85 @@ impl Game {
     /// record does not say is an empty field.
     pub fn csv_row(&self) -> Result<String, ReplayError> {
         Ok(crate::wthor::csv_row(Self::CSV_HEADER, &self.json()?))
+    }
+}
+
+/// A game every text format can be written from: a Wthor record in its context
+/// ([`GameContext`](crate::wthor::GameContext)) or a text game ([`Game`]). `line` picks the
+/// format; the rest say how each format writes the game.
+pub trait TextExport {
+    /// The CSV header line of [`TextExport::csv_line`].
+    const CSV_HEADER: &'static str;
+    /// The transcript.
+    fn transcript_line(&self) -> Result<String, ReplayError>;
+    /// The game in GGF.
+    fn ggf_line(&self) -> Result<String, ReplayError>;
+    /// The position at `empties` empty squares, when the game reaches it and is not over.
+    fn obf_line(&self, empties: u8) -> Result<Option<String>, ReplayError>;
+    /// The JSON object.
+    fn json_line(&self) -> Result<String, ReplayError>;
+    /// The CSV row.
+    fn csv_line(&self) -> Result<String, ReplayError>;
+
+    /// The game as one line of `format` (transcript, GGF, OBF at `empties`, JSON Lines or
+    /// CSV); `None` when there is nothing to write (no position at `empties`, or `format` is
+    /// not a text format).
+    fn line(&self, format: Format, empties: u8) -> Result<Option<String>, ReplayError> {
+        match format {
+            Format::Transcript => self.transcript_line().map(Some),
+            Format::Ggf => self.ggf_line().map(Some),
+            Format::Obf => self.obf_line(empties),
+            Format::JsonLines => self.json_line().map(Some),
+            Format::Csv => self.csv_line().map(Some),
+            _ => Ok(None),
+        }
+    }
+}
+
+impl TextExport for Game {
+    const CSV_HEADER: &'static str = Game::CSV_HEADER;
+
+    fn transcript_line(&self) -> Result<String, ReplayError> {
+        Ok(self.transcript())
+    }
+
+    fn ggf_line(&self) -> Result<String, ReplayError> {
+        self.to_ggf().map(|g| g.format())
+    }
+
+    fn obf_line(&self, empties: u8) -> Result<Option<String>, ReplayError> {
+        self.obf_at(empties)
+    }
+
+    fn json_line(&self) -> Result<String, ReplayError> {
+        self.json().map(|j| j.to_string())
+    }
+
+    fn csv_line(&self) -> Result<String, ReplayError> {
+        self.csv_row()
+    }
+}
+
+impl TextExport for GameContext<'_> {
+    const CSV_HEADER: &'static str = GameContext::CSV_HEADER;
+
+    fn transcript_line(&self) -> Result<String, ReplayError> {
+        self.transcript()
+    }
+
+    fn ggf_line(&self) -> Result<String, ReplayError> {
+        self.ggf().map(|g| g.format())
+    }
+
+    fn obf_line(&self, empties: u8) -> Result<Option<String>, ReplayError> {
+        self.obf_at(empties)
+    }
+
+    fn json_line(&self) -> Result<String, ReplayError> {
+        self.json().map(|j| j.to_string())
+    }
+
+    fn csv_line(&self) -> Result<String, ReplayError> {
+        self.csv_row()
     }
 }

@@ -291,3 +291,16 @@ fn later_releases_keep_every_game() {
         }
     }
 }
+
+/// A new name file starts as the FFO's do: entry 0 is `???` (players) or `Diverses parties`
+/// (tournaments), byte for byte as in the real files.
+#[test]
+fn new_name_files_start_with_the_ffo_unknown_entry() {
+    let Some(dir) = corpus_file("wthor/current") else { return };
+    for (kind, name) in [(NameKind::Players, "WTHOR.JOU"), (NameKind::Tournaments, "WTHOR.TRN")] {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let new = NameFile::with_unknown_entry(kind, Header::dated((2026, 2, 16)));
+        assert_eq!(new.len(), 1);
+        assert_eq!(new.record(0).unwrap(), &bytes[16..16 + kind.record_len()], "{name}");
+    }
+}

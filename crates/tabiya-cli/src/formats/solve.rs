@@ -4,13 +4,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use serde::Serialize;
-
 use crate::registry::Format;
-use tabiya_othello::board::Square;
-use tabiya_othello::solve::{CachedSolver, Goal, SolitaireSolver, Solution, Solver, find_solitaires};
+use tabiya_othello::solve::{CachedSolver, Goal, SolitaireSolver, Solved, Solver, find_solitaires};
 use tabiya_othello::text::obf::{self, ObfLine};
-use tabiya_othello::wthor::{GameFile, Header, SolitaireFile};
+use tabiya_othello::wthor::{self, GameFile, Header, SolitaireFile};
 
 use crate::args::{ConvertArgs, Global};
 use crate::report::{CliError, summary};
@@ -36,25 +33,6 @@ pub struct SolveOptions {
     pub all_best: bool,
 }
 
-/// One solved position, as printed with --json.
-#[derive(Serialize)]
-struct SolvedLine {
-    line: u64,
-    position: String,
-    empties: u32,
-    goal: &'static str,
-    score: i32,
-    best_moves: Vec<String>,
-    passes: bool,
-    nodes: u64,
-    seconds: f64,
-    nodes_per_second: f64,
-    /// The best score the OBF line lists, when it lists any.
-    listed_score: Option<i32>,
-    /// Whether the solution agrees with the listed best score and moves.
-    agrees: Option<bool>,
-}
-
 pub fn solve(options: &SolveOptions, global: &Global) -> Result<ExitCode, CliError> {
     let target =
         options.target.as_deref().ok_or_else(|| CliError::Usage("solve needs a POSITION or FILE.obf".into()))?;
@@ -71,14 +49,14 @@ pub fn solve(options: &SolveOptions, global: &Global) -> Result<ExitCode, CliErr
     let (mut disagreements, mut total_nodes, mut total_seconds) = (0, 0u64, 0.0);
     for (number, line) in &lines {
         let solution = solver.solve(line.position.board);
-        let solved = describe(*number, line, &solution, goal);
+        let solved = Solved::new(*number, line, &solution, goal);
         disagreements += usize::from(solved.agrees == Some(false));
         total_nodes += solved.nodes;
         total_seconds += solved.seconds;
         let text = if options.solve_json {
             serde_json::to_string(&solved).map_err(|e| CliError::output(Path::new("-"), e))?
         } else {
-            text_line(&solved)
+            solved.text()
         };
         writeln!(stdout, "{text}").map_err(|e| CliError::output(Path::new("-"), e))?;
     }
@@ -123,65 +101,6 @@ fn read_positions(target: &str) -> Result<Vec<(u64, ObfLine)>, CliError> {
         .collect()
 }
 
-fn describe(number: u64, line: &ObfLine, solution: &Solution, goal: Goal) -> SolvedLine {
-    let seconds = solution.elapsed.as_secs_f64();
-    let listed = line.best_listed();
-    let agrees = listed.as_ref().map(|(score, moves)| {
-        let same_score = match goal {
-            Goal::Exact => solution.score == *score,
-            Goal::WinDrawLoss => solution.score == score.signum(),
-        };
-        same_score && (goal == Goal::WinDrawLoss || solution.best_moves.iter().all(|m| moves.contains(m)))
-    });
-    SolvedLine {
-        line: number,
-        position: line.position.to_string(),
-        empties: line.position.board.empties(),
-        goal: match goal {
-            Goal::Exact => "exact",
-            Goal::WinDrawLoss => "wld",
-        },
-        score: solution.score,
-        best_moves: solution.best_moves.iter().map(Square::to_string).collect(),
-        passes: solution.passes,
-        nodes: solution.nodes,
-        seconds,
-        nodes_per_second: solution.nodes as f64 / seconds.max(1e-9),
-        listed_score: listed.map(|(score, _)| score),
-        agrees,
-    }
-}
-
-fn text_line(s: &SolvedLine) -> String {
-    let moves = if s.passes {
-        "pass".to_owned()
-    } else if s.best_moves.is_empty() {
-        "game over".to_owned()
-    } else {
-        s.best_moves.join(",")
-    };
-    let score = match (s.goal, s.score) {
-        ("wld", 1) => "win".to_owned(),
-        ("wld", 0) => "draw".to_owned(),
-        ("wld", _) => "loss".to_owned(),
-        (_, score) => format!("{score:+}"),
-    };
-    let check = match s.agrees {
-        Some(true) => "  (agrees with the listed score)".to_owned(),
-        Some(false) => format!("  DISAGREES with the listed best score {:+}", s.listed_score.unwrap_or(0)),
-        None => String::new(),
-    };
-    let label = if s.line == 0 { String::new() } else { format!("line {}: ", s.line) };
-    format!(
-        "{label}{} empties {} score {score} best {moves} nodes {} time {:.3} s {:.1} M nodes/s{check}",
-        s.position,
-        s.empties,
-        s.nodes,
-        s.seconds,
-        s.nodes_per_second / 1e6
-    )
-}
-
 /// The solver behind Wthor theoretical scores (`verify --deep`, writing `.wtb`): every core,
 /// with a cache of solved positions.
 pub fn theoretical_solver() -> Result<CachedSolver, CliError> {
@@ -205,27 +124,11 @@ pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) ->
 }
 
 fn write_solitaires(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
-    let from_name = args
-        .output
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .and_then(|s| s.rsplit('_').next())
-        .and_then(|n| n.parse::<u8>().ok());
+    let from_name = wthor::number_in_file_name(&args.output).and_then(|n| u8::try_from(n).ok());
     let empties = args.wthor.empties.or(from_name).filter(|n| (1..=60).contains(n)).ok_or_else(|| {
         CliError::Usage("solitaires need --empties N (1..60), or an output named SOLITAIRES_N.pzz".into())
     })?;
-    let mut files = Vec::new();
-    let mut damaged = false;
-    for input in &args.inputs {
-        let data = tabiya_io::read_input(input).map_err(|e| CliError::Input(format!("{}: {e}", input.display())))?;
-        let mut found = Vec::new();
-        let file = GameFile::read(&data, &mut found).map_err(|e| CliError::input(e.in_file(input)))?;
-        damaged |= tabiya_io::any_error(&found);
-        for d in found {
-            summary(global.quiet, d.in_file(input));
-        }
-        files.push(file);
-    }
+    let (files, damaged) = super::wthor::read_all(args, global, GameFile::read)?;
     let solver = solitaire_solver()?;
     let games = files.iter().flat_map(|f| f.games.iter().map(move |g| (f.header.game_year, g)));
     let mut out = SolitaireFile::new(Header::today(), empties);

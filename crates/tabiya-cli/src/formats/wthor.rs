@@ -9,7 +9,7 @@ use tabiya_io::{Diagnostic, Location};
 
 use crate::registry::Format;
 use tabiya_othello::Format as O;
-use tabiya_othello::game::Game;
+use tabiya_othello::game::{Game, TextExport};
 use tabiya_othello::report::VerifyOptions;
 use tabiya_othello::text::{self, ggf, transcript};
 use tabiya_othello::wthor::{
@@ -103,18 +103,12 @@ fn dir_of(path: &Path) -> &Path {
 
 /// The name files in `--names DIR`, else in `dir`; `None` when there are none.
 fn load_names(dir: &Path, names_dir: Option<&Path>) -> Result<Option<(NameFile, NameFile)>, CliError> {
-    let dir = names_dir.unwrap_or(dir);
-    let Some((jou, trn)) = wthor::name_files_in(dir) else {
-        if names_dir.is_some() {
-            return Err(CliError::Input(format!("{}: no WTHOR.JOU and WTHOR.TRN here", dir.display())));
+    match wthor::load_name_files(names_dir.unwrap_or(dir)).map_err(CliError::input)? {
+        None if names_dir.is_some() => {
+            Err(CliError::Input(format!("{}: no WTHOR.JOU and WTHOR.TRN here", names_dir.unwrap_or(dir).display())))
         }
-        return Ok(None);
-    };
-    let load = |kind, p: &Path| -> Result<NameFile, CliError> {
-        // The name files' own deviations are `verify WTHOR.JOU`'s business.
-        NameFile::read(kind, &read(p)?, &mut Vec::new()).map_err(|e| input_error(p, e))
-    };
-    Ok(Some((load(NameKind::Players, &jou)?, load(NameKind::Tournaments, &trn)?)))
+        found => Ok(found),
+    }
 }
 
 pub fn verify(path: &Path, format: Format, args: &VerifyArgs, global: &Global) -> Result<ExitCode, CliError> {
@@ -186,7 +180,7 @@ pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) ->
     let (Format::Othello(from), Format::Othello(to)) = (from, to) else { return None };
     let text_out = matches!(to, O::Transcript | O::Ggf | O::Obf | O::JsonLines | O::Csv);
     match (from, to) {
-        (O::WthorGames, _) if text_out => Some(export(args, global, Format::Othello(to))),
+        (O::WthorGames, _) if text_out => Some(export(args, global, to)),
         (O::Transcript | O::Ggf, O::WthorGames) => Some(import(args, global, Format::Othello(from))),
         (O::WthorGames | O::WthorGames10 | O::WthorPlayers | O::WthorTournaments | O::WthorSolitaires, _)
             if from == to =>
@@ -276,8 +270,9 @@ fn copy(args: &ConvertArgs, global: &Global, format: O) -> Result<ExitCode, CliE
     Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// Every input read with `reader`; the flag says whether reading any of them found an error.
-fn read_all<T>(
+/// Every input read with `reader`, what reading found on stderr; the flag says whether
+/// reading any of them found an error.
+pub fn read_all<T>(
     args: &ConvertArgs,
     global: &Global,
     reader: impl Fn(&[u8], &mut Vec<Diagnostic>) -> Result<T, tabiya_io::DataError>,
@@ -321,14 +316,13 @@ fn solitaires_to_obf(args: &ConvertArgs, global: &Global) -> Result<ExitCode, Cl
 }
 
 fn filter(options: &ConvertOptions) -> Result<GameFilter, CliError> {
-    let years = match options.years.as_deref() {
-        None => None,
-        Some(text) => {
-            let bad = || CliError::Usage(format!("--years {text}: expected a year or a range such as 1990-2000"));
-            let (a, b) = text.split_once('-').unwrap_or((text, text));
-            Some(a.trim().parse::<u16>().map_err(|_| bad())?..=b.trim().parse::<u16>().map_err(|_| bad())?)
-        }
-    };
+    let years =
+        match options.years.as_deref() {
+            None => None,
+            Some(text) => Some(GameFilter::parse_years(text).ok_or_else(|| {
+                CliError::Usage(format!("--years {text}: expected a year or a range such as 1990-2000"))
+            })?),
+        };
     Ok(GameFilter {
         years,
         players: options.players.clone(),
@@ -337,29 +331,80 @@ fn filter(options: &ConvertOptions) -> Result<GameFilter, CliError> {
     })
 }
 
-/// Wthor games → transcripts, GGF, OBF, JSON Lines or CSV.
-fn export(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, CliError> {
-    let options = &args.wthor;
-    let filter = filter(options)?;
-    let empties = match (to, options.empties) {
-        (Format::Othello(O::Obf), None) => {
+/// Where the text exports write: one line a game, with what was written, skipped and lost.
+struct Lines<'a> {
+    out: Output,
+    path: &'a Path,
+    format: O,
+    empties: u8,
+    written: u64,
+    skipped: u64,
+    /// A game could not be written: the exit status must show it.
+    damaged: bool,
+}
+
+impl<'a> Lines<'a> {
+    /// The output of `args` in `format`, its CSV header written; OBF needs `--empties`.
+    fn create<T: TextExport>(args: &'a ConvertArgs, format: O) -> Result<Lines<'a>, CliError> {
+        if format == O::Obf && args.wthor.empties.is_none() {
             return Err(CliError::Usage("OBF output needs --empties N (the position at N empties)".into()));
         }
-        (_, e) => e,
-    };
+        let mut lines = Lines {
+            out: Output::create(&args.output)?,
+            path: &args.output,
+            format,
+            empties: args.wthor.empties.unwrap_or(0),
+            written: 0,
+            skipped: 0,
+            damaged: false,
+        };
+        if format == O::Csv {
+            writeln!(lines.out, "{}", T::CSV_HEADER).map_err(|e| CliError::output(lines.path, e))?;
+        }
+        Ok(lines)
+    }
+
+    /// Writes one game; a game that cannot be written is skipped with an error at `at`.
+    /// `Ok(false)` when the reader closed the pipe (`head`): it has what it wants.
+    fn write(&mut self, game: &impl TextExport, at: impl FnOnce() -> String, quiet: bool) -> Result<bool, CliError> {
+        match game.line(self.format, self.empties) {
+            Ok(Some(line)) => {
+                match writeln!(self.out, "{line}") {
+                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(false),
+                    other => other.map_err(|e| CliError::output(self.path, e))?,
+                }
+                self.written += 1;
+            }
+            Ok(None) => self.skipped += 1,
+            Err(e) => self.lost(format!("error: {}: {e}; game skipped", at()), quiet),
+        }
+        Ok(true)
+    }
+
+    /// A game that could not be read or written.
+    fn lost(&mut self, message: impl std::fmt::Display, quiet: bool) {
+        self.skipped += 1;
+        self.damaged = true;
+        summary(quiet, message);
+    }
+
+    fn finish(self, read_errors: bool, quiet: bool) -> Result<ExitCode, CliError> {
+        self.out.finish(self.path)?;
+        summary(quiet, format!("{}: {} written, {} skipped", self.path.display(), self.written, self.skipped));
+        Ok(if self.damaged || read_errors { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    }
+}
+
+/// Wthor games → transcripts, GGF, OBF, JSON Lines or CSV.
+fn export(args: &ConvertArgs, global: &Global, to: O) -> Result<ExitCode, CliError> {
+    let filter = filter(&args.wthor)?;
     let names = load_names(dir_of(&args.inputs[0]), args.names.as_deref())?;
     let names_ref = names.as_ref().map(|(players, tournaments)| Names { players, tournaments });
     if names_ref.is_none() && filter.uses_names() {
         return Err(CliError::Usage("name filters need WTHOR.JOU/WTHOR.TRN beside the input or in --names".into()));
     }
-    let mut out = Output::create(&args.output)?;
-    let write_err = |e: std::io::Error| CliError::output(&args.output, e);
-    if to == Format::Othello(O::Csv) {
-        writeln!(out, "{}", GameContext::CSV_HEADER).map_err(write_err)?;
-    }
-    let (mut written, mut skipped) = (0u64, 0u64);
+    let mut lines = Lines::create::<GameContext>(args, to)?;
     let mut damaged = false;
-    let mut line = String::new();
     for input in &args.inputs {
         let (file, errors) = read_wthor(input, global, GameFile::read)?;
         damaged |= errors;
@@ -374,38 +419,13 @@ fn export(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, C
             if !filter.matches(&context) {
                 continue;
             }
-            let result = match to {
-                Format::Othello(O::Transcript) => context.transcript().map(Some),
-                Format::Othello(O::Ggf) => context.ggf().map(|g| Some(g.format())),
-                Format::Othello(O::Obf) => context.obf_at(empties.unwrap_or(0)),
-                Format::Othello(O::JsonLines) => context.json().map(|j| Some(j.to_string())),
-                _ => context.csv_row().map(Some),
-            };
-            match result {
-                Ok(Some(text)) => {
-                    line.clear();
-                    line.push_str(&text);
-                    line.push('\n');
-                    match out.write_all(line.as_bytes()) {
-                        // A reader such as `head` closed the pipe: it has what it wants.
-                        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
-                        other => other.map_err(write_err)?,
-                    }
-                    written += 1;
-                }
-                Ok(None) => skipped += 1,
-                Err(e) => {
-                    skipped += 1;
-                    damaged = true;
-                    let at = Location::at((16 + record * 68) as u64).in_file(input).with_record(record as u64);
-                    summary(global.quiet, format!("warning: {at}: {e}; game skipped"));
-                }
+            let at = || Location::at((16 + record * 68) as u64).in_file(input).with_record(record as u64).to_string();
+            if !lines.write(&context, at, global.quiet)? {
+                return Ok(ExitCode::SUCCESS);
             }
         }
     }
-    out.finish(&args.output)?;
-    summary(global.quiet, format!("{}: {written} written, {skipped} skipped", args.output.display()));
-    Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    lines.finish(damaged, global.quiet)
 }
 
 /// Transcripts or GGF → transcripts, GGF, OBF, JSON Lines or CSV, through the game model,
@@ -413,15 +433,7 @@ fn export(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, C
 /// and take no filter).
 fn export_text(args: &ConvertArgs, global: &Global, from: O, to: O) -> Result<ExitCode, CliError> {
     let filter = filter(&args.wthor)?;
-    if to == O::Obf && args.wthor.empties.is_none() {
-        return Err(CliError::Usage("OBF output needs --empties N (the position at N empties)".into()));
-    }
-    let mut out = Output::create(&args.output)?;
-    let write_err = |e: std::io::Error| CliError::output(&args.output, e);
-    if to == O::Csv {
-        writeln!(out, "{}", Game::CSV_HEADER).map_err(write_err)?;
-    }
-    let (mut written, mut skipped, mut damaged) = (0u64, 0u64, false);
+    let mut lines = Lines::create::<Game>(args, to)?;
     for input in &args.inputs {
         let data = read(input)?;
         let text = text::decode(&data);
@@ -445,43 +457,20 @@ fn export_text(args: &ConvertArgs, global: &Global, from: O, to: O) -> Result<Ex
                 })
                 .collect()
         };
-        for game in games {
-            let game = match game {
-                Ok(game) => game,
-                Err(d) => {
-                    skipped += 1;
-                    damaged = true;
-                    summary(global.quiet, d.in_file(input));
-                    continue;
+        for (n, game) in games.into_iter().enumerate() {
+            match game {
+                Ok(game) if filter.keeps_game(&game) => {
+                    let at = || format!("{} game {}", input.display(), n + 1);
+                    if !lines.write(&game, at, global.quiet)? {
+                        return Ok(ExitCode::SUCCESS);
+                    }
                 }
-            };
-            if !filter.keeps_game(&game) {
-                continue;
-            }
-            let result = match to {
-                O::Transcript => Ok(Some(game.transcript())),
-                O::Ggf => game.to_ggf().map(|g| Some(g.format())),
-                O::Obf => game.obf_at(args.wthor.empties.unwrap_or(0)),
-                O::JsonLines => game.json().map(|j| Some(j.to_string())),
-                _ => game.csv_row().map(Some),
-            };
-            match result {
-                Ok(Some(line)) => {
-                    writeln!(out, "{line}").map_err(write_err)?;
-                    written += 1;
-                }
-                Ok(None) => skipped += 1,
-                Err(e) => {
-                    skipped += 1;
-                    damaged = true;
-                    summary(global.quiet, format!("error: {}: {e}; game skipped", input.display()));
-                }
+                Ok(_) => {}
+                Err(d) => lines.lost(d.in_file(input), global.quiet),
             }
         }
     }
-    out.finish(&args.output)?;
-    summary(global.quiet, format!("{}: {written} written, {skipped} skipped", args.output.display()));
-    Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    lines.finish(false, global.quiet)
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
@@ -511,14 +500,10 @@ fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode,
     let source = load_names(out_dir, args.names.as_deref())?;
     let (players, tournaments) = match source {
         Some((p, t)) => (p, t),
-        None => {
-            let today = Header::today();
-            let mut players = NameFile::new(NameKind::Players, today);
-            let mut tournaments = NameFile::new(NameKind::Tournaments, today);
-            players.append("???").map_err(CliError::input)?;
-            tournaments.append("Diverses parties").map_err(CliError::input)?;
-            (players, tournaments)
-        }
+        None => (
+            NameFile::with_unknown_entry(NameKind::Players, Header::today()),
+            NameFile::with_unknown_entry(NameKind::Tournaments, Header::today()),
+        ),
     };
     let (old_players, old_tournaments) = (players.len(), tournaments.len());
     let mut importer = Importer::new(

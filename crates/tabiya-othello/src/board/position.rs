@@ -45,14 +45,14 @@ impl Board {
     pub fn moves(&self) -> u64 {
         legal_moves(self.player, self.opponent)
     }
-    /// The empty squares.
 
+    /// The empty squares.
     #[inline]
     pub fn empty(&self) -> u64 {
         !(self.player | self.opponent)
     }
-    /// How many squares are empty.
 
+    /// How many squares are empty.
     #[inline]
     pub fn empties(&self) -> u32 {
         self.empty().count_ones()

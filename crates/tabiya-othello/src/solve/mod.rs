@@ -20,6 +20,7 @@ mod last_flip;
 mod moves;
 mod search;
 mod solitaire;
+mod solved;
 mod stability;
 mod table;
 
@@ -30,6 +31,7 @@ pub use cache::CachedSolver;
 use moves::MoveList;
 use search::{Search, Stop};
 pub use solitaire::{SolitaireProblem, SolitaireSolver, UniqueMove, check_solitaire, find_solitaires};
+pub use solved::Solved;
 use table::Table;
 
 /// What to find out about a position.

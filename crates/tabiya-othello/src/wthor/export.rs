@@ -164,6 +164,12 @@ pub fn is_program(name: &str) -> bool {
 }
 
 impl GameFilter {
+    /// The years of `--years`: `1990` or `1990-2000`; `None` for anything else.
+    pub fn parse_years(text: &str) -> Option<RangeInclusive<u16>> {
+        let (first, last) = text.split_once('-').unwrap_or((text, text));
+        Some(first.trim().parse().ok()?..=last.trim().parse().ok()?)
+    }
+
     /// Whether the filter keeps a game in its context.
     pub fn matches(&self, g: &GameContext<'_>) -> bool {
         self.keeps(g.game, g.year, g.names)

@@ -44,8 +44,8 @@ pub use solitaire::{PRESENCE_TABLE_LEN, Solitaire, SolitaireFile};
 pub use square::{BoardSize, code_of_square, square_of_code};
 pub use theoretical::{EndgameSolver, TheoreticalPolicy};
 pub use verify::{
-    GameCheck, GameStats, Names, name_files_in, unreadable, verify_game_files, verify_games, verify_games_10,
-    year_in_file_name,
+    GameCheck, GameStats, Names, load_name_files, name_files_in, number_in_file_name, unreadable, verify_game_files,
+    verify_games, verify_games_10, year_in_file_name,
 };
 
 use tabiya_io::{DataError, Location};

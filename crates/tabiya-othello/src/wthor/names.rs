@@ -53,6 +53,20 @@ impl NameFile {
         NameFile { kind, header, records: Vec::new() }
     }
 
+    /// A new name file as the FFO starts one: entry 0 is the name of unknown games (`???` for
+    /// players, `Diverses parties` for tournaments), which an importer gives a game without a name.
+    pub fn with_unknown_entry(kind: NameKind, header: Header) -> NameFile {
+        let mut file = NameFile::new(kind, header);
+        let unknown: &[u8] = match kind {
+            NameKind::Players => b"???",
+            NameKind::Tournaments => b"Diverses parties",
+        };
+        let mut record = vec![0; kind.record_len()];
+        record[..unknown.len()].copy_from_slice(unknown);
+        file.records = record;
+        file
+    }
+
     pub(super) fn from_records(kind: NameKind, header: Header, records: Vec<u8>) -> NameFile {
         NameFile { kind, header, records }
     }

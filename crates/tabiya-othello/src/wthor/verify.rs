@@ -154,6 +154,17 @@ const TEN: BoardRules = BoardRules {
     },
 };
 
+/// The name files of `dir` ([`name_files_in`]), read; `None` when there are none. What
+/// reading them finds is left to their own verification.
+pub fn load_name_files(dir: &Path) -> Result<Option<(NameFile, NameFile)>, tabiya_io::Error> {
+    let Some((jou, trn)) = name_files_in(dir) else { return Ok(None) };
+    let load = |kind, path: &Path| -> Result<NameFile, tabiya_io::Error> {
+        let data = tabiya_io::read_input(path)?;
+        NameFile::read(kind, &data, &mut Vec::new()).map_err(|e| e.in_file(path).into())
+    };
+    Ok(Some((load(NameKind::Players, &jou)?, load(NameKind::Tournaments, &trn)?)))
+}
+
 /// Verifies a `.wtb` file from its bytes. `names` enables the index checks; `solver` (deep
 /// verification) solves the theoretical score of every complete game at the header's depth.
 pub fn verify_games(
@@ -308,6 +319,12 @@ pub fn verify_game_files(paths: &[PathBuf], names: Option<Names<'_>>) -> Vec<Res
 
 /// The year a game file is named for: `WTH_2001.wtb` → 2001.
 pub fn year_in_file_name(path: &Path) -> Option<u16> {
+    number_in_file_name(path)
+}
+
+/// The number after the last `_` of a Wthor file's name: the year of `WTH_2001.wtb`, the
+/// empties of `SOLITAIRES_12.pzz`.
+pub fn number_in_file_name(path: &Path) -> Option<u16> {
     path.file_stem()?.to_str()?.rsplit('_').next()?.parse().ok()
 }
 
