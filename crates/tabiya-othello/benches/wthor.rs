@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use tabiya_io::Diagnostic;
+use tabiya_othello::game::TextExport;
 use tabiya_othello::wthor::{GameContext, GameFile, NameFile, NameKind, Names, verify_game_files, verify_games};
 
 /// The bytes of every game file of `current/`, by path.

@@ -4,13 +4,13 @@
 //! filters as Wthor games ([`GameFilter::keeps_game`](crate::wthor::GameFilter::keeps_game)).
 //!
 //! ```
-//! use tabiya_othello::game::Game;
+//! use tabiya_othello::game::{Game, TextExport};
 //! use tabiya_othello::text::ggf;
 //!
 //! let text = "(;GM[Othello]PC[Paris]DT[1999.05.01]PB[Alice]PW[Bob]RE[+2.000]B[f5]W[d6]B[c3];)";
 //! let game = Game::from_ggf(ggf::parse(text).next().unwrap()?).unwrap();
 //! assert_eq!((game.year, game.black.as_deref()), (Some(1999), Some("Alice")));
-//! assert_eq!(game.transcript(), "f5d6c3");
+//! assert_eq!(game.transcript().unwrap(), "f5d6c3");
 //! # Ok::<(), tabiya_othello::text::TextError>(())
 //! ```
 
@@ -20,7 +20,7 @@ use crate::Format;
 use crate::board::Square;
 use crate::text::ggf::{self, GgfGame, STANDARD_BOARD};
 use crate::text::{obf, transcript};
-use crate::wthor::{GameContext, Replay, ReplayError};
+use crate::wthor::{Replay, ReplayError};
 
 /// One game of a text format.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -66,19 +66,63 @@ impl Game {
         })
     }
 
-    /// The transcript, `f5d6c3…` (passes omitted).
-    pub fn transcript(&self) -> String {
-        transcript::format(&self.moves)
-    }
-
     /// The moves replayed from the start, to put the passes back and find the end.
     pub fn replay(&self, snapshot_after: usize) -> Result<Replay, ReplayError> {
         Replay::of_squares(self.moves.iter().copied().map(Ok), snapshot_after)
     }
+}
 
-    /// The game in GGF: the record it was read from, else one built from the model (the
-    /// standard start, passes written `PA`, the result as `RE`).
-    pub fn to_ggf(&self) -> Result<GgfGame, ReplayError> {
+/// A game every text format can be written from: a Wthor record in its context
+/// ([`GameContext`](crate::wthor::GameContext)) or a text game ([`Game`]).
+pub trait TextExport {
+    /// The header line of [`TextExport::csv_row`]: the names of [`TextExport::json`]'s fields.
+    const CSV_HEADER: &'static str;
+
+    /// The transcript, `f5d6c3…` (passes omitted).
+    fn transcript(&self) -> Result<String, ReplayError>;
+
+    /// The game in GGF, passes written `PA`.
+    fn ggf(&self) -> Result<GgfGame, ReplayError>;
+
+    /// The position at `empties` empty squares as an OBF line, with the side that must play
+    /// to move; `None` when the game does not reach it or is over there.
+    fn obf_at(&self, empties: u8) -> Result<Option<String>, ReplayError>;
+
+    /// Every field as one JSON object.
+    fn json(&self) -> Result<Value, ReplayError>;
+
+    /// The fields of [`TextExport::CSV_HEADER`] as a CSV row (RFC 4180 quoting; what the
+    /// record does not say is an empty field).
+    fn csv_row(&self) -> Result<String, ReplayError> {
+        Ok(crate::wthor::csv_row(Self::CSV_HEADER, &self.json()?))
+    }
+
+    /// The game as one line of `format` (transcript, GGF, OBF at `empties`, JSON Lines or
+    /// CSV); `None` when there is nothing to write (no position at `empties`, or `format` is
+    /// not a text format).
+    fn line(&self, format: Format, empties: u8) -> Result<Option<String>, ReplayError> {
+        match format {
+            Format::Transcript => self.transcript().map(Some),
+            Format::Ggf => self.ggf().map(|g| Some(g.format())),
+            Format::Obf => self.obf_at(empties),
+            Format::JsonLines => self.json().map(|j| Some(j.to_string())),
+            Format::Csv => self.csv_row().map(Some),
+            _ => Ok(None),
+        }
+    }
+}
+
+/// Text games: GGF records written back as read, the rest built from the model.
+impl TextExport for Game {
+    const CSV_HEADER: &'static str = "year,tournament,black,white,result,moves,move_count,passes,ending";
+
+    fn transcript(&self) -> Result<String, ReplayError> {
+        Ok(transcript::format(&self.moves))
+    }
+
+    /// The record it was read from, else one built from the model (the standard start, the
+    /// result as `RE`).
+    fn ggf(&self) -> Result<GgfGame, ReplayError> {
         if let Some(game) = &self.ggf {
             return Ok(game.clone());
         }
@@ -98,16 +142,14 @@ impl Game {
         Ok(GgfGame { tags, moves: ggf::moves_with_passes(&self.moves, replay.white_moves) })
     }
 
-    /// The position at `empties` empty squares as an OBF line, with the side that must play
-    /// to move; `None` when the game does not reach it or is over there.
-    pub fn obf_at(&self, empties: u8) -> Result<Option<String>, ReplayError> {
+    fn obf_at(&self, empties: u8) -> Result<Option<String>, ReplayError> {
         let Some(after) = 60usize.checked_sub(usize::from(empties)) else { return Ok(None) };
         let replay = self.replay(after)?;
         Ok(replay.snapshot.filter(|p| !p.is_game_over()).map(|p| obf::format_line(&p, &[])))
     }
 
-    /// The game as one JSON object; what the record does not say is `null`.
-    pub fn json(&self) -> Result<Value, ReplayError> {
+    /// What the record does not say is `null`.
+    fn json(&self) -> Result<Value, ReplayError> {
         let replay = self.replay(0)?;
         Ok(json!({
             "year": self.year,
@@ -115,99 +157,10 @@ impl Game {
             "black": self.black,
             "white": self.white,
             "result": self.result,
-            "moves": self.transcript(),
+            "moves": transcript::format(&self.moves),
             "move_count": replay.moves,
             "passes": replay.passes,
             "ending": replay.ending(),
         }))
-    }
-
-    /// The header of [`Game::csv_row`].
-    pub const CSV_HEADER: &'static str = "year,tournament,black,white,result,moves,move_count,passes,ending";
-
-    /// The game as a CSV row (RFC 4180 quoting) in the order of [`Game::CSV_HEADER`]; what the
-    /// record does not say is an empty field.
-    pub fn csv_row(&self) -> Result<String, ReplayError> {
-        Ok(crate::wthor::csv_row(Self::CSV_HEADER, &self.json()?))
-    }
-}
-
-/// A game every text format can be written from: a Wthor record in its context
-/// ([`GameContext`](crate::wthor::GameContext)) or a text game ([`Game`]). `line` picks the
-/// format; the rest say how each format writes the game.
-pub trait TextExport {
-    /// The CSV header line of [`TextExport::csv_line`].
-    const CSV_HEADER: &'static str;
-    /// The transcript.
-    fn transcript_line(&self) -> Result<String, ReplayError>;
-    /// The game in GGF.
-    fn ggf_line(&self) -> Result<String, ReplayError>;
-    /// The position at `empties` empty squares, when the game reaches it and is not over.
-    fn obf_line(&self, empties: u8) -> Result<Option<String>, ReplayError>;
-    /// The JSON object.
-    fn json_line(&self) -> Result<String, ReplayError>;
-    /// The CSV row.
-    fn csv_line(&self) -> Result<String, ReplayError>;
-
-    /// The game as one line of `format` (transcript, GGF, OBF at `empties`, JSON Lines or
-    /// CSV); `None` when there is nothing to write (no position at `empties`, or `format` is
-    /// not a text format).
-    fn line(&self, format: Format, empties: u8) -> Result<Option<String>, ReplayError> {
-        match format {
-            Format::Transcript => self.transcript_line().map(Some),
-            Format::Ggf => self.ggf_line().map(Some),
-            Format::Obf => self.obf_line(empties),
-            Format::JsonLines => self.json_line().map(Some),
-            Format::Csv => self.csv_line().map(Some),
-            _ => Ok(None),
-        }
-    }
-}
-
-impl TextExport for Game {
-    const CSV_HEADER: &'static str = Game::CSV_HEADER;
-
-    fn transcript_line(&self) -> Result<String, ReplayError> {
-        Ok(self.transcript())
-    }
-
-    fn ggf_line(&self) -> Result<String, ReplayError> {
-        self.to_ggf().map(|g| g.format())
-    }
-
-    fn obf_line(&self, empties: u8) -> Result<Option<String>, ReplayError> {
-        self.obf_at(empties)
-    }
-
-    fn json_line(&self) -> Result<String, ReplayError> {
-        self.json().map(|j| j.to_string())
-    }
-
-    fn csv_line(&self) -> Result<String, ReplayError> {
-        self.csv_row()
-    }
-}
-
-impl TextExport for GameContext<'_> {
-    const CSV_HEADER: &'static str = GameContext::CSV_HEADER;
-
-    fn transcript_line(&self) -> Result<String, ReplayError> {
-        self.transcript()
-    }
-
-    fn ggf_line(&self) -> Result<String, ReplayError> {
-        self.ggf().map(|g| g.format())
-    }
-
-    fn obf_line(&self, empties: u8) -> Result<Option<String>, ReplayError> {
-        self.obf_at(empties)
-    }
-
-    fn json_line(&self) -> Result<String, ReplayError> {
-        self.json().map(|j| j.to_string())
-    }
-
-    fn csv_line(&self) -> Result<String, ReplayError> {
-        self.csv_row()
     }
 }

@@ -2,6 +2,7 @@
 
 use tabiya_io::Diagnostic;
 use tabiya_othello::board::{Position, Square};
+use tabiya_othello::game::TextExport;
 use tabiya_othello::text::{ggf, transcript};
 use tabiya_othello::wthor::{
     EndgameSolver, Ending, GameContext, GameFile, GameFilter, Header, Importer, NameFile, NameKind, Names, NewGame,

@@ -13,7 +13,7 @@ use tabiya_othello::game::{Game, TextExport};
 use tabiya_othello::report::VerifyOptions;
 use tabiya_othello::text::{self, ggf, transcript};
 use tabiya_othello::wthor::{
-    self, GameContext, GameFile, GameFile10, GameFilter, GameStats, Header, Importer, NameFile, NameKind, Names,
+    self, GameContext, GameFile, GameFilter, GameStats, GamesFile, Header, Importer, NameFile, NameKind, Names,
     NewGame, SolitaireFile, TheoreticalPolicy,
 };
 
@@ -226,21 +226,12 @@ fn copy(args: &ConvertArgs, global: &Global, format: O) -> Result<ExitCode, CliE
                     "name filters need WTHOR.JOU/WTHOR.TRN beside the input or in --names".into(),
                 ));
             }
-            let count = if format == O::WthorGames {
-                let (files, errors) = read_all(args, global, GameFile::read)?;
-                damaged |= errors;
-                let file = filter.select(&files, names_ref).map_err(|e| CliError::Usage(e.to_string()))?;
-                let file = file.ok_or_else(|| CliError::Usage("no input".into()))?;
-                file.write(out).map_err(write_err)?;
-                file.games.len()
+            let (count, errors) = if format == O::WthorGames {
+                copy_games::<60>(args, global, &filter, names_ref)?
             } else {
-                let (files, errors) = read_all(args, global, GameFile10::read)?;
-                damaged |= errors;
-                let file = filter.select(&files, names_ref).map_err(|e| CliError::Usage(e.to_string()))?;
-                let file = file.ok_or_else(|| CliError::Usage("no input".into()))?;
-                file.write(out).map_err(write_err)?;
-                file.games.len()
+                copy_games::<96>(args, global, &filter, names_ref)?
             };
+            damaged |= errors;
             // The indices of the games written point into these name files: put them beside.
             if let Some((players, tournaments)) = &names {
                 for file in [players, tournaments] {
@@ -268,6 +259,21 @@ fn copy(args: &ConvertArgs, global: &Global, format: O) -> Result<ExitCode, CliE
     };
     summary(global.quiet, format!("{}: {written}", out.display()));
     Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The games of the inputs that `filter` keeps, written to one game file of their kind; the
+/// count written, and whether reading found an error.
+fn copy_games<const M: usize>(
+    args: &ConvertArgs,
+    global: &Global,
+    filter: &GameFilter,
+    names: Option<Names<'_>>,
+) -> Result<(usize, bool), CliError> {
+    let (files, damaged) = read_all(args, global, GamesFile::<M>::read)?;
+    let file = filter.select(&files, names).map_err(|e| CliError::Usage(e.to_string()))?;
+    let file = file.ok_or_else(|| CliError::Usage("no input".into()))?;
+    file.write(&args.output).map_err(|e| CliError::output(&args.output, e))?;
+    Ok((file.games.len(), damaged))
 }
 
 /// Every input read with `reader`, what reading found on stderr; the flag says whether

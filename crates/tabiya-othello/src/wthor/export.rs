@@ -11,6 +11,7 @@ use super::replay::{Replay, ReplayError};
 use super::square::square_of_code;
 use super::verify::Names;
 use crate::board::Square;
+use crate::game::TextExport;
 use crate::text::ggf::{GgfGame, STANDARD_BOARD};
 use crate::text::{obf, transcript};
 
@@ -60,15 +61,21 @@ impl<'a> GameContext<'a> {
             .map(|(index, &byte)| square_of_code(byte).ok_or(ReplayError::BadByte { index, byte }))
             .collect()
     }
+}
 
-    /// The transcript, `f5d6c3…` (passes omitted, as in the file).
-    pub fn transcript(&self) -> Result<String, ReplayError> {
+/// Wthor games with their names resolved: `#index` for a name the name files do not hold.
+impl TextExport for GameContext<'_> {
+    const CSV_HEADER: &'static str = "year,record,tournament,tournament_index,black,black_index,white,white_index,\
+real_score,theoretical_score,depth,moves,move_count,passes,ending";
+
+    /// Passes omitted, as in the file.
+    fn transcript(&self) -> Result<String, ReplayError> {
         self.squares().map(|s| transcript::format(&s))
     }
 
-    /// The game in GGF: players, tournament as place, year as date, the real score as the
-    /// result (disc difference for Black), the standard start, moves with passes written `PA`.
-    pub fn ggf(&self) -> Result<GgfGame, ReplayError> {
+    /// Players, tournament as place, year as date, the real score as the result (disc
+    /// difference for Black), the standard start.
+    fn ggf(&self) -> Result<GgfGame, ReplayError> {
         let squares = self.squares()?;
         let replay = Replay::run(&self.game.moves, 0)?;
         let moves = crate::text::ggf::moves_with_passes(&squares, replay.white_moves);
@@ -86,16 +93,13 @@ impl<'a> GameContext<'a> {
         Ok(GgfGame { tags: tags.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(), moves })
     }
 
-    /// The position at `empties` empty squares as an OBF line (`board side;`), with the side
-    /// that must play to move; `None` when the game does not reach it or it is over there.
-    pub fn obf_at(&self, empties: u8) -> Result<Option<String>, ReplayError> {
+    fn obf_at(&self, empties: u8) -> Result<Option<String>, ReplayError> {
         let Some(after) = 60usize.checked_sub(usize::from(empties)) else { return Ok(None) };
         let replay = Replay::run(&self.game.moves, after)?;
         Ok(replay.snapshot.filter(|p| !p.is_game_over()).map(|p| obf::format_line(&p, &[])))
     }
 
-    /// Every field, names resolved, as one JSON object.
-    pub fn json(&self) -> Result<Value, ReplayError> {
+    fn json(&self) -> Result<Value, ReplayError> {
         let replay = Replay::run(&self.game.moves, 0)?;
         let g = self.game;
         Ok(json!({
@@ -115,15 +119,6 @@ impl<'a> GameContext<'a> {
             "passes": replay.passes,
             "ending": replay.ending(),
         }))
-    }
-
-    /// The header of [`GameContext::csv_row`].
-    pub const CSV_HEADER: &'static str = "year,record,tournament,tournament_index,black,black_index,white,white_index,\
-real_score,theoretical_score,depth,moves,move_count,passes,ending";
-
-    /// Every field as a CSV row (RFC 4180 quoting), in the order of [`GameContext::CSV_HEADER`].
-    pub fn csv_row(&self) -> Result<String, ReplayError> {
-        Ok(csv_row(Self::CSV_HEADER, &self.json()?))
     }
 }
 

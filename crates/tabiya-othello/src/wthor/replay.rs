@@ -17,6 +17,20 @@ pub enum Ending {
     Truncated,
 }
 
+impl Ending {
+    /// The ending of a game that is `over` or not after `moves` moves, on a board with
+    /// `squares` empty squares at the start.
+    fn of(over: bool, moves: usize, squares: usize) -> Ending {
+        if !over {
+            Ending::Truncated
+        } else if moves == squares {
+            Ending::FullBoard
+        } else {
+            Ending::Early
+        }
+    }
+}
+
 /// The stored moves cannot be replayed from the start.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReplayError {
@@ -159,13 +173,7 @@ impl Replay {
 
     /// How the game ends: the board full, early, or not at all (truncated).
     pub fn ending(&self) -> Ending {
-        if !self.position.is_game_over() {
-            Ending::Truncated
-        } else if self.moves == 60 {
-            Ending::FullBoard
-        } else {
-            Ending::Early
-        }
+        Ending::of(self.position.is_game_over(), self.moves, 60)
     }
 
     /// Black's score as Wthor stores it (empties to the winner, 32 on a draw), when the game
@@ -218,13 +226,7 @@ impl Replay10 {
 
     /// How the game ends: the board full (96 moves), early, or not at all (truncated).
     pub fn ending(&self) -> Ending {
-        if !self.position.is_game_over() {
-            Ending::Truncated
-        } else if self.moves == 96 {
-            Ending::FullBoard
-        } else {
-            Ending::Early
-        }
+        Ending::of(self.position.is_game_over(), self.moves, 96)
     }
 
     /// Black's score as Wthor stores it (empties to the winner, 50 on a draw), when the game
