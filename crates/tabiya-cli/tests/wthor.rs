@@ -155,6 +155,27 @@ fn every_wthor_file_converts_to_itself_byte_for_byte() {
         }
     }
     assert_eq!(checked, 56, "52 game files and 4 name files");
+
+    // The FFO positions too: OBF lines are checked and kept as written (`B2:+0`, not `+00`).
+    let ffo = corpus_file("ffo").unwrap();
+    let mut obf = 0;
+    for entry in std::fs::read_dir(&ffo).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "obf") {
+            continue;
+        }
+        let copy = tmp.path().join("copy.obf");
+        let out = tabiya(&["convert", "-q", s(&path), "-o", s(&copy)]);
+        assert!(out.status.success(), "{}: {}", path.display(), String::from_utf8_lossy(&out.stderr));
+        assert!(std::fs::read(&path).unwrap() == std::fs::read(&copy).unwrap(), "{}", path.display());
+        obf += 1;
+    }
+    assert_eq!(obf, 4);
+    let bad = tmp.path().join("bad.obf");
+    std::fs::write(&bad, "not a position\n").unwrap();
+    let out = tabiya(&["convert", "-q", s(&bad), "-o", s(&tmp.path().join("kept.obf"))]);
+    assert_eq!(out.status.code(), Some(1), "the line is kept, and the exit status says it is wrong");
+    assert_eq!(std::fs::read(tmp.path().join("kept.obf")).unwrap(), b"not a position\n");
 }
 
 #[test]

@@ -188,6 +188,7 @@ pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) ->
             Some(copy(args, global, from))
         }
         (O::WthorSolitaires, O::Obf) => Some(solitaires_to_obf(args, global)),
+        (O::Obf, O::Obf) => Some(copy_positions(args, global)),
         (O::Transcript | O::Ggf, _) if text_out => Some(export_text(args, global, from, to)),
         _ => None,
     }
@@ -291,6 +292,22 @@ pub fn read_all<T>(
         files.push(file);
     }
     Ok((files, damaged))
+}
+
+/// OBF → OBF: every line checked, and the text written as it is (comments, the writer's own
+/// spelling of scores), so a file converts to itself byte for byte; a line that does not
+/// parse is an error in the exit status, and is kept.
+fn copy_positions(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
+    let mut out = Output::create(&args.output)?;
+    let mut damaged = false;
+    for input in &args.inputs {
+        let data = read(input)?;
+        let check = tabiya_othello::report::verify(input, O::Obf, &data, VerifyOptions::default());
+        damaged |= diagnostics_to_stderr(input, check.problems, global.quiet);
+        out.write_all(&data).map_err(|e| CliError::output(&args.output, e))?;
+    }
+    out.finish(&args.output)?;
+    Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 /// Solitaires → OBF, one line each with its stored solution (`tabiya solve` checks it).

@@ -1,8 +1,17 @@
 //! The FFO's Wthor database: games (`WTH_YYYY.wtb`, 10×10 `.wtd`), solitaires (`.pzz`) and the
 //! name files `WTHOR.JOU` (players) and `WTHOR.TRN` (tournaments).
 //!
-//! Readers keep every header field as stored and write files back byte for byte; deviations of
-//! real files from the FFO document (see `specs/wthor.md`) are warnings, never panics.
+//! Readers keep every header field as stored and write files back byte for byte; what they
+//! find is a [`tabiya_io::Diagnostic`] located by byte offset and record, never a panic. The
+//! reader sets the severity, the one rule for every caller: a count or size that disagrees
+//! with the file (`wthor.header_count`, `wthor.trailing_bytes`, `wthor.board_size`,
+//! `wthor.game_file_fields`, `wthor.name_file_fields`) is an error, since bytes are not
+//! carried or the file is damaged; deviations real files show (`wthor.century`,
+//! `wthor.creation_date`, `wthor.empty_name`, `wthor.presence_table`, …) are warnings. The
+//! game checks add `wthor.bad_square`, `wthor.illegal_move`, `wthor.move_after_end`,
+//! `wthor.real_score`, `wthor.theoretical_score`, `wthor.bytes_after_padding`,
+//! `wthor.name_index` (errors) and `wthor.first_move`, `wthor.truncated`,
+//! `wthor.theoretical_copied`, `wthor.header_year`, `wthor.depth` (warnings).
 //!
 //! ```
 //! use tabiya_io::Diagnostic;
