@@ -102,9 +102,10 @@ pub fn verify(path: &Path, format: Format, data: &[u8], mut options: VerifyOptio
                 report.checked("records", file.solitaires.len());
                 if let Some(solver) = options.solitaires {
                     for (index, solitaire) in file.solitaires.iter().enumerate() {
+                        // By record alone: the presence table is 256 bytes or the document's 512.
                         let at = Location::record(index as u64).in_file(path);
                         for problem in check_solitaire(solver, solitaire) {
-                            report.problem(Diagnostic::error("wthor.solitaire", at.clone(), problem.to_string()));
+                            report.problem(Diagnostic::error(problem.code(), at.clone(), problem.to_string()));
                         }
                         if let Some(progress) = options.progress {
                             progress();

@@ -122,6 +122,20 @@ pub enum SolitaireProblem {
     },
 }
 
+impl SolitaireProblem {
+    /// The stable diagnostic code: `wthor.solitaire_position`, `wthor.solitaire_empties`,
+    /// `wthor.solitaire_not_unique`, `wthor.solitaire_move`, `wthor.solitaire_score`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            SolitaireProblem::BadPosition(_) => "wthor.solitaire_position",
+            SolitaireProblem::Empties { .. } => "wthor.solitaire_empties",
+            SolitaireProblem::NotUnique => "wthor.solitaire_not_unique",
+            SolitaireProblem::Move { .. } => "wthor.solitaire_move",
+            SolitaireProblem::Score { .. } => "wthor.solitaire_score",
+        }
+    }
+}
+
 impl std::fmt::Display for SolitaireProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -220,5 +234,7 @@ mod tests {
                 SolitaireProblem::Score { stored: 4, solution: 2 },
             ]
         );
+        let codes: Vec<&str> = problems.iter().map(SolitaireProblem::code).collect();
+        assert_eq!(codes, ["wthor.solitaire_empties", "wthor.solitaire_move", "wthor.solitaire_score"]);
     }
 }
