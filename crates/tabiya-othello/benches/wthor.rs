@@ -5,7 +5,8 @@
 use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tabiya_io::Warnings;
+use tabiya_io::Diagnostic;
+use tabiya_othello::game::TextExport;
 use tabiya_othello::wthor::{GameContext, GameFile, NameFile, NameKind, Names, verify_game_files, verify_games};
 
 /// The bytes of every game file of `current/`, by path.
@@ -23,8 +24,9 @@ fn corpus() -> Option<(GameFiles, NameFile, NameFile)> {
             (p, bytes)
         })
         .collect();
-    let read =
-        |kind, name| NameFile::read(kind, &std::fs::read(dir.join(name)).unwrap(), &mut Warnings::default()).unwrap();
+    let read = |kind, name| {
+        NameFile::read(kind, &std::fs::read(dir.join(name)).unwrap(), &mut Vec::<Diagnostic>::new()).unwrap()
+    };
     Some((files, read(NameKind::Players, "WTHOR.JOU"), read(NameKind::Tournaments, "WTHOR.TRN")))
 }
 
@@ -40,7 +42,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             let games: usize = files
                 .iter()
-                .map(|(_, bytes)| GameFile::read(bytes, &mut Warnings::default()).unwrap().games.len())
+                .map(|(_, bytes)| GameFile::read(bytes, &mut Vec::<Diagnostic>::new()).unwrap().games.len())
                 .sum();
             assert_eq!(games, 137_548);
         })
@@ -62,7 +64,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             let mut out = String::with_capacity(18 << 20);
             for (_, bytes) in &files {
-                let file = GameFile::read(bytes, &mut Warnings::default()).unwrap();
+                let file = GameFile::read(bytes, &mut Vec::<Diagnostic>::new()).unwrap();
                 for (record, game) in file.games.iter().enumerate() {
                     let g = GameContext { game, year: file.header.game_year, record, depth: 24, names: Some(names) };
                     out.push_str(&g.transcript().unwrap());

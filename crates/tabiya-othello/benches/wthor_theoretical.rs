@@ -7,7 +7,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use tabiya_io::Warnings;
+use tabiya_io::Diagnostic;
 use tabiya_othello::solve::{CachedSolver, Solver};
 use tabiya_othello::wthor::{EndgameSolver, GameFile, Replay};
 
@@ -34,7 +34,7 @@ fn main() -> ExitCode {
     }
     let path = std::path::Path::new(&corpus).join("wthor/release-2022/WTH_2019.wtb");
     let data = std::fs::read(&path).expect("WTH_2019.wtb in the corpus");
-    let file = GameFile::read(&data, &mut Warnings::default()).expect("a valid game file");
+    let file = GameFile::read(&data, &mut Vec::<Diagnostic>::new()).expect("a valid game file");
     assert_eq!(file.header.depth, 24, "header P3");
 
     let mut ok = true;

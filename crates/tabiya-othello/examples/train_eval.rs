@@ -14,7 +14,7 @@
 
 use std::path::Path;
 
-use tabiya_io::Warnings;
+use tabiya_io::Diagnostic;
 use tabiya_othello::board::{Color, Position};
 use tabiya_othello::eval::{FEATURES, UNITS_PER_DISC, Weights, feature_indices};
 use tabiya_othello::wthor::{GameFile, square_of_code};
@@ -71,7 +71,7 @@ fn read_samples(dir: &Path) -> Vec<Sample> {
     let (mut games, mut skipped, mut samples) = (0usize, 0usize, Vec::new());
     for path in paths {
         let data = std::fs::read(&path).expect("readable game file");
-        let Ok(file) = GameFile::read(&data, &mut Warnings::default()) else { continue };
+        let Ok(file) = GameFile::read(&data, &mut Vec::<Diagnostic>::new()) else { continue };
         let depth = u32::from(file.header.depth);
         for game in &file.games {
             let mut position = Position::start();

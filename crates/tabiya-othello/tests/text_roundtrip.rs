@@ -2,6 +2,7 @@
 
 use proptest::prelude::*;
 use tabiya_othello::board::{Position, Square, Symmetry};
+use tabiya_othello::game::TextExport;
 use tabiya_othello::text::{ggf, transcript};
 use tabiya_othello::wthor::{
     GameContext, GameFile, Header, Importer, NameFile, NameKind, NewGame, Replay, TheoreticalPolicy,

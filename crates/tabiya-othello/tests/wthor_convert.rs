@@ -1,7 +1,8 @@
 //! Wthor games out to transcripts, GGF, OBF, JSON and CSV, and back in through the importer.
 
-use tabiya_io::Warnings;
+use tabiya_io::Diagnostic;
 use tabiya_othello::board::{Position, Square};
+use tabiya_othello::game::TextExport;
 use tabiya_othello::text::{ggf, transcript};
 use tabiya_othello::wthor::{
     EndgameSolver, Ending, GameContext, GameFile, GameFilter, Header, Importer, NameFile, NameKind, Names, NewGame,
@@ -12,8 +13,9 @@ use tabiya_testdata::corpus_file;
 fn corpus() -> Option<(GameFile, NameFile, NameFile)> {
     let dir = corpus_file("wthor/current")?;
     let (jou, trn) = name_files_in(&dir).unwrap();
-    let read = |kind, p| NameFile::read(kind, &std::fs::read(p).unwrap(), &mut Warnings::default()).unwrap();
-    let file = GameFile::read(&std::fs::read(dir.join("WTH_1977.wtb")).unwrap(), &mut Warnings::default()).unwrap();
+    let read = |kind, p| NameFile::read(kind, &std::fs::read(p).unwrap(), &mut Vec::<Diagnostic>::new()).unwrap();
+    let file =
+        GameFile::read(&std::fs::read(dir.join("WTH_1977.wtb")).unwrap(), &mut Vec::<Diagnostic>::new()).unwrap();
     Some((file, read(NameKind::Players, jou), read(NameKind::Tournaments, trn)))
 }
 
@@ -93,7 +95,7 @@ fn importer<'p>(policy: TheoreticalPolicy<'p>) -> Importer<'p> {
 #[test]
 fn every_game_of_1981_comes_back_through_transcripts() {
     let Some(path) = corpus_file("wthor/current/WTH_1981.wtb") else { return };
-    let file = GameFile::read(&std::fs::read(path).unwrap(), &mut Warnings::default()).unwrap();
+    let file = GameFile::read(&std::fs::read(path).unwrap(), &mut Vec::<Diagnostic>::new()).unwrap();
     let mut imp = importer(TheoreticalPolicy::CopyReal);
     let mut truncated = Vec::new();
     for (record, game) in file.games.iter().enumerate() {
@@ -169,7 +171,7 @@ fn theoretical_policies_and_names() {
     // A game that ends before 24 empties stores its real score whatever the policy.
     // WTH_1989 record 142: 18 moves, White wins 21–1 with 42 empties; stored 1 and 1.
     let path = corpus_file("wthor/current/WTH_1989.wtb").unwrap();
-    let f1989 = GameFile::read(&std::fs::read(path).unwrap(), &mut Warnings::default()).unwrap();
+    let f1989 = GameFile::read(&std::fs::read(path).unwrap(), &mut Vec::<Diagnostic>::new()).unwrap();
     let text = GameContext { game: &f1989.games[142], year: 1989, record: 142, depth: 24, names: None };
     let wipe_out = transcript::parse_line(&text.transcript().unwrap(), 1).unwrap();
     let mut imp = importer(TheoreticalPolicy::Unknown);

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use tabiya_io::{Severity, Warnings};
+use tabiya_io::{Diagnostic, Severity};
 use tabiya_othello::wthor::{
     BoardSize, Game10, GameFile, GameFile10, Header, NameFile, NameKind, Solitaire, SolitaireFile, verify_games_10,
 };
@@ -22,7 +22,7 @@ fn every_corpus_file_round_trips_byte_for_byte() {
     let (mut game_files, mut games, mut name_files) = (0, 0, 0);
     for path in files_in(&current).into_iter().chain(files_in(&release)) {
         let bytes = std::fs::read(&path).unwrap();
-        let mut warnings = Warnings::default();
+        let mut warnings: Vec<Diagnostic> = Vec::new();
         let name = path.file_name().unwrap().to_str().unwrap();
         let written = if name.ends_with(".wtb") {
             let file = GameFile::read(&bytes, &mut warnings).unwrap();
@@ -49,7 +49,7 @@ fn every_corpus_file_round_trips_byte_for_byte() {
 #[test]
 fn test_vectors_of_the_notes() {
     let Some(path) = corpus_file("wthor/current/WTH_1977.wtb") else { return };
-    let file = GameFile::read(&std::fs::read(path).unwrap(), &mut Warnings::default()).unwrap();
+    let file = GameFile::read(&std::fs::read(path).unwrap(), &mut Vec::<Diagnostic>::new()).unwrap();
     assert_eq!(file.header.date(), (2007, 5, 22));
     assert_eq!((file.header.n1, file.games.len(), file.header.game_year), (12, 12, 1977));
     let g = &file.games[0];
@@ -62,9 +62,12 @@ fn test_vectors_of_the_notes() {
     assert_eq!((g9.tournament, g9.black, g9.white, g9.real_score, g9.theoretical_score), (1, 445, 2438, 40, 40));
 
     let current = corpus_file("wthor/current").unwrap();
-    let jou =
-        NameFile::read(NameKind::Players, &std::fs::read(current.join("WTHOR.JOU")).unwrap(), &mut Warnings::default())
-            .unwrap();
+    let jou = NameFile::read(
+        NameKind::Players,
+        &std::fs::read(current.join("WTHOR.JOU")).unwrap(),
+        &mut Vec::<Diagnostic>::new(),
+    )
+    .unwrap();
     assert_eq!(jou.header.date(), (2026, 2, 16));
     assert_eq!(jou.len(), 4448);
     assert_eq!(
@@ -78,7 +81,7 @@ fn test_vectors_of_the_notes() {
     let trn = NameFile::read(
         NameKind::Tournaments,
         &std::fs::read(current.join("WTHOR.TRN")).unwrap(),
-        &mut Warnings::default(),
+        &mut Vec::<Diagnostic>::new(),
     )
     .unwrap();
     assert_eq!(trn.header.date(), (2026, 2, 19));
@@ -94,9 +97,10 @@ fn test_vectors_of_the_notes() {
 #[test]
 fn names_are_appended_with_stable_indices() {
     let Some(path) = corpus_file("wthor/release-2022/WTHOR.JOU") else { return };
-    let old = NameFile::read(NameKind::Players, &std::fs::read(path).unwrap(), &mut Warnings::default()).unwrap();
+    let old = NameFile::read(NameKind::Players, &std::fs::read(path).unwrap(), &mut Vec::<Diagnostic>::new()).unwrap();
     let new_path = corpus_file("wthor/current/WTHOR.JOU").unwrap();
-    let new = NameFile::read(NameKind::Players, &std::fs::read(new_path).unwrap(), &mut Warnings::default()).unwrap();
+    let new =
+        NameFile::read(NameKind::Players, &std::fs::read(new_path).unwrap(), &mut Vec::<Diagnostic>::new()).unwrap();
     assert_eq!((old.len(), new.len()), (3884, 4448));
     let edited = (0..old.len()).filter(|&i| old.name(i) != new.name(i)).count();
     assert_eq!(edited, 18, "player names edited in place between the 2022 and 2026 releases");
@@ -138,7 +142,7 @@ fn synthetic_wtd_file() {
         bytes.extend_from_slice(&m);
     }
     assert_eq!(bytes.len(), 16 + 2 * 104);
-    let mut warnings = Warnings::default();
+    let mut warnings: Vec<Diagnostic> = Vec::new();
     let file = GameFile10::read(&bytes, &mut warnings).unwrap();
     assert!(warnings.is_empty(), "{warnings:?}");
     assert_eq!(file.header.game_year, 2025);
@@ -159,19 +163,34 @@ fn synthetic_wtd_file() {
         .collect();
     assert_eq!(corners, ["a10", "j10", "a1", "j1"]);
     assert_eq!(file.to_bytes(), bytes);
-    let v = verify_games_10(Path::new("WTH_2025.wtd"), &bytes);
-    assert!(v.ok(), "{:?}", v.problems);
-    let warned: Vec<Option<u64>> = v.problems.iter().map(|p| p.location.offset).collect();
-    assert_eq!(warned, [Some(16 + 104 + 8)], "record 1 starts with a10, not g6");
+    // Replayed on the 10×10 board, neither game is legal: White cannot answer g6 with h6, and
+    // a10 is no first move.
+    let v = verify_games_10(Path::new("WTH_2025.wtd"), &bytes, None);
+    let found: Vec<(&str, Option<u64>)> = v.problems.iter().map(|p| (p.code, p.location.offset)).collect();
+    assert_eq!(
+        found,
+        [
+            ("wthor.illegal_move", Some(16 + 8 + 1)),
+            ("wthor.first_move", Some(16 + 104 + 8)),
+            ("wthor.illegal_move", Some(16 + 104 + 8))
+        ]
+    );
     let mut bad = bytes.clone();
     bad[16 + 8 + 1] = 12 * 11 + 1; // row 11 does not exist
     bad[16 + 104 + 8 + 50] = 13; // a move after the padding
-    let v = verify_games_10(Path::new("WTH_2025.wtd"), &bad);
-    let errors: Vec<Option<u64>> =
-        v.problems.iter().filter(|p| p.severity == Severity::Error).map(|p| p.location.offset).collect();
-    assert_eq!(errors, [Some(16 + 8 + 1), Some(16 + 104 + 8 + 4)], "{:?}", v.problems);
+    let v = verify_games_10(Path::new("WTH_2025.wtd"), &bad, None);
+    let errors: Vec<(&str, Option<u64>)> =
+        v.problems.iter().filter(|p| p.severity == Severity::Error).map(|p| (p.code, p.location.offset)).collect();
+    assert_eq!(
+        errors,
+        [
+            ("wthor.bad_square", Some(16 + 8 + 1)),
+            ("wthor.bytes_after_padding", Some(16 + 104 + 8 + 4)),
+            ("wthor.illegal_move", Some(16 + 104 + 8))
+        ]
+    );
     // Read as an 8×8 file, the same bytes are suspicious: P1 says 10.
-    let mut warnings = Warnings::default();
+    let mut warnings: Vec<Diagnostic> = Vec::new();
     let as_wtb = GameFile::read(&bytes, &mut warnings).unwrap();
     assert!(!warnings.is_empty());
     assert_eq!(as_wtb.games.len(), 3, "208 bytes of records hold three 68-byte records");
@@ -195,7 +214,7 @@ fn synthetic_pzz_file() {
     bytes.extend_from_slice(&[4, 2, 0xfa, 13, 40, 14, 0, 0]);
     assert_eq!(bytes.len(), 16 + 256 + 36);
 
-    let mut warnings = Warnings::default();
+    let mut warnings: Vec<Diagnostic> = Vec::new();
     let file = SolitaireFile::read(&bytes, &mut warnings).unwrap();
     assert!(warnings.is_empty(), "{warnings:?}");
     let s: &Solitaire = &file.solitaires[0];
@@ -215,7 +234,7 @@ fn synthetic_pzz_file() {
     let mut doc = bytes[..16 + 256].to_vec();
     doc.extend_from_slice(&[0; 256]);
     doc.extend_from_slice(&bytes[16 + 256..]);
-    let mut warnings = Warnings::default();
+    let mut warnings: Vec<Diagnostic> = Vec::new();
     let read = SolitaireFile::read(&doc, &mut warnings).unwrap();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert_eq!(read, file);
@@ -234,17 +253,18 @@ fn count_and_size_disagreements_are_warnings() {
     assert_eq!(bytes.len(), 16 + 8 * 68);
     let mut longer_n1 = bytes.clone();
     longer_n1[4] = 9;
-    let mut warnings = Warnings::default();
+    let mut warnings: Vec<Diagnostic> = Vec::new();
     let file = GameFile::read(&longer_n1, &mut warnings).unwrap();
     assert_eq!(file.games.len(), 8);
     assert_eq!(warnings.len(), 1);
-    assert_eq!(warnings.iter().next().unwrap().location.offset, Some(4));
+    assert_eq!(warnings[0].location.offset, Some(4));
+    assert_eq!(warnings[0].code, "wthor.header_count");
     assert_eq!(file.to_bytes(), bytes, "the writer corrects N1");
-    let mut warnings = Warnings::default();
+    let mut warnings: Vec<Diagnostic> = Vec::new();
     let cut = GameFile::read(&bytes[..bytes.len() - 10], &mut warnings).unwrap();
     assert_eq!(cut.games.len(), 7);
     assert_eq!(warnings.len(), 2, "partial record and N1: {warnings:?}");
-    assert!(GameFile::read(&bytes[..10], &mut Warnings::default()).is_err(), "a header cut short is an error");
+    assert!(GameFile::read(&bytes[..10], &mut Vec::<Diagnostic>::new()).is_err(), "a header cut short is an error");
 }
 
 /// Between releases the FFO reorders records and adds games to past years, but the moves and
@@ -256,7 +276,7 @@ fn later_releases_keep_every_game() {
     for (year, old_count, new_count) in [(2019, 1_949, 1_983), (2020, 880, 896), (2021, 320, 680)] {
         let read = |dir: &Path| {
             let bytes = std::fs::read(dir.join(format!("WTH_{year}.wtb"))).unwrap();
-            GameFile::read(&bytes, &mut Warnings::default()).unwrap()
+            GameFile::read(&bytes, &mut Vec::<Diagnostic>::new()).unwrap()
         };
         let (old, new) = (read(&old_dir), read(&new_dir));
         assert_eq!((old.games.len(), new.games.len()), (old_count, new_count));
@@ -269,5 +289,18 @@ fn later_releases_keep_every_game() {
             assert!(*left > 0, "{year} record {i} is not in the later release");
             *left -= 1;
         }
+    }
+}
+
+/// A new name file starts as the FFO's do: entry 0 is `???` (players) or `Diverses parties`
+/// (tournaments), byte for byte as in the real files.
+#[test]
+fn new_name_files_start_with_the_ffo_unknown_entry() {
+    let Some(dir) = corpus_file("wthor/current") else { return };
+    for (kind, name) in [(NameKind::Players, "WTHOR.JOU"), (NameKind::Tournaments, "WTHOR.TRN")] {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let new = NameFile::with_unknown_entry(kind, Header::dated((2026, 2, 16)));
+        assert_eq!(new.len(), 1);
+        assert_eq!(new.record(0).unwrap(), &bytes[16..16 + kind.record_len()], "{name}");
     }
 }

@@ -1,12 +1,12 @@
 //! Truncated and corrupted Wthor files give results or errors, never panics.
 
-use tabiya_io::Warnings;
+use tabiya_io::Diagnostic;
 use tabiya_othello::wthor::{GameFile, GameFile10, NameFile, NameKind, SolitaireFile, verify_games};
 use tabiya_testdata::{Xorshift, corpus_file};
 
 /// Every reader on `bytes`; only the absence of a panic matters here.
 fn read_everything(bytes: &[u8]) {
-    let mut w = Warnings::default();
+    let mut w: Vec<Diagnostic> = Vec::new();
     let _ = GameFile::read(bytes, &mut w);
     let _ = GameFile10::read(bytes, &mut w);
     let _ = SolitaireFile::read(bytes, &mut w);
@@ -68,7 +68,7 @@ proptest::proptest! {
         for r in &records {
             bytes.extend_from_slice(r);
         }
-        let file = GameFile::read(&bytes, &mut Warnings::default()).unwrap();
+        let file = GameFile::read(&bytes, &mut Vec::<Diagnostic>::new()).unwrap();
         proptest::prop_assert_eq!(file.games.len(), records.len());
         proptest::prop_assert_eq!(file.to_bytes(), bytes);
     }
@@ -79,7 +79,7 @@ proptest::proptest! {
         for n in &names {
             file.append(n).unwrap();
         }
-        let read = NameFile::read(NameKind::Players, &file.to_bytes(), &mut Warnings::default()).unwrap();
+        let read = NameFile::read(NameKind::Players, &file.to_bytes(), &mut Vec::<Diagnostic>::new()).unwrap();
         let back: Vec<String> = read.names().map(|n| n.into_owned()).collect();
         proptest::prop_assert_eq!(back, names);
         proptest::prop_assert_eq!(read.to_bytes(), file.to_bytes());

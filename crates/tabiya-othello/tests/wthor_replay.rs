@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use tabiya_io::{Severity, Warnings};
+use tabiya_io::{Diagnostic, Severity};
 use tabiya_othello::board::Color;
 use tabiya_othello::wthor::{
     Ending, GameFile, GameStats, NameFile, NameKind, Names, Replay, name_files_in, verify_games,
@@ -11,14 +11,15 @@ use tabiya_testdata::corpus_file;
 
 fn names(dir: &std::path::Path) -> (NameFile, NameFile) {
     let (jou, trn) = name_files_in(dir).expect("name files");
-    let read =
-        |kind, path: PathBuf| NameFile::read(kind, &std::fs::read(path).unwrap(), &mut Warnings::default()).unwrap();
+    let read = |kind, path: PathBuf| {
+        NameFile::read(kind, &std::fs::read(path).unwrap(), &mut Vec::<Diagnostic>::new()).unwrap()
+    };
     (read(NameKind::Players, jou), read(NameKind::Tournaments, trn))
 }
 
 fn game_file(relative: &str) -> Option<GameFile> {
     let path = corpus_file(relative)?;
-    Some(GameFile::read(&std::fs::read(path).unwrap(), &mut Warnings::default()).unwrap())
+    Some(GameFile::read(&std::fs::read(path).unwrap(), &mut Vec::<Diagnostic>::new()).unwrap())
 }
 
 #[test]
@@ -36,7 +37,7 @@ fn regression_figures_of_current() {
         let errors: Vec<_> = v.problems.iter().filter(|p| p.severity == Severity::Error).collect();
         assert!(errors.is_empty(), "{}: {errors:?}", path.display());
         total += v.stats;
-        let file = GameFile::read(&std::fs::read(path).unwrap(), &mut Warnings::default()).unwrap();
+        let file = GameFile::read(&std::fs::read(path).unwrap(), &mut Vec::<Diagnostic>::new()).unwrap();
         ended_above_depth += file
             .games
             .iter()
@@ -119,7 +120,7 @@ fn old_name_files_are_diagnosed() {
     assert!(!v.ok());
     assert!(v.stats.name_index_out_of_range > 0);
     let diagnosis: Vec<&str> =
-        v.problems.iter().map(|p| p.what.as_str()).filter(|m| m.contains("older than")).collect();
+        v.problems.iter().map(|p| p.message.as_str()).filter(|m| m.contains("older than")).collect();
     assert_eq!(diagnosis.len(), 2, "players and tournaments: {diagnosis:?}");
     assert!(diagnosis[0].contains("beyond the 3884 names of WTHOR.JOU"), "{}", diagnosis[0]);
     assert!(diagnosis[0].starts_with("302 distinct player indices from 3884 to 4447 (3884, "), "{}", diagnosis[0]);

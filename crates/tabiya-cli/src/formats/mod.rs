@@ -292,9 +292,7 @@ pub fn verify(args: &VerifyArgs, global: &Global) -> Result<ExitCode, CliError> 
         Format::Chess(C::Polyglot) => polyglot::verify(&path, args, global),
         Format::Chess(C::Ctg) => ctg::verify(&path, args, global),
         Format::Chess(C::Kvetka) => kvetka::verify(&path, args, global),
-        Format::Othello(
-            O::WthorGames | O::WthorGames10 | O::WthorSolitaires | O::WthorPlayers | O::WthorTournaments,
-        ) => wthor::verify(&path, format, args, global),
+        Format::Othello(_) => wthor::verify(&path, format, args, global),
         Format::Shogi(S::TbaseDiagrams | S::TbaseSolutions | S::TbaseComments) => {
             tbase::verify(&path, format, args, global)
         }

@@ -4,17 +4,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use serde::Serialize;
-use tabiya_io::Warnings;
-
 use crate::registry::Format;
-use tabiya_othello::board::Square;
-use tabiya_othello::solve::{CachedSolver, Goal, SolitaireSolver, Solution, Solver, check_solitaire, find_solitaires};
+use tabiya_othello::solve::{CachedSolver, Goal, SolitaireSolver, Solved, Solver, find_solitaires};
 use tabiya_othello::text::obf::{self, ObfLine};
-use tabiya_othello::wthor::{GameFile, Header, SolitaireFile};
+use tabiya_othello::wthor::{self, GameFile, Header, SolitaireFile};
 
 use crate::args::{ConvertArgs, Global};
-use crate::report::{CliError, Severity, VerifyReport, progress, summary};
+use crate::report::{CliError, summary};
 
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
@@ -37,25 +33,6 @@ pub struct SolveOptions {
     pub all_best: bool,
 }
 
-/// One solved position, as printed with --json.
-#[derive(Serialize)]
-struct SolvedLine {
-    line: u64,
-    position: String,
-    empties: u32,
-    goal: &'static str,
-    score: i32,
-    best_moves: Vec<String>,
-    passes: bool,
-    nodes: u64,
-    seconds: f64,
-    nodes_per_second: f64,
-    /// The best score the OBF line lists, when it lists any.
-    listed_score: Option<i32>,
-    /// Whether the solution agrees with the listed best score and moves.
-    agrees: Option<bool>,
-}
-
 pub fn solve(options: &SolveOptions, global: &Global) -> Result<ExitCode, CliError> {
     let target =
         options.target.as_deref().ok_or_else(|| CliError::Usage("solve needs a POSITION or FILE.obf".into()))?;
@@ -72,14 +49,14 @@ pub fn solve(options: &SolveOptions, global: &Global) -> Result<ExitCode, CliErr
     let (mut disagreements, mut total_nodes, mut total_seconds) = (0, 0u64, 0.0);
     for (number, line) in &lines {
         let solution = solver.solve(line.position.board);
-        let solved = describe(*number, line, &solution, goal);
+        let solved = Solved::new(*number, line, &solution, goal);
         disagreements += usize::from(solved.agrees == Some(false));
         total_nodes += solved.nodes;
         total_seconds += solved.seconds;
         let text = if options.solve_json {
             serde_json::to_string(&solved).map_err(|e| CliError::output(Path::new("-"), e))?
         } else {
-            text_line(&solved)
+            solved.text()
         };
         writeln!(stdout, "{text}").map_err(|e| CliError::output(Path::new("-"), e))?;
     }
@@ -124,65 +101,6 @@ fn read_positions(target: &str) -> Result<Vec<(u64, ObfLine)>, CliError> {
         .collect()
 }
 
-fn describe(number: u64, line: &ObfLine, solution: &Solution, goal: Goal) -> SolvedLine {
-    let seconds = solution.elapsed.as_secs_f64();
-    let listed = line.best_listed();
-    let agrees = listed.as_ref().map(|(score, moves)| {
-        let same_score = match goal {
-            Goal::Exact => solution.score == *score,
-            Goal::WinDrawLoss => solution.score == score.signum(),
-        };
-        same_score && (goal == Goal::WinDrawLoss || solution.best_moves.iter().all(|m| moves.contains(m)))
-    });
-    SolvedLine {
-        line: number,
-        position: line.position.to_string(),
-        empties: line.position.board.empties(),
-        goal: match goal {
-            Goal::Exact => "exact",
-            Goal::WinDrawLoss => "wld",
-        },
-        score: solution.score,
-        best_moves: solution.best_moves.iter().map(Square::to_string).collect(),
-        passes: solution.passes,
-        nodes: solution.nodes,
-        seconds,
-        nodes_per_second: solution.nodes as f64 / seconds.max(1e-9),
-        listed_score: listed.map(|(score, _)| score),
-        agrees,
-    }
-}
-
-fn text_line(s: &SolvedLine) -> String {
-    let moves = if s.passes {
-        "pass".to_owned()
-    } else if s.best_moves.is_empty() {
-        "game over".to_owned()
-    } else {
-        s.best_moves.join(",")
-    };
-    let score = match (s.goal, s.score) {
-        ("wld", 1) => "win".to_owned(),
-        ("wld", 0) => "draw".to_owned(),
-        ("wld", _) => "loss".to_owned(),
-        (_, score) => format!("{score:+}"),
-    };
-    let check = match s.agrees {
-        Some(true) => "  (agrees with the listed score)".to_owned(),
-        Some(false) => format!("  DISAGREES with the listed best score {:+}", s.listed_score.unwrap_or(0)),
-        None => String::new(),
-    };
-    let label = if s.line == 0 { String::new() } else { format!("line {}: ", s.line) };
-    format!(
-        "{label}{} empties {} score {score} best {moves} nodes {} time {:.3} s {:.1} M nodes/s{check}",
-        s.position,
-        s.empties,
-        s.nodes,
-        s.seconds,
-        s.nodes_per_second / 1e6
-    )
-}
-
 /// The solver behind Wthor theoretical scores (`verify --deep`, writing `.wtb`): every core,
 /// with a cache of solved positions.
 pub fn theoretical_solver() -> Result<CachedSolver, CliError> {
@@ -191,37 +109,10 @@ pub fn theoretical_solver() -> Result<CachedSolver, CliError> {
     Ok(CachedSolver::new(solver))
 }
 
-/// What the theoretical-score solver did, for a verify report.
-pub fn report_solver(report: &mut VerifyReport, solver: &CachedSolver) {
-    report.checked("positions_solved", solver.solved).checked("positions_from_cache", solver.hits);
-    report.checked("solver_nodes", solver.nodes);
-}
-
-fn solitaire_solver() -> Result<SolitaireSolver, CliError> {
+/// The solver of solitaires (`verify`, writing `.pzz`): every core.
+pub fn solitaire_solver() -> Result<SolitaireSolver, CliError> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     SolitaireSolver::new(threads).map_err(|e| CliError::Usage(format!("cannot start threads: {e}")))
-}
-
-/// `tabiya verify SOLITAIRES_NN.pzz`: solves every solitaire and reports where it disagrees.
-pub fn check_solitaires(
-    path: &Path,
-    file: &SolitaireFile,
-    report: &mut VerifyReport,
-    global: &Global,
-) -> Result<(), CliError> {
-    let solver = solitaire_solver()?;
-    let bar = progress(file.solitaires.len() as u64, global.quiet, "solving");
-    let mut solved = 0u64;
-    for (index, solitaire) in file.solitaires.iter().enumerate() {
-        for problem in check_solitaire(&solver, solitaire) {
-            report.problem(Severity::Error, format!("{} record {index}", path.display()), problem.to_string());
-        }
-        solved += 1;
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
-    report.checked("solitaires_solved", solved);
-    Ok(())
 }
 
 /// `tabiya convert WTH_*.wtb -o SOLITAIRES_NN.pzz [--empties NN]`: the positions of the games
@@ -233,22 +124,11 @@ pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) ->
 }
 
 fn write_solitaires(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
-    let from_name = args
-        .output
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .and_then(|s| s.rsplit('_').next())
-        .and_then(|n| n.parse::<u8>().ok());
+    let from_name = wthor::number_in_file_name(&args.output).and_then(|n| u8::try_from(n).ok());
     let empties = args.wthor.empties.or(from_name).filter(|n| (1..=60).contains(n)).ok_or_else(|| {
         CliError::Usage("solitaires need --empties N (1..60), or an output named SOLITAIRES_N.pzz".into())
     })?;
-    let mut files = Vec::new();
-    for input in &args.inputs {
-        let data = tabiya_io::read_input(input).map_err(|e| CliError::Input(format!("{}: {e}", input.display())))?;
-        let mut warnings = Warnings::default();
-        let file = GameFile::read(&data, &mut warnings).map_err(|e| CliError::input(e.in_file(input)))?;
-        files.push(file);
-    }
+    let (files, damaged) = super::wthor::read_all(args, global, GameFile::read)?;
     let solver = solitaire_solver()?;
     let games = files.iter().flat_map(|f| f.games.iter().map(move |g| (f.header.game_year, g)));
     let mut out = SolitaireFile::new(Header::today(), empties);
@@ -263,5 +143,5 @@ fn write_solitaires(args: &ConvertArgs, global: &Global) -> Result<ExitCode, Cli
             out.solitaires.len()
         ),
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -4,18 +4,21 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use serde_json::Value;
-use tabiya_io::{Codepage, Location, Warnings};
+use tabiya_io::report::{Verification, write_json};
+use tabiya_io::{Diagnostic, Location};
 
 use crate::registry::Format;
-use tabiya_othello::text::{ggf, obf, transcript};
+use tabiya_othello::Format as O;
+use tabiya_othello::game::{Game, TextExport};
+use tabiya_othello::report::VerifyOptions;
+use tabiya_othello::text::{self, ggf, transcript};
 use tabiya_othello::wthor::{
-    self, GameContext, GameFile, GameFile10, GameFilter, GameStats, Header, Importer, NameFile, NameKind, Names,
-    NewGame, SolitaireFile, TheoreticalPolicy, Verification,
+    self, GameContext, GameFile, GameFilter, GameStats, GamesFile, Header, Importer, NameFile, NameKind, Names,
+    NewGame, SolitaireFile, TheoreticalPolicy,
 };
 
 use crate::args::*;
-use crate::report::{CliError, InfoReport, Output, Severity, VerifyReport, progress, summary};
+use crate::report::{CliError, Output, progress, summary};
 
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
@@ -59,93 +62,37 @@ fn input_error(path: &Path, e: impl Into<tabiya_io::DataError>) -> CliError {
     CliError::input(e.into().in_file(path))
 }
 
-fn header_fields(report: &mut InfoReport, h: &Header) {
-    let (y, m, d) = h.date();
-    report
-        .header("created", format!("{y:04}-{m:02}-{d:02}"))
-        .header("century_byte", h.century)
-        .header("n1", h.n1)
-        .header("n2", h.n2)
-        .header("game_year", h.game_year)
-        .header("p1_board_size", h.board_size)
-        .header("p2_game_type", h.game_type)
-        .header("p3_depth", h.depth)
-        .header("reserved", h.reserved);
-}
-
-fn warnings_to_stderr(path: &Path, warnings: &Warnings, quiet: bool) {
-    for w in warnings.iter() {
-        summary(quiet, format!("warning: {}: {}", w.location.clone().in_file(path), w.message));
+/// Prints what reading found on stderr; true when any of it is an error (the exit status
+/// must show it).
+fn diagnostics_to_stderr(path: &Path, found: Vec<Diagnostic>, quiet: bool) -> bool {
+    let errors = tabiya_io::any_error(&found);
+    for d in found {
+        summary(quiet, d.in_file(path));
     }
+    errors
 }
 
-/// The text of a text input: UTF-8, else Windows-1252 (older GGF files).
-fn text_of(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_owned(),
-        Err(_) => Codepage::Windows1252.decode(bytes).into_owned(),
-    }
+/// Prints a report as JSON or text on stdout.
+fn print(
+    json: bool,
+    write_text: impl FnOnce(&mut std::io::StdoutLock<'_>) -> std::io::Result<()>,
+    value: &impl serde::Serialize,
+) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    let result = if json { write_json(&mut out, value) } else { write_text(&mut out) };
+    result.map_err(|e| CliError::output(Path::new("-"), e))
 }
 
-pub fn info(path: &Path, format: Format, args: &InfoArgs, global: &Global) -> Result<ExitCode, CliError> {
+pub fn info(path: &Path, format: Format, args: &InfoArgs, _global: &Global) -> Result<ExitCode, CliError> {
+    let Format::Othello(format) = format else { return Err(CliError::unsupported(format!("info of {format}"))) };
     let data = read(path)?;
-    let mut report = InfoReport::new(path, format);
-    let mut warnings = Warnings::default();
-    match format {
-        Format::Othello(tabiya_othello::Format::WthorGames) => {
-            let file = GameFile::read(&data, &mut warnings).map_err(|e| input_error(path, e))?;
-            header_fields(&mut report, &file.header);
-            report.count("games", file.games.len());
-        }
-        Format::Othello(tabiya_othello::Format::WthorGames10) => {
-            let file = GameFile10::read(&data, &mut warnings).map_err(|e| input_error(path, e))?;
-            header_fields(&mut report, &file.header);
-            report.count("games", file.games.len());
-        }
-        Format::Othello(tabiya_othello::Format::WthorSolitaires) => {
-            let file = SolitaireFile::read(&data, &mut warnings).map_err(|e| input_error(path, e))?;
-            header_fields(&mut report, &file.header);
-            report.count("solitaires", file.solitaires.len()).count("empties", file.header.n2);
-        }
-        Format::Othello(tabiya_othello::Format::WthorPlayers)
-        | Format::Othello(tabiya_othello::Format::WthorTournaments) => {
-            let kind = if format == Format::Othello(tabiya_othello::Format::WthorPlayers) {
-                NameKind::Players
-            } else {
-                NameKind::Tournaments
-            };
-            let file = NameFile::read(kind, &data, &mut warnings).map_err(|e| input_error(path, e))?;
-            header_fields(&mut report, &file.header);
-            report.count("names", file.len());
-        }
-        Format::Othello(tabiya_othello::Format::Transcript) => {
-            let text = text_of(&data);
-            let (mut games, mut errors) = (0u64, 0u64);
-            for (_, game) in transcript::parse(&text) {
-                if game.is_ok() { games += 1 } else { errors += 1 }
-            }
-            report.count("games", games).count("unreadable_lines", errors);
-        }
-        Format::Othello(tabiya_othello::Format::Ggf) => {
-            let text = text_of(&data);
-            let (mut games, mut errors) = (0u64, 0u64);
-            for game in ggf::parse(&text) {
-                if game.is_ok() { games += 1 } else { errors += 1 }
-            }
-            report.count("games", games).count("unreadable_games", errors);
-        }
-        _ => {
-            let text = text_of(&data);
-            let (mut positions, mut errors) = (0u64, 0u64);
-            for (_, line) in obf::parse(&text) {
-                if line.is_ok() { positions += 1 } else { errors += 1 }
-            }
-            report.count("positions", positions).count("unreadable_lines", errors);
-        }
-    }
-    report.count("warnings", warnings.len());
-    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
-    warnings_to_stderr(path, &warnings, global.quiet);
+    let names = match format {
+        O::WthorGames | O::WthorGames10 => load_names(dir_of(path), args.names.as_deref())?,
+        _ => None,
+    };
+    let names_ref = names.as_ref().map(|(players, tournaments)| Names { players, tournaments });
+    let info = tabiya_othello::report::info(path, format, &data, names_ref).map_err(|e| input_error(path, e))?;
+    print(args.json, |out| info.write_text(out), &info)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -156,100 +103,41 @@ fn dir_of(path: &Path) -> &Path {
 
 /// The name files in `--names DIR`, else in `dir`; `None` when there are none.
 fn load_names(dir: &Path, names_dir: Option<&Path>) -> Result<Option<(NameFile, NameFile)>, CliError> {
-    let dir = names_dir.unwrap_or(dir);
-    let Some((jou, trn)) = wthor::name_files_in(dir) else {
-        if names_dir.is_some() {
-            return Err(CliError::Input(format!("{}: no WTHOR.JOU and WTHOR.TRN here", dir.display())));
+    match wthor::load_name_files(names_dir.unwrap_or(dir)).map_err(CliError::input)? {
+        None if names_dir.is_some() => {
+            Err(CliError::Input(format!("{}: no WTHOR.JOU and WTHOR.TRN here", names_dir.unwrap_or(dir).display())))
         }
-        return Ok(None);
-    };
-    let load = |kind, p: &Path| -> Result<NameFile, CliError> {
-        let mut warnings = Warnings::default();
-        let data = read(p)?;
-        NameFile::read(kind, &data, &mut warnings).map_err(|e| input_error(p, e))
-    };
-    Ok(Some((load(NameKind::Players, &jou)?, load(NameKind::Tournaments, &trn)?)))
-}
-
-fn add_verification(report: &mut VerifyReport, v: &Verification) {
-    for p in &v.problems {
-        report.problem(p.severity, &p.location, p.what.clone());
+        found => Ok(found),
     }
-}
-
-fn add_stats(report: &mut VerifyReport, stats: &GameStats) {
-    if let Ok(Value::Object(map)) = serde_json::to_value(stats) {
-        for (k, v) in map {
-            report.checked(&k, v);
-        }
-    }
-}
-
-fn no_names_warning(report: &mut VerifyReport, path: &Path) {
-    report.problem(
-        Severity::Warning,
-        path.display(),
-        "no WTHOR.JOU/WTHOR.TRN beside the file or in --names: name indices not checked",
-    );
 }
 
 pub fn verify(path: &Path, format: Format, args: &VerifyArgs, global: &Global) -> Result<ExitCode, CliError> {
+    let Format::Othello(format) = format else { return Err(CliError::unsupported(format!("verifying {format}"))) };
     let data = read(path)?;
-    let mut report = VerifyReport::new(path, format);
-    match format {
-        Format::Othello(tabiya_othello::Format::WthorGames) => {
-            let names = load_names(dir_of(path), args.names.as_deref())?;
-            let names_ref = names.as_ref().map(|(players, tournaments)| Names { players, tournaments });
-            if names_ref.is_none() {
-                no_names_warning(&mut report, path);
-            }
-            let mut deep = args.deep.then(super::solve::theoretical_solver).transpose()?;
-            let solver = deep.as_mut().map(|s| s as &mut dyn wthor::EndgameSolver);
-            let v = wthor::verify_games(path, &data, names_ref, solver);
-            add_verification(&mut report, &v);
-            add_stats(&mut report, &v.stats);
-            if let Some(solver) = &deep {
-                super::solve::report_solver(&mut report, solver);
-            }
-        }
-        Format::Othello(tabiya_othello::Format::WthorGames10) => {
-            let v = wthor::verify_games_10(path, &data);
-            add_verification(&mut report, &v);
-            report.checked("games", v.stats.games);
-        }
-        _ => {
-            let mut warnings = Warnings::default();
-            let count = match format {
-                Format::Othello(tabiya_othello::Format::WthorSolitaires) => {
-                    let file = SolitaireFile::read(&data, &mut warnings).map_err(|e| input_error(path, e))?;
-                    super::solve::check_solitaires(path, &file, &mut report, global)?;
-                    file.solitaires.len()
-                }
-                Format::Othello(tabiya_othello::Format::WthorPlayers) => {
-                    NameFile::read(NameKind::Players, &data, &mut warnings).map_err(|e| input_error(path, e))?.len()
-                }
-                _ => {
-                    NameFile::read(NameKind::Tournaments, &data, &mut warnings).map_err(|e| input_error(path, e))?.len()
-                }
-            };
-            report.checked("records", count);
-            for w in warnings.iter() {
-                // Sizes and counts that disagree mean damage; the rest are deviations.
-                let severity = if w.location.offset.unwrap_or(0) == 4 { Severity::Error } else { Severity::Warning };
-                report.problem(severity, w.location.clone().in_file(path), w.message.clone());
-            }
-        }
-    }
-    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
+    let games = matches!(format, O::WthorGames | O::WthorGames10);
+    let names = if games { load_names(dir_of(path), args.names.as_deref())? } else { None };
+    let mut deep = args.deep.then(super::solve::theoretical_solver).transpose()?;
+    let solitaires = (format == O::WthorSolitaires).then(super::solve::solitaire_solver).transpose()?;
+    let bar = progress(0, global.quiet || solitaires.is_none(), "solving");
+    let tick = || bar.inc(1);
+    let options = VerifyOptions {
+        names: names.as_ref().map(|(players, tournaments)| Names { players, tournaments }),
+        deep: deep.as_mut(),
+        solitaires: solitaires.as_ref(),
+        progress: Some(&tick),
+    };
+    let report = tabiya_othello::report::verify(path, format, &data, options);
+    bar.finish_and_clear();
+    print(args.json, |out| report.write_text(out), &report)?;
     summary(
         global.quiet || args.json,
         format!("{}: {}", path.display(), if report.ok { "ok" } else { "problems found" }),
     );
-    Ok(report.exit_code())
+    Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 /// `tabiya verify DIR`: every `.wtb` file of a directory against the directory's name files,
-/// in parallel, and the other Wthor files one by one.
+/// in parallel, and the `.wtd` and `.pzz` files one by one.
 pub fn verify_dir(path: &Path, args: &VerifyArgs, global: &Global) -> Result<ExitCode, CliError> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
         .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?
@@ -259,71 +147,205 @@ pub fn verify_dir(path: &Path, args: &VerifyArgs, global: &Global) -> Result<Exi
     entries.sort();
     let is_wtb = |p: &PathBuf| p.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("wtb"));
     let games: Vec<PathBuf> = entries.iter().filter(|p| is_wtb(p)).cloned().collect();
-    let mut report = VerifyReport::new(path, Format::Othello(tabiya_othello::Format::WthorGames));
+    let mut report = Verification::new(path, O::WthorGames.name());
     let names = load_names(path, args.names.as_deref())?;
     let names_ref = names.as_ref().map(|(players, tournaments)| Names { players, tournaments });
     if names_ref.is_none() {
-        no_names_warning(&mut report, path);
+        report.problem(tabiya_othello::report::no_names(path));
     }
     let bar = progress(0, global.quiet, "verifying");
     bar.tick();
     let mut total = GameStats::default();
     for result in wthor::verify_game_files(&games, names_ref) {
         let v = result.map_err(CliError::input)?;
-        add_verification(&mut report, &v);
+        report.problems(v.problems);
         total += v.stats;
     }
     bar.finish_and_clear();
     report.checked("files", games.len());
-    add_stats(&mut report, &total);
+    tabiya_othello::report::add_stats(&mut report, &total);
     for other in entries.iter().filter(|p| !is_wtb(p)) {
-        let Some(format) = tabiya_io::Head::read(other).ok().and_then(|h| Format::sniff(&h)) else { continue };
-        if matches!(
-            format,
-            Format::Othello(tabiya_othello::Format::WthorGames10)
-                | Format::Othello(tabiya_othello::Format::WthorSolitaires)
-        ) {
-            let data = read(other)?;
-            let mut warnings = Warnings::default();
-            if format == Format::Othello(tabiya_othello::Format::WthorGames10) {
-                add_verification(&mut report, &wthor::verify_games_10(other, &data));
-            } else if let Err(e) = SolitaireFile::read(&data, &mut warnings) {
-                report.problem(Severity::Error, e.location.in_file(other), format!("expected {}", e.expected));
-            }
+        let Some(format) = tabiya_io::Head::read(other).ok().and_then(|h| O::sniff(&h)) else { continue };
+        if matches!(format, O::WthorGames10 | O::WthorSolitaires) {
+            let options = VerifyOptions { names: names_ref, ..VerifyOptions::default() };
+            let v = tabiya_othello::report::verify(other, format, &read(other)?, options);
+            report.problems(v.problems);
         }
     }
-    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
-    Ok(report.exit_code())
+    print(args.json, |out| report.write_text(out), &report)?;
+    Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
-    let text_out = matches!(
-        to,
-        Format::Othello(tabiya_othello::Format::Transcript)
-            | Format::Othello(tabiya_othello::Format::Ggf)
-            | Format::Othello(tabiya_othello::Format::Obf)
-            | Format::Othello(tabiya_othello::Format::JsonLines)
-            | Format::Othello(tabiya_othello::Format::Csv)
-    );
+    let (Format::Othello(from), Format::Othello(to)) = (from, to) else { return None };
+    let text_out = matches!(to, O::Transcript | O::Ggf | O::Obf | O::JsonLines | O::Csv);
     match (from, to) {
-        (Format::Othello(tabiya_othello::Format::WthorGames), _) if text_out => Some(export(args, global, to)),
-        (
-            Format::Othello(tabiya_othello::Format::Transcript) | Format::Othello(tabiya_othello::Format::Ggf),
-            Format::Othello(tabiya_othello::Format::WthorGames),
-        ) => Some(import(args, global, from)),
+        (O::WthorGames, _) if text_out => Some(export(args, global, to)),
+        (O::Transcript | O::Ggf, O::WthorGames) => Some(import(args, global, Format::Othello(from))),
+        (O::WthorGames | O::WthorGames10 | O::WthorPlayers | O::WthorTournaments | O::WthorSolitaires, _)
+            if from == to =>
+        {
+            Some(copy(args, global, from))
+        }
+        (O::WthorSolitaires, O::Obf) => Some(solitaires_to_obf(args, global)),
+        (O::Obf, O::Obf) => Some(copy_positions(args, global)),
+        (O::Transcript | O::Ggf, _) if text_out => Some(export_text(args, global, from, to)),
         _ => None,
     }
 }
 
-fn filter(options: &ConvertOptions) -> Result<GameFilter, CliError> {
-    let years = match options.years.as_deref() {
-        None => None,
-        Some(text) => {
-            let bad = || CliError::Usage(format!("--years {text}: expected a year or a range such as 1990-2000"));
-            let (a, b) = text.split_once('-').unwrap_or((text, text));
-            Some(a.trim().parse::<u16>().map_err(|_| bad())?..=b.trim().parse::<u16>().map_err(|_| bad())?)
+/// Reads a Wthor file of any kind, its diagnostics on stderr; `Err` when the header is
+/// unreadable, and the flag says whether reading found an error.
+fn read_wthor<T>(
+    input: &Path,
+    global: &Global,
+    reader: impl FnOnce(&[u8], &mut Vec<Diagnostic>) -> Result<T, tabiya_io::DataError>,
+) -> Result<(T, bool), CliError> {
+    let data = read(input)?;
+    let mut found = Vec::new();
+    let file = reader(&data, &mut found).map_err(|e| input_error(input, e))?;
+    Ok((file, diagnostics_to_stderr(input, found, global.quiet)))
+}
+
+/// A Wthor file to a file of its own kind: byte for byte when nothing is filtered; game files
+/// keep the games the filters select (header kept, N1 set) and get the name files beside them.
+fn copy(args: &ConvertArgs, global: &Global, format: O) -> Result<ExitCode, CliError> {
+    let mut damaged = false;
+    let out = &args.output;
+    let write_err = |e: std::io::Error| CliError::output(out, e);
+    let single = || match args.inputs.as_slice() {
+        [input] => Ok(input),
+        _ => Err(CliError::Usage(format!("{format} copies one file at a time"))),
+    };
+    let written = match format {
+        O::WthorGames | O::WthorGames10 => {
+            let filter = filter(&args.wthor)?;
+            let names = load_names(dir_of(&args.inputs[0]), args.names.as_deref())?;
+            let names_ref = names.as_ref().map(|(players, tournaments)| Names { players, tournaments });
+            if names_ref.is_none() && filter.uses_names() {
+                return Err(CliError::Usage(
+                    "name filters need WTHOR.JOU/WTHOR.TRN beside the input or in --names".into(),
+                ));
+            }
+            let (count, errors) = if format == O::WthorGames {
+                copy_games::<60>(args, global, &filter, names_ref)?
+            } else {
+                copy_games::<96>(args, global, &filter, names_ref)?
+            };
+            damaged |= errors;
+            // The indices of the games written point into these name files: put them beside.
+            if let Some((players, tournaments)) = &names {
+                for file in [players, tournaments] {
+                    let path = dir_of(out).join(file.kind.file_name());
+                    if !path.exists() {
+                        file.write(&path).map_err(|e| CliError::output(&path, e))?;
+                    }
+                }
+            }
+            format!("{count} games")
+        }
+        O::WthorPlayers | O::WthorTournaments => {
+            let kind = if format == O::WthorPlayers { NameKind::Players } else { NameKind::Tournaments };
+            let (file, errors) = read_wthor(single()?, global, |d, s| NameFile::read(kind, d, s))?;
+            damaged |= errors;
+            file.write(out).map_err(write_err)?;
+            format!("{} names", file.len())
+        }
+        _ => {
+            let (file, errors) = read_wthor(single()?, global, SolitaireFile::read)?;
+            damaged |= errors;
+            file.write(out).map_err(write_err)?;
+            format!("{} solitaires", file.solitaires.len())
         }
     };
+    summary(global.quiet, format!("{}: {written}", out.display()));
+    Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The games of the inputs that `filter` keeps, written to one game file of their kind; the
+/// count written, and whether reading found an error.
+fn copy_games<const M: usize>(
+    args: &ConvertArgs,
+    global: &Global,
+    filter: &GameFilter,
+    names: Option<Names<'_>>,
+) -> Result<(usize, bool), CliError> {
+    let (files, damaged) = read_all(args, global, GamesFile::<M>::read)?;
+    let file = filter.select(&files, names).map_err(|e| CliError::Usage(e.to_string()))?;
+    let file = file.ok_or_else(|| CliError::Usage("no input".into()))?;
+    file.write(&args.output).map_err(|e| CliError::output(&args.output, e))?;
+    Ok((file.games.len(), damaged))
+}
+
+/// Every input read with `reader`, what reading found on stderr; the flag says whether
+/// reading any of them found an error.
+pub fn read_all<T>(
+    args: &ConvertArgs,
+    global: &Global,
+    reader: impl Fn(&[u8], &mut Vec<Diagnostic>) -> Result<T, tabiya_io::DataError>,
+) -> Result<(Vec<T>, bool), CliError> {
+    let mut damaged = false;
+    let mut files = Vec::new();
+    for input in &args.inputs {
+        let (file, errors) = read_wthor(input, global, &reader)?;
+        damaged |= errors;
+        files.push(file);
+    }
+    Ok((files, damaged))
+}
+
+/// OBF → OBF: every line checked, and the text written as it is (comments, the writer's own
+/// spelling of scores), so a file converts to itself byte for byte; a line that does not
+/// parse is an error in the exit status, and is kept.
+fn copy_positions(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
+    let mut out = Output::create(&args.output)?;
+    let mut damaged = false;
+    for input in &args.inputs {
+        let data = read(input)?;
+        let check = tabiya_othello::report::verify(input, O::Obf, &data, VerifyOptions::default());
+        damaged |= diagnostics_to_stderr(input, check.problems, global.quiet);
+        out.write_all(&data).map_err(|e| CliError::output(&args.output, e))?;
+    }
+    out.finish(&args.output)?;
+    Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Solitaires → OBF, one line each with its stored solution (`tabiya solve` checks it).
+fn solitaires_to_obf(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
+    let (files, mut damaged) = read_all(args, global, SolitaireFile::read)?;
+    let mut out = Output::create(&args.output)?;
+    let mut written = 0u64;
+    for (input, file) in args.inputs.iter().zip(&files) {
+        for (record, solitaire) in file.solitaires.iter().enumerate() {
+            match solitaire.obf_line() {
+                Some(line) => {
+                    writeln!(out, "{line}").map_err(|e| CliError::output(&args.output, e))?;
+                    written += 1;
+                }
+                None => {
+                    damaged = true;
+                    let at = Location::record(record as u64).in_file(input);
+                    summary(
+                        global.quiet,
+                        format!("error: {at}: side to move {} (1 Black, 2 White); skipped", solitaire.side_to_move),
+                    );
+                }
+            }
+        }
+    }
+    out.finish(&args.output)?;
+    summary(global.quiet, format!("{}: {written} positions", args.output.display()));
+    Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn filter(options: &ConvertOptions) -> Result<GameFilter, CliError> {
+    let years =
+        match options.years.as_deref() {
+            None => None,
+            Some(text) => Some(GameFilter::parse_years(text).ok_or_else(|| {
+                CliError::Usage(format!("--years {text}: expected a year or a range such as 1990-2000"))
+            })?),
+        };
     Ok(GameFilter {
         years,
         players: options.players.clone(),
@@ -332,34 +354,83 @@ fn filter(options: &ConvertOptions) -> Result<GameFilter, CliError> {
     })
 }
 
-/// Wthor games → transcripts, GGF, OBF, JSON Lines or CSV.
-fn export(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, CliError> {
-    let options = &args.wthor;
-    let filter = filter(options)?;
-    let empties = match (to, options.empties) {
-        (Format::Othello(tabiya_othello::Format::Obf), None) => {
+/// Where the text exports write: one line a game, with what was written, skipped and lost.
+struct Lines<'a> {
+    out: Output,
+    path: &'a Path,
+    format: O,
+    empties: u8,
+    written: u64,
+    skipped: u64,
+    /// A game could not be written: the exit status must show it.
+    damaged: bool,
+}
+
+impl<'a> Lines<'a> {
+    /// The output of `args` in `format`, its CSV header written; OBF needs `--empties`.
+    fn create<T: TextExport>(args: &'a ConvertArgs, format: O) -> Result<Lines<'a>, CliError> {
+        if format == O::Obf && args.wthor.empties.is_none() {
             return Err(CliError::Usage("OBF output needs --empties N (the position at N empties)".into()));
         }
-        (_, e) => e,
-    };
+        let mut lines = Lines {
+            out: Output::create(&args.output)?,
+            path: &args.output,
+            format,
+            empties: args.wthor.empties.unwrap_or(0),
+            written: 0,
+            skipped: 0,
+            damaged: false,
+        };
+        if format == O::Csv {
+            writeln!(lines.out, "{}", T::CSV_HEADER).map_err(|e| CliError::output(lines.path, e))?;
+        }
+        Ok(lines)
+    }
+
+    /// Writes one game; a game that cannot be written is skipped with an error at `at`.
+    /// `Ok(false)` when the reader closed the pipe (`head`): it has what it wants.
+    fn write(&mut self, game: &impl TextExport, at: impl FnOnce() -> String, quiet: bool) -> Result<bool, CliError> {
+        match game.line(self.format, self.empties) {
+            Ok(Some(line)) => {
+                match writeln!(self.out, "{line}") {
+                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(false),
+                    other => other.map_err(|e| CliError::output(self.path, e))?,
+                }
+                self.written += 1;
+            }
+            Ok(None) => self.skipped += 1,
+            Err(e) => self.lost(format!("error: {}: {e}; game skipped", at()), quiet),
+        }
+        Ok(true)
+    }
+
+    /// A game that could not be read or written.
+    fn lost(&mut self, message: impl std::fmt::Display, quiet: bool) {
+        self.skipped += 1;
+        self.damaged = true;
+        summary(quiet, message);
+    }
+
+    fn finish(self, read_errors: bool, quiet: bool) -> Result<ExitCode, CliError> {
+        self.out.finish(self.path)?;
+        summary(quiet, format!("{}: {} written, {} skipped", self.path.display(), self.written, self.skipped));
+        Ok(if self.damaged || read_errors { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    }
+}
+
+/// Wthor games → transcripts, GGF, OBF, JSON Lines or CSV.
+fn export(args: &ConvertArgs, global: &Global, to: O) -> Result<ExitCode, CliError> {
+    let filter = filter(&args.wthor)?;
     let names = load_names(dir_of(&args.inputs[0]), args.names.as_deref())?;
     let names_ref = names.as_ref().map(|(players, tournaments)| Names { players, tournaments });
-    if names_ref.is_none() && (!filter.players.is_empty() || !filter.tournaments.is_empty() || filter.exclude_programs)
-    {
+    if names_ref.is_none() && filter.uses_names() {
         return Err(CliError::Usage("name filters need WTHOR.JOU/WTHOR.TRN beside the input or in --names".into()));
     }
-    let mut out = Output::create(&args.output)?;
-    let write_err = |e: std::io::Error| CliError::output(&args.output, e);
-    if to == Format::Othello(tabiya_othello::Format::Csv) {
-        writeln!(out, "{}", GameContext::CSV_HEADER).map_err(write_err)?;
-    }
-    let (mut written, mut skipped) = (0u64, 0u64);
-    let mut line = String::new();
+    let mut lines = Lines::create::<GameContext>(args, to)?;
+    let mut damaged = false;
     for input in &args.inputs {
-        let data = read(input)?;
-        let mut warnings = Warnings::default();
-        let file = GameFile::read(&data, &mut warnings).map_err(|e| input_error(input, e))?;
-        warnings_to_stderr(input, &warnings, global.quiet);
+        let (file, errors) = read_wthor(input, global, GameFile::read)?;
+        damaged |= errors;
         for (record, game) in file.games.iter().enumerate() {
             let context = GameContext {
                 game,
@@ -371,37 +442,58 @@ fn export(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, C
             if !filter.matches(&context) {
                 continue;
             }
-            let result = match to {
-                Format::Othello(tabiya_othello::Format::Transcript) => context.transcript().map(Some),
-                Format::Othello(tabiya_othello::Format::Ggf) => context.ggf().map(|g| Some(g.format())),
-                Format::Othello(tabiya_othello::Format::Obf) => context.obf_at(empties.unwrap_or(0)),
-                Format::Othello(tabiya_othello::Format::JsonLines) => context.json().map(|j| Some(j.to_string())),
-                _ => context.csv_row().map(Some),
-            };
-            match result {
-                Ok(Some(text)) => {
-                    line.clear();
-                    line.push_str(&text);
-                    line.push('\n');
-                    match out.write_all(line.as_bytes()) {
-                        // A reader such as `head` closed the pipe: it has what it wants.
-                        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
-                        other => other.map_err(write_err)?,
-                    }
-                    written += 1;
-                }
-                Ok(None) => skipped += 1,
-                Err(e) => {
-                    skipped += 1;
-                    let at = Location::at((16 + record * 68) as u64).in_file(input).with_record(record as u64);
-                    summary(global.quiet, format!("warning: {at}: {e}; game skipped"));
-                }
+            let at = || Location::at((16 + record * 68) as u64).in_file(input).with_record(record as u64).to_string();
+            if !lines.write(&context, at, global.quiet)? {
+                return Ok(ExitCode::SUCCESS);
             }
         }
     }
-    out.finish(&args.output)?;
-    summary(global.quiet, format!("{}: {written} written, {skipped} skipped", args.output.display()));
-    Ok(ExitCode::SUCCESS)
+    lines.finish(damaged, global.quiet)
+}
+
+/// Transcripts or GGF → transcripts, GGF, OBF, JSON Lines or CSV, through the game model,
+/// after the game filters (GGF records name players, tournament and date; transcripts do not,
+/// and take no filter).
+fn export_text(args: &ConvertArgs, global: &Global, from: O, to: O) -> Result<ExitCode, CliError> {
+    let filter = filter(&args.wthor)?;
+    let mut lines = Lines::create::<Game>(args, to)?;
+    for input in &args.inputs {
+        let data = read(input)?;
+        let text = text::decode(&data);
+        let games: Vec<Result<Game, Diagnostic>> = if from == O::Ggf {
+            ggf::parse(&text)
+                .enumerate()
+                .map(|(n, g)| {
+                    let g = g.map_err(|e| tabiya_othello::report::text_diagnostic(O::Ggf, e))?;
+                    Game::from_ggf(g).ok_or_else(|| {
+                        let at = Location::of(tabiya_io::Unit::Game, n as u64 + 1);
+                        Diagnostic::error("ggf.start", at, "not the standard start position; the game is skipped")
+                    })
+                })
+                .collect()
+        } else {
+            transcript::parse(&text)
+                .map(|(_, moves)| {
+                    moves
+                        .map(Game::from_transcript)
+                        .map_err(|e| tabiya_othello::report::text_diagnostic(O::Transcript, e))
+                })
+                .collect()
+        };
+        for (n, game) in games.into_iter().enumerate() {
+            match game {
+                Ok(game) if filter.keeps_game(&game) => {
+                    let at = || format!("{} game {}", input.display(), n + 1);
+                    if !lines.write(&game, at, global.quiet)? {
+                        return Ok(ExitCode::SUCCESS);
+                    }
+                }
+                Ok(_) => {}
+                Err(d) => lines.lost(d.in_file(input), global.quiet),
+            }
+        }
+    }
+    lines.finish(false, global.quiet)
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
@@ -431,14 +523,10 @@ fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode,
     let source = load_names(out_dir, args.names.as_deref())?;
     let (players, tournaments) = match source {
         Some((p, t)) => (p, t),
-        None => {
-            let today = Header::today();
-            let mut players = NameFile::new(NameKind::Players, today);
-            let mut tournaments = NameFile::new(NameKind::Tournaments, today);
-            players.append("???").map_err(CliError::input)?;
-            tournaments.append("Diverses parties").map_err(CliError::input)?;
-            (players, tournaments)
-        }
+        None => (
+            NameFile::with_unknown_entry(NameKind::Players, Header::today()),
+            NameFile::with_unknown_entry(NameKind::Tournaments, Header::today()),
+        ),
     };
     let (old_players, old_tournaments) = (players.len(), tournaments.len());
     let mut importer = Importer::new(
@@ -452,13 +540,14 @@ fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode,
     );
     let (mut added, mut skipped) = (0u64, 0u64);
     for input in &args.inputs {
-        let text = text_of(&read(input)?);
+        let data = read(input)?;
+        let text = text::decode(&data);
         // Each game with where it is (`file game N` / `file line N`); errors are full messages.
         let mut games: Vec<(String, Result<NewGame, String>)> = Vec::new();
         let located = |e: tabiya_othello::text::TextError| {
             format!("{}: expected {}, found {:?}", e.location.in_file(input), e.expected, e.found)
         };
-        if from == Format::Othello(tabiya_othello::Format::Ggf) {
+        if from == Format::Othello(O::Ggf) {
             for (n, game) in ggf::parse(&text).enumerate() {
                 let at = format!("{} game {}", input.display(), n + 1);
                 let new = game.map_err(located).and_then(|g| NewGame::from_ggf(&g).map_err(|e| format!("{at}: {e}")));
@@ -509,21 +598,31 @@ fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode,
 }
 
 /// The options the Othello formats take: the name files' directory wherever Wthor games are
-/// read or written, the game filters and `--empties` when Wthor games are exported, the
-/// theoretical-score rule when a `.wtb` is written, `--empties` for solitaires, `--deep` when Wthor games are verified.
+/// read or written; the game filters when Wthor games are exported or copied (`.wtb`/`.wtd` to
+/// their own kind) and when GGF games (which name players, place and date) are converted; `--empties` for OBF positions and solitaires; the theoretical-score rule
+/// when games are imported into a `.wtb`; `--deep` when `.wtb` games are verified.
 pub fn takes(part: super::Part) -> &'static [&'static str] {
     use super::Role;
-    use tabiya_othello::Format as O;
-    const EXPORT: &[&str] = &["names", "years", "players", "tournaments", "exclude_programs"];
+    const FILTERS: &[&str] = &["names", "years", "players", "tournaments", "exclude_programs"];
     const EXPORT_OBF: &[&str] = &["names", "years", "players", "tournaments", "exclude_programs", "empties"];
+    const GGF_FILTERS: &[&str] = &["years", "players", "tournaments", "exclude_programs"];
+    const GGF_OBF: &[&str] = &["years", "players", "tournaments", "exclude_programs", "empties"];
     let Format::Othello(format) = part.format else { return &[] };
-    match (part.role, format, part.other) {
-        (Role::Info, O::WthorGames, _) => &["names"],
+    let other = match part.other {
+        Some(Format::Othello(other)) => Some(other),
+        _ => None,
+    };
+    match (part.role, format, other) {
+        (Role::Info | Role::Verify, O::WthorGames10, _) | (Role::Info, O::WthorGames, _) => &["names"],
         (Role::Verify, O::WthorGames, _) => &["names", "deep"],
-        (Role::Read, O::WthorGames, Some(Format::Othello(O::Obf))) => EXPORT_OBF,
-        (Role::Read, O::WthorGames, Some(Format::Othello(O::WthorSolitaires))) => &["empties"],
-        (Role::Read, O::WthorGames, Some(Format::Othello(O::Transcript | O::Ggf | O::JsonLines | O::Csv))) => EXPORT,
-        (Role::Write, O::WthorGames, _) => &["names", "theoretical"],
+        (Role::Read, O::WthorGames, Some(O::Obf)) => EXPORT_OBF,
+        (Role::Read, O::WthorGames, Some(O::WthorSolitaires)) => &["empties"],
+        (Role::Read, O::WthorGames, Some(O::Transcript | O::Ggf | O::JsonLines | O::Csv | O::WthorGames)) => FILTERS,
+        (Role::Read, O::WthorGames10, Some(O::WthorGames10)) => FILTERS,
+        (Role::Read, O::Ggf, Some(O::Obf)) => GGF_OBF,
+        (Role::Read, O::Ggf, Some(O::Transcript | O::Ggf | O::JsonLines | O::Csv)) => GGF_FILTERS,
+        (Role::Read, O::Transcript, Some(O::Obf)) => &["empties"],
+        (Role::Write, O::WthorGames, Some(O::Transcript | O::Ggf)) => &["names", "theoretical"],
         _ => &[],
     }
 }

@@ -1,5 +1,5 @@
 //! The Othello board on bitboards: squares, legal moves and flips, forced passes, the end of
-//! the game and its score, the 8 symmetries.
+//! the game and its score, the 8 symmetries; and the 10×10 board of Wthor's `.wtd` files.
 //!
 //! ```
 //! use tabiya_othello::board::{Position, Square};
@@ -17,6 +17,7 @@ mod bitboard;
 mod position;
 mod square;
 mod symmetry;
+mod ten;
 
 pub use bitboard::{flips, legal_moves};
 pub use position::{Board, Color, IllegalMove, Position};
@@ -24,3 +25,4 @@ pub use position::{Board, Color, IllegalMove, Position};
 pub(crate) use square::mask;
 pub use square::{ParseSquareError, Square};
 pub use symmetry::Symmetry;
+pub use ten::Position10;

@@ -8,11 +8,14 @@ use super::square::Square;
 /// A side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Color {
+    /// The first player.
     Black,
+    /// The second player.
     White,
 }
 
 impl Color {
+    /// The other side.
     pub fn opposite(self) -> Color {
         match self {
             Color::Black => Color::White,
@@ -25,7 +28,9 @@ impl Color {
 /// after. This is what the solver searches; [`Position`] adds which colour `player` is.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Board {
+    /// Discs of the side to move (bit `8 · row + column`, a1 = bit 0).
     pub player: u64,
+    /// Discs of the other side.
     pub opponent: u64,
 }
 
@@ -41,11 +46,13 @@ impl Board {
         legal_moves(self.player, self.opponent)
     }
 
+    /// The empty squares.
     #[inline]
     pub fn empty(&self) -> u64 {
         !(self.player | self.opponent)
     }
 
+    /// How many squares are empty.
     #[inline]
     pub fn empties(&self) -> u32 {
         self.empty().count_ones()
@@ -94,14 +101,18 @@ impl Board {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("{square} is not a legal move for {side:?}")]
 pub struct IllegalMove {
+    /// The square tried.
     pub square: Square,
+    /// The side that tried it.
     pub side: Color,
 }
 
 /// A position: the discs and the side to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
+    /// The discs, from the point of view of `side`.
     pub board: Board,
+    /// The side to move.
     pub side: Color,
 }
 
@@ -122,6 +133,7 @@ impl Position {
         Some(Position { board, side })
     }
 
+    /// Black's discs.
     pub fn black(&self) -> u64 {
         match self.side {
             Color::Black => self.board.player,
@@ -129,6 +141,7 @@ impl Position {
         }
     }
 
+    /// White's discs.
     pub fn white(&self) -> u64 {
         match self.side {
             Color::Black => self.board.opponent,
@@ -147,6 +160,7 @@ impl Position {
         }
     }
 
+    /// The legal moves of the side to move, one bit per square.
     pub fn moves(&self) -> u64 {
         self.board.moves()
     }
@@ -169,6 +183,7 @@ impl Position {
         if self.board.moves() == 0 { self.pass().play(square) } else { self.play(square) }
     }
 
+    /// Neither side can move.
     pub fn is_game_over(&self) -> bool {
         self.board.is_game_over()
     }

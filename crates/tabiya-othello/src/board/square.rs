@@ -9,7 +9,9 @@ use std::str::FromStr;
 pub struct Square(u8);
 
 impl Square {
+    /// The corner a1 (index 0).
     pub const A1: Square = Square(0);
+    /// The corner h8 (index 63).
     pub const H8: Square = Square(63);
 
     /// The square with this index (0..63), `None` outside the board.
@@ -22,6 +24,7 @@ impl Square {
         if column < 8 && row < 8 { Some(Square(row * 8 + column)) } else { None }
     }
 
+    /// `8 · row + column`, a1 = 0, h8 = 63.
     pub const fn index(self) -> u8 {
         self.0
     }

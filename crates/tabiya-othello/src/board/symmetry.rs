@@ -9,17 +9,20 @@ use super::square::Square;
 pub struct Symmetry(u8);
 
 impl Symmetry {
+    /// Leaves every square in place.
     pub const IDENTITY: Symmetry = Symmetry(0);
     /// Columns a↔h.
     pub const MIRROR_COLUMNS: Symmetry = Symmetry(1);
     /// Rows 1↔8.
     pub const MIRROR_ROWS: Symmetry = Symmetry(2);
+    /// The half turn: a1 ↔ h8.
     pub const ROTATE_180: Symmetry = Symmetry(3);
     /// Across the a1–h8 diagonal.
     pub const DIAGONAL: Symmetry = Symmetry(4);
     /// Across the a8–h1 diagonal.
     pub const ANTI_DIAGONAL: Symmetry = Symmetry(7);
 
+    /// The eight symmetries of the square board.
     pub const ALL: [Symmetry; 8] =
         [Symmetry(0), Symmetry(1), Symmetry(2), Symmetry(3), Symmetry(4), Symmetry(5), Symmetry(6), Symmetry(7)];
 

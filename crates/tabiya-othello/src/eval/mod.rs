@@ -103,6 +103,7 @@ impl Weights {
         })
     }
 
+    /// The weights as stored in `weights.bin`.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut bytes = MAGIC.to_vec();
         bytes.push(self.first_empties.len() as u8);

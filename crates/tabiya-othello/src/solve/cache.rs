@@ -26,6 +26,7 @@ fn canonical(board: Board) -> (u64, u64) {
 }
 
 impl CachedSolver {
+    /// A cache in front of `solver`.
     pub fn new(solver: Solver) -> CachedSolver {
         CachedSolver { solver, scores: HashMap::new(), hits: 0, solved: 0, nodes: 0 }
     }

@@ -20,6 +20,7 @@ mod last_flip;
 mod moves;
 mod search;
 mod solitaire;
+mod solved;
 mod stability;
 mod table;
 
@@ -30,6 +31,7 @@ pub use cache::CachedSolver;
 use moves::MoveList;
 use search::{Search, Stop};
 pub use solitaire::{SolitaireProblem, SolitaireSolver, UniqueMove, check_solitaire, find_solitaires};
+pub use solved::Solved;
 use table::Table;
 
 /// What to find out about a position.
@@ -54,6 +56,7 @@ pub struct Solution {
     pub passes: bool,
     /// Positions visited.
     pub nodes: u64,
+    /// Wall time of the search.
     pub elapsed: Duration,
 }
 
@@ -94,6 +97,7 @@ impl Solver {
         self
     }
 
+    /// Sets what to find: the exact score, or only win, draw or loss.
     pub fn goal(mut self, goal: Goal) -> Solver {
         self.goal = goal;
         self
@@ -143,6 +147,11 @@ impl Solver {
                 elapsed: Duration::ZERO,
             };
         }
+        // The searches below assume a child with an empty square left: a move that fills the
+        // board is scored here (one empty at the root; the search itself never meets a full board).
+        let mut search_child = |child: Board, alpha: i32, beta: i32| {
+            if child.empty() == 0 { child.final_score() } else { search.search(child, alpha, beta, &stop) }
+        };
         let first = self.table.probe(board).and_then(|e| e.best_move);
         let mut list = MoveList::new(board, moves, first);
         let mut best = -65;
@@ -151,7 +160,7 @@ impl Solver {
             let m = list.select(i);
             let square = Square::from_index(m.square).unwrap_or(Square::A1);
             if i == 0 {
-                best = outcome(-search.search(m.child, -high, -low, &stop));
+                best = outcome(-search_child(m.child, -high, -low));
                 best_moves.push(square);
                 continue;
             }
@@ -161,11 +170,11 @@ impl Solver {
             if bar >= high {
                 break;
             }
-            let probe = -search.search(m.child, -bar - 1, -bar, &stop);
+            let probe = -search_child(m.child, -bar - 1, -bar);
             if probe <= bar {
                 continue;
             }
-            let score = if best < high { outcome(-search.search(m.child, -high, -best, &stop)) } else { best };
+            let score = if best < high { outcome(-search_child(m.child, -high, -best)) } else { best };
             if score > best {
                 best = score;
                 best_moves.clear();
@@ -190,6 +199,14 @@ mod tests {
         let mut moves: Vec<String> = solution.best_moves.iter().map(Square::to_string).collect();
         moves.sort();
         (solution.score, moves)
+    }
+
+    /// One empty square: the move fills the board (the search below the root never sees a full
+    /// board). Row 1 `- O X X X X X X`, Black elsewhere: a1 takes b1, 64 to 0.
+    #[test]
+    fn one_empty_square() {
+        let line = format!("-OXXXXXX{} X", "X".repeat(56));
+        assert_eq!(solve(&Solver::new(), &line), (64, vec!["a1".to_owned()]));
     }
 
     // FFO #1 (+18 g8; h1, h7, a2, a3 also win), #4 (0: a5 and h8 draw, nothing wins), #9 (-8).

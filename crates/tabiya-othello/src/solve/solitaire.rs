@@ -11,6 +11,7 @@ use crate::wthor::{Game, Replay, Solitaire, code_of_square};
 /// The solution of a solitaire: its only saving move and the exact score after it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UniqueMove {
+    /// The only move that keeps the result.
     pub square: Square,
     /// Final disc difference for the side to move under perfect play.
     pub score: i32,
@@ -23,6 +24,7 @@ pub struct SolitaireSolver {
 }
 
 impl SolitaireSolver {
+    /// A solver searching on `threads` threads.
     pub fn new(threads: usize) -> Result<SolitaireSolver, rayon::ThreadPoolBuildError> {
         Ok(SolitaireSolver {
             exact: Solver::new().table_bits(20).threads(threads)?,
@@ -96,13 +98,42 @@ pub enum SolitaireProblem {
     /// The side-to-move byte is neither 1 nor 2, or the position has no disc of either side.
     BadPosition(String),
     /// The empties byte disagrees with the position.
-    Empties { stored: u8, actual: u32 },
+    Empties {
+        /// The stored byte.
+        stored: u8,
+        /// The position's empty squares.
+        actual: u32,
+    },
     /// The position has no unique saving move: it is no solitaire.
     NotUnique,
     /// The stored first move is not the unique one.
-    Move { stored: u8, solution: Square },
+    Move {
+        /// The stored move byte.
+        stored: u8,
+        /// The unique saving move.
+        solution: Square,
+    },
     /// The stored score is not the perfect-play score.
-    Score { stored: i8, solution: i32 },
+    Score {
+        /// The stored score.
+        stored: i8,
+        /// The perfect-play score.
+        solution: i32,
+    },
+}
+
+impl SolitaireProblem {
+    /// The stable diagnostic code: `wthor.solitaire_position`, `wthor.solitaire_empties`,
+    /// `wthor.solitaire_not_unique`, `wthor.solitaire_move`, `wthor.solitaire_score`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            SolitaireProblem::BadPosition(_) => "wthor.solitaire_position",
+            SolitaireProblem::Empties { .. } => "wthor.solitaire_empties",
+            SolitaireProblem::NotUnique => "wthor.solitaire_not_unique",
+            SolitaireProblem::Move { .. } => "wthor.solitaire_move",
+            SolitaireProblem::Score { .. } => "wthor.solitaire_score",
+        }
+    }
 }
 
 impl std::fmt::Display for SolitaireProblem {
@@ -203,5 +234,7 @@ mod tests {
                 SolitaireProblem::Score { stored: 4, solution: 2 },
             ]
         );
+        let codes: Vec<&str> = problems.iter().map(SolitaireProblem::code).collect();
+        assert_eq!(codes, ["wthor.solitaire_empties", "wthor.solitaire_move", "wthor.solitaire_score"]);
     }
 }

@@ -12,6 +12,7 @@ use crate::board::Square;
 /// One move: its colour, its square (None = pass) and the optional `/eval/time` fields.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GgfMove {
+    /// True for a move of Black (`B[…]`), false for White (`W[…]`).
     pub black: bool,
     /// Square index `8 · row + column`, a1 = 0; `None` for a pass (`PA`).
     pub square: Option<Square>,
@@ -22,7 +23,9 @@ pub struct GgfMove {
 /// One game: its tags (GM, PC, DT, PB, PW, RE, BO, …) in file order and its moves.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct GgfGame {
+    /// Every property but the moves, as (key, value) in file order.
     pub tags: Vec<(String, String)>,
+    /// The moves, passes included.
     pub moves: Vec<GgfMove>,
 }
 
@@ -64,6 +67,23 @@ impl GgfGame {
         out.push_str(";)");
         out
     }
+}
+
+/// GGF moves of a game replayed from the start: each square with its colour, and a `PA` where
+/// the side to move had to pass. Bit `i` of `white_moves` is set when move `i` is White's
+/// ([`Replay::white_moves`](crate::wthor::Replay)).
+pub fn moves_with_passes(squares: &[Square], white_moves: u64) -> Vec<GgfMove> {
+    let mut moves = Vec::with_capacity(squares.len() + 4);
+    let mut black_to_move = true;
+    for (i, &square) in squares.iter().enumerate() {
+        let black = white_moves >> i & 1 == 0;
+        if black != black_to_move {
+            moves.push(GgfMove { black: black_to_move, square: None, annotation: String::new() });
+        }
+        moves.push(GgfMove { black, square: Some(square), annotation: String::new() });
+        black_to_move = !black;
+    }
+    moves
 }
 
 fn push_property(out: &mut String, key: &str, value: &str) {

@@ -14,21 +14,36 @@ pub mod ggf;
 pub mod obf;
 pub mod transcript;
 
-use tabiya_io::Location;
+use std::borrow::Cow;
+
+use tabiya_io::{Codepage, Location};
 
 /// Text that is not what the format allows; the location names the line (as its record
 /// number, 1-based) and the byte offset in the input.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{location}: expected {expected}, found {found:?}")]
 pub struct TextError {
+    /// Where: the byte offset in the text and the line (or GGF game) number.
     pub location: Location,
+    /// What the format allows there.
     pub expected: String,
+    /// What was there.
     pub found: String,
 }
 
 impl TextError {
+    /// An error at `location`.
     pub fn new(location: Location, expected: impl Into<String>, found: impl Into<String>) -> TextError {
         TextError { location, expected: expected.into(), found: found.into() }
+    }
+}
+
+/// The text of an Othello text file: UTF-8, else Windows-1252 (what older GGF files and
+/// transcripts from Windows programs are written in; every byte decodes, nothing is lost).
+pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Codepage::Windows1252.decode(bytes),
     }
 }
 

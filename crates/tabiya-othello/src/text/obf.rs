@@ -21,7 +21,9 @@ use crate::board::{Color, Position, Square};
 /// One OBF line: a position and the scores listed for some of its moves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ObfLine {
+    /// The position and its side to move.
     pub position: Position,
+    /// The listed moves with their scores, in line order.
     pub scores: Vec<(Square, i32)>,
 }
 

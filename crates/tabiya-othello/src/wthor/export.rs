@@ -6,24 +6,28 @@ use std::ops::RangeInclusive;
 
 use serde_json::{Value, json};
 
-use super::game::Game;
+use super::game::{Game, GameRecord, GamesFile};
 use super::replay::{Replay, ReplayError};
 use super::square::square_of_code;
 use super::verify::Names;
 use crate::board::Square;
-use crate::text::ggf::{GgfGame, GgfMove, STANDARD_BOARD};
+use crate::game::TextExport;
+use crate::text::ggf::{GgfGame, STANDARD_BOARD};
 use crate::text::{obf, transcript};
 
 /// A game with what the record itself does not hold: its year, its place in the file and the
 /// name files its indices point into.
 #[derive(Debug, Clone, Copy)]
 pub struct GameContext<'a> {
+    /// The record.
     pub game: &'a Game,
+    /// The year of its file.
     pub year: u16,
     /// 0-based record number in its file.
     pub record: usize,
     /// P3 of the file.
     pub depth: u8,
+    /// The name files its indices point into, when known.
     pub names: Option<Names<'a>>,
 }
 
@@ -33,14 +37,17 @@ fn name(file: Option<&super::NameFile>, index: u16) -> Cow<'_, str> {
 }
 
 impl<'a> GameContext<'a> {
+    /// Black's name (`#index` when it cannot be resolved).
     pub fn black_name(&self) -> Cow<'a, str> {
         name(self.names.map(|n| n.players), self.game.black)
     }
 
+    /// White's name (`#index` when it cannot be resolved).
     pub fn white_name(&self) -> Cow<'a, str> {
         name(self.names.map(|n| n.players), self.game.white)
     }
 
+    /// The tournament's name (`#index` when it cannot be resolved).
     pub fn tournament_name(&self) -> Cow<'a, str> {
         name(self.names.map(|n| n.tournaments), self.game.tournament)
     }
@@ -54,27 +61,24 @@ impl<'a> GameContext<'a> {
             .map(|(index, &byte)| square_of_code(byte).ok_or(ReplayError::BadByte { index, byte }))
             .collect()
     }
+}
 
-    /// The transcript, `f5d6c3…` (passes omitted, as in the file).
-    pub fn transcript(&self) -> Result<String, ReplayError> {
+/// Wthor games with their names resolved: `#index` for a name the name files do not hold.
+impl TextExport for GameContext<'_> {
+    const CSV_HEADER: &'static str = "year,record,tournament,tournament_index,black,black_index,white,white_index,\
+real_score,theoretical_score,depth,moves,move_count,passes,ending";
+
+    /// Passes omitted, as in the file.
+    fn transcript(&self) -> Result<String, ReplayError> {
         self.squares().map(|s| transcript::format(&s))
     }
 
-    /// The game in GGF: players, tournament as place, year as date, the real score as the
-    /// result (disc difference for Black), the standard start, moves with passes written `PA`.
-    pub fn ggf(&self) -> Result<GgfGame, ReplayError> {
+    /// Players, tournament as place, year as date, the real score as the result (disc
+    /// difference for Black), the standard start.
+    fn ggf(&self) -> Result<GgfGame, ReplayError> {
         let squares = self.squares()?;
         let replay = Replay::run(&self.game.moves, 0)?;
-        let mut moves = Vec::with_capacity(squares.len() + replay.passes as usize);
-        let mut black_to_move = true;
-        for (i, &square) in squares.iter().enumerate() {
-            let black = replay.white_moves >> i & 1 == 0;
-            if black != black_to_move {
-                moves.push(GgfMove { black: black_to_move, square: None, annotation: String::new() });
-            }
-            moves.push(GgfMove { black, square: Some(square), annotation: String::new() });
-            black_to_move = !black;
-        }
+        let moves = crate::text::ggf::moves_with_passes(&squares, replay.white_moves);
         let difference = 2 * i32::from(self.game.real_score) - 64;
         let tags = [
             ("GM", "Othello".to_owned()),
@@ -89,16 +93,13 @@ impl<'a> GameContext<'a> {
         Ok(GgfGame { tags: tags.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(), moves })
     }
 
-    /// The position at `empties` empty squares as an OBF line (`board side;`), with the side
-    /// that must play to move; `None` when the game does not reach it or it is over there.
-    pub fn obf_at(&self, empties: u8) -> Result<Option<String>, ReplayError> {
+    fn obf_at(&self, empties: u8) -> Result<Option<String>, ReplayError> {
         let Some(after) = 60usize.checked_sub(usize::from(empties)) else { return Ok(None) };
         let replay = Replay::run(&self.game.moves, after)?;
         Ok(replay.snapshot.filter(|p| !p.is_game_over()).map(|p| obf::format_line(&p, &[])))
     }
 
-    /// Every field, names resolved, as one JSON object.
-    pub fn json(&self) -> Result<Value, ReplayError> {
+    fn json(&self) -> Result<Value, ReplayError> {
         let replay = Replay::run(&self.game.moves, 0)?;
         let g = self.game;
         Ok(json!({
@@ -119,23 +120,20 @@ impl<'a> GameContext<'a> {
             "ending": replay.ending(),
         }))
     }
+}
 
-    /// The header of [`GameContext::csv_row`].
-    pub const CSV_HEADER: &'static str = "year,record,tournament,tournament_index,black,black_index,white,white_index,\
-real_score,theoretical_score,depth,moves,move_count,passes,ending";
-
-    /// Every field as a CSV row (RFC 4180 quoting), in the order of [`GameContext::CSV_HEADER`].
-    pub fn csv_row(&self) -> Result<String, ReplayError> {
-        let value = self.json()?;
-        let fields: Vec<String> = Self::CSV_HEADER
-            .split(',')
-            .map(|k| match &value[k] {
-                Value::String(s) => csv_field(s),
-                other => other.to_string(),
-            })
-            .collect();
-        Ok(fields.join(","))
-    }
+/// The fields of a JSON object named by a CSV header, as a CSV row (RFC 4180 quoting; `null`
+/// is an empty field).
+pub fn csv_row(header: &str, value: &Value) -> String {
+    let fields: Vec<String> = header
+        .split(',')
+        .map(|k| match &value[k] {
+            Value::String(s) => csv_field(s),
+            Value::Null => String::new(),
+            other => other.to_string(),
+        })
+        .collect();
+    fields.join(",")
 }
 
 fn csv_field(s: &str) -> String {
@@ -145,6 +143,7 @@ fn csv_field(s: &str) -> String {
 /// Which games to keep. Name filters match case-insensitive substrings of the resolved names.
 #[derive(Debug, Clone, Default)]
 pub struct GameFilter {
+    /// Keep games of these years.
     pub years: Option<RangeInclusive<u16>>,
     /// Keep games in which one of these players plays.
     pub players: Vec<String>,
@@ -160,21 +159,87 @@ pub fn is_program(name: &str) -> bool {
 }
 
 impl GameFilter {
+    /// The years of `--years`: `1990` or `1990-2000`; `None` for anything else.
+    pub fn parse_years(text: &str) -> Option<RangeInclusive<u16>> {
+        let (first, last) = text.split_once('-').unwrap_or((text, text));
+        Some(first.trim().parse().ok()?..=last.trim().parse().ok()?)
+    }
+
+    /// Whether the filter keeps a game in its context.
     pub fn matches(&self, g: &GameContext<'_>) -> bool {
+        self.keeps(g.game, g.year, g.names)
+    }
+
+    /// Whether the filter keeps a game record (8×8 or 10×10) of a file of `year`, its indices
+    /// resolved in `names` (`#index` without them, which no name filter matches).
+    pub fn keeps<const M: usize>(&self, game: &GameRecord<M>, year: u16, names: Option<Names<'_>>) -> bool {
         let contains = |name: &str, needles: &[String]| {
             let name = name.to_lowercase();
             needles.iter().any(|n| name.contains(&n.to_lowercase()))
         };
-        if self.years.as_ref().is_some_and(|y| !y.contains(&g.year)) {
+        if self.years.as_ref().is_some_and(|y| !y.contains(&year)) {
             return false;
         }
-        let (black, white) = (g.black_name(), g.white_name());
+        let players = names.map(|n| n.players);
+        let (black, white) = (name(players, game.black), name(players, game.white));
         if !self.players.is_empty() && !contains(&black, &self.players) && !contains(&white, &self.players) {
             return false;
         }
-        if !self.tournaments.is_empty() && !contains(&g.tournament_name(), &self.tournaments) {
+        let tournament = name(names.map(|n| n.tournaments), game.tournament);
+        if !self.tournaments.is_empty() && !contains(&tournament, &self.tournaments) {
             return false;
         }
         !(self.exclude_programs && (is_program(&black) || is_program(&white)))
+    }
+
+    /// Whether the filter keeps a game of a text format: a year or name filter drops a game
+    /// whose record does not give the year or the names.
+    pub fn keeps_game(&self, game: &crate::game::Game) -> bool {
+        if self.years.as_ref().is_some_and(|y| !game.year.is_some_and(|year| y.contains(&year))) {
+            return false;
+        }
+        let matches = |name: &Option<String>, needles: &[String]| {
+            name.as_ref().is_some_and(|name| {
+                let name = name.to_lowercase();
+                needles.iter().any(|n| name.contains(&n.to_lowercase()))
+            })
+        };
+        if !self.players.is_empty() && !matches(&game.black, &self.players) && !matches(&game.white, &self.players) {
+            return false;
+        }
+        if !self.tournaments.is_empty() && !matches(&game.tournament, &self.tournaments) {
+            return false;
+        }
+        let program = |name: &Option<String>| name.as_deref().is_some_and(is_program);
+        !(self.exclude_programs && (program(&game.black) || program(&game.white)))
+    }
+
+    /// Whether the filter selects by name (and so needs the name files).
+    pub fn uses_names(&self) -> bool {
+        !self.players.is_empty() || !self.tournaments.is_empty() || self.exclude_programs
+    }
+
+    /// The games of `files` the filter keeps, in file order, in one file under the first
+    /// file's header (creation date, year, P1–P3 kept; the writer sets N1). A Wthor game file
+    /// holds one year: kept games of files of different years are refused.
+    pub fn select<const M: usize>(
+        &self,
+        files: &[GamesFile<M>],
+        names: Option<Names<'_>>,
+    ) -> Result<Option<GamesFile<M>>, super::WthorError> {
+        let Some(first) = files.first() else { return Ok(None) };
+        let mut out = GamesFile { header: first.header, games: Vec::new() };
+        for file in files {
+            let year = file.header.game_year;
+            let before = out.games.len();
+            out.games.extend(file.games.iter().filter(|g| self.keeps(g, year, names)));
+            if out.games.len() > before && year != out.header.game_year {
+                if before > 0 {
+                    return Err(super::WthorError::MixedYears { first: out.header.game_year, other: year });
+                }
+                out.header = file.header;
+            }
+        }
+        Ok(Some(out))
     }
 }

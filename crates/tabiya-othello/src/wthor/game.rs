@@ -10,6 +10,7 @@ pub struct GameRecord<const M: usize> {
     pub tournament: u16,
     /// Index into WTHOR.JOU.
     pub black: u16,
+    /// Index into WTHOR.JOU.
     pub white: u16,
     /// Black's discs at the end, empties to the winner (section 5 of the notes).
     pub real_score: u8,
@@ -56,7 +57,9 @@ impl<const M: usize> GameRecord<M> {
 /// A game file: its header and its records in file order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GamesFile<const M: usize> {
+    /// The header as stored.
     pub header: Header,
+    /// The games in file order.
     pub games: Vec<GameRecord<M>>,
 }
 

@@ -1,6 +1,6 @@
 //! The 16-byte header every Wthor file starts with.
 
-use tabiya_io::{ByteReader, DataError, Location, Warnings};
+use tabiya_io::{ByteReader, DataError, DiagnosticSink, Location};
 
 /// Header size in bytes.
 pub const HEADER_LEN: usize = 16;
@@ -15,7 +15,9 @@ pub struct Header {
     pub century: u8,
     /// Year within the century (the date the FFO last regenerated this file, not the game year).
     pub year: u8,
+    /// Month of creation, 1–12.
     pub month: u8,
+    /// Day of creation, 1–31.
     pub day: u8,
     /// Number of games or solitaires (0 in name files).
     pub n1: u32,
@@ -30,6 +32,7 @@ pub struct Header {
     /// P3, the number of empties at which the theoretical score is computed (24 in real files;
     /// 0 means 22).
     pub depth: u8,
+    /// The last byte, 0 in real files; kept as stored.
     pub reserved: u8,
 }
 
@@ -69,7 +72,7 @@ impl Header {
     }
 
     /// Reads the header; deviations seen or tolerated in real files become warnings.
-    pub fn read(data: &[u8], warnings: &mut Warnings) -> Result<Header, DataError> {
+    pub fn read(data: &[u8], sink: &mut impl DiagnosticSink) -> Result<Header, DataError> {
         let mut r = ByteReader::new(data);
         let header = Header {
             century: r.u8("century of creation")?,
@@ -90,10 +93,15 @@ impl Header {
             );
         }
         if !(19..=21).contains(&header.century) {
-            warnings.push(Location::at(0), format!("century byte {} (real files have 20: year / 100)", header.century));
+            sink.warning(
+                "wthor.century",
+                Location::at(0),
+                format!("century byte {} (real files have 20: year / 100)", header.century),
+            );
         }
         if header.year > 99 || !(1..=12).contains(&header.month) || !(1..=31).contains(&header.day) {
-            warnings.push(
+            sink.warning(
+                "wthor.creation_date",
                 Location::at(1),
                 format!("creation date {}-{}-{} is not a date", header.year, header.month, header.day),
             );
@@ -101,6 +109,7 @@ impl Header {
         Ok(header)
     }
 
+    /// The 16 bytes as stored.
     pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
         let mut out = [0; HEADER_LEN];
         out[0] = self.century;
@@ -150,9 +159,9 @@ mod tests {
     fn test_vector_of_wth_1977() {
         // specs/wthor.md section 11.
         let bytes = [0x14, 0x07, 0x05, 0x16, 0x0c, 0, 0, 0, 0, 0, 0xb9, 0x07, 0x08, 0x00, 0x18, 0x00];
-        let mut warnings = Warnings::default();
-        let h = Header::read(&bytes, &mut warnings).unwrap();
-        assert!(warnings.is_empty());
+        let mut found = Vec::new();
+        let h = Header::read(&bytes, &mut found).unwrap();
+        assert!(found.is_empty());
         assert_eq!(h.date(), (2007, 5, 22));
         assert_eq!((h.n1, h.n2, h.game_year, h.board_size, h.game_type, h.depth), (12, 0, 1977, 8, 0, 24));
         assert_eq!(h.to_bytes(), bytes);
@@ -161,9 +170,9 @@ mod tests {
     #[test]
     fn refuses_n1_beyond_a_signed_longint() {
         let mut bytes = [0x14, 0x07, 0x05, 0x16, 0, 0, 0, 0x80, 0, 0, 0, 0, 8, 0, 24, 0];
-        assert!(Header::read(&bytes, &mut Warnings::default()).is_err());
+        assert!(Header::read(&bytes, &mut Vec::new()).is_err());
         bytes[7] = 0x7f;
-        assert!(Header::read(&bytes, &mut Warnings::default()).is_ok());
-        assert!(Header::read(&bytes[..15], &mut Warnings::default()).is_err());
+        assert!(Header::read(&bytes, &mut Vec::new()).is_ok());
+        assert!(Header::read(&bytes[..15], &mut Vec::new()).is_err());
     }
 }

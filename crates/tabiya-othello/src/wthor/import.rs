@@ -17,19 +17,29 @@ use super::theoretical::TheoreticalPolicy;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ImportError {
     #[error("no moves")]
+    /// No move at all.
     Empty,
     #[error("more than 60 moves")]
+    /// More moves than squares.
     TooLong,
     #[error("the first move {0} is not one of d3, c4, f5, e6")]
+    /// A first move no symmetry turns into f5.
     BadFirstMove(Square),
     #[error(transparent)]
+    /// The moves cannot be replayed.
     Replay(#[from] ReplayError),
     /// The moves stop before the game is over and no result was given.
     #[error("the game is not over after {moves} moves and no result is given")]
-    NoResult { moves: usize },
+    /// Moves stop early without a result.
+    NoResult {
+        /// How many moves there are.
+        moves: usize,
+    },
     #[error(transparent)]
+    /// A name the name files cannot store.
     Name(#[from] WthorError),
     #[error("the game does not start from the standard position")]
+    /// A start position other than the standard one.
     NonStandardStart,
 }
 
@@ -45,9 +55,13 @@ pub fn normalising_symmetry(first: Square) -> Option<Symmetry> {
 /// One game to import.
 #[derive(Debug, Clone, Default)]
 pub struct NewGame {
+    /// The moves, passes left out.
     pub moves: Vec<Square>,
+    /// Black's name; empty for the name files' entry 0.
     pub black: String,
+    /// White's name; empty for the name files' entry 0.
     pub white: String,
+    /// The tournament's name; empty for entry 0.
     pub tournament: String,
     /// Black's final disc difference as recorded (GGF `RE`), used only when the moves stop
     /// before the game is over.
@@ -72,8 +86,11 @@ impl NewGame {
 
 /// Appends games to a game file and names to copies of the name files.
 pub struct Importer<'p> {
+    /// The game file the games go to.
     pub games: GameFile,
+    /// The players, with the new names appended.
     pub players: NameFile,
+    /// The tournaments, with the new names appended.
     pub tournaments: NameFile,
     policy: TheoreticalPolicy<'p>,
     /// Name → index of both name files, so that a large import does not scan them per game.
@@ -107,6 +124,7 @@ fn name_index(file: &mut NameFile, index: &mut HashMap<String, u16>, name: &str)
 }
 
 impl<'p> Importer<'p> {
+    /// An importer appending to `games` and to copies of the name files, scoring by `policy`.
     pub fn new(games: GameFile, players: NameFile, tournaments: NameFile, policy: TheoreticalPolicy<'p>) -> Self {
         let (player_index, tournament_index) = (index_of(&players), index_of(&tournaments));
         Importer { games, players, tournaments, policy, player_index, tournament_index }

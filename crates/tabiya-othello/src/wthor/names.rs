@@ -38,7 +38,9 @@ impl NameKind {
 /// file writes back byte for byte; indices are positions and never change.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NameFile {
+    /// Players or tournaments.
     pub kind: NameKind,
+    /// The header as stored.
     pub header: Header,
     records: Vec<u8>,
 }
@@ -49,6 +51,20 @@ impl NameFile {
         let header =
             Header { n1: 0, n2: 0, game_year: 0, board_size: 0, game_type: 0, depth: 0, reserved: 0, ..header };
         NameFile { kind, header, records: Vec::new() }
+    }
+
+    /// A new name file as the FFO starts one: entry 0 is the name of unknown games (`???` for
+    /// players, `Diverses parties` for tournaments), which an importer gives a game without a name.
+    pub fn with_unknown_entry(kind: NameKind, header: Header) -> NameFile {
+        let mut file = NameFile::new(kind, header);
+        let unknown: &[u8] = match kind {
+            NameKind::Players => b"???",
+            NameKind::Tournaments => b"Diverses parties",
+        };
+        let mut record = vec![0; kind.record_len()];
+        record[..unknown.len()].copy_from_slice(unknown);
+        file.records = record;
+        file
     }
 
     pub(super) fn from_records(kind: NameKind, header: Header, records: Vec<u8>) -> NameFile {
@@ -64,6 +80,7 @@ impl NameFile {
         self.records.len() / self.kind.record_len()
     }
 
+    /// Whether the file holds no name.
     pub fn is_empty(&self) -> bool {
         self.records.is_empty()
     }

@@ -10,11 +10,15 @@ pub const PRESENCE_TABLE_LEN: usize = 256;
 pub struct Solitaire {
     /// Year of the source game.
     pub year: u16,
+    /// Index into WTHOR.TRN.
     pub tournament: u16,
+    /// Index into WTHOR.JOU.
     pub black: u32,
+    /// Index into WTHOR.JOU.
     pub white: u32,
     /// 2 bits per square, row 1 first, column a in the high bits: 00 empty, 11 black, 10 white.
     pub position: [u8; 16],
+    /// Empty squares of the position.
     pub empties: u8,
     /// 1 Black, 2 White.
     pub side_to_move: u8,
@@ -26,6 +30,7 @@ pub struct Solitaire {
     pub real_score: u8,
     /// The move played in the source game at this point; 0 if unknown.
     pub played_move: u8,
+    /// The last two bytes, kept as stored.
     pub reserved: [u8; 2],
 }
 
@@ -79,7 +84,9 @@ impl Solitaire {
 /// A solitaire file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SolitaireFile {
+    /// The header as stored (N1 solitaires, N2 empties).
     pub header: Header,
+    /// The solitaires in file order.
     pub solitaires: Vec<Solitaire>,
 }
 
@@ -97,5 +104,22 @@ impl SolitaireFile {
             ..created
         };
         SolitaireFile { header, solitaires: Vec::new() }
+    }
+}
+
+impl Solitaire {
+    /// The solitaire as an OBF line with its stored solution, `<board> <side>; C1:-06;`, for
+    /// `tabiya solve` to check; `None` when the side byte is neither 1 nor 2.
+    pub fn obf_line(&self) -> Option<String> {
+        let side = match self.side_to_move {
+            1 => crate::board::Color::Black,
+            2 => crate::board::Color::White,
+            _ => return None,
+        };
+        let (black, white) = self.discs();
+        let position = crate::board::Position::from_discs(black, white, side)?;
+        let solution: Vec<_> =
+            super::square_of_code(self.best_move).map(|square| (square, i32::from(self.score))).into_iter().collect();
+        Some(crate::text::obf::format_line(&position, &solution))
     }
 }

@@ -6,7 +6,9 @@ use crate::board::Square;
 /// Board sizes of Wthor game files (header byte P1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum BoardSize {
+    /// 8×8 (`.wtb`).
     Eight,
+    /// 10×10 (`.wtd`).
     Ten,
 }
 

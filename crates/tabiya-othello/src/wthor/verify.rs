@@ -4,36 +4,47 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use tabiya_io::{Finding, Location, Severity, Warnings};
+use tabiya_io::{DataError, Diagnostic, DiagnosticSink, Location};
 
-use super::game::{Game, Game10, GameFile, GameFile10, GameRecord};
+use super::game::{GameFile, GameFile10, GameRecord, GamesFile};
 use super::header::HEADER_LEN;
 use super::names::{NameFile, NameKind};
-use super::replay::{Ending, Replay, ReplayError};
-use super::square::{BoardSize, code_of_square};
+use super::replay::{Ending, Replay, Replay10, ReplayError};
 use super::theoretical::EndgameSolver;
-use crate::board::Square;
+use crate::board::Position;
 
 /// What a verification counted; adds up over files.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct GameStats {
+    /// Games read.
     pub games: u64,
+    /// Games with at least one forced pass.
     pub games_with_pass: u64,
+    /// Forced passes in all.
     pub passes: u64,
+    /// The most passes in one game.
     pub max_passes: u32,
+    /// Games that fill the board.
     pub full_board: u64,
+    /// Games over before the board is full.
     pub early_end: u64,
+    /// Games whose moves stop before the game is over.
     pub truncated: u64,
     /// Games with a byte that is no square, an illegal move or a move after the end.
     pub unreplayable: u64,
+    /// Games whose stored real score is not what the moves give.
     pub real_score_mismatches: u64,
     /// Theoretical scores checked: games that end before the depth (= real), or solved (deep).
     pub theoretical_checked: u64,
+    /// Checked theoretical scores that are wrong.
     pub theoretical_mismatches: u64,
+    /// Full-board games whose theoretical score equals the real one (all of them: copied).
     pub full_board_theoretical_equals_real: u64,
     /// Games whose first move is not f5 (g6 on 10×10 boards).
     pub not_starting_f5: u64,
+    /// Games with a non-zero move byte after the 0 padding starts.
     pub bytes_after_padding: u64,
+    /// Games naming a player or tournament beyond the name files.
     pub name_index_out_of_range: u64,
 }
 
@@ -57,27 +68,29 @@ impl std::ops::AddAssign for GameStats {
     }
 }
 
-/// The result of verifying one file.
+/// What checking one game file found: the counts, and every problem (the reader's and the
+/// checks'), each located in the file.
 #[derive(Debug, Clone, Default)]
-pub struct Verification {
+pub struct GameCheck {
+    /// What was counted.
     pub stats: GameStats,
-    pub problems: Vec<Finding>,
+    /// Errors and warnings in the order found.
+    pub problems: Vec<Diagnostic>,
 }
 
-impl Verification {
+impl GameCheck {
+    /// No error among the problems.
     pub fn ok(&self) -> bool {
-        self.problems.iter().all(|p| p.severity == Severity::Warning)
-    }
-
-    fn push(&mut self, severity: Severity, location: Location, what: impl Into<String>) {
-        self.problems.push(Finding { severity, location, what: what.into() });
+        !tabiya_io::any_error(&self.problems)
     }
 }
 
 /// The player and tournament files a game file's indices point into.
 #[derive(Debug, Clone, Copy)]
 pub struct Names<'a> {
+    /// WTHOR.JOU.
     pub players: &'a NameFile,
+    /// WTHOR.TRN.
     pub tournaments: &'a NameFile,
 }
 
@@ -94,22 +107,102 @@ pub fn name_files_in(dir: &Path) -> Option<(PathBuf, PathBuf)> {
     Some((find("jou")?.clone(), find("trn")?.clone()))
 }
 
+/// The game as replayed, whatever the board: what the checks need.
+struct Replayed {
+    ending: Ending,
+    real_score: Option<u8>,
+    moves: usize,
+    passes: u32,
+    /// The position at the header's depth, for the deep check (8×8 only).
+    at_depth: Option<Position>,
+}
+
+/// What differs between the two board sizes for the checks.
+struct BoardRules {
+    /// The first move's byte (f5, or g6 on 10×10) and its name.
+    first: (u8, &'static str),
+    /// Every square.
+    squares: usize,
+    replay: fn(&[u8], usize) -> Result<Replayed, ReplayError>,
+}
+
+const EIGHT: BoardRules = BoardRules {
+    first: (56, "f5"),
+    squares: 60,
+    replay: |moves, snapshot_after| {
+        Replay::run(moves, snapshot_after).map(|r| Replayed {
+            ending: r.ending(),
+            real_score: r.real_score(),
+            moves: r.moves,
+            passes: r.passes,
+            at_depth: r.snapshot,
+        })
+    },
+};
+
+const TEN: BoardRules = BoardRules {
+    first: (79, "g6"),
+    squares: 96,
+    replay: |moves, _| {
+        Replay10::run(moves).map(|r| Replayed {
+            ending: r.ending(),
+            real_score: r.real_score(),
+            moves: r.moves,
+            passes: r.passes,
+            at_depth: None,
+        })
+    },
+};
+
+/// The name files of `dir` ([`name_files_in`]), read; `None` when there are none. What
+/// reading them finds is left to their own verification.
+pub fn load_name_files(dir: &Path) -> Result<Option<(NameFile, NameFile)>, tabiya_io::Error> {
+    let Some((jou, trn)) = name_files_in(dir) else { return Ok(None) };
+    let load = |kind, path: &Path| -> Result<NameFile, tabiya_io::Error> {
+        let data = tabiya_io::read_input(path)?;
+        NameFile::read(kind, &data, &mut Vec::new()).map_err(|e| e.in_file(path).into())
+    };
+    Ok(Some((load(NameKind::Players, &jou)?, load(NameKind::Tournaments, &trn)?)))
+}
+
 /// Verifies a `.wtb` file from its bytes. `names` enables the index checks; `solver` (deep
 /// verification) solves the theoretical score of every complete game at the header's depth.
 pub fn verify_games(
     path: &Path,
     data: &[u8],
     names: Option<Names<'_>>,
+    solver: Option<&mut dyn EndgameSolver>,
+) -> GameCheck {
+    let mut v = GameCheck::default();
+    let Some(file) = read_reporting(path, &mut v, |sink| GameFile::read(data, sink)) else { return v };
+    check_games(path, &file, &EIGHT, names, solver, &mut v);
+    v
+}
+
+/// Verifies a `.wtd` file (10×10) as [`verify_games`] does a `.wtb`: every game replayed on
+/// the 10×10 board with the forced-pass rule, scores, padding, first move (g6), names, header.
+pub fn verify_games_10(path: &Path, data: &[u8], names: Option<Names<'_>>) -> GameCheck {
+    let mut v = GameCheck::default();
+    let Some(file) = read_reporting(path, &mut v, |sink| GameFile10::read(data, sink)) else { return v };
+    check_games(path, &file, &TEN, names, None, &mut v);
+    v
+}
+
+fn check_games<const M: usize>(
+    path: &Path,
+    file: &GamesFile<M>,
+    board: &BoardRules,
+    names: Option<Names<'_>>,
     mut solver: Option<&mut dyn EndgameSolver>,
-) -> Verification {
-    let mut v = Verification::default();
-    let Some(file) = read_reporting(path, &mut v, |w| GameFile::read(data, w)) else { return v };
-    check_header(path, &file, &mut v);
-    let depth = file.header.effective_depth().min(60);
+    v: &mut GameCheck,
+) {
+    check_header(path, &file.header, v);
+    let depth = usize::from(file.header.effective_depth()).min(board.squares);
     let at = |record: usize, byte: usize| {
-        Location::at((HEADER_LEN + record * Game::LEN + byte) as u64).in_file(path).with_record(record as u64)
+        Location::at((HEADER_LEN + record * GameRecord::<M>::LEN + byte) as u64)
+            .in_file(path)
+            .with_record(record as u64)
     };
-    let f5 = Square::from_coords(5, 4).map_or(0, code_of_square);
     let (mut missing_players, mut missing_tournaments) = (BTreeSet::new(), BTreeSet::new());
     let mut truncated = Vec::new();
     for (i, game) in file.games.iter().enumerate() {
@@ -132,41 +225,46 @@ pub fn verify_games(
         if game.has_bytes_after_padding() {
             s.bytes_after_padding += 1;
             let count = game.move_count();
-            v.push(Severity::Error, at(i, 8 + count), format!("non-zero move byte after the 0 that ends move {count}"));
+            v.problems.error(
+                "wthor.bytes_after_padding",
+                at(i, 8 + count),
+                format!("non-zero move byte after the 0 that ends move {count}"),
+            );
         }
-        if game.moves[0] != f5 && game.moves[0] != 0 {
+        let (first, first_name) = board.first;
+        if game.moves[0] != first && game.moves[0] != 0 {
             v.stats.not_starting_f5 += 1;
-            v.push(Severity::Warning, at(i, 8), format!("first move byte {} is not f5 (56)", game.moves[0]));
+            v.problems.warning(
+                "wthor.first_move",
+                at(i, 8),
+                format!("first move byte {} is not {first_name} ({first})", game.moves[0]),
+            );
         }
-        let replay = match Replay::run(&game.moves, 60 - usize::from(depth)) {
+        let replay = match (board.replay)(&game.moves, board.squares - depth) {
             Ok(r) => r,
             Err(e) => {
                 v.stats.unreplayable += 1;
-                let index = match e {
-                    ReplayError::BadByte { index, .. }
-                    | ReplayError::Illegal { index, .. }
-                    | ReplayError::AfterEnd { index, .. } => index,
-                };
-                v.push(Severity::Error, at(i, 8 + index), e.to_string());
+                v.problems.error(e.code(), at(i, 8 + e.index()), e.to_string());
                 continue;
             }
         };
-        check_scores(game, &replay, depth, solver.as_deref_mut(), &mut v, || at(i, 6));
+        check_scores(game, &replay, board.squares - depth, solver.as_deref_mut(), v, || at(i, 6));
         let s = &mut v.stats;
         s.passes += u64::from(replay.passes);
         s.games_with_pass += u64::from(replay.passes > 0);
         s.max_passes = s.max_passes.max(replay.passes);
-        if replay.ending() == Ending::Truncated {
+        if replay.ending == Ending::Truncated {
             s.truncated += 1;
             truncated.push(i);
         }
     }
+    let whole_file = || Location::default().in_file(path);
     if !truncated.is_empty() {
         let list: Vec<String> = truncated.iter().take(10).map(usize::to_string).collect();
         let more = if truncated.len() > 10 { ", …" } else { "" };
-        v.push(
-            Severity::Warning,
-            Location::default().in_file(path),
+        v.problems.warning(
+            "wthor.truncated",
+            whole_file(),
             format!(
                 "{} truncated transcripts (the moves stop before the game is over; scores not checked): records {}{more}",
                 truncated.len(),
@@ -179,9 +277,9 @@ pub fn verify_games(
             if let (Some(first), Some(last)) = (missing.first(), missing.last()) {
                 let listed: Vec<String> = missing.iter().take(12).map(u16::to_string).collect();
                 let more = if missing.len() > 12 { ", …" } else { "" };
-                v.push(
-                    Severity::Error,
-                    Location::default().in_file(path),
+                v.problems.error(
+                    "wthor.name_index",
+                    whole_file(),
                     format!(
                         "{} distinct {} indices from {first} to {last} ({}{more}) are beyond the {} names of {}: \
                          the name files are older than this game file; use {} of the same or a later release",
@@ -198,18 +296,17 @@ pub fn verify_games(
     }
     let s = v.stats;
     if s.full_board >= 10 && s.full_board_theoretical_equals_real == s.full_board {
-        v.push(
-            Severity::Warning,
-            Location::default().in_file(path),
+        v.problems.warning(
+            "wthor.theoretical_copied",
+            whole_file(),
             "every theoretical score equals the real score: copied, not solved (as Edax's writer does)",
         );
     }
-    v
 }
 
 /// Verifies `.wtb` files in parallel, each from its bytes as [`verify_games`] does; the results
 /// are in the order of `paths`.
-pub fn verify_game_files(paths: &[PathBuf], names: Option<Names<'_>>) -> Vec<Result<Verification, tabiya_io::Error>> {
+pub fn verify_game_files(paths: &[PathBuf], names: Option<Names<'_>>) -> Vec<Result<GameCheck, tabiya_io::Error>> {
     use rayon::prelude::*;
     paths
         .par_iter()
@@ -220,73 +317,53 @@ pub fn verify_game_files(paths: &[PathBuf], names: Option<Names<'_>>) -> Vec<Res
         .collect()
 }
 
-/// Verifies a `.wtd` file (10×10): move bytes on the board, the 0 padding, the first move g6,
-/// N1 against the file size. There is no 10×10 board to replay the games on.
-pub fn verify_games_10(path: &Path, data: &[u8]) -> Verification {
-    let mut v = Verification::default();
-    let Some(file) = read_reporting(path, &mut v, |w| GameFile10::read(data, w)) else { return v };
-    let g6 = BoardSize::Ten.encode(6, 5).unwrap_or(0);
-    for (i, game) in file.games.iter().enumerate() {
-        v.stats.games += 1;
-        let at = |byte: usize| {
-            Location::at((HEADER_LEN + i * Game10::LEN + byte) as u64).in_file(path).with_record(i as u64)
-        };
-        if let Some(k) = game.stored_moves().iter().position(|&b| BoardSize::Ten.decode(b).is_none()) {
-            v.stats.unreplayable += 1;
-            v.push(Severity::Error, at(8 + k), format!("move {k}: byte {} is not a 10×10 square", game.moves[k]));
-        }
-        if game.has_bytes_after_padding() {
-            v.stats.bytes_after_padding += 1;
-            v.push(Severity::Error, at(8 + game.move_count()), "non-zero move byte after the 0 padding");
-        }
-        if game.moves[0] != g6 && game.moves[0] != 0 {
-            v.stats.not_starting_f5 += 1;
-            v.push(Severity::Warning, at(8), format!("first move byte {} is not g6 ({g6})", game.moves[0]));
-        }
-    }
-    v
-}
-
 /// The year a game file is named for: `WTH_2001.wtb` → 2001.
 pub fn year_in_file_name(path: &Path) -> Option<u16> {
+    number_in_file_name(path)
+}
+
+/// The number after the last `_` of a Wthor file's name: the year of `WTH_2001.wtb`, the
+/// empties of `SOLITAIRES_12.pzz`.
+pub fn number_in_file_name(path: &Path) -> Option<u16> {
     path.file_stem()?.to_str()?.rsplit('_').next()?.parse().ok()
 }
 
-/// Reads a game file, recording in `v` the error that stops reading or the reader's warnings.
-/// Warnings about the counts and sizes (header offset 4 on) mean a damaged file and count as
-/// errors; a creation date outside the usual range does not.
+/// Reads a file, recording in `v` what the reader found (with the severity the reader gave)
+/// and the error that stops reading.
 fn read_reporting<F>(
     path: &Path,
-    v: &mut Verification,
-    read: impl FnOnce(&mut Warnings) -> Result<F, tabiya_io::DataError>,
+    v: &mut GameCheck,
+    read: impl FnOnce(&mut Vec<Diagnostic>) -> Result<F, DataError>,
 ) -> Option<F> {
-    let mut warnings = Warnings::default();
-    let file = read(&mut warnings);
-    for w in warnings.iter() {
-        let severity = if w.location.offset.unwrap_or(0) >= 4 { Severity::Error } else { Severity::Warning };
-        v.push(severity, w.location.clone().in_file(path), w.message.clone());
-    }
+    let mut found = Vec::new();
+    let file = read(&mut found);
+    v.problems.extend(found.into_iter().map(|d| d.in_file(path)));
     match file {
         Ok(file) => Some(file),
         Err(e) => {
-            v.push(Severity::Error, e.location.in_file(path), format!("expected {}", e.expected));
+            v.problems.report(unreadable(e.in_file(path)));
             None
         }
     }
 }
 
-fn check_header(path: &Path, file: &GameFile, v: &mut Verification) {
-    let h = &file.header;
+/// The error that stops a reader, as a diagnostic.
+pub fn unreadable(e: DataError) -> Diagnostic {
+    let found = e.found.map(|f| format!(", found {f}")).unwrap_or_default();
+    Diagnostic::error("wthor.unreadable", e.location, format!("expected {}{found}", e.expected))
+}
+
+fn check_header(path: &Path, h: &super::Header, v: &mut GameCheck) {
     if let Some(year) = year_in_file_name(path).filter(|&y| y != h.game_year) {
-        v.push(
-            Severity::Warning,
+        v.problems.warning(
+            "wthor.header_year",
             Location::at(10).in_file(path),
             format!("header year {} but the file is named for {year}", h.game_year),
         );
     }
     if !matches!(h.depth, 0 | 22 | 24) {
-        v.push(
-            Severity::Warning,
+        v.problems.warning(
+            "wthor.depth",
             Location::at(14).in_file(path),
             format!(
                 "P3 depth {} (real files have 24; Edax writes 1); theoretical scores checked at {}",
@@ -296,17 +373,19 @@ fn check_header(path: &Path, file: &GameFile, v: &mut Verification) {
     }
 }
 
-fn check_scores<'s>(
-    game: &GameRecord<60>,
-    replay: &Replay,
-    depth: u8,
+/// The real score against the moves, and the theoretical score where it is determined: equal
+/// to the real one when the game ends before the depth, else solved when a solver is given.
+fn check_scores<'s, const M: usize>(
+    game: &GameRecord<M>,
+    replay: &Replayed,
+    moves_before_depth: usize,
     solver: Option<&mut (dyn EndgameSolver + 's)>,
-    v: &mut Verification,
+    v: &mut GameCheck,
     at: impl Fn() -> Location,
 ) {
-    let Some(real) = replay.real_score() else { return };
+    let Some(real) = replay.real_score else { return };
     let s = &mut v.stats;
-    match replay.ending() {
+    match replay.ending {
         Ending::FullBoard => {
             s.full_board += 1;
             s.full_board_theoretical_equals_real += u64::from(game.theoretical_score == game.real_score);
@@ -316,12 +395,12 @@ fn check_scores<'s>(
     }
     if real != game.real_score {
         s.real_score_mismatches += 1;
-        v.push(Severity::Error, at(), format!("real score {} but the moves give {real}", game.real_score));
+        v.problems.error("wthor.real_score", at(), format!("real score {} but the moves give {real}", game.real_score));
     }
-    let expected = if replay.moves <= 60 - usize::from(depth) {
+    let expected = if replay.moves <= moves_before_depth {
         Some(real)
     } else {
-        solver.zip(replay.snapshot).map(|(solver, position)| solver.black_score(&position))
+        solver.zip(replay.at_depth).map(|(solver, position)| solver.black_score(&position))
     };
     if let Some(expected) = expected {
         let s = &mut v.stats;
@@ -330,12 +409,13 @@ fn check_scores<'s>(
             s.theoretical_mismatches += 1;
             let mut at = at();
             at.offset = at.offset.map(|o| o + 1);
-            v.push(
-                Severity::Error,
+            v.problems.error(
+                "wthor.theoretical_score",
                 at,
                 format!(
-                    "theoretical score {} but perfect play at {depth} empties gives {expected}",
-                    game.theoretical_score
+                    "theoretical score {} but perfect play at {} empties gives {expected}",
+                    game.theoretical_score,
+                    M - moves_before_depth
                 ),
             );
         }

@@ -9,6 +9,7 @@ use super::names::NameFile;
 use super::solitaire::{PRESENCE_TABLE_LEN, Solitaire, SolitaireFile};
 
 impl<const M: usize> GameRecord<M> {
+    /// Appends the record's bytes to `out`.
     pub fn write_to(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.tournament.to_le_bytes());
         out.extend_from_slice(&self.black.to_le_bytes());
@@ -52,12 +53,14 @@ impl NameFile {
         out
     }
 
+    /// Writes the file atomically.
     pub fn write(&self, path: &Path) -> io::Result<()> {
         tabiya_io::write_atomic(path, &self.to_bytes())
     }
 }
 
 impl Solitaire {
+    /// Appends the 36-byte record to `out`.
     pub fn write_to(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.year.to_le_bytes());
         out.extend_from_slice(&self.tournament.to_le_bytes());
@@ -100,6 +103,7 @@ impl SolitaireFile {
         out
     }
 
+    /// Writes the file atomically.
     pub fn write(&self, path: &Path) -> io::Result<()> {
         tabiya_io::write_atomic(path, &self.to_bytes())
     }
