@@ -25,7 +25,7 @@ fn after(moves: &str) -> Chess {
 /// (uci, code, raw weight) of the book moves of a position.
 fn book_moves(book: &Book, pos: &Chess) -> Vec<(String, u8, u64)> {
     let probe = book.probe(pos).unwrap();
-    assert!(probe.warnings.is_empty(), "{:?}", probe.warnings);
+    assert!(probe.problems.is_empty(), "{:?}", probe.problems);
     let weights = Weights::Raw.weights(&probe.moves);
     probe.moves.iter().zip(weights).map(|(m, w)| (m.uci(), m.stored.code, w)).collect()
 }
@@ -117,9 +117,9 @@ fn powerplay17_verifies() {
     let Some(path) = powerplay() else { return };
     let book = Book::open(&path).unwrap();
     let v = verify(&book);
-    let errors: Vec<_> = v.findings.iter().filter(|f| f.error).collect();
+    let errors: Vec<_> = v.problems.iter().filter(|f| f.is_error()).collect();
     assert!(errors.is_empty(), "{errors:?}");
-    let count = |name| v.count(name).unwrap();
+    let count = |name: &str| v.checked[name].as_u64().unwrap();
     assert_eq!(count("pages"), 257);
     assert_eq!(count("records"), 13_305);
     assert_eq!(count("moves"), 13_406);
@@ -132,15 +132,16 @@ fn powerplay17_verifies() {
     assert_eq!(count("leaf_buckets"), 257);
     assert_eq!(count("splits"), 256);
     // The only finding: ChessBase's approximate position count in the header.
-    assert_eq!(v.findings.len(), 1, "{:?}", v.findings);
+    assert_eq!(v.problems.len(), 1, "{:?}", v.problems);
+    assert_eq!(v.problems[0].code, "ctg.header_positions");
 }
 
 #[test]
 fn simple_verifies() {
     let Some(path) = simple() else { return };
     let v = verify(&Book::open(&path).unwrap());
-    assert!(v.ok(), "{:?}", v.findings);
-    assert_eq!(v.count("records"), Some(4));
+    assert!(v.ok, "{:?}", v.problems);
+    assert_eq!(v.checked["records"], 4);
 }
 
 #[test]
@@ -260,7 +261,7 @@ fn corrupt_records_are_errors_not_panics() {
     let error = book.probe(&Chess::default()).unwrap_err().to_string();
     assert!(error.contains("odd move-block length") && error.contains("data page 237"), "{error}");
     let v = verify(&book);
-    assert!(!v.ok());
+    assert!(!v.ok);
 }
 
 /// Truncations and byte flips of both corpus books: every operation returns, none panics.
@@ -375,7 +376,7 @@ fn key_of(pos: &Chess) -> Vec<u8> {
 
 fn ucis(book: &Book, pos: &Chess) -> (Vec<String>, Vec<String>) {
     let probe = book.probe(pos).unwrap();
-    (probe.moves.iter().map(|m| m.uci()).collect(), probe.warnings)
+    (probe.moves.iter().map(|m| m.uci()).collect(), probe.problems.into_iter().map(|d| d.message).collect())
 }
 
 #[test]
@@ -392,7 +393,7 @@ fn second_queen_codes_0x1a_and_0xf9() {
     assert_eq!(warnings.len(), 1);
     assert!(warnings[0].contains("0x1a") && warnings[0].contains("other 6-square queen move"), "{warnings:?}");
     let v = verify(&book);
-    assert!(v.ok() && v.findings.iter().any(|f| f.what.contains("other 6-square")), "{:?}", v.findings);
+    assert!(v.ok && v.problems.iter().any(|f| f.message.contains("other 6-square")), "{:?}", v.problems);
 }
 
 #[test]
@@ -563,7 +564,11 @@ fn record_found_only_by_the_legacy_walk() {
     assert_eq!(moves, ["e2e4"]);
     assert!(warnings.iter().any(|w| w.contains("only by the legacy walk")), "{warnings:?}");
     let v = verify(&book);
-    assert!(v.findings.iter().any(|f| f.error && f.what.contains("not found by the exact")), "{:?}", v.findings);
+    assert!(
+        v.problems.iter().any(|f| f.code == "ctg.exact_lookup" && f.is_error() && f.message.contains("not found by the exact")),
+        "{:?}",
+        v.problems
+    );
 }
 
 /// SOURCES.md: `simple` holds the start position, 1.e4, 1.d4 and 1.d4 d5.

@@ -429,7 +429,7 @@ fn a_kin_that_disagrees_is_ignored_with_a_warning() {
     std::fs::write(stem.with_file_name("tiny.kin"), [0xffu8; 22]).unwrap();
     let opened = open(&stem, ReadOptions::default()).unwrap();
     assert_eq!(opened.kin, KinState::Ignored);
-    assert!(opened.problems.iter().all(|p| !p.error));
+    assert!(opened.problems.iter().all(|p| !p.is_error()));
     // Look-ups do not trust it: the start position is still found.
     let reader = BookReader::open(&stem, ReadOptions::default()).unwrap();
     let start = Key::from_hex("b60f7960f3a60f58b078e0c1e1a60f5960f3b60f70f0").unwrap();

@@ -26,6 +26,7 @@
 //! ```
 
 mod build;
+mod file;
 mod packed;
 
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
@@ -36,6 +37,7 @@ use crate::view::PositionView;
 pub use build::{
     BookBuilder, BuildOptions, BuildSummary, GamesBuild, build_from_games, build_from_pgn, build_from_pgn_in_ranges,
 };
+pub use file::{BookError, BookFile};
 pub use packed::PackedPosition;
 
 /// The Polyglot key of a position: shakmaty's `Zobrist64` uses Polyglot's Random64 table, and

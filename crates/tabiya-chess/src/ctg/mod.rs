@@ -46,6 +46,7 @@ mod dump;
 mod export;
 mod hash;
 mod index;
+mod info;
 pub mod key;
 mod probe;
 mod read;
@@ -58,11 +59,12 @@ pub use dump::{DumpedMove, DumpedPosition, JsonLine, JsonMove, dump};
 pub use export::{KvetkaExport, PolyglotExport, to_kvetka, to_polyglot};
 pub use hash::hash;
 pub use index::BucketTree;
+pub use info::info;
 pub use key::{Key, hex};
 pub use probe::{BookMove, Probe, Weights};
 pub use read::{Book, BookPaths, Header, Lookup, Page, Records};
 pub use record::{RatingBlock, Record, STATS_LEN, Stats, StoredMove, annotation_symbol, evaluation_symbol};
-pub use verify::{Finding, Verification, verify};
+pub use verify::verify;
 
 /// Size of the header page and of every data page.
 pub const PAGE_SIZE: usize = 4096;

@@ -36,6 +36,7 @@ pub mod probe;
 mod read;
 mod record;
 mod text;
+mod verify;
 mod write;
 
 pub use element::{
@@ -44,7 +45,8 @@ pub use element::{
 pub use error::KvetkaError;
 pub use files::BookFiles;
 pub use ksf::{GameRecord, SOURCE_PGN, Source, Sources, table_size as ksf_table_size};
-pub use read::{BookBytes, BookReader, KinState, Opened, Problem, open, read_whole};
+pub use read::{BookBytes, BookReader, KinState, Opened, open, read_whole};
+pub use verify::{check, info, verify};
 pub use write::WriteOptions;
 
 use std::cmp::Ordering;

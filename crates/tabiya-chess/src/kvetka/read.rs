@@ -1,11 +1,11 @@
 //! Reading books: the `.kob` stream over its part files, blocks, `.kin`, `.ksf`, and the checks
-//! of spec section 11. Lenient: what the document allows to skip is a [`Problem`] that is not
-//! an error; only structure that cannot be followed stops reading.
+//! of spec section 11. Lenient: what the document allows to skip is a warning
+//! [`Diagnostic`]; only structure that cannot be followed stops reading.
 
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 
-use tabiya_io::{ByteReader, DataError, FileBytes, Location, Warnings, read_input};
+use tabiya_io::{ByteReader, DataError, Diagnostic, FileBytes, Location, Unit, Warnings, read_input};
 
 use super::conventions::{BLOCK_SIZE, KeyOrder, ReadOptions, StringEndian};
 use super::element::{Element, ElementNotes};
@@ -15,14 +15,6 @@ use super::ksf::Sources;
 use super::text::read_unicode;
 use super::{Block, Book, Header, KEY_LEN, Key};
 
-/// Something a check found: an error (the book breaks the document) or a warning (a
-/// tolerated deviation).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    pub error: bool,
-    pub location: Location,
-    pub message: String,
-}
 
 /// What became of the `.kin`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,7 +41,7 @@ pub struct BookReader {
     kin_present: bool,
     ksf: Option<FileBytes>,
     options: ReadOptions,
-    problems: Vec<Problem>,
+    problems: Vec<Diagnostic>,
 }
 
 /// The bytes of a book's files: the `.kob` parts in number order, the `.kin` and `.ksf` when
@@ -129,13 +121,9 @@ impl BookReader {
             .into());
         }
         if stored > block_number {
-            problems.push(Problem {
-                error: false,
-                location: Location::default().in_file(part0),
-                message: format!(
+            problems.push(Diagnostic::warning("kvetka.block_number", Location::default().in_file(part0), format!(
                     "the parts hold {stored} blocks, the header counts {block_number}; the rest is ignored"
-                ),
-            });
+                )));
         }
 
         let kin_path = files.kin();
@@ -145,16 +133,12 @@ impl BookReader {
             if bytes.len() == KEY_LEN * block_number as usize {
                 kin = Some(bytes.chunks_exact(KEY_LEN).map(|c| Key(c.try_into().unwrap_or([0; KEY_LEN]))).collect());
             } else {
-                problems.push(Problem {
-                    error: false,
-                    location: Location::at(0).in_file(&kin_path),
-                    message: format!(
+                problems.push(Diagnostic::warning("kvetka.kin_size", Location::at(0).in_file(&kin_path), format!(
                         ".kin of {} bytes, expected {} ({} keys); ignored",
                         bytes.len(),
                         KEY_LEN * block_number as usize,
                         block_number
-                    ),
-                });
+                    )));
             }
         }
         Ok(BookReader {
@@ -189,7 +173,7 @@ impl BookReader {
     }
 
     /// What opening found (header deviations, `.kin` size).
-    pub fn problems(&self) -> &[Problem] {
+    pub fn problems(&self) -> &[Diagnostic] {
         &self.problems
     }
 
@@ -247,7 +231,7 @@ impl BookReader {
             );
         }
         for w in local.0 {
-            warnings.push(w.location.in_file(path).with_record(index.into()), w.message);
+            warnings.push(w.location.in_file(path).with(Unit::Block, index.into()), w.message);
         }
         Ok(Block { elements, unused })
     }
@@ -340,7 +324,7 @@ fn read_header(
     data: &[u8],
     total: u64,
     endian: StringEndian,
-    problems: &mut Vec<Problem>,
+    problems: &mut Vec<Diagnostic>,
 ) -> Result<(Header, usize, u32), KvetkaError> {
     let type_byte = ByteReader::new(data).u8("book type").map_err(|e| e.in_file(path))?;
     if type_byte != 0x01 {
@@ -353,11 +337,7 @@ fn read_header(
         && let Ok(bytes) = parse_header(data, endian, true)
         && fits(&bytes)
     {
-        problems.push(Problem {
-            error: false,
-            location: Location::at(1).in_file(path),
-            message: "caption length read as a byte count (the document counts UTF-16 code units)".into(),
-        });
+        problems.push(Diagnostic::warning("kvetka.caption_length", Location::at(1).in_file(path), "caption length read as a byte count (the document counts UTF-16 code units)"));
         return Ok(bytes);
     }
     Ok(units)
@@ -404,12 +384,12 @@ pub struct Opened {
     pub kin: KinState,
     /// The order the keys follow; `None` when they follow neither.
     pub key_order: Option<KeyOrder>,
-    pub problems: Vec<Problem>,
+    pub problems: Vec<Diagnostic>,
 }
 
 impl Opened {
-    pub fn errors(&self) -> impl Iterator<Item = &Problem> {
-        self.problems.iter().filter(|p| p.error)
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.problems.iter().filter(|p| p.is_error())
     }
 }
 
@@ -433,19 +413,15 @@ pub fn read_whole(reader: BookReader) -> Result<Opened, KvetkaError> {
     let sources = match reader.sources(&mut warnings) {
         Ok(s) => s,
         Err(e) => {
-            problems.push(Problem {
-                error: true,
-                location: Location::default(),
-                message: format!("{e}; sources ignored"),
-            });
+            problems.push(Diagnostic::error("kvetka.ksf", Location::default(), format!("{e}; sources ignored")));
             None
         }
     };
-    problems.extend(warnings.0.into_iter().map(|w| Problem { error: false, location: w.location, message: w.message }));
+    problems.extend(warnings.0.into_iter().map(|w| Diagnostic::warning("kvetka.read", w.location, w.message)));
 
     let block_location = |i: usize| {
         let (_, path, offset) = reader.block_bytes(i as u32).unwrap_or((&[], Path::new(""), 0));
-        Location::at(offset as u64).in_file(path).with_record(i as u64)
+        Location::at(offset as u64).in_file(path).with(Unit::Block, i as u64)
     };
     let key_order = check_order(&blocks, &block_location, &mut problems);
     let kin = match (&reader.kin, reader.kin_present) {
@@ -456,11 +432,7 @@ pub fn read_whole(reader: BookReader) -> Result<Opened, KvetkaError> {
             match mismatch {
                 None => KinState::Agrees,
                 Some(i) => {
-                    problems.push(Problem {
-                        error: false,
-                        location: Location::at((KEY_LEN * i) as u64).in_file(&reader.files.kin()).with_record(i as u64),
-                        message: format!("key {i} differs from the first key of block {i}; the .kin is ignored"),
-                    });
+                    problems.push(Diagnostic::warning("kvetka.kin", Location::at((KEY_LEN * i) as u64).in_file(&reader.files.kin()).with_record(i as u64), format!("key {i} differs from the first key of block {i}; the .kin is ignored")));
                     KinState::Ignored
                 }
             }
@@ -485,7 +457,7 @@ pub fn read_whole(reader: BookReader) -> Result<Opened, KvetkaError> {
 fn check_order(
     blocks: &[Block],
     location: &dyn Fn(usize) -> Location,
-    problems: &mut Vec<Problem>,
+    problems: &mut Vec<Diagnostic>,
 ) -> Option<KeyOrder> {
     let keyed = || blocks.iter().enumerate().flat_map(|(b, block)| block.elements.iter().map(move |e| (b, e.key)));
     let violations = |order: KeyOrder| {
@@ -495,36 +467,28 @@ fn check_order(
         return Some(KeyOrder::Unsigned);
     }
     if violations(KeyOrder::Signed).next().is_none() {
-        problems.push(Problem {
-            error: false,
-            location: location(0),
-            message: "keys are sorted as signed bytes, not memcmp; look-ups use that order".into(),
-        });
+        problems.push(Diagnostic::warning("kvetka.key_order", location(0), "keys are sorted as signed bytes, not memcmp; look-ups use that order"));
         return Some(KeyOrder::Signed);
     }
     for ((_, a), (block, b)) in violations(KeyOrder::Unsigned) {
         let what = if a == b { "duplicate key" } else { "key out of order" };
-        problems.push(Problem { error: true, location: location(block), message: format!("{what} {}", b.to_hex()) });
+        problems.push(Diagnostic::error("kvetka.key_order", location(block), format!("{what} {}", b.to_hex())));
     }
     None
 }
 
 /// Game references must point to existing sources and games (spec 11.8).
-fn check_references(book: &Book, sources: &Sources, location: &dyn Fn(usize) -> Location, problems: &mut Vec<Problem>) {
+fn check_references(book: &Book, sources: &Sources, location: &dyn Fn(usize) -> Location, problems: &mut Vec<Diagnostic>) {
     for (b, block) in book.blocks.iter().enumerate() {
         for e in &block.elements {
             for r in e.some_source.iter().chain(e.links()) {
                 if sources.game(*r).is_none() {
-                    problems.push(Problem {
-                        error: true,
-                        location: location(b),
-                        message: format!(
+                    problems.push(Diagnostic::error("kvetka.reference", location(b), format!(
                             "position {} refers to game {} of source {}, which the .ksf does not have",
                             e.key.to_hex(),
                             r.game,
                             r.source
-                        ),
-                    });
+                        )));
                 }
             }
         }

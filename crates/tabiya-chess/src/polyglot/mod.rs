@@ -24,6 +24,7 @@
 //! ```
 
 mod entry;
+mod info;
 mod make;
 mod merge;
 mod probe;
@@ -37,9 +38,10 @@ pub use crate::book::position_key as key;
 pub use entry::{Entry, decode_move, encode_move};
 pub use make::{EntryRun, MakeOptions, entries_from_book, entries_from_range, make_from_pgn};
 pub use merge::{MergeRule, merge};
-pub use probe::{ProbeHit, find, probe};
+pub use probe::{ProbeHit, find, probe, probe_report};
 pub use read::read_entries;
-pub use verify::{Finding, verify};
+pub use info::info;
+pub use verify::{verify, verify_file};
 pub use write::write_entries;
 
 /// Size of one book entry in bytes.

@@ -4,14 +4,13 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use crate::registry::Format;
-use serde_json::{Map, Value};
 use shakmaty::Color;
 use tabiya_chess::book::{self, BuildOptions};
 use tabiya_chess::games;
 use tabiya_chess::polyglot::{self, Entry, EntryRun, MakeOptions, MergeRule};
 
 use crate::args::*;
-use crate::report::{CliError, InfoReport, Output, ProbeMove, ProbeReport, Severity, VerifyReport, progress, summary};
+use crate::report::{CliError, Output, progress, summary};
 
 const FORMAT: Format = Format::Chess(tabiya_chess::Format::Polyglot);
 
@@ -64,71 +63,15 @@ fn read_book(path: &Path) -> Result<Vec<Entry>, CliError> {
 }
 
 pub fn info(path: &Path, args: &InfoArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    let entries = read_book(path)?;
-    let mut report = InfoReport::new(path, FORMAT);
-    let positions = entries.iter().enumerate().filter(|(i, e)| *i == 0 || entries[i - 1].key != e.key).count();
-    report.count("entries", entries.len()).count("positions", positions);
-    report.count("zero_weight_entries", entries.iter().filter(|e| e.weight == 0).count());
-    report.count("entries_with_learn", entries.iter().filter(|e| e.learn != 0).count());
-    report.header("sorted", entries.windows(2).all(|w| w[0].key <= w[1].key));
-    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
-    Ok(ExitCode::SUCCESS)
+    super::books::info(path, args, FORMAT)
 }
 
 pub fn verify(path: &Path, args: &VerifyArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    let mut report = VerifyReport::new(path, FORMAT);
-    match read_book(path) {
-        Ok(entries) => {
-            for finding in polyglot::verify(&entries) {
-                let location = format!("{}@{:#x} (entry {})", path.display(), finding.offset, finding.entry);
-                report.problem(Severity::Error, location, finding.what);
-            }
-            report.checked("entries", entries.len());
-        }
-        Err(e) => report.problem(Severity::Error, path.display(), e.to_string()),
-    }
-    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
-    Ok(report.exit_code())
+    super::books::verify(path, args, FORMAT)
 }
 
 pub fn probe(path: &Path, args: &ProbeArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    let entries = read_book(path)?;
-    let pos = super::probe_position(args)?;
-    let hits = polyglot::probe(&entries, &pos);
-    let mut report = ProbeReport {
-        book: path.to_path_buf(),
-        format: FORMAT.name(),
-        fen: book::fen_of(&pos),
-        found: !hits.is_empty(),
-        position: Map::new(),
-        moves: Vec::new(),
-        warnings: Vec::new(),
-    };
-    report.position.insert("key".into(), Value::from(format!("{:016x}", polyglot::key(&pos))));
-    for hit in hits {
-        let mut extra = Map::new();
-        extra.insert("raw_move".into(), Value::from(format!("{:04x}", hit.entry.raw_move)));
-        extra.insert("learn".into(), Value::from(hit.entry.learn));
-        match hit.san {
-            Some(san) => report.moves.push(ProbeMove {
-                uci: hit.uci,
-                san,
-                weight: u64::from(hit.entry.weight),
-                games: None,
-                wins: None,
-                draws: None,
-                losses: None,
-                annotation: None,
-                extra,
-            }),
-            None => report.warnings.push(format!(
-                "entry {} (weight {}) is not a legal move here: a key collision or a corrupt entry",
-                hit.uci, hit.entry.weight
-            )),
-        }
-    }
-    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
-    Ok(ExitCode::SUCCESS)
+    super::books::probe(path, args, FORMAT)
 }
 
 pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
