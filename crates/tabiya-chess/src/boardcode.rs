@@ -234,6 +234,28 @@ impl Normalized {
         Normalized { board, castling, ep_file, frame: Frame::default() }
     }
 
+    /// Every real position this normalised one stands for, as the same position in each
+    /// frame: as stored, colour-flipped, and, when nobody can castle and White's king is on
+    /// files e–h, the left–right mirrors of both.
+    ///
+    /// This is the one place where a book keyed by normalised positions (CTG, Kvetka) turns
+    /// into real positions for a book keyed by them (Polyglot): **every orientation** is
+    /// written, not only the positions reachable from the initial position, so that the
+    /// Polyglot book answers every position the normalised book answers (a CTG or Kvetka
+    /// probe of a colour-flipped or mirrored position finds the same record).
+    pub fn orientations(&self) -> impl Iterator<Item = Normalized> + '_ {
+        let king_on_e_to_h = self.board.king_of(Color::White).is_some_and(|k| k.file() >= File::E);
+        let mirrors = if self.castling.is_empty() && king_on_e_to_h { 2 } else { 1 };
+        (0..2 * mirrors).map(move |i| Normalized { frame: Frame { flipped: i % 2 == 1, mirrored: i >= 2 }, ..self.clone() })
+    }
+
+    /// The forms a look-up of this position tries, in order: as it is, then, when it has an
+    /// en-passant file, without it (books store some such positions without the file).
+    pub fn lookup_forms(&self) -> impl Iterator<Item = Normalized> + '_ {
+        let without_ep = self.ep_file.map(|_| Normalized { ep_file: None, ..self.clone() });
+        std::iter::once(self.clone()).chain(without_ep)
+    }
+
     /// The position in the real frame (the normalised one when the frame is the identity),
     /// halfmove clock 0 and move number 1, as a shakmaty set-up.
     pub fn real_setup(&self) -> Setup {

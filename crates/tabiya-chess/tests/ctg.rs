@@ -471,12 +471,12 @@ fn powerplay17_to_kvetka_keeps_every_position_and_move() {
     use tabiya_chess::kvetka;
     let Some(path) = powerplay() else { return };
     let book = Book::open(&path).unwrap();
-    let export = tabiya_chess::ctg::to_kvetka(&book).unwrap();
-    assert_eq!((export.elements.len(), export.too_long, export.undecodable), (13_305, 0, 0));
-    let moves: usize = export.elements.iter().map(|e| e.moves.len()).sum();
-    assert_eq!(moves, 13_406);
     let header = kvetka::Header { caption: "PowerPlay17".into(), ..kvetka::Header::default() };
-    let written = kvetka::Book::from_elements(header, export.elements).unwrap();
+    let export = kvetka::convert::from_ctg(&book, header).unwrap();
+    assert_eq!((export.book.element_count(), export.too_long, export.undecodable), (13_305, 0, 0));
+    let moves: usize = export.book.elements().map(|e| e.moves.len()).sum();
+    assert_eq!(moves, 13_406);
+    let written = export.book;
     let dir = tempfile::tempdir().unwrap();
     written.write(&dir.path().join("pp17"), &Default::default()).unwrap();
     let kob = kvetka::Book::read(&dir.path().join("pp17_0.kob")).unwrap();
@@ -591,4 +591,36 @@ fn simple_dump_is_the_four_positions() {
         .collect();
     expected.sort();
     assert_eq!(fens, expected);
+}
+
+/// The orientation choice is made once (`Normalized::orientations`): CTG → Polyglot and
+/// CTG → Kvetka → Polyglot write the same positions, and with raw weights (Kvetka keeps W/D/L,
+/// not CTG's annotations) the same moves with the same weights in every position.
+#[test]
+fn powerplay17_to_polyglot_directly_and_through_kvetka_agree() {
+    use std::collections::BTreeMap;
+    use tabiya_chess::kvetka;
+    let Some(path) = powerplay() else { return };
+    let book = Book::open(&path).unwrap();
+    let direct = to_polyglot(&book, Weights::Raw).unwrap().entries;
+    let kvetka_book = kvetka::convert::from_ctg(&book, kvetka::Header::default()).unwrap().book;
+    let (through, report) = kvetka::convert::to_polyglot(&kvetka_book);
+    assert_eq!((report.positions_invalid, report.moves_skipped), (0, 0));
+    let by_key = |entries: &[polyglot::Entry]| {
+        let mut map: BTreeMap<u64, Vec<(u16, u16)>> = BTreeMap::new();
+        for e in entries {
+            map.entry(e.key).or_default().push((e.raw_move, e.weight));
+        }
+        map.values_mut().for_each(|moves| moves.sort_unstable());
+        map
+    };
+    let (direct, through) = (by_key(&direct), by_key(&through));
+    let both: Vec<u64> = direct.keys().filter(|k| through.contains_key(k)).copied().collect();
+    // Every orientation of every record: far more than the 4,381 positions reachable from
+    // the start that the old walk of the Kvetka book wrote.
+    assert!(both.len() > 10_000, "{}", both.len());
+    assert_eq!(direct.len(), through.len());
+    for key in both {
+        assert_eq!(direct[&key], through[&key], "{key:016x}");
+    }
 }

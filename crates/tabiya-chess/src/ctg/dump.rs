@@ -129,11 +129,7 @@ fn decode_moves(pos: Chess, normalized: &Normalized, record: &Record<'_>, childr
 
 /// The record of a normalised position, with the en-passant retry of the probe.
 pub(super) fn lookup(by_key: &HashMap<&[u8], usize>, normalized: &Normalized) -> Option<usize> {
-    let found = Key::encode(normalized).and_then(|key| by_key.get(key.as_bytes()).copied());
-    found.or_else(|| {
-        let without_ep = Normalized { ep_file: None, ..normalized.clone() };
-        normalized.ep_file.and(Key::encode(&without_ep)).and_then(|key| by_key.get(key.as_bytes()).copied())
-    })
+    normalized.lookup_forms().find_map(|form| Key::encode(&form).and_then(|key| by_key.get(key.as_bytes()).copied()))
 }
 
 impl DumpedPosition<'_> {

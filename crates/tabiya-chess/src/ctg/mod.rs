@@ -56,12 +56,12 @@ mod verify;
 use tabiya_io::DataError;
 
 pub use dump::{DumpedMove, DumpedPosition, JsonLine, JsonMove, dump};
-pub use export::{KvetkaExport, PolyglotExport, to_kvetka, to_polyglot};
+pub use export::{PolyglotExport, to_polyglot};
 pub use hash::hash;
 pub use index::BucketTree;
 pub use info::info;
 pub use key::{Key, hex};
-pub use probe::{BookMove, Probe, Weights};
+pub use probe::{BookMove, Probe, Weights, decode_move};
 pub use read::{Book, BookPaths, Header, Lookup, Page, Records};
 pub use record::{RatingBlock, Record, STATS_LEN, Stats, StoredMove, annotation_symbol, evaluation_symbol};
 pub use verify::verify;

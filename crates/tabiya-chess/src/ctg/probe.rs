@@ -317,3 +317,10 @@ fn stats_fields(map: &mut Map<String, Value>, stats: &Stats) {
     }
     map.insert("evaluation_symbol".into(), json!(evaluation_symbol(stats.evaluation)));
 }
+
+/// The legal move a stored code names in a position (normalised as `normalized`), reading
+/// 0x1A/0xF9 the other way when the table's reading is illegal; `None` for an unused code or
+/// one that names no legal move.
+pub fn decode_move(legal: &[Move], normalized: &Normalized, code: u8) -> Option<Move> {
+    resolve(legal, normalized, code).into_move()
+}

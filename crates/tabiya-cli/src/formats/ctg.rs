@@ -137,18 +137,18 @@ fn convert_book(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitC
 
 /// CTG → Kvetka: the book's records as Kvetka elements, written as `stem_0.kob` … and `.kin`.
 fn to_kvetka(book: &Book, args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
-    let export = ctg::to_kvetka(book).map_err(CliError::input)?;
     let caption = book.paths().ctg.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let header = kvetka::Header { caption, ..kvetka::Header::default() };
-    let elements = export.elements.len();
-    let written = kvetka::Book::from_elements(header, export.elements).map_err(CliError::input)?;
+    let export = kvetka::convert::from_ctg(book, header).map_err(CliError::input)?;
+    let written = &export.book;
     written.write(&args.output, &Default::default()).map_err(|e| CliError::output(&args.output, e))?;
     summary(
         global.quiet,
         format!(
-            "{}: {elements} positions in {} blocks; {} positions over 176 bits and {} undecodable moves skipped; \
+            "{}: {} positions in {} blocks; {} positions over 176 bits and {} undecodable moves skipped; \
              {} games without a result not carried over (Kvetka keeps W/D/L only)",
             args.output.display(),
+            written.element_count(),
             written.blocks.len(),
             export.too_long,
             export.undecodable,

@@ -199,7 +199,6 @@ pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) ->
         (Format::Chess(tabiya_chess::Format::Kvetka), Format::Chess(tabiya_chess::Format::Kvetka)) => merge_books,
         (Format::Chess(tabiya_chess::Format::Kvetka), Format::Chess(tabiya_chess::Format::Polyglot)) => to_polyglot,
         (Format::Chess(tabiya_chess::Format::Polyglot), Format::Chess(tabiya_chess::Format::Kvetka)) => from_polyglot,
-        (Format::Chess(tabiya_chess::Format::Ctg), Format::Chess(tabiya_chess::Format::Kvetka)) => from_ctg,
         (Format::Chess(tabiya_chess::Format::Kvetka), Format::Chess(tabiya_chess::Format::JsonLines)) => dump,
         _ => return None,
     };
@@ -228,11 +227,12 @@ fn to_polyglot(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError
     summary(
         global.quiet,
         format!(
-            "{}: {} entries from {} positions reachable from the initial position ({} not reached)",
+            "{}: {} entries for {} positions (every orientation of each element); {} invalid elements, {} undecodable moves",
             args.output.display(),
             entries.len(),
             report.positions,
-            report.positions_not_reached
+            report.positions_invalid,
+            report.moves_skipped
         ),
     );
     Ok(ExitCode::SUCCESS)
@@ -254,27 +254,6 @@ fn from_polyglot(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliErr
             report.positions,
             report.moves,
             report.positions_not_reached
-        ),
-    );
-    Ok(ExitCode::SUCCESS)
-}
-
-fn from_ctg(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
-    let [input] = args.inputs.as_slice() else {
-        return Err(CliError::Usage("converting from CTG takes one book".into()));
-    };
-    let ctg = tabiya_chess::ctg::Book::open(input).map_err(CliError::input)?;
-    let (book, report) = kvetka::convert::from_ctg(&ctg, Header::default()).map_err(input_error)?;
-    book.write(&args.output, &Default::default()).map_err(write_error)?;
-    summary(
-        global.quiet,
-        format!(
-            "{}: {} positions, {} moves from the CTG records; {} records with an invalid key, {} moves without a Kvetka code",
-            args.output.display(),
-            report.positions,
-            report.moves,
-            report.positions_invalid,
-            report.moves_skipped
         ),
     );
     Ok(ExitCode::SUCCESS)
