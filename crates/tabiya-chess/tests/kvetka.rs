@@ -575,3 +575,38 @@ fn leftovers_after_n_are_kept_and_long_compact_ints_reported_when_strict() {
         "{found:?}"
     );
 }
+
+/// `kvetka::verify` decodes every key to a legal position and every move code to a legal move
+/// there: a book with a key that is no position and a code that is no legal move at the start
+/// fails with `kvetka.key` and `kvetka.move_code` at their blocks; the same book without them
+/// verifies.
+#[test]
+fn verify_finds_bad_keys_and_illegal_move_codes() {
+    use tabiya_chess::boardcode::Normalized;
+    use tabiya_chess::kvetka::{Element, key, moves, verify};
+    let start = shakmaty::Chess::default();
+    let (start_key, norm) = key::encode(&start).unwrap();
+    // A code that names no legal move at the start, by shakmaty's legal moves.
+    let illegal = (0..=255u8).find(|&c| moves::decode_move(&norm, &start, c).is_none()).unwrap();
+    let e4 = moves::encode_move(&Normalized::new(&start), &"e2e4".parse::<shakmaty::uci::UciMove>().unwrap().to_move(&start).unwrap()).unwrap();
+    let element = |key: Key, moves: Vec<u8>| Element { moves, ..Element::new(key) };
+    let not_a_position = Key([0xff; tabiya_chess::kvetka::KEY_LEN]);
+    assert!(key::check(&not_a_position).is_err());
+    let dir = tempfile::tempdir().unwrap();
+
+    let good = write_blocks(dir.path(), "good", vec![vec![element(start_key, vec![e4])]]);
+    let v = verify(&good);
+    assert!(v.ok, "{:?}", v.problems);
+    assert_eq!(v.checked["moves"], 1);
+
+    let bad = write_blocks(
+        dir.path(),
+        "bad",
+        vec![vec![element(start_key, vec![e4, illegal])], vec![element(not_a_position, vec![])]],
+    );
+    let v = verify(&bad);
+    assert!(!v.ok);
+    let found: Vec<(&str, Option<u64>)> = v.problems.iter().map(|d| (d.code, d.location.number)).collect();
+    assert_eq!(found, [("kvetka.move_code", Some(0)), ("kvetka.key", Some(1))], "{:?}", v.problems);
+    assert!(v.problems.iter().all(|d| d.location.unit == tabiya_io::Unit::Block));
+}

@@ -15,6 +15,19 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// The entry as one JSON Lines object (`tabiya convert book.bin -o book.jsonl`): the key
+    /// and the move field in hexadecimal, the move field as UCI text as stored (castling as
+    /// `e1h1`: without the position, the key cannot be decoded), the weight and the learn field.
+    pub fn to_json(self) -> serde_json::Value {
+        serde_json::json!({
+            "key": format!("{:016x}", self.key),
+            "raw_move": format!("{:04x}", self.raw_move),
+            "move": super::probe::raw_uci(self),
+            "weight": self.weight,
+            "learn": self.learn,
+        })
+    }
+
     pub fn to_bytes(self) -> [u8; 16] {
         let mut bytes = [0; 16];
         bytes[..8].copy_from_slice(&self.key.to_be_bytes());

@@ -49,8 +49,9 @@ pub fn probe(entries: &[Entry], pos: &Chess) -> Vec<ProbeHit> {
         .collect()
 }
 
-/// The move field as UCI text, whatever the position.
-fn raw_uci(entry: Entry) -> String {
+/// The move field as UCI text, whatever the position (castling is the king taking its own
+/// rook, `e1h1`, as stored).
+pub(super) fn raw_uci(entry: Entry) -> String {
     let promotion = match entry.promotion() {
         Ok(Some(role)) => role.char().to_string(),
         Ok(None) => String::new(),

@@ -66,3 +66,11 @@ pub fn probe(path: &Path, args: &ProbeArgs, format: Format) -> Result<ExitCode, 
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// `convert` from games to a book: refused (exit 2), naming the command that builds books, so
+/// that every book option (`--min-elo`, `--max-ply`, …) has one home.
+pub fn build_with_book(book: Format) -> CliError {
+    CliError::Usage(format!(
+        "{book} books are built from games with `tabiya book GAMES... -o BOOK` (it takes the book options), not `convert`"
+    ))
+}

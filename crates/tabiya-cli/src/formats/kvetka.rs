@@ -200,6 +200,7 @@ pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) ->
         (Format::Chess(tabiya_chess::Format::Kvetka), Format::Chess(tabiya_chess::Format::Polyglot)) => to_polyglot,
         (Format::Chess(tabiya_chess::Format::Polyglot), Format::Chess(tabiya_chess::Format::Kvetka)) => from_polyglot,
         (Format::Chess(tabiya_chess::Format::Kvetka), Format::Chess(tabiya_chess::Format::JsonLines)) => dump,
+        (Format::Chess(games), FORMAT) if games.holds_games() => return Some(Err(super::books::build_with_book(to))),
         _ => return None,
     };
     Some(run(args, global))

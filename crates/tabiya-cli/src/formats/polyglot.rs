@@ -1,5 +1,6 @@
 //! Polyglot books: info, probe, verify, build, merge.
 
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -149,7 +150,28 @@ fn write_book<'a>(path: &Path, runs: impl IntoIterator<Item = &'a [Entry]>) -> R
 }
 
 pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
-    (from == FORMAT && to == FORMAT).then(|| merge_books(args, global))
+    match (from, to) {
+        (FORMAT, FORMAT) => Some(merge_books(args, global)),
+        (FORMAT, Format::Chess(tabiya_chess::Format::JsonLines)) => Some(dump(args, global)),
+        (Format::Chess(games), FORMAT) if games.holds_games() => Some(Err(super::books::build_with_book(to))),
+        _ => None,
+    }
+}
+
+/// Polyglot → JSON Lines: one object per entry, in file order ([`Entry::to_json`]).
+fn dump(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
+    let mut out = Output::create(&args.output)?;
+    let mut written = 0usize;
+    for input in &args.inputs {
+        for entry in read_book(input)? {
+            serde_json::to_writer(&mut out, &entry.to_json()).map_err(|e| CliError::output(&args.output, e))?;
+            out.write_all(b"\n").map_err(|e| CliError::output(&args.output, e))?;
+            written += 1;
+        }
+    }
+    out.finish(&args.output)?;
+    summary(global.quiet, format_args!("{written} entries written"));
+    Ok(ExitCode::SUCCESS)
 }
 
 /// One book is copied as it is; several are merged in order.
