@@ -27,6 +27,7 @@
 
 mod build;
 mod file;
+mod filter;
 mod packed;
 
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
@@ -38,6 +39,7 @@ pub use build::{
     BookBuilder, BuildOptions, BuildSummary, GamesBuild, build_from_games, build_from_pgn, build_from_pgn_in_ranges,
 };
 pub use file::{BookError, BookFile};
+pub use filter::EloFilter;
 pub use packed::PackedPosition;
 
 /// The Polyglot key of a position: shakmaty's `Zobrist64` uses Polyglot's Random64 table, and

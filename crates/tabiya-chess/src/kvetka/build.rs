@@ -265,15 +265,6 @@ impl Builder {
         Ok(())
     }
 
-    /// Whether the header's Elo thresholds let a game in (spec 10.1; unknown Elo = 0).
-    fn accepts(&self, white: u16, black: u16) -> bool {
-        let h = &self.header;
-        white >= h.min_white_elo
-            && black >= h.min_black_elo
-            && white.max(black) >= h.min_strong_elo
-            && white.min(black) >= h.min_weak_elo
-    }
-
     /// Counts a game and, unless it is left out (Chess960, Elo filters), records it in the
     /// `.ksf` and numbers it. `tag` gives the game's tags.
     fn start_game<'t>(
@@ -288,12 +279,14 @@ impl Builder {
             self.report.games_chess960 += 1;
             return Ok(None);
         }
-        let elo = |name| tag(name).and_then(|v| v.trim().parse::<u16>().ok()).unwrap_or(0);
-        let (white_elo, black_elo) = (elo("WhiteElo"), elo("BlackElo"));
-        if !self.accepts(white_elo, black_elo) {
+        // The header's Elo thresholds (spec 10.1; unknown Elo = 0), the rule of every book.
+        if !self.header.elo_filter().admits_tags(tag) {
             self.report.games_filtered += 1;
             return Ok(None);
         }
+        // The .ksf keeps ratings in 16 bits.
+        let elo = |name| tag(name).and_then(|v| v.trim().parse::<u16>().ok()).unwrap_or(0);
+        let (white_elo, black_elo) = (elo("WhiteElo"), elo("BlackElo"));
         if self.header.references() {
             let Some(source) = self.sources.last_mut() else {
                 return Err(KvetkaError::unrepresentable("a game reference without a source"));

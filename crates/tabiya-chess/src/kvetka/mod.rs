@@ -177,6 +177,16 @@ impl Default for Header {
 }
 
 impl Header {
+    /// The games the header's Elo thresholds let in.
+    pub fn elo_filter(&self) -> crate::book::EloFilter {
+        crate::book::EloFilter {
+            white: self.min_white_elo.into(),
+            black: self.min_black_elo.into(),
+            strong: self.min_strong_elo.into(),
+            weak: self.min_weak_elo.into(),
+        }
+    }
+
     pub fn references(&self) -> bool {
         self.element_type & ELEMENT_TYPE_REFERENCES != 0
     }

@@ -5,11 +5,11 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use tabiya_chess::book::BookFile;
+use tabiya_chess::book::{BookFile, EloFilter};
 use tabiya_io::report::write_json;
 
 use super::Format;
-use crate::args::{InfoArgs, ProbeArgs, VerifyArgs};
+use crate::args::{Global, InfoArgs, ProbeArgs, VerifyArgs};
 use crate::report::CliError;
 
 fn open(path: &Path, format: Format) -> Result<BookFile, CliError> {
@@ -48,17 +48,15 @@ pub fn verify(path: &Path, args: &VerifyArgs, format: Format) -> Result<ExitCode
     Ok(if verification.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-/// `tabiya probe BOOK`: in plain text, what the look-up met goes to standard error.
-pub fn probe(path: &Path, args: &ProbeArgs, format: Format) -> Result<ExitCode, CliError> {
+/// `tabiya probe BOOK`: what the look-up met also goes to standard error (unless `--quiet`).
+pub fn probe(path: &Path, args: &ProbeArgs, global: &Global, format: Format) -> Result<ExitCode, CliError> {
     let pos = super::probe_position(args)?;
     let book = open(path, format)?.with_ctg_weights(args.ctg.weights.into());
     let mut probe = book.probe(&pos).map_err(CliError::input)?;
     probe.book = path.to_path_buf();
     let mut out = std::io::stdout().lock();
-    if args.json {
-        printed(write_json(&mut out, &probe))?;
-    } else {
-        printed(probe.write_text(&mut out))?;
+    printed(if args.json { write_json(&mut out, &probe) } else { probe.write_text(&mut out) })?;
+    if !global.quiet {
         let mut err = std::io::stderr().lock();
         for problem in &probe.problems {
             printed(writeln!(err, "{problem}"))?;
@@ -73,4 +71,46 @@ pub fn build_with_book(book: Format) -> CliError {
     CliError::Usage(format!(
         "{book} books are built from games with `tabiya book GAMES... -o BOOK` (it takes the book options), not `convert`"
     ))
+}
+
+/// The options of `tabiya book` that mean the same for every book it writes (Polyglot and
+/// Kvetka). Options only one format can honour are declared by that format's file.
+#[derive(Debug, Default, clap::Args)]
+#[group(skip)]
+pub struct BookOptions {
+    /// Count the moves of the first N plies of each game (polyglot -max-ply; Kvetka's header
+    /// max_move, 1–254). Default: 1024 for Polyglot (make-book's), the whole game for Kvetka.
+    #[arg(long, visible_alias = "max-move", value_name = "PLIES")]
+    pub max_ply: Option<u32>,
+    /// Only games where both players are rated at least this (polyglot -min-elo; Kvetka's
+    /// least weak Elo). Ratings are the WhiteElo/BlackElo tags; a game without one counts 0.
+    #[arg(long, visible_alias = "min-weak-elo", value_name = "ELO")]
+    pub min_elo: Option<u16>,
+    /// Only games whose White is rated at least this.
+    #[arg(long, value_name = "ELO")]
+    pub min_white_elo: Option<u16>,
+    /// Only games whose Black is rated at least this.
+    #[arg(long, value_name = "ELO")]
+    pub min_black_elo: Option<u16>,
+    /// Only games whose stronger player is rated at least this.
+    #[arg(long, value_name = "ELO")]
+    pub min_strong_elo: Option<u16>,
+}
+
+impl BookOptions {
+    /// The games the rating options let in.
+    pub fn elo(&self) -> EloFilter {
+        let min = |elo: Option<u16>| elo.map_or(0, u32::from);
+        EloFilter {
+            white: min(self.min_white_elo),
+            black: min(self.min_black_elo),
+            strong: min(self.min_strong_elo),
+            weak: min(self.min_elo),
+        }
+    }
+
+    /// Whether any of them was given.
+    pub fn any(&self) -> bool {
+        self.max_ply.is_some() || self.elo() != EloFilter::default()
+    }
 }

@@ -65,8 +65,8 @@ pub fn verify(path: &Path, args: &VerifyArgs, _global: &Global) -> Result<ExitCo
     super::books::verify(path, args, FORMAT)
 }
 
-pub fn probe(path: &Path, args: &ProbeArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    super::books::probe(path, args, FORMAT)
+pub fn probe(path: &Path, args: &ProbeArgs, global: &Global) -> Result<ExitCode, CliError> {
+    super::books::probe(path, args, global, FORMAT)
 }
 
 pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {

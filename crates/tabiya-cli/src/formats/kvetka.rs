@@ -24,21 +24,6 @@ pub struct ConvertOptions {}
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
 pub struct BookOptions {
-    /// Kvetka: minimum White Elo of a game (0 = no filter).
-    #[arg(long, default_value_t = 0, value_name = "ELO")]
-    pub min_white_elo: u16,
-    /// Kvetka: minimum Black Elo of a game (0 = no filter).
-    #[arg(long, default_value_t = 0, value_name = "ELO")]
-    pub min_black_elo: u16,
-    /// Kvetka: minimum Elo of the stronger player (0 = no filter).
-    #[arg(long, default_value_t = 0, value_name = "ELO")]
-    pub min_strong_elo: u16,
-    /// Kvetka: minimum Elo of the weaker player (0 = no filter).
-    #[arg(long, default_value_t = 0, value_name = "ELO")]
-    pub min_weak_elo: u16,
-    /// Kvetka: plies of each game added (1–254; 255, the default, = the whole game).
-    #[arg(long, default_value_t = 255, value_name = "PLIES")]
-    pub max_move: u8,
     /// Kvetka: also add every legal move between two positions of the book (transpositions).
     #[arg(long)]
     pub links: bool,
@@ -76,12 +61,19 @@ pub fn verify(path: &Path, args: &VerifyArgs, _global: &Global) -> Result<ExitCo
     super::books::verify(path, args, FORMAT)
 }
 
-pub fn probe(path: &Path, args: &ProbeArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    super::books::probe(path, args, FORMAT)
+pub fn probe(path: &Path, args: &ProbeArgs, global: &Global) -> Result<ExitCode, CliError> {
+    super::books::probe(path, args, global, FORMAT)
 }
 
 pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     let o = &args.kvetka;
+    if o.append && args.books.any() {
+        return Err(CliError::Usage(
+            "--append adds games under the book's own header settings (Elo filters, plies); \
+             --max-ply and the Elo options cannot change them"
+                .into(),
+        ));
+    }
     let existing = if o.append {
         Some(kvetka::open(&args.output, ReadOptions::default()).map_err(input_error)?.book)
     } else {
@@ -89,16 +81,29 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     };
     let header = match &existing {
         Some(book) => book.header.clone(),
-        None => Header {
-            caption: o.caption.clone(),
-            min_white_elo: o.min_white_elo,
-            min_black_elo: o.min_black_elo,
-            min_strong_elo: o.min_strong_elo,
-            min_weak_elo: o.min_weak_elo,
-            max_move: o.max_move,
-            element_type: u8::from(o.game_links),
-            links: u8::from(o.links),
-        },
+        None => {
+            let shared = &args.books;
+            let max_move = match shared.max_ply {
+                None => 0xff,
+                Some(plies @ 1..=254) => plies as u8,
+                Some(other) => {
+                    return Err(CliError::Usage(format!(
+                        "--max-ply {other}: a Kvetka book keeps 1 to 254 plies of each game, or the whole game \
+                         (without --max-ply)"
+                    )));
+                }
+            };
+            Header {
+                caption: o.caption.clone(),
+                min_white_elo: shared.min_white_elo.unwrap_or(0),
+                min_black_elo: shared.min_black_elo.unwrap_or(0),
+                min_strong_elo: shared.min_strong_elo.unwrap_or(0),
+                min_weak_elo: shared.min_elo.unwrap_or(0),
+                max_move,
+                element_type: u8::from(o.game_links),
+                links: u8::from(o.links),
+            }
+        }
     };
     let names = match &o.eco {
         Some(path) => {
@@ -273,15 +278,16 @@ fn dump(args: &ConvertArgs, _global: &Global) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The options Kvetka takes when a book is built.
+/// The options Kvetka takes when a book is built: every book's ([`super::books::BookOptions`])
+/// and its own (links, game links, ECO comments, append, caption).
 pub fn takes(part: super::Part) -> &'static [&'static str] {
     match part.role {
         super::Role::Build => &[
+            "max_ply",
+            "min_elo",
             "min_white_elo",
             "min_black_elo",
             "min_strong_elo",
-            "min_weak_elo",
-            "max_move",
             "links",
             "game_links",
             "eco",

@@ -35,9 +35,6 @@ pub struct ConvertOptions {
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
 pub struct BookOptions {
-    /// Count moves of the first N plies of each game (polyglot -max-ply).
-    #[arg(long, default_value_t = 1024)]
-    pub max_ply: u32,
     /// Leave out moves played in fewer games (polyglot -min-game).
     #[arg(long, default_value_t = 3)]
     pub min_games: u32,
@@ -53,9 +50,6 @@ pub struct BookOptions {
     /// Every kept move weighs 1.
     #[arg(long)]
     pub uniform: bool,
-    /// Only games where both players are rated at least this (WhiteElo/BlackElo tags).
-    #[arg(long)]
-    pub min_elo: Option<u32>,
 }
 
 fn read_book(path: &Path) -> Result<Vec<Entry>, CliError> {
@@ -71,13 +65,17 @@ pub fn verify(path: &Path, args: &VerifyArgs, _global: &Global) -> Result<ExitCo
     super::books::verify(path, args, FORMAT)
 }
 
-pub fn probe(path: &Path, args: &ProbeArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    super::books::probe(path, args, FORMAT)
+pub fn probe(path: &Path, args: &ProbeArgs, global: &Global) -> Result<ExitCode, CliError> {
+    super::books::probe(path, args, global, FORMAT)
 }
 
 pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     let options = &args.polyglot;
-    let build_options = BuildOptions { max_ply: options.max_ply, min_elo: options.min_elo, keep_positions: false };
+    let build_options = BuildOptions {
+        max_ply: args.books.max_ply.unwrap_or(BuildOptions::default().max_ply),
+        elo: args.books.elo(),
+        keep_positions: false,
+    };
     let only = match (options.only_white, options.only_black) {
         (true, _) => Some(Color::White),
         (_, true) => Some(Color::Black),
@@ -126,7 +124,7 @@ fn write_made(args: &BookArgs, global: &Global, made: book::GamesBuild<Vec<Entry
     summary(
         global.quiet,
         format_args!(
-            "{} games used ({} Chess960, {} below --min-elo, {} unreadable skipped; {warnings} warnings), \
+            "{} games used ({} Chess960, {} below the Elo filter, {} unreadable skipped; {warnings} warnings), \
              {} positions, {} moves, {} entries written",
             counts.games_added,
             counts.games_chess960,
@@ -195,12 +193,24 @@ fn merge_books(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError
     Ok(ExitCode::SUCCESS)
 }
 
-/// The options Polyglot takes: `make-book`'s when a book is built, `--merge` when books are
+/// The options Polyglot takes: every book's ([`super::books::BookOptions`]) and `make-book`'s
+/// own weight rules when a book is built, `--merge` when books are
 /// merged.
 pub fn takes(part: super::Part) -> &'static [&'static str] {
     use super::Role;
     match (part.role, part.other) {
-        (Role::Build, _) => &["max_ply", "min_games", "min_score", "only_white", "only_black", "uniform", "min_elo"],
+        (Role::Build, _) => &[
+            "max_ply",
+            "min_elo",
+            "min_white_elo",
+            "min_black_elo",
+            "min_strong_elo",
+            "min_games",
+            "min_score",
+            "only_white",
+            "only_black",
+            "uniform",
+        ],
         (Role::Write, Some(FORMAT)) => &["merge"],
         _ => &[],
     }
