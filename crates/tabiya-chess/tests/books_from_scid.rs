@@ -32,7 +32,8 @@ fn polyglot_bytes(build: tabiya_chess::book::GamesBuild) -> Vec<u8> {
 #[test]
 fn polyglot_books_from_scid_equal_books_from_its_pgn_export() {
     let all_plies = BuildOptions::default();
-    let rated_openings = BuildOptions { max_ply: 30, elo: EloFilter { weak: 2500, ..EloFilter::default() }, keep_positions: true };
+    let rated_openings =
+        BuildOptions { max_ply: 30, elo: EloFilter { weak: 2500, ..EloFilter::default() }, keep_positions: true };
     for (db, export, games) in DATABASES {
         let (Some(db), Some(export)) = (corpus_file(db), corpus_file(export)) else { return eprintln!("skipped") };
         for options in [&all_plies, &rated_openings] {

@@ -565,7 +565,9 @@ fn record_found_only_by_the_legacy_walk() {
     assert!(warnings.iter().any(|w| w.contains("only by the legacy walk")), "{warnings:?}");
     let v = verify(&book);
     assert!(
-        v.problems.iter().any(|f| f.code == "ctg.exact_lookup" && f.is_error() && f.message.contains("not found by the exact")),
+        v.problems
+            .iter()
+            .any(|f| f.code == "ctg.exact_lookup" && f.is_error() && f.message.contains("not found by the exact")),
         "{:?}",
         v.problems
     );

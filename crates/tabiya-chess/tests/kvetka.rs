@@ -588,7 +588,11 @@ fn verify_finds_bad_keys_and_illegal_move_codes() {
     let (start_key, norm) = key::encode(&start).unwrap();
     // A code that names no legal move at the start, by shakmaty's legal moves.
     let illegal = (0..=255u8).find(|&c| moves::decode_move(&norm, &start, c).is_none()).unwrap();
-    let e4 = moves::encode_move(&Normalized::new(&start), &"e2e4".parse::<shakmaty::uci::UciMove>().unwrap().to_move(&start).unwrap()).unwrap();
+    let e4 = moves::encode_move(
+        &Normalized::new(&start),
+        &"e2e4".parse::<shakmaty::uci::UciMove>().unwrap().to_move(&start).unwrap(),
+    )
+    .unwrap();
     let element = |key: Key, moves: Vec<u8>| Element { moves, ..Element::new(key) };
     let not_a_position = Key([0xff; tabiya_chess::kvetka::KEY_LEN]);
     assert!(key::check(&not_a_position).is_err());

@@ -111,5 +111,8 @@ fn damaged_books() {
     let place = truncated["where"].as_str().unwrap();
     assert!(place.contains("book.ctg@0x") && place.contains("(page 237)"), "{place}");
     assert_eq!(truncated["code"], "ctg.read");
-    assert_eq!((truncated["location"]["unit"].as_str(), truncated["location"]["number"].as_u64()), (Some("page"), Some(237)));
+    assert_eq!(
+        (truncated["location"]["unit"].as_str(), truncated["location"]["number"].as_u64()),
+        (Some("page"), Some(237))
+    );
 }

@@ -35,6 +35,7 @@ impl Default for BuildOptions {
 /// What the builder did with the games it was given.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct BuildSummary {
+    /// Games whose moves went into the book.
     pub games_added: u64,
     /// Chess960 games: Polyglot, CTG and Kvetka books hold standard chess only.
     pub games_chess960: u64,
@@ -217,10 +218,12 @@ pub struct BookBuilder {
 }
 
 impl BookBuilder {
+    /// A builder that admits games as `options` say.
     pub fn new(options: BuildOptions) -> BookBuilder {
         BookBuilder { options, ..BookBuilder::default() }
     }
 
+    /// What it did with the games so far.
     pub fn summary(&self) -> BuildSummary {
         self.summary
     }
@@ -556,7 +559,9 @@ impl GameCount {
 /// A book built from games (or what was made of it range by range, see
 /// [`build_from_pgn_in_ranges`]), with what reading them found.
 pub struct GamesBuild<B = Book> {
+    /// The book (or what was made of it).
     pub book: B,
+    /// What the builder did with the games.
     pub summary: BuildSummary,
     /// Games that could not be read (PGN: unsupported variants, invalid FEN, syntax; SCID:
     /// damaged records).

@@ -123,12 +123,7 @@ impl BookFile {
     /// The format's integrity checks.
     pub fn verify(&self) -> Verification {
         match self {
-            BookFile::Polyglot { path, entries } => {
-                let mut v = Verification::new(path, Format::Polyglot.name());
-                v.problems(polyglot::verify(entries).into_iter().map(|d| d.in_file(path)));
-                v.checked("entries", entries.len());
-                v
-            }
+            BookFile::Polyglot { path, entries } => polyglot::verification(path, entries),
             BookFile::Ctg { book, .. } => ctg::verify(book),
             BookFile::Kvetka(reader) => kvetka::verify(&reader.files().part(0)),
         }

@@ -73,10 +73,22 @@ pub const PAGE_SIZE: usize = 4096;
 /// the page number.
 #[derive(Debug, thiserror::Error)]
 pub enum CtgError {
+    /// A file cannot be read.
     #[error("{}: {source}", path.display())]
-    Io { path: std::path::PathBuf, source: std::io::Error },
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Bytes the format does not allow.
     #[error("{}{}: expected {}{}", error.location, page.map(|p| format!(" (data page {p})")).unwrap_or_default(), error.expected, error.found.as_ref().map(|f| format!(", found {f}")).unwrap_or_default())]
-    Data { error: DataError, page: Option<u32> },
+    Data {
+        /// Where, and what was expected there.
+        error: DataError,
+        /// The data page, when inside one.
+        page: Option<u32>,
+    },
 }
 
 impl CtgError {

@@ -9,9 +9,9 @@ use super::codes;
 use super::key::{Key, hex};
 use super::read::{Book, Lookup};
 use super::record::{Record, Stats, StoredMove, annotation_symbol, evaluation_symbol};
+use crate::boardcode::Normalized;
 use serde_json::{Map, Value, json};
 use tabiya_io::report;
-use crate::boardcode::Normalized;
 use tabiya_io::{Diagnostic, Location, Unit};
 
 /// What a book says about one position.
@@ -45,6 +45,7 @@ pub struct BookMove {
 }
 
 impl BookMove {
+    /// The move in UCI (castling as `e1g1`).
     pub fn uci(&self) -> String {
         self.mv.to_uci(CastlingMode::Standard).to_string()
     }

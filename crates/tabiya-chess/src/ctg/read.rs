@@ -25,6 +25,7 @@ pub struct Header {
     pub games: u32,
     /// Offsets 0x800 and 0x804: 12 and the number of bucket splits, or 0, 0.
     pub split_marker: u32,
+    /// Split count of the `.ctb` (offset 0x804), when the marker says it is there.
     pub splits: u32,
 }
 
@@ -52,8 +53,11 @@ impl Header {
 /// The files of a book, found from any of them or from the stem.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BookPaths {
+    /// The data pages.
     pub ctg: PathBuf,
+    /// The bucket → page table.
     pub cto: PathBuf,
+    /// The split bitmap.
     pub ctb: PathBuf,
 }
 
@@ -274,10 +278,12 @@ impl Book {
         Ok(keys)
     }
 
+    /// The files of the book.
     pub fn paths(&self) -> &BookPaths {
         &self.paths
     }
 
+    /// The header page.
     pub fn header(&self) -> &Header {
         &self.header
     }

@@ -90,12 +90,20 @@ pub fn verify(book: &Book) -> Verification {
             n.castling_records += u64::from(!normalized.castling.is_empty());
             match Key::encode(&normalized) {
                 Some(again) if again.as_bytes() == record.key => {}
-                _ => v.error("ctg.key", at.clone(), format!("key {} does not re-encode to the same bytes", hex(record.key))),
+                _ => v.error(
+                    "ctg.key",
+                    at.clone(),
+                    format!("key {} does not re-encode to the same bytes", hex(record.key)),
+                ),
             }
             if normalized.castling.is_empty()
                 && normalized.board.king_of(Color::White).is_some_and(|k| k.file() <= File::D)
             {
-                v.error("ctg.not_normalized", at.clone(), "not normalised: nobody can castle but White's king is on files a-d");
+                v.error(
+                    "ctg.not_normalized",
+                    at.clone(),
+                    "not normalised: nobody can castle but White's king is on files a-d",
+                );
             }
             let key = Key::encode(&normalized);
             if book.tree().is_some()
@@ -108,7 +116,9 @@ pub fn verify(book: &Book) -> Verification {
                 }
                 match book.find_legacy(&key) {
                     Ok(Some(found)) if found.offset == record.offset => n.found_legacy += 1,
-                    Ok(_) => v.warning("ctg.legacy_lookup", at.clone(), "not found by the legacy look-up of other readers"),
+                    Ok(_) => {
+                        v.warning("ctg.legacy_lookup", at.clone(), "not found by the legacy look-up of other readers")
+                    }
                     Err(e) => v.warning("ctg.legacy_lookup", at.clone(), format!("legacy look-up failed: {e}")),
                 }
             }
@@ -168,7 +178,11 @@ fn check_index(book: &Book, v: &mut Verification) {
     let (cto, ctb) = (Location::file(&paths.cto), Location::file(&paths.ctb));
     let leading_ff = tree.split.iter().take_while(|&&b| b == 0xff).count() as u64;
     if u64::from(tree.lower) != 8 * leading_ff {
-        v.error("ctg.ctb_lower", ctb.with_offset(0x4), format!("lower bound {} is not 8 × {leading_ff} leading 0xFF bytes", tree.lower));
+        v.error(
+            "ctg.ctb_lower",
+            ctb.with_offset(0x4),
+            format!("lower bound {} is not 8 × {leading_ff} leading 0xFF bytes", tree.lower),
+        );
     }
     if tree.cto_lower != tree.lower {
         v.warning(
@@ -184,12 +198,20 @@ fn check_index(book: &Book, v: &mut Verification) {
         match usize::try_from(page).ok().and_then(|p| pages_seen.get_mut(p)) {
             Some(seen) => *seen += 1,
             None if page == -1 => {}
-            None => v.error("ctg.cto_page", at, format!("bucket {bucket} names page {page}, the book has {}", book.page_count())),
+            None => v.error(
+                "ctg.cto_page",
+                at,
+                format!("bucket {bucket} names page {page}, the book has {}", book.page_count()),
+            ),
         }
     }
     for (page, &seen) in pages_seen.iter().enumerate() {
         if seen != 1 {
-            v.error("ctg.cto_page", cto.clone(), format!("data page {page} is the page of {seen} leaf buckets, expected 1"));
+            v.error(
+                "ctg.cto_page",
+                cto.clone(),
+                format!("data page {page} is the page of {seen} leaf buckets, expected 1"),
+            );
         }
     }
     let splits = tree.split.iter().map(|b| u64::from(b.count_ones())).sum::<u64>();

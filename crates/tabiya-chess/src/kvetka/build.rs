@@ -53,7 +53,9 @@ pub(crate) type KeySet = HashSet<Key, BuildHasherDefault<KeyHasher>>;
 /// What a build did, and what it had to leave out (spec 10.5, 10.6).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct BuildReport {
+    /// Games read.
     pub games_read: u64,
+    /// Games whose moves went into the book.
     pub games_added: u64,
     /// Games below an Elo threshold of the header.
     pub games_filtered: u64,
@@ -75,6 +77,7 @@ pub struct BuildReport {
     pub links_dropped: u64,
     /// Comments dropped because the element did not fit even without links.
     pub comments_dropped: u64,
+    /// Positions (elements) written.
     pub positions: u64,
     /// 2048-byte blocks of the book written.
     pub blocks: u64,
@@ -118,7 +121,9 @@ pub struct Builder {
 /// Where a game is, for the `.ksf` (used when the header's element_type bit 0 is set).
 #[derive(Debug, Clone, Copy)]
 pub struct GamePlace {
+    /// Byte offset of the game in its PGN file.
     pub offset: u32,
+    /// Length of the game's text in bytes.
     pub length: u32,
 }
 
@@ -247,10 +252,12 @@ impl GameWalk {
 }
 
 impl Builder {
+    /// A builder for a book with `header` (its Elo thresholds, plies and flags apply).
     pub fn new(header: Header) -> Builder {
         Builder { header, pieces: Vec::new(), sources: Vec::new(), report: BuildReport::default() }
     }
 
+    /// What the builder did so far.
     pub fn report(&self) -> &BuildReport {
         &self.report
     }
@@ -703,14 +710,17 @@ impl OpeningNames {
         OpeningNames { names }
     }
 
+    /// The opening name of a position.
     pub fn get(&self, key: &Key) -> Option<&String> {
         self.names.get(key)
     }
 
+    /// Number of named positions.
     pub fn len(&self) -> usize {
         self.names.len()
     }
 
+    /// No names at all.
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
     }

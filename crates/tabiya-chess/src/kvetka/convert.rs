@@ -14,19 +14,21 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 
 use super::build::KeyMap;
-use crate::boardcode::Normalized;
 use super::element::Element;
 use super::error::KvetkaError;
 use super::key;
 use super::moves::{decode_move, encode_move};
 use super::{Book, Header, Key};
+use crate::boardcode::Normalized;
 use crate::book::position_key;
 use crate::polyglot::{self, Entry};
 
 /// What a conversion reached and what it left behind.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct ConvertReport {
+    /// Positions converted.
     pub positions: u64,
+    /// Moves converted.
     pub moves: u64,
     /// Book positions not reachable from the initial position through book moves.
     pub positions_not_reached: u64,
@@ -158,7 +160,8 @@ pub struct CtgConversion {
 /// re-coded (every CTG move has a Kvetka code). Ratings, annotations, recommendation and
 /// evaluation bytes have no place in a Kvetka element.
 pub fn from_ctg(ctg: &crate::ctg::Book, header: Header) -> Result<CtgConversion, KvetkaError> {
-    let unreadable = |e: crate::ctg::CtgError| KvetkaError::unrepresentable(format!("the CTG book cannot be read: {e}"));
+    let unreadable =
+        |e: crate::ctg::CtgError| KvetkaError::unrepresentable(format!("the CTG book cannot be read: {e}"));
     let mut export = CtgConversion::default();
     let mut elements = Vec::new();
     for record in ctg.records() {

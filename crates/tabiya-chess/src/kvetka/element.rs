@@ -23,7 +23,9 @@ pub const ELEMENT_TYPE_REFERENCES: u8 = 0x01;
 /// count followed by exactly that many 6-byte references (kept and written back).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GameLinks {
+    /// References read.
     Parsed(Vec<SourceRef>),
+    /// Bytes kept as read (strict reading did not decode them).
     Raw(Vec<u8>),
 }
 
@@ -36,17 +38,24 @@ impl Default for GameLinks {
 /// One position: key, W/D/L of the player to move, move codes and what the flags announce.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Element {
+    /// The position.
     pub key: Key,
+    /// Wins of the side to move.
     pub wins: u32,
+    /// Draws.
     pub draws: u32,
+    /// Losses of the side to move.
     pub losses: u32,
     /// Move codes (section 5), in the book's order.
     pub moves: Vec<u8>,
     /// The flags byte as stored; the optional fields below are present exactly when it says so
     /// (and, for references, when the header's element_type bit 0 is set).
     pub flags: u8,
+    /// A game that reached the position.
     pub some_source: Option<SourceRef>,
+    /// A comment (the opening name, for example).
     pub comment: Option<String>,
+    /// Games that ended in the position.
     pub game_links: GameLinks,
     /// Bytes after the known fields: future data (flags bits 3–7) or leftovers, kept raw.
     pub extra: Vec<u8>,
@@ -64,11 +73,13 @@ impl Element {
         Element { key, ..Element::default() }
     }
 
+    /// Sets or clears the comment and its flag.
     pub fn set_comment(&mut self, comment: Option<String>) {
         self.flags = (self.flags & !FLAG_COMMENT) | if comment.is_some() { FLAG_COMMENT } else { 0 };
         self.comment = comment;
     }
 
+    /// Sets or clears the source reference and its flag.
     pub fn set_some_source(&mut self, source: Option<SourceRef>) {
         self.flags = (self.flags & !FLAG_SOME_SOURCE) | if source.is_some() { FLAG_SOME_SOURCE } else { 0 };
         self.some_source = source;

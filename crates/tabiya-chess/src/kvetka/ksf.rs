@@ -12,6 +12,7 @@ pub const SOURCE_PGN: u8 = 1;
 /// All sources of a book, in index order (a [`super::SourceRef`] points into them).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Sources {
+    /// The sources (PGN files), in order.
     pub sources: Vec<Source>,
 }
 
@@ -24,6 +25,7 @@ pub struct Source {
     pub is_bad: u8,
     /// URL or full path; `%currentdir` may stand for Kvetka's folder.
     pub address: String,
+    /// Its games, in order.
     pub games: Vec<GameRecord>,
 }
 
@@ -36,18 +38,23 @@ pub struct GameRecord {
     pub length: u32,
     /// White's name, Windows-1251 bytes as stored.
     pub white: Vec<u8>,
+    /// Black's name, Windows-1251.
     pub black: Vec<u8>,
+    /// White's Elo; 0 unknown.
     pub white_elo: u16,
+    /// Black's Elo; 0 unknown.
     pub black_elo: u16,
     /// 0 = 0-1, 1 = 1-0, 2 = ½-½, 3 = unknown.
     pub result: u8,
 }
 
 impl GameRecord {
+    /// White's name, decoded.
     pub fn white_name(&self) -> String {
         decode_ansi(&self.white)
     }
 
+    /// Black's name, decoded.
     pub fn black_name(&self) -> String {
         decode_ansi(&self.black)
     }
@@ -72,6 +79,7 @@ pub fn table_size(n: usize) -> usize {
 const MIN_GAME_RECORD: usize = 4 + 4 + 4 + 4 + 2 + 2 + 1;
 
 impl Sources {
+    /// A referenced game with its source.
     pub fn game(&self, r: super::SourceRef) -> Option<(&Source, &GameRecord)> {
         let source = self.sources.get(usize::from(r.source))?;
         Some((source, source.games.get(r.game as usize)?))

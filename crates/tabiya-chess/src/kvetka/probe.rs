@@ -38,8 +38,11 @@ impl ProbedMove {
 /// What the book knows about a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Probe {
+    /// The key of the position, or the bits it would need (over 176).
     pub key: key::KeyOrTooLong,
+    /// The position's element, when the book has it.
     pub element: Option<Element>,
+    /// Its moves, in the element's order.
     pub moves: Vec<ProbedMove>,
 }
 

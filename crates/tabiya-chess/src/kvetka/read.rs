@@ -15,10 +15,10 @@ use super::ksf::Sources;
 use super::text::read_unicode;
 use super::{Block, Book, Header, KEY_LEN, Key};
 
-
 /// What became of the `.kin`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KinState {
+    /// No `.kin` beside the book.
     Absent,
     /// Present and equal to the first key of every block.
     Agrees,
@@ -48,9 +48,13 @@ pub struct BookReader {
 /// present. [`BookReader::open`] maps them from disk; tests and fuzzing build them in memory.
 #[derive(Debug)]
 pub struct BookBytes {
+    /// Where the files are.
     pub files: BookFiles,
+    /// The `.kob` parts with their paths, in number order.
     pub parts: Vec<(PathBuf, FileBytes)>,
+    /// The `.kin`, when present.
     pub kin: Option<FileBytes>,
+    /// The `.ksf`, when present.
     pub ksf: Option<FileBytes>,
 }
 
@@ -84,6 +88,7 @@ impl BookReader {
         BookReader::from_bytes(BookBytes::load(path)?, options)
     }
 
+    /// A reader over bytes already in memory.
     pub fn from_bytes(bytes: BookBytes, options: ReadOptions) -> Result<BookReader, KvetkaError> {
         let BookBytes { files, parts, kin: kin_bytes, ksf } = bytes;
         let mut problems = Vec::new();
@@ -121,9 +126,11 @@ impl BookReader {
             .into());
         }
         if stored > block_number {
-            problems.push(Diagnostic::warning("kvetka.block_number", Location::default().in_file(part0), format!(
-                    "the parts hold {stored} blocks, the header counts {block_number}; the rest is ignored"
-                )));
+            problems.push(Diagnostic::warning(
+                "kvetka.block_number",
+                Location::default().in_file(part0),
+                format!("the parts hold {stored} blocks, the header counts {block_number}; the rest is ignored"),
+            ));
         }
 
         let kin_path = files.kin();
@@ -133,12 +140,16 @@ impl BookReader {
             if bytes.len() == KEY_LEN * block_number as usize {
                 kin = Some(bytes.chunks_exact(KEY_LEN).map(|c| Key(c.try_into().unwrap_or([0; KEY_LEN]))).collect());
             } else {
-                problems.push(Diagnostic::warning("kvetka.kin_size", Location::at(0).in_file(&kin_path), format!(
+                problems.push(Diagnostic::warning(
+                    "kvetka.kin_size",
+                    Location::at(0).in_file(&kin_path),
+                    format!(
                         ".kin of {} bytes, expected {} ({} keys); ignored",
                         bytes.len(),
                         KEY_LEN * block_number as usize,
                         block_number
-                    )));
+                    ),
+                ));
             }
         }
         Ok(BookReader {
@@ -156,18 +167,22 @@ impl BookReader {
         })
     }
 
+    /// The `.kob` header.
     pub fn header(&self) -> &Header {
         &self.header
     }
 
+    /// The book's files.
     pub fn files(&self) -> &BookFiles {
         &self.files
     }
 
+    /// Number of blocks (the header's block_number).
     pub fn block_number(&self) -> u32 {
         self.block_number
     }
 
+    /// The `.kob` parts, in number order.
     pub fn part_paths(&self) -> impl Iterator<Item = &Path> {
         self.parts.iter().map(|(p, _)| p.as_path())
     }
@@ -337,7 +352,11 @@ fn read_header(
         && let Ok(bytes) = parse_header(data, endian, true)
         && fits(&bytes)
     {
-        problems.push(Diagnostic::warning("kvetka.caption_length", Location::at(1).in_file(path), "caption length read as a byte count (the document counts UTF-16 code units)"));
+        problems.push(Diagnostic::warning(
+            "kvetka.caption_length",
+            Location::at(1).in_file(path),
+            "caption length read as a byte count (the document counts UTF-16 code units)",
+        ));
         return Ok(bytes);
     }
     Ok(units)
@@ -378,16 +397,22 @@ fn looks_like_header(data: &[u8], endian: StringEndian) -> bool {
 /// A book read whole, with everything the checks of spec 11 found.
 #[derive(Debug)]
 pub struct Opened {
+    /// The whole book.
     pub book: Book,
+    /// Where its files are.
     pub files: BookFiles,
+    /// Its `.kob` parts.
     pub parts: Vec<PathBuf>,
+    /// What became of the `.kin`.
     pub kin: KinState,
     /// The order the keys follow; `None` when they follow neither.
     pub key_order: Option<KeyOrder>,
+    /// What reading found, in the order found.
     pub problems: Vec<Diagnostic>,
 }
 
 impl Opened {
+    /// The problems that are errors.
     pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
         self.problems.iter().filter(|p| p.is_error())
     }
@@ -432,7 +457,11 @@ pub fn read_whole(reader: BookReader) -> Result<Opened, KvetkaError> {
             match mismatch {
                 None => KinState::Agrees,
                 Some(i) => {
-                    problems.push(Diagnostic::warning("kvetka.kin", Location::at((KEY_LEN * i) as u64).in_file(&reader.files.kin()).with_record(i as u64), format!("key {i} differs from the first key of block {i}; the .kin is ignored")));
+                    problems.push(Diagnostic::warning(
+                        "kvetka.kin",
+                        Location::at((KEY_LEN * i) as u64).in_file(&reader.files.kin()).with_record(i as u64),
+                        format!("key {i} differs from the first key of block {i}; the .kin is ignored"),
+                    ));
                     KinState::Ignored
                 }
             }
@@ -467,7 +496,11 @@ fn check_order(
         return Some(KeyOrder::Unsigned);
     }
     if violations(KeyOrder::Signed).next().is_none() {
-        problems.push(Diagnostic::warning("kvetka.key_order", location(0), "keys are sorted as signed bytes, not memcmp; look-ups use that order"));
+        problems.push(Diagnostic::warning(
+            "kvetka.key_order",
+            location(0),
+            "keys are sorted as signed bytes, not memcmp; look-ups use that order",
+        ));
         return Some(KeyOrder::Signed);
     }
     for ((_, a), (block, b)) in violations(KeyOrder::Unsigned) {
@@ -478,17 +511,26 @@ fn check_order(
 }
 
 /// Game references must point to existing sources and games (spec 11.8).
-fn check_references(book: &Book, sources: &Sources, location: &dyn Fn(usize) -> Location, problems: &mut Vec<Diagnostic>) {
+fn check_references(
+    book: &Book,
+    sources: &Sources,
+    location: &dyn Fn(usize) -> Location,
+    problems: &mut Vec<Diagnostic>,
+) {
     for (b, block) in book.blocks.iter().enumerate() {
         for e in &block.elements {
             for r in e.some_source.iter().chain(e.links()) {
                 if sources.game(*r).is_none() {
-                    problems.push(Diagnostic::error("kvetka.reference", location(b), format!(
+                    problems.push(Diagnostic::error(
+                        "kvetka.reference",
+                        location(b),
+                        format!(
                             "position {} refers to game {} of source {}, which the .ksf does not have",
                             e.key.to_hex(),
                             r.game,
                             r.source
-                        )));
+                        ),
+                    ));
                 }
             }
         }

@@ -6,7 +6,7 @@ use std::path::Path;
 use tabiya_io::report::Verification;
 use tabiya_io::{Diagnostic, Location, Unit};
 
-use super::{ENTRY_SIZE, Entry, read_entries};
+use super::{ENTRY_SIZE, Entry};
 
 /// Checks that keys ascend (`polyglot.unsorted`: look-ups binary-search), that no key holds a
 /// move twice (`polyglot.duplicate_move`), and that every move field is well-formed
@@ -30,7 +30,11 @@ pub fn verify(entries: &[Entry]) -> Vec<Diagnostic> {
             _ => moves_of_key.clear(),
         }
         if !moves_of_key.insert(entry.raw_move) {
-            report(i, "polyglot.duplicate_move", format!("key {:016x} holds move {:04x} twice", entry.key, entry.raw_move));
+            report(
+                i,
+                "polyglot.duplicate_move",
+                format!("key {:016x} holds move {:04x} twice", entry.key, entry.raw_move),
+            );
         }
         if !entry.move_is_well_formed() {
             report(i, "polyglot.move_field", format!("move field {:04x} is not a move", entry.raw_move));
@@ -39,18 +43,10 @@ pub fn verify(entries: &[Entry]) -> Vec<Diagnostic> {
     found
 }
 
-/// `verify` of the book in `path`: [`verify`] over its entries; a file that cannot be read
-/// is one error (`polyglot.read`).
-pub fn verify_file(path: &Path) -> Verification {
+/// `verify` of the book read from `path` as `entries`: [`verify`]'s problems in that file.
+pub fn verification(path: &Path, entries: &[Entry]) -> Verification {
     let mut v = Verification::new(path, crate::Format::Polyglot.name());
-    match tabiya_io::read_input(path).map_err(|e| e.to_string()).and_then(|bytes| {
-        read_entries(&bytes, Some(path)).map_err(|e| e.to_string())
-    }) {
-        Ok(entries) => {
-            v.problems(verify(&entries).into_iter().map(|d| d.in_file(path)));
-            v.checked("entries", entries.len());
-        }
-        Err(e) => v.problem(Diagnostic::error("polyglot.read", Location::file(path), e)),
-    }
+    v.problems(verify(entries).into_iter().map(|d| d.in_file(path)));
+    v.checked("entries", entries.len());
     v
 }
