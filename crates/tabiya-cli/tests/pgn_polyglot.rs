@@ -128,3 +128,36 @@ fn book_options_mean_the_same_for_polyglot_and_kvetka() {
         }
     }
 }
+
+/// Polyglot → JSON Lines: one object per 16-byte entry, in file order, its fields the stored
+/// bytes. Games → a book through `convert` is refused, naming `tabiya book`.
+#[test]
+fn polyglot_to_json_lines_and_games_to_books_through_convert() {
+    let bin = sample("famous-games.bin");
+    let bytes = std::fs::read(&bin).unwrap();
+    let out = tabiya(&["convert", "-q", bin.to_str().unwrap(), "-o", "-", "--to", "jsonl"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<serde_json::Value> = out
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), bytes.len() / 16);
+    for (line, entry) in lines.iter().zip(bytes.chunks_exact(16)) {
+        let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+        assert_eq!(line["key"], hex(&entry[..8]));
+        assert_eq!(line["raw_move"], hex(&entry[8..10]));
+        assert_eq!(line["weight"], u16::from_be_bytes([entry[10], entry[11]]));
+        assert_eq!(line["learn"], u32::from_be_bytes([entry[12], entry[13], entry[14], entry[15]]));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for book in ["x.bin", "x.kob"] {
+        let output = dir.path().join(book);
+        let pgn = sample("famous-games.pgn");
+        let out = tabiya(&["convert", pgn.to_str().unwrap(), "-o", output.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("tabiya book"));
+        assert!(!output.exists());
+    }
+}

@@ -47,7 +47,7 @@ mod tests {
         assert!(strong.admits(2600, 0) && !strong.admits(2400, 2499));
         let white = EloFilter { white: 2500, ..EloFilter::default() };
         assert!(white.admits(2500, 0) && !white.admits(0, 2500));
-        let tags = |name: &str| (name == "WhiteElo").then(|| Cow::Borrowed(" 2550 "));
+        let tags = |name: &str| (name == "WhiteElo").then_some(Cow::Borrowed(" 2550 "));
         assert!(white.admits_tags(tags) && !weak.admits_tags(tags));
         assert!(EloFilter::default().admits_tags(|_| None));
     }
