@@ -1,7 +1,7 @@
 //! One position of a book: the element of spec 3.3, its parsing and its bytes.
 
 use tabiya_io::varint::write_compact_int;
-use tabiya_io::{ByteReader, DataError, Location, Warnings};
+use tabiya_io::{ByteReader, DataError, Diagnostic, DiagnosticSink, Location};
 
 use super::conventions::{MAX_ELEMENT_SIZE, ReadOptions};
 use super::text::{Decoded, read_unicode, unicode_size, write_unicode};
@@ -168,7 +168,7 @@ impl Element {
         r: &mut ByteReader<'_>,
         element_type: u8,
         options: &ReadOptions,
-        warnings: &mut Warnings,
+        warnings: &mut Vec<Diagnostic>,
         notes: &mut ElementNotes,
     ) -> Result<Element, DataError> {
         let start = r.offset();
@@ -180,7 +180,8 @@ impl Element {
         }
         let total = (r.offset() - start) as usize + length;
         if total > MAX_ELEMENT_SIZE {
-            warnings.push(
+            warnings.warning(
+                "kvetka.element_size",
                 Location::at(start),
                 format!("element of {total} bytes exceeds the {MAX_ELEMENT_SIZE}-byte limit"),
             );
@@ -214,7 +215,8 @@ impl Element {
                     body.skip(used, "game links")?;
                 }
                 None => {
-                    warnings.push(
+                    warnings.warning(
+                        "kvetka.game_links",
                         Location::at(at),
                         "game links are not a CompactInt count and 6-byte references; kept raw",
                     );
@@ -225,7 +227,8 @@ impl Element {
         }
         if !body.is_empty() {
             if flags & FLAGS_FUTURE == 0 {
-                warnings.push(
+                warnings.warning(
+                    "kvetka.element_tail",
                     Location::at(body.offset()),
                     format!("{} bytes after the element's fields; kept raw", body.remaining()),
                 );
@@ -242,13 +245,14 @@ fn compact_int(
     r: &mut ByteReader<'_>,
     what: &str,
     options: &ReadOptions,
-    warnings: &mut Warnings,
+    warnings: &mut Vec<Diagnostic>,
 ) -> Result<u32, DataError> {
     let at = r.offset();
     let value = r.compact_int(what)?;
     let len = (r.offset() - at) as usize;
     if options.strict && len > compact_size(value) {
-        warnings.push(
+        warnings.warning(
+            "kvetka.compact_int",
             Location::at(at),
             format!("{what} {value} written in {len} bytes, {} would do (a rewrite uses those)", compact_size(value)),
         );
@@ -293,7 +297,7 @@ mod tests {
             &mut r,
             element_type,
             &ReadOptions::default(),
-            &mut Warnings::default(),
+            &mut Vec::new(),
             &mut ElementNotes::default(),
         )
         .unwrap();
@@ -346,9 +350,8 @@ mod tests {
     fn an_element_longer_than_its_block_is_an_error_with_offset() {
         let bytes = [0x7f, 0, 0];
         let mut r = ByteReader::with_base(&bytes, 0x81e);
-        let err =
-            Element::parse(&mut r, 1, &ReadOptions::default(), &mut Warnings::default(), &mut ElementNotes::default())
-                .unwrap_err();
+        let err = Element::parse(&mut r, 1, &ReadOptions::default(), &mut Vec::new(), &mut ElementNotes::default())
+            .unwrap_err();
         assert_eq!(err.location.offset, Some(0x81f));
         assert!(err.expected.contains("127 bytes"), "{err}");
     }

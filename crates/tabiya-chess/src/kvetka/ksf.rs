@@ -1,7 +1,7 @@
 //! The `.ksf` game-source file (spec 8): a table of contents, then one description per
 //! source with a record per game.
 
-use tabiya_io::{ByteReader, DataError, Location, Warnings};
+use tabiya_io::{ByteReader, DataError, Diagnostic, DiagnosticSink, Location};
 
 use super::conventions::{KSF_TABLE_ALIGN, StringEndian};
 use super::text::{Decoded, decode_ansi, read_ansi, read_unicode, unicode_size, write_ansi, write_unicode};
@@ -86,7 +86,7 @@ impl Sources {
     }
 
     /// Parses a whole `.ksf`. Deviations (table size, overlapping sources) are warnings.
-    pub fn parse(data: &[u8], endian: StringEndian, warnings: &mut Warnings) -> Result<Sources, DataError> {
+    pub fn parse(data: &[u8], endian: StringEndian, warnings: &mut Vec<Diagnostic>) -> Result<Sources, DataError> {
         let mut r = ByteReader::new(data);
         let count = r.u32_be("source_number")? as usize;
         if count > data.len() / 4 {
@@ -95,14 +95,18 @@ impl Sources {
         let addresses: Vec<u32> = (0..count).map(|_| r.u32_be("source address")).collect::<Result<_, _>>()?;
         let table = table_size(count);
         if data.len() < table {
-            warnings.push(Location::at(r.offset()), format!("table of contents shorter than {table} bytes"));
+            warnings.warning(
+                "kvetka.ksf_table",
+                Location::at(r.offset()),
+                format!("table of contents shorter than {table} bytes"),
+            );
         }
         let mut little_endian = false;
         let mut sources = Vec::with_capacity(count);
         for (i, &address) in addresses.iter().enumerate() {
             if (address as usize) < table.min(data.len()) {
-                warnings
-                    .push(Location::at(4 + 4 * i as u64), format!("source {i} starts inside the table of contents"));
+                let at = Location::at(4 + 4 * i as u64);
+                warnings.warning("kvetka.ksf_table", at, format!("source {i} starts inside the table of contents"));
             }
             let mut r = ByteReader::new(data);
             r.seek(address as usize, "source description").map_err(|e| e.with_record(i as u64))?;
@@ -110,7 +114,7 @@ impl Sources {
             sources.push(source);
         }
         if little_endian {
-            warnings.push(Location::default(), "Unicode strings read as UTF-16LE");
+            warnings.warning("kvetka.ksf_utf16le", Location::default(), "Unicode strings read as UTF-16LE");
         }
         Ok(Sources { sources })
     }
@@ -194,7 +198,7 @@ mod tests {
         bytes[3] = 1;
         bytes[7] = 8; // source 0 at offset 8, inside the table
         bytes[8..16].copy_from_slice(&[1, 0, 0, 0, 0, 0, 0xff, 0xff]);
-        let err = Sources::parse(&bytes, StringEndian::Auto, &mut Warnings::default()).unwrap_err();
+        let err = Sources::parse(&bytes, StringEndian::Auto, &mut Vec::new()).unwrap_err();
         assert!(err.expected.contains("4294901760 game descriptions"), "{err}");
     }
 }

@@ -14,7 +14,7 @@ use shakmaty::CastlingMode;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use tabiya_io::report;
-use tabiya_io::{Diagnostic, Location, Warnings};
+use tabiya_io::{Diagnostic, Location};
 
 /// A move of a probed position.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,12 +80,10 @@ pub fn probe_report(reader: &BookReader, pos: &Chess) -> Result<report::Probe, K
     let found = probe(reader, pos)?;
     let part = reader.files().part(0);
     let mut problems: Vec<Diagnostic> = reader.problems().to_vec();
-    let mut warnings = Warnings::default();
-    let sources = reader.sources(&mut warnings).unwrap_or_else(|e| {
+    let sources = reader.sources(&mut problems).unwrap_or_else(|e| {
         problems.push(Diagnostic::warning("kvetka.ksf", Location::file(&part), format!("{e}; games not shown")));
         None
     });
-    problems.extend(warnings.iter().map(|w| Diagnostic::warning("kvetka.ksf", w.location.clone(), &w.message)));
     let mut position = Map::new();
     if let Ok(key) = found.key {
         position.insert("key".into(), json!(key.to_hex()));

@@ -5,7 +5,7 @@
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 
-use tabiya_io::{ByteReader, DataError, Diagnostic, FileBytes, Location, Unit, Warnings, read_input};
+use tabiya_io::{ByteReader, DataError, Diagnostic, DiagnosticSink, FileBytes, Location, Unit, read_input};
 
 use super::conventions::{BLOCK_SIZE, KeyOrder, ReadOptions, StringEndian};
 use super::element::{Element, ElementNotes};
@@ -205,14 +205,14 @@ impl BookReader {
     }
 
     /// Parses block `index`. Errors and warnings name the part file, the offset and the block.
-    pub fn block(&self, index: u32, warnings: &mut Warnings) -> Result<Block, KvetkaError> {
+    pub fn block(&self, index: u32, warnings: &mut Vec<Diagnostic>) -> Result<Block, KvetkaError> {
         self.block_with_notes(index, warnings, &mut ElementNotes::default())
     }
 
     fn block_with_notes(
         &self,
         index: u32,
-        warnings: &mut Warnings,
+        warnings: &mut Vec<Diagnostic>,
         notes: &mut ElementNotes,
     ) -> Result<Block, KvetkaError> {
         let (bytes, path, offset) = self.block_bytes(index).ok_or_else(|| {
@@ -229,7 +229,7 @@ impl BookReader {
         }
         let mut r = ByteReader::with_base(&bytes[2..used], offset as u64 + 2);
         let mut elements = Vec::new();
-        let mut local = Warnings::default();
+        let mut local = Vec::new();
         while !r.is_empty() {
             let element =
                 Element::parse(&mut r, self.header.element_type, &self.options, &mut local, notes).map_err(locate)?;
@@ -240,13 +240,15 @@ impl BookReader {
         let rest = &bytes[used..];
         let unused = if rest.iter().any(|&b| b != 0) { rest.to_vec() } else { Vec::new() };
         if self.options.strict && !unused.is_empty() {
-            local.push(
+            local.warning(
+                "kvetka.block_tail",
                 Location::at(offset as u64 + used as u64),
                 format!("{} bytes after n are not zero (kept while the block is unchanged)", unused.len()),
             );
         }
-        for w in local.0 {
-            warnings.push(w.location.in_file(path).with(Unit::Block, index.into()), w.message);
+        for mut w in local {
+            w.location = w.location.in_file(path).with(Unit::Block, index.into());
+            warnings.push(w);
         }
         Ok(Block { elements, unused })
     }
@@ -291,7 +293,7 @@ impl BookReader {
         let Some((bytes, path, offset)) = self.block_bytes(index) else { return Ok(None) };
         let used = usize::from(u16::from_be_bytes([bytes[0], bytes[1]]));
         let Some(elements) = bytes.get(2..used) else {
-            return self.block(index, &mut Warnings::default()).map(|_| None);
+            return self.block(index, &mut Vec::new()).map(|_| None);
         };
         let mut r = ByteReader::with_base(elements, offset as u64 + 2);
         while !r.is_empty() {
@@ -308,27 +310,25 @@ impl BookReader {
                         &mut at,
                         self.header.element_type,
                         &self.options,
-                        &mut Warnings::default(),
+                        &mut Vec::new(),
                         &mut ElementNotes::default(),
                     )
                     .map_err(|e| KvetkaError::Data(e.in_file(path).with_record(index.into())))?;
                     return Ok(Some(element));
                 }
-                None => return self.block(index, &mut Warnings::default()).map(|_| None),
+                None => return self.block(index, &mut Vec::new()).map(|_| None),
             }
         }
         Ok(None)
     }
 
     /// Reads the `.ksf`, if the book has one.
-    pub fn sources(&self, warnings: &mut Warnings) -> Result<Option<Sources>, KvetkaError> {
+    pub fn sources(&self, warnings: &mut Vec<Diagnostic>) -> Result<Option<Sources>, KvetkaError> {
         let path = self.files.ksf();
         let Some(bytes) = &self.ksf else { return Ok(None) };
-        let mut local = Warnings::default();
+        let mut local = Vec::new();
         let sources = Sources::parse(bytes, self.options.string_endian, &mut local).map_err(|e| e.in_file(&path))?;
-        for w in local.0 {
-            warnings.push(w.location.in_file(&path), w.message);
-        }
+        warnings.extend(local.into_iter().map(|w| w.in_file(&path)));
         Ok(Some(sources))
     }
 }
@@ -426,14 +426,18 @@ pub fn open(path: &Path, options: ReadOptions) -> Result<Opened, KvetkaError> {
 /// Reads every block of an opened book and checks it.
 pub fn read_whole(reader: BookReader) -> Result<Opened, KvetkaError> {
     let mut problems = reader.problems.clone();
-    let mut warnings = Warnings::default();
+    let mut warnings = Vec::new();
     let mut notes = ElementNotes::default();
     let blocks: Vec<Block> = (0..reader.block_number)
         .map(|i| reader.block_with_notes(i, &mut warnings, &mut notes))
         .collect::<Result<_, _>>()?;
     if notes.little_endian_comment {
         let location = Location::default().in_file(&reader.parts[0].0);
-        warnings.push(location, "comments read as UTF-16LE (the document's reading is UTF-16BE)");
+        warnings.warning(
+            "kvetka.comment_utf16le",
+            location,
+            "comments read as UTF-16LE (the document's reading is UTF-16BE)",
+        );
     }
     let sources = match reader.sources(&mut warnings) {
         Ok(s) => s,
@@ -442,7 +446,7 @@ pub fn read_whole(reader: BookReader) -> Result<Opened, KvetkaError> {
             None
         }
     };
-    problems.extend(warnings.0.into_iter().map(|w| Diagnostic::warning("kvetka.read", w.location, w.message)));
+    problems.extend(warnings);
 
     let block_location = |i: usize| {
         let (_, path, offset) = reader.block_bytes(i as u32).unwrap_or((&[], Path::new(""), 0));
