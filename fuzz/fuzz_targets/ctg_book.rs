@@ -15,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
     let (ctb, ctg) = rest.split_at(ctb_len);
     for index in [Some((cto, ctb)), None] {
         if let Ok(book) = Book::from_bytes(ctg.to_vec(), index) {
-            let _ = book.probe(&Chess::default());
+            let _ = book.probe_report(&Chess::default(), Weights::Play);
             let _ = dump(&book);
             let _ = to_polyglot(&book, Weights::Play);
             let _ = verify(&book);

@@ -1,6 +1,6 @@
 //! Kvetka books from arbitrary bytes: the first two bytes give the .kin length, the next two
 //! the .ksf length, then come the .kin, the .ksf and the .kob stream (one part). Opening,
-//! reading every block, probing and converting must return, never panic.
+//! reading every block, probing, verifying and converting must return, never panic.
 #![no_main]
 
 use std::path::PathBuf;
@@ -9,6 +9,7 @@ use libfuzzer_sys::fuzz_target;
 use shakmaty::Chess;
 use tabiya_chess::kvetka::{BookBytes, BookFiles, BookReader, convert, probe, read_whole};
 use tabiya_io::FileBytes;
+use tabiya_io::report::Verification;
 
 fuzz_target!(|data: &[u8]| {
     let Some((lens, rest)) = data.split_first_chunk::<4>() else { return };
@@ -23,9 +24,10 @@ fuzz_target!(|data: &[u8]| {
         ksf: (!ksf.is_empty()).then(|| FileBytes::Owned(ksf.to_vec())),
     };
     if let Ok(reader) = BookReader::from_bytes(bytes(), Default::default()) {
-        let _ = probe::probe(&reader, &Chess::default());
+        let _ = probe::probe_report(&reader, &Chess::default());
         if let Ok(opened) = read_whole(reader) {
             let _ = convert::to_polyglot(&opened.book);
+            tabiya_chess::kvetka::check(&opened, &mut Verification::new("fuzz".as_ref(), "kvetka"));
             for e in opened.book.elements() {
                 let _ = convert::element_json(e);
             }

@@ -9,7 +9,7 @@ use tabiya_chess::polyglot::{self, MergeRule};
 fuzz_target!(|data: &[u8]| {
     let Ok(entries) = polyglot::read_entries(data, None) else { return };
     let _ = polyglot::verify(&entries);
-    let _ = polyglot::probe(&entries, &Chess::default());
+    let _ = polyglot::probe_report("fuzz.bin".as_ref(), &entries, &Chess::default());
     for entry in &entries {
         let _ = polyglot::decode_move(entry.raw_move, &Chess::default());
     }

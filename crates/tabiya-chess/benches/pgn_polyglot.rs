@@ -48,7 +48,7 @@ fn stage(what: &str, games: usize, rounds: usize, mut f: impl FnMut() -> usize) 
 
 /// A book as `tabiya book` builds it: PGN cut into `pieces` read on rayon's threads.
 fn build(bytes: &[u8], max_ply: u32, pieces: usize) -> usize {
-    let options = BuildOptions { max_ply, min_elo: None, keep_positions: false };
+    let options = BuildOptions { max_ply, keep_positions: false, ..BuildOptions::default() };
     let make = MakeOptions { min_games: 1, ..MakeOptions::default() };
     let by_range = |range: &mut Book| polyglot::entries_from_range(range, &make);
     let runs = build_from_pgn_in_ranges(bytes, &options, Some(pieces), by_range).book;

@@ -119,6 +119,7 @@ impl Frame {
 pub struct CastlingBits(u8);
 
 impl CastlingBits {
+    /// No castling right.
     pub const NONE: CastlingBits = CastlingBits(0);
 
     /// The low four bits of `nibble`, Black O-O in bit 3.
@@ -131,14 +132,17 @@ impl CastlingBits {
         self.0
     }
 
+    /// No right at all.
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// Whether `color` may castle on `side`.
     pub fn has(self, color: Color, side: CastlingSide) -> bool {
         self.0 & Self::bit(color, side) != 0
     }
 
+    /// These rights and `color`'s on `side`.
     #[must_use]
     pub fn with(self, color: Color, side: CastlingSide) -> CastlingBits {
         CastlingBits(self.0 | Self::bit(color, side))
@@ -198,10 +202,12 @@ pub struct Normalization {
     pub castling: CastlingBits,
     /// As in [`Normalized::ep_file`].
     pub ep_file: Option<File>,
+    /// How the real position maps to the normalised one.
     pub frame: Frame,
 }
 
 impl Normalization {
+    /// How `pos` is normalised.
     pub fn new(pos: &impl PositionView) -> Normalization {
         let flipped = pos.turn() == Color::Black;
         let castling = ALL_RIGHTS.iter().fold(CastlingBits::NONE, |bits, &(color, side)| {
@@ -232,6 +238,29 @@ impl Normalized {
     /// A position read back from a key: the frame is unknown, so it is the identity.
     pub fn from_key_parts(board: Board, castling: CastlingBits, ep_file: Option<File>) -> Normalized {
         Normalized { board, castling, ep_file, frame: Frame::default() }
+    }
+
+    /// Every real position this normalised one stands for, as the same position in each
+    /// frame: as stored, colour-flipped, and, when nobody can castle and White's king is on
+    /// files e–h, the left–right mirrors of both.
+    ///
+    /// This is the one place where a book keyed by normalised positions (CTG, Kvetka) turns
+    /// into real positions for a book keyed by them (Polyglot): **every orientation** is
+    /// written, not only the positions reachable from the initial position, so that the
+    /// Polyglot book answers every position the normalised book answers (a CTG or Kvetka
+    /// probe of a colour-flipped or mirrored position finds the same record).
+    pub fn orientations(&self) -> impl Iterator<Item = Normalized> + '_ {
+        let king_on_e_to_h = self.board.king_of(Color::White).is_some_and(|k| k.file() >= File::E);
+        let mirrors = if self.castling.is_empty() && king_on_e_to_h { 2 } else { 1 };
+        (0..2 * mirrors)
+            .map(move |i| Normalized { frame: Frame { flipped: i % 2 == 1, mirrored: i >= 2 }, ..self.clone() })
+    }
+
+    /// The forms a look-up of this position tries, in order: as it is, then, when it has an
+    /// en-passant file, without it (books store some such positions without the file).
+    pub fn lookup_forms(&self) -> impl Iterator<Item = Normalized> + '_ {
+        let without_ep = self.ep_file.map(|_| Normalized { ep_file: None, ..self.clone() });
+        std::iter::once(self.clone()).chain(without_ep)
     }
 
     /// The position in the real frame (the normalised one when the frame is the identity),
@@ -338,7 +367,16 @@ fn shape_of(frame: Frame, mv: &Move, pieces: impl FnOnce(Role) -> Bitboard) -> O
 pub enum MoveShape {
     /// The `ordinal`-th (from 1) white piece of `role` in [`SQUARE_ORDER`] of the normalised
     /// board moves `dx` files right and `dy` ranks up, both modulo 8 (7 = one to the left or down).
-    Piece { role: Role, ordinal: u8, dx: u8, dy: u8 },
+    Piece {
+        /// The piece's kind.
+        role: Role,
+        /// Which of White's pieces of that kind, from 1, in [`SQUARE_ORDER`].
+        ordinal: u8,
+        /// Files to the right, modulo 8.
+        dx: u8,
+        /// Ranks up, modulo 8.
+        dy: u8,
+    },
     /// Castling, the king moving e1 → g1 (king side) or e1 → c1 (queen side).
     Castle(CastlingSide),
 }
@@ -370,6 +408,7 @@ pub struct BoardCode {
     /// The bits, from bit 63 of word 0; zero after `len` (one word more than 384 bits need,
     /// so that a code crossing into the next word never needs a bounds check).
     pub words: [u64; 7],
+    /// Bits used.
     pub len: usize,
 }
 
@@ -613,6 +652,7 @@ impl Default for BitWriter {
 }
 
 impl BitWriter {
+    /// An empty writer.
     pub fn new() -> BitWriter {
         BitWriter { bytes: [0; 72], len: 0 }
     }
@@ -622,10 +662,12 @@ impl BitWriter {
         self.len
     }
 
+    /// No bit written yet.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// Appends one bit.
     pub fn push(&mut self, bit: bool) {
         self.push_bits(u32::from(bit), 1);
     }
@@ -662,6 +704,7 @@ pub struct BitReader<'a> {
 }
 
 impl<'a> BitReader<'a> {
+    /// A reader at the first bit of `bytes`.
     pub fn new(bytes: &'a [u8]) -> BitReader<'a> {
         BitReader { bytes, pos: 0 }
     }
@@ -671,10 +714,12 @@ impl<'a> BitReader<'a> {
         self.pos
     }
 
+    /// Bits not read yet.
     pub fn remaining(&self) -> usize {
         self.bytes.len() * 8 - self.pos
     }
 
+    /// The next bit; `None` past the end.
     pub fn bit(&mut self) -> Option<bool> {
         let byte = self.bytes.get(self.pos / 8)?;
         let bit = byte & (0x80 >> (self.pos % 8)) != 0;

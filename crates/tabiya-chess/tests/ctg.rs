@@ -25,7 +25,7 @@ fn after(moves: &str) -> Chess {
 /// (uci, code, raw weight) of the book moves of a position.
 fn book_moves(book: &Book, pos: &Chess) -> Vec<(String, u8, u64)> {
     let probe = book.probe(pos).unwrap();
-    assert!(probe.warnings.is_empty(), "{:?}", probe.warnings);
+    assert!(probe.problems.is_empty(), "{:?}", probe.problems);
     let weights = Weights::Raw.weights(&probe.moves);
     probe.moves.iter().zip(weights).map(|(m, w)| (m.uci(), m.stored.code, w)).collect()
 }
@@ -117,9 +117,9 @@ fn powerplay17_verifies() {
     let Some(path) = powerplay() else { return };
     let book = Book::open(&path).unwrap();
     let v = verify(&book);
-    let errors: Vec<_> = v.findings.iter().filter(|f| f.error).collect();
+    let errors: Vec<_> = v.problems.iter().filter(|f| f.is_error()).collect();
     assert!(errors.is_empty(), "{errors:?}");
-    let count = |name| v.count(name).unwrap();
+    let count = |name: &str| v.checked[name].as_u64().unwrap();
     assert_eq!(count("pages"), 257);
     assert_eq!(count("records"), 13_305);
     assert_eq!(count("moves"), 13_406);
@@ -132,15 +132,16 @@ fn powerplay17_verifies() {
     assert_eq!(count("leaf_buckets"), 257);
     assert_eq!(count("splits"), 256);
     // The only finding: ChessBase's approximate position count in the header.
-    assert_eq!(v.findings.len(), 1, "{:?}", v.findings);
+    assert_eq!(v.problems.len(), 1, "{:?}", v.problems);
+    assert_eq!(v.problems[0].code, "ctg.header_positions");
 }
 
 #[test]
 fn simple_verifies() {
     let Some(path) = simple() else { return };
     let v = verify(&Book::open(&path).unwrap());
-    assert!(v.ok(), "{:?}", v.findings);
-    assert_eq!(v.count("records"), Some(4));
+    assert!(v.ok, "{:?}", v.problems);
+    assert_eq!(v.checked["records"], 4);
 }
 
 #[test]
@@ -260,7 +261,7 @@ fn corrupt_records_are_errors_not_panics() {
     let error = book.probe(&Chess::default()).unwrap_err().to_string();
     assert!(error.contains("odd move-block length") && error.contains("data page 237"), "{error}");
     let v = verify(&book);
-    assert!(!v.ok());
+    assert!(!v.ok);
 }
 
 /// Truncations and byte flips of both corpus books: every operation returns, none panics.
@@ -375,7 +376,7 @@ fn key_of(pos: &Chess) -> Vec<u8> {
 
 fn ucis(book: &Book, pos: &Chess) -> (Vec<String>, Vec<String>) {
     let probe = book.probe(pos).unwrap();
-    (probe.moves.iter().map(|m| m.uci()).collect(), probe.warnings)
+    (probe.moves.iter().map(|m| m.uci()).collect(), probe.problems.into_iter().map(|d| d.message).collect())
 }
 
 #[test]
@@ -392,7 +393,7 @@ fn second_queen_codes_0x1a_and_0xf9() {
     assert_eq!(warnings.len(), 1);
     assert!(warnings[0].contains("0x1a") && warnings[0].contains("other 6-square queen move"), "{warnings:?}");
     let v = verify(&book);
-    assert!(v.ok() && v.findings.iter().any(|f| f.what.contains("other 6-square")), "{:?}", v.findings);
+    assert!(v.ok && v.problems.iter().any(|f| f.message.contains("other 6-square")), "{:?}", v.problems);
 }
 
 #[test]
@@ -470,12 +471,12 @@ fn powerplay17_to_kvetka_keeps_every_position_and_move() {
     use tabiya_chess::kvetka;
     let Some(path) = powerplay() else { return };
     let book = Book::open(&path).unwrap();
-    let export = tabiya_chess::ctg::to_kvetka(&book).unwrap();
-    assert_eq!((export.elements.len(), export.too_long, export.undecodable), (13_305, 0, 0));
-    let moves: usize = export.elements.iter().map(|e| e.moves.len()).sum();
-    assert_eq!(moves, 13_406);
     let header = kvetka::Header { caption: "PowerPlay17".into(), ..kvetka::Header::default() };
-    let written = kvetka::Book::from_elements(header, export.elements).unwrap();
+    let export = kvetka::convert::from_ctg(&book, header).unwrap();
+    assert_eq!((export.book.element_count(), export.too_long, export.undecodable), (13_305, 0, 0));
+    let moves: usize = export.book.elements().map(|e| e.moves.len()).sum();
+    assert_eq!(moves, 13_406);
+    let written = export.book;
     let dir = tempfile::tempdir().unwrap();
     written.write(&dir.path().join("pp17"), &Default::default()).unwrap();
     let kob = kvetka::Book::read(&dir.path().join("pp17_0.kob")).unwrap();
@@ -563,7 +564,13 @@ fn record_found_only_by_the_legacy_walk() {
     assert_eq!(moves, ["e2e4"]);
     assert!(warnings.iter().any(|w| w.contains("only by the legacy walk")), "{warnings:?}");
     let v = verify(&book);
-    assert!(v.findings.iter().any(|f| f.error && f.what.contains("not found by the exact")), "{:?}", v.findings);
+    assert!(
+        v.problems
+            .iter()
+            .any(|f| f.code == "ctg.exact_lookup" && f.is_error() && f.message.contains("not found by the exact")),
+        "{:?}",
+        v.problems
+    );
 }
 
 /// SOURCES.md: `simple` holds the start position, 1.e4, 1.d4 and 1.d4 d5.
@@ -586,4 +593,36 @@ fn simple_dump_is_the_four_positions() {
         .collect();
     expected.sort();
     assert_eq!(fens, expected);
+}
+
+/// The orientation choice is made once (`Normalized::orientations`): CTG → Polyglot and
+/// CTG → Kvetka → Polyglot write the same positions, and with raw weights (Kvetka keeps W/D/L,
+/// not CTG's annotations) the same moves with the same weights in every position.
+#[test]
+fn powerplay17_to_polyglot_directly_and_through_kvetka_agree() {
+    use std::collections::BTreeMap;
+    use tabiya_chess::kvetka;
+    let Some(path) = powerplay() else { return };
+    let book = Book::open(&path).unwrap();
+    let direct = to_polyglot(&book, Weights::Raw).unwrap().entries;
+    let kvetka_book = kvetka::convert::from_ctg(&book, kvetka::Header::default()).unwrap().book;
+    let (through, report) = kvetka::convert::to_polyglot(&kvetka_book);
+    assert_eq!((report.positions_invalid, report.moves_skipped), (0, 0));
+    let by_key = |entries: &[polyglot::Entry]| {
+        let mut map: BTreeMap<u64, Vec<(u16, u16)>> = BTreeMap::new();
+        for e in entries {
+            map.entry(e.key).or_default().push((e.raw_move, e.weight));
+        }
+        map.values_mut().for_each(|moves| moves.sort_unstable());
+        map
+    };
+    let (direct, through) = (by_key(&direct), by_key(&through));
+    let both: Vec<u64> = direct.keys().filter(|k| through.contains_key(k)).copied().collect();
+    // Every orientation of every record: far more than the 4,381 positions reachable from
+    // the start that the old walk of the Kvetka book wrote.
+    assert!(both.len() > 10_000, "{}", both.len());
+    assert_eq!(direct.len(), through.len());
+    for key in both {
+        assert_eq!(direct[&key], through[&key], "{key:016x}");
+    }
 }

@@ -297,7 +297,7 @@ fn polyglot_round_trip_keeps_the_moves_reachable_from_the_start() {
     let pgn = "1. e4 e5 2. Nf3 Nc6 1-0\n\n1. d4 d5 1/2-1/2\n\n1. e4 c5 1-0\n";
     let book = book_from(pgn, Header::default());
     let (entries, report) = tabiya_chess::kvetka::convert::to_polyglot(&book);
-    assert_eq!(report.positions_not_reached, 0);
+    assert_eq!((report.positions_invalid, report.moves_skipped), (0, 0));
     let start = tabiya_chess::polyglot::probe(&entries, &shakmaty::Chess::default());
     let moves: Vec<(&str, u16)> = start.iter().map(|h| (h.uci.as_str(), h.entry.weight)).collect();
     // Weight 2·wins + draws for White: e4 won twice, d4 drew once.
@@ -352,12 +352,11 @@ fn ctg_records_become_elements_of_the_same_positions() {
         return;
     };
     let ctg = tabiya_chess::ctg::Book::open(&path).unwrap();
-    let (book, report) = tabiya_chess::kvetka::convert::from_ctg(&ctg, Header::default()).unwrap();
+    let export = tabiya_chess::kvetka::convert::from_ctg(&ctg, Header::default()).unwrap();
+    let book = export.book;
     // The CTG book holds 13,305 position records with 13,406 moves, all expressible in Kvetka.
-    assert_eq!(
-        (report.positions, report.moves, report.moves_skipped, report.positions_invalid),
-        (13_305, 13_406, 0, 0)
-    );
+    let moves: usize = book.elements().map(|e| e.moves.len()).sum();
+    assert_eq!((book.element_count(), moves, export.too_long, export.undecodable), (13_305, 13_406, 0, 0));
     // After 1.e4 c5 the CTG record counts 171 wins, 114 draws, 192 losses for White.
     assert_eq!(stats(&book, "e4 c5"), Some((171, 114, 192, vec![0x20])));
 }
@@ -429,7 +428,7 @@ fn a_kin_that_disagrees_is_ignored_with_a_warning() {
     std::fs::write(stem.with_file_name("tiny.kin"), [0xffu8; 22]).unwrap();
     let opened = open(&stem, ReadOptions::default()).unwrap();
     assert_eq!(opened.kin, KinState::Ignored);
-    assert!(opened.problems.iter().all(|p| !p.error));
+    assert!(opened.problems.iter().all(|p| !p.is_error()));
     // Look-ups do not trust it: the start position is still found.
     let reader = BookReader::open(&stem, ReadOptions::default()).unwrap();
     let start = Key::from_hex("b60f7960f3a60f58b078e0c1e1a60f5960f3b60f70f0").unwrap();
@@ -575,4 +574,43 @@ fn leftovers_after_n_are_kept_and_long_compact_ints_reported_when_strict() {
         found[0].contains("0x1e") && found[0].contains("element length 34 written in 2 bytes, 1 would do"),
         "{found:?}"
     );
+}
+
+/// `kvetka::verify` decodes every key to a legal position and every move code to a legal move
+/// there: a book with a key that is no position and a code that is no legal move at the start
+/// fails with `kvetka.key` and `kvetka.move_code` at their blocks; the same book without them
+/// verifies.
+#[test]
+fn verify_finds_bad_keys_and_illegal_move_codes() {
+    use tabiya_chess::boardcode::Normalized;
+    use tabiya_chess::kvetka::{Element, key, moves, verify};
+    let start = shakmaty::Chess::default();
+    let (start_key, norm) = key::encode(&start).unwrap();
+    // A code that names no legal move at the start, by shakmaty's legal moves.
+    let illegal = (0..=255u8).find(|&c| moves::decode_move(&norm, &start, c).is_none()).unwrap();
+    let e4 = moves::encode_move(
+        &Normalized::new(&start),
+        &"e2e4".parse::<shakmaty::uci::UciMove>().unwrap().to_move(&start).unwrap(),
+    )
+    .unwrap();
+    let element = |key: Key, moves: Vec<u8>| Element { moves, ..Element::new(key) };
+    let not_a_position = Key([0xff; tabiya_chess::kvetka::KEY_LEN]);
+    assert!(key::check(&not_a_position).is_err());
+    let dir = tempfile::tempdir().unwrap();
+
+    let good = write_blocks(dir.path(), "good", vec![vec![element(start_key, vec![e4])]]);
+    let v = verify(&good);
+    assert!(v.ok, "{:?}", v.problems);
+    assert_eq!(v.checked["moves"], 1);
+
+    let bad = write_blocks(
+        dir.path(),
+        "bad",
+        vec![vec![element(start_key, vec![e4, illegal])], vec![element(not_a_position, vec![])]],
+    );
+    let v = verify(&bad);
+    assert!(!v.ok);
+    let found: Vec<(&str, Option<u64>)> = v.problems.iter().map(|d| (d.code, d.location.number)).collect();
+    assert_eq!(found, [("kvetka.move_code", Some(0)), ("kvetka.key", Some(1))], "{:?}", v.problems);
+    assert!(v.problems.iter().all(|d| d.location.unit == tabiya_io::Unit::Block));
 }

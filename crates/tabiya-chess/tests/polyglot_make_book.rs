@@ -5,7 +5,7 @@
 //! `polyglot merge-book -in1 A.bin -in2 B.bin -out X.bin`.
 
 use shakmaty::Color;
-use tabiya_chess::book::{Book, BookBuilder, BuildOptions, build_from_pgn, build_from_pgn_in_ranges};
+use tabiya_chess::book::{Book, BookBuilder, BuildOptions, EloFilter, build_from_pgn, build_from_pgn_in_ranges};
 use tabiya_chess::pgn::{PgnReader, ReadOptions};
 use tabiya_chess::polyglot::{
     Entry, MakeOptions, MergeRule, entries_from_book, entries_from_range, merge, write_entries,
@@ -106,7 +106,10 @@ fn the_walk_builds_what_games_build_on_small_varied() {
     // comments: the book from the PGN walk equals the book from the games PgnReader reads.
     let Some(path) = corpus_file("pgn/small-varied.pgn") else { return eprintln!("skipped") };
     let bytes = std::fs::read(&path).unwrap();
-    for options in [BuildOptions::default(), BuildOptions { max_ply: 12, min_elo: Some(2400), keep_positions: false }] {
+    for options in [
+        BuildOptions::default(),
+        BuildOptions { max_ply: 12, elo: EloFilter { weak: 2400, ..EloFilter::default() }, keep_positions: false },
+    ] {
         let mut from_games = BookBuilder::new(options.clone());
         for item in PgnReader::from_bytes(&bytes, ReadOptions::default()) {
             from_games.add_game(&item.unwrap().game);

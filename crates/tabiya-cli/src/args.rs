@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::formats::{ctg, kvetka, pgn, polyglot, scid, solve, tbase, wthor};
+use crate::formats::{books, ctg, kvetka, pgn, polyglot, scid, solve, tbase, wthor};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -140,6 +140,8 @@ pub struct BookArgs {
     /// Book format, when the file name does not say it.
     #[arg(long)]
     pub to: Option<String>,
+    #[command(flatten)]
+    pub books: books::BookOptions,
     #[command(flatten)]
     pub polyglot: polyglot::BookOptions,
     #[command(flatten)]

@@ -179,69 +179,6 @@ impl VerifyReport {
     }
 }
 
-/// One move of `tabiya probe`.
-#[derive(Debug, Serialize)]
-pub struct ProbeMove {
-    pub uci: String,
-    pub san: String,
-    pub weight: u64,
-    pub games: Option<u64>,
-    pub wins: Option<u64>,
-    pub draws: Option<u64>,
-    pub losses: Option<u64>,
-    pub annotation: Option<String>,
-    /// Format-specific raw fields.
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
-}
-
-/// `tabiya probe`: `{"book", "format", "fen", "found", "position", "moves"}`; moves in the
-/// book's own order, statistics from the point of view of the side that plays the move.
-#[derive(Debug, Serialize)]
-pub struct ProbeReport {
-    pub book: PathBuf,
-    pub format: &'static str,
-    pub fen: String,
-    pub found: bool,
-    pub position: Map<String, Value>,
-    pub moves: Vec<ProbeMove>,
-    /// Warnings met during the look-up (e.g. hash collisions, illegal stored moves).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<String>,
-}
-
-impl ProbeReport {
-    pub fn print(&self, json: bool) -> io::Result<()> {
-        let mut out = io::stdout().lock();
-        if json {
-            return print_json(&mut out, self);
-        }
-        writeln!(out, "{}", self.fen)?;
-        if !self.found {
-            return writeln!(out, "not in the book");
-        }
-        for (k, v) in &self.position {
-            writeln!(out, "  {k}: {}", plain(v))?;
-        }
-        let total: u64 = self.moves.iter().map(|m| m.weight).sum();
-        for m in &self.moves {
-            let share = if total > 0 { 100.0 * m.weight as f64 / total as f64 } else { 0.0 };
-            write!(out, "{:<8} {:<6} weight {:>6} ({share:5.1}%)", m.san, m.uci, m.weight)?;
-            if let (Some(w), Some(d), Some(l)) = (m.wins, m.draws, m.losses) {
-                write!(out, "  +{w} ={d} -{l}")?;
-            }
-            if let Some(a) = &m.annotation {
-                write!(out, "  {a}")?;
-            }
-            writeln!(out)?;
-        }
-        for w in &self.warnings {
-            eprintln!("warning: {w}");
-        }
-        Ok(())
-    }
-}
-
 fn print_json(out: &mut impl Write, value: &impl Serialize) -> io::Result<()> {
     serde_json::to_writer(&mut *out, value)?;
     writeln!(out)

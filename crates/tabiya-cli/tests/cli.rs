@@ -33,15 +33,15 @@ fn an_option_that_does_not_apply_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();
     let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/famous-games.pgn");
     let book = dir.path().join("x.bin");
-    let out = tabiya(&["book", sample, "-o", book.to_str().unwrap(), "--min-white-elo", "2700"]);
+    let out = tabiya(&["book", sample, "-o", book.to_str().unwrap(), "--caption", "Famous"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("--min-white-elo does not apply to pgn → polyglot in `book`"), "{stderr}");
+    assert!(stderr.contains("--caption does not apply to pgn → polyglot in `book`"), "{stderr}");
     assert!(stderr.contains("kvetka (book output)"), "{stderr}");
     assert!(!book.exists());
     // The same option where it applies is taken.
     let kob = dir.path().join("x.kob");
-    let out = tabiya(&["-q", "book", sample, "-o", kob.to_str().unwrap(), "--min-white-elo", "2700"]);
+    let out = tabiya(&["-q", "book", sample, "-o", kob.to_str().unwrap(), "--caption", "Famous"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 

@@ -109,5 +109,10 @@ fn damaged_books() {
     let problems = report["problems"].as_array().unwrap();
     let truncated = problems.iter().find(|p| p["severity"] == "error").unwrap();
     let place = truncated["where"].as_str().unwrap();
-    assert!(place.contains("book.ctg@0x") && place.contains("(data page 237)"), "{place}");
+    assert!(place.contains("book.ctg@0x") && place.contains("(page 237)"), "{place}");
+    assert_eq!(truncated["code"], "ctg.read");
+    assert_eq!(
+        (truncated["location"]["unit"].as_str(), truncated["location"]["number"].as_u64()),
+        (Some("page"), Some(237))
+    );
 }

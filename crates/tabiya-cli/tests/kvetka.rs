@@ -102,8 +102,14 @@ fn converts_to_json_lines_and_polyglot() {
     let bin = dir.path().join("book.bin");
     ok(&["convert", "-q", &book, "-o", bin.to_str().unwrap()]);
     // Entries with weight > 0: start → e4 (2·1 + 1 = 3); after e4: e5 (draw, 1);
-    // after e4 c5: Nf3 (won, 2); after d4: d5 (won by Black, 2). d4 lost: weight 0.
-    assert_eq!(std::fs::metadata(&bin).unwrap().len(), 4 * 16);
+    // after e4 c5: Nf3 (won, 2); after d4: d5 (won by Black, 2). d4 lost: weight 0. Each
+    // position also in its colour flip (a Kvetka element stands for both; castling rights
+    // rule out the mirrors).
+    assert_eq!(std::fs::metadata(&bin).unwrap().len(), 2 * 4 * 16);
+    let flipped_start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1";
+    let probe: Value =
+        serde_json::from_str(&ok(&["probe", bin.to_str().unwrap(), "--fen", flipped_start, "--json"])).unwrap();
+    assert_eq!((&probe["moves"][0]["uci"], &probe["moves"][0]["weight"]), (&Value::from("e7e5"), &Value::from(3)));
 }
 
 #[test]

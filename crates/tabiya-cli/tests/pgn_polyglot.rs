@@ -80,3 +80,85 @@ fn probe_verify_and_merge_corpus_books() {
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("@0x60 (entry 6): expected a size that is a multiple of 16"));
 }
+
+/// Every option of `tabiya book` that both book formats take filters the same games and plies
+/// for a Polyglot and a Kvetka book: four games with known ratings, and the moves each option
+/// leaves at the start (and after 1.e4 e5 for the ply limit), probed in both books.
+#[test]
+fn book_options_mean_the_same_for_polyglot_and_kvetka() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("rated.pgn");
+    let game = |white: Option<u32>, black: Option<u32>, moves: &str| {
+        let elo = |tag: &str, elo: Option<u32>| elo.map(|e| format!("[{tag} \"{e}\"]\n")).unwrap_or_default();
+        format!("[Result \"1-0\"]\n{}{}\n{moves} 1-0\n\n", elo("WhiteElo", white), elo("BlackElo", black))
+    };
+    let games = [
+        game(Some(2600), Some(2600), "1. e4 e5 2. Nf3"),
+        game(Some(2600), Some(2300), "1. d4 d5"),
+        game(None, None, "1. c4 e5"),
+        game(Some(2300), Some(2600), "1. Nf3 d5"),
+    ];
+    std::fs::write(&pgn, games.concat()).unwrap();
+    let cases: [(&[&str], &str, &[&str]); 9] = [
+        (&[], "", &["Nf3", "c4", "d4", "e4"]),
+        (&["--min-elo", "2500"], "", &["e4"]),
+        (&["--min-weak-elo", "2500"], "", &["e4"]),
+        (&["--min-white-elo", "2500"], "", &["d4", "e4"]),
+        (&["--min-black-elo", "2500"], "", &["Nf3", "e4"]),
+        (&["--min-strong-elo", "2500"], "", &["Nf3", "d4", "e4"]),
+        (&[], "e4 e5", &["Nf3"]),
+        (&["--max-ply", "2"], "e4 e5", &[]),
+        (&["--max-move", "2"], "e4 e5", &[]),
+    ];
+    for (n, (options, position, expected)) in cases.iter().enumerate() {
+        for extension in ["bin", "kob"] {
+            let book = dir.path().join(format!("{n}.{extension}"));
+            let mut args = vec!["-q", "book", pgn.to_str().unwrap(), "-o", book.to_str().unwrap()];
+            if extension == "bin" {
+                // make-book's default leaves out moves of fewer than 3 games.
+                args.extend(["--min-games", "1"]);
+            }
+            args.extend(*options);
+            ok(&tabiya(&args));
+            let probed = if extension == "kob" { dir.path().join(format!("{n}_0.kob")) } else { book };
+            let probe = ok(&tabiya(&["probe", probed.to_str().unwrap(), "--moves", position, "--json"]));
+            let mut moves: Vec<&str> =
+                probe["moves"].as_array().unwrap().iter().map(|m| m["san"].as_str().unwrap()).collect();
+            moves.sort_unstable();
+            assert_eq!(moves, *expected, "{options:?} {extension} after {position:?}");
+        }
+    }
+}
+
+/// Polyglot → JSON Lines: one object per 16-byte entry, in file order, its fields the stored
+/// bytes. Games → a book through `convert` is refused, naming `tabiya book`.
+#[test]
+fn polyglot_to_json_lines_and_games_to_books_through_convert() {
+    let bin = sample("famous-games.bin");
+    let bytes = std::fs::read(&bin).unwrap();
+    let out = tabiya(&["convert", "-q", bin.to_str().unwrap(), "-o", "-", "--to", "jsonl"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<serde_json::Value> = out
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), bytes.len() / 16);
+    for (line, entry) in lines.iter().zip(bytes.chunks_exact(16)) {
+        let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+        assert_eq!(line["key"], hex(&entry[..8]));
+        assert_eq!(line["raw_move"], hex(&entry[8..10]));
+        assert_eq!(line["weight"], u16::from_be_bytes([entry[10], entry[11]]));
+        assert_eq!(line["learn"], u32::from_be_bytes([entry[12], entry[13], entry[14], entry[15]]));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for book in ["x.bin", "x.kob"] {
+        let output = dir.path().join(book);
+        let pgn = sample("famous-games.pgn");
+        let out = tabiya(&["convert", pgn.to_str().unwrap(), "-o", output.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("tabiya book"));
+        assert!(!output.exists());
+    }
+}

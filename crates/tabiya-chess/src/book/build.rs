@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
-use super::{Book, KeyTrail, MoveStats, NO_POSITION, PackedPosition, PositionRecord, position_key};
+use super::{Book, EloFilter, KeyTrail, MoveStats, NO_POSITION, PackedPosition, PositionRecord, position_key};
 use crate::game::{Game, GameResult};
 use crate::pgn::{WalkOptions, WalkedGame, walk_pieces};
 
@@ -17,8 +17,9 @@ pub struct BuildOptions {
     /// Moves at plies `0..max_ply` of each game are counted (Polyglot's `-max-ply`, default
     /// 1024).
     pub max_ply: u32,
-    /// Only games where both players have an Elo tag of at least this value.
-    pub min_elo: Option<u32>,
+    /// Which games go in by their players' ratings (`polyglot make-book -min-elo N` is
+    /// `EloFilter { weak: N, .. }`).
+    pub elo: EloFilter,
     /// Keep every position (for the formats that store positions: CTG, Kvetka). Polyglot
     /// books need only keys, moves and the side to move; without positions `finish` does not
     /// replay the games.
@@ -27,16 +28,18 @@ pub struct BuildOptions {
 
 impl Default for BuildOptions {
     fn default() -> BuildOptions {
-        BuildOptions { max_ply: 1024, min_elo: None, keep_positions: true }
+        BuildOptions { max_ply: 1024, elo: EloFilter::default(), keep_positions: true }
     }
 }
 
 /// What the builder did with the games it was given.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct BuildSummary {
+    /// Games whose moves went into the book.
     pub games_added: u64,
     /// Chess960 games: Polyglot, CTG and Kvetka books hold standard chess only.
     pub games_chess960: u64,
+    /// Games the Elo filter left out.
     pub games_below_min_elo: u64,
     /// Games whose start position is not legal chess.
     pub games_invalid_start: u64,
@@ -215,10 +218,12 @@ pub struct BookBuilder {
 }
 
 impl BookBuilder {
+    /// A builder that admits games as `options` say.
     pub fn new(options: BuildOptions) -> BookBuilder {
         BookBuilder { options, ..BookBuilder::default() }
     }
 
+    /// What it did with the games so far.
     pub fn summary(&self) -> BuildSummary {
         self.summary
     }
@@ -264,12 +269,9 @@ impl BookBuilder {
             self.summary.games_chess960 += 1;
             return None;
         }
-        if let Some(min) = self.options.min_elo {
-            let elo = |name| tag(name).and_then(|v| v.trim().parse::<u32>().ok()).unwrap_or(0);
-            if elo("WhiteElo") < min || elo("BlackElo") < min {
-                self.summary.games_below_min_elo += 1;
-                return None;
-            }
+        if !self.options.elo.admits_tags(tag) {
+            self.summary.games_below_min_elo += 1;
+            return None;
         }
         let Some(start) = start else {
             self.summary.games_invalid_start += 1;
@@ -557,7 +559,9 @@ impl GameCount {
 /// A book built from games (or what was made of it range by range, see
 /// [`build_from_pgn_in_ranges`]), with what reading them found.
 pub struct GamesBuild<B = Book> {
+    /// The book (or what was made of it).
     pub book: B,
+    /// What the builder did with the games.
     pub summary: BuildSummary,
     /// Games that could not be read (PGN: unsupported variants, invalid FEN, syntax; SCID:
     /// damaged records).

@@ -1,11 +1,46 @@
-//! The opening-book model every book format reads into and writes from: positions, each
-//! with the moves played from it and their statistics, from the point of view of the side
-//! that plays the move.
+//! Opening books: the model every book format reads into and writes from, the one builder
+//! that makes books from games, and one interface to probe any book on disk.
 //!
-//! Positions are identified by their Polyglot Zobrist key (shakmaty's `Zobrist64`, which is
-//! Polyglot's) and carry the side to move and the position itself, so that formats keyed
-//! differently (CTG, Kvetka) can encode it; a book for Polyglot output alone is built without
-//! positions (`BuildOptions::keep_positions`). Format-specific weight rules live with their format (`polyglot::weights`).
+//! **The model.** A book is positions, each with the moves played from it and their
+//! statistics from the point of view of the side that plays the move ([`MoveStats`]: games,
+//! wins, draws, losses). Positions are identified by their Polyglot Zobrist key
+//! ([`position_key`]) and carry the side to move and the position itself, so that formats
+//! keyed by normalised positions ([`crate::boardcode::Normalized`], which CTG and Kvetka
+//! share: White to move, maybe mirrored) can encode it; a book for Polyglot output alone is
+//! built without positions (`BuildOptions::keep_positions`). The format adapters keep their
+//! own raw fields (Polyglot's weight and learn, CTG's annotation and rating bytes, Kvetka's
+//! comments and game references); a probe returns them beside the model's W/D/L.
+//!
+//! **Orientations.** A normalised position stands for up to four real ones (colour flip, and
+//! the left–right mirror when nobody can castle). Where a book keyed by normalised positions
+//! becomes one keyed by real positions (CTG or Kvetka → Polyglot), every orientation is
+//! written: [`Normalized::orientations`](crate::boardcode::Normalized::orientations) is the
+//! one place that decides it. CTG → Kvetka needs no choice (same normalisation).
+//!
+//! **The builder.** [`BookBuilder`] and [`build_from_pgn`] count every main-line move up to
+//! a ply limit, for the games the [`EloFilter`] lets in; `polyglot::make_from_pgn` writes
+//! `polyglot make-book`'s weights from it. Kvetka's builder applies the same Elo rule and
+//! ply limit from its header (`kvetka::Header::elo_filter`).
+//!
+//! **Probing.** [`BookFile::open`] opens a Polyglot, CTG or Kvetka book and
+//! [`BookFile::probe`] answers with [`tabiya_io::report::Probe`]: the moves in the book's own
+//! order, each with its weight and, where the book counts games, W/D/L from the mover's view.
+//!
+//! ```
+//! use tabiya_chess::book::BookFile;
+//!
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/famous-games.bin");
+//! let book = BookFile::open(path.as_ref())?;
+//! let after_e4_e5 = tabiya_chess::book::probe_position(None, Some("e4 e5")).unwrap();
+//! let probe = book.probe(&after_e4_e5)?;
+//! assert!(probe.found);
+//! let moves: Vec<(&str, u64)> = probe.moves.iter().map(|m| (m.san.as_str(), m.weight)).collect();
+//! // Nf3 won three of the sample's games, f4 one: Polyglot's weight is 2·wins + draws.
+//! assert_eq!(moves, [("Nf3", 6), ("f4", 2)]);
+//! # Ok::<(), tabiya_chess::book::BookError>(())
+//! ```
+//!
+//! Building a book in memory from games:
 //!
 //! ```
 //! use tabiya_chess::book::{BookBuilder, BuildOptions};
@@ -26,6 +61,8 @@
 //! ```
 
 mod build;
+mod file;
+mod filter;
 mod packed;
 
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
@@ -36,6 +73,8 @@ use crate::view::PositionView;
 pub use build::{
     BookBuilder, BuildOptions, BuildSummary, GamesBuild, build_from_games, build_from_pgn, build_from_pgn_in_ranges,
 };
+pub use file::{BookError, BookFile};
+pub use filter::EloFilter;
 pub use packed::PackedPosition;
 
 /// The Polyglot key of a position: shakmaty's `Zobrist64` uses Polyglot's Random64 table, and
@@ -110,14 +149,20 @@ fn key_state(pos: &impl PositionView) -> u64 {
 /// of the side that plays it. `games - wins - draws - losses` games had no known result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MoveStats {
+    /// The move.
     pub mv: Move,
+    /// Games that played it.
     pub games: u32,
+    /// Games the mover won.
     pub wins: u32,
+    /// Drawn games.
     pub draws: u32,
+    /// Games the mover lost.
     pub losses: u32,
 }
 
 impl MoveStats {
+    /// A move not counted yet.
     pub fn new(mv: Move) -> MoveStats {
         MoveStats { mv, games: 0, wins: 0, draws: 0, losses: 0 }
     }
@@ -157,9 +202,11 @@ pub struct Book {
 /// One position of a [`Book`] with its moves.
 #[derive(Debug, Clone, Copy)]
 pub struct BookPosition<'a> {
+    /// The position's Polyglot key.
     pub key: u64,
     turn: Color,
     packed: Option<&'a PackedPosition>,
+    /// Its moves, in the order they were first met.
     pub moves: &'a [MoveStats],
 }
 
@@ -175,6 +222,7 @@ impl BookPosition<'_> {
         self.turn
     }
 
+    /// Games played from the position.
     pub fn games(&self) -> u64 {
         self.moves.iter().map(|m| u64::from(m.games)).sum()
     }
@@ -184,10 +232,12 @@ impl BookPosition<'_> {
         self.moves.iter().map(|m| u64::from(m.wins)).sum()
     }
 
+    /// Drawn games from the position.
     pub fn draws(&self) -> u64 {
         self.moves.iter().map(|m| u64::from(m.draws)).sum()
     }
 
+    /// Losses of the side to move in this position.
     pub fn losses(&self) -> u64 {
         self.moves.iter().map(|m| u64::from(m.losses)).sum()
     }
@@ -224,6 +274,7 @@ impl Book {
         Some(self.view(&self.positions[i]))
     }
 
+    /// The position `pos`, looked up by its key.
     pub fn get(&self, pos: &Chess) -> Option<BookPosition<'_>> {
         self.get_key(position_key(pos))
     }
@@ -243,6 +294,7 @@ impl Book {
         self.positions.len()
     }
 
+    /// No position at all.
     pub fn is_empty(&self) -> bool {
         self.positions.is_empty()
     }

@@ -31,6 +31,7 @@ fn code_piece(code: u8) -> Option<Piece> {
 }
 
 impl PackedPosition {
+    /// Packs `pos`.
     pub fn new(pos: &Chess) -> PackedPosition {
         // The four bits of every square's code as four bitboards ("planes"), spread into
         // nibbles eight squares at a time: no square-by-square lookup of pieces.
@@ -49,6 +50,7 @@ impl PackedPosition {
         }
     }
 
+    /// The side to move.
     pub fn turn(&self) -> Color {
         if self.turn_and_ep & 0x80 == 0 { Color::White } else { Color::Black }
     }

@@ -53,6 +53,7 @@ const QUEEN_SIDE_CASTLE: u8 = 0xF6;
 /// The seed's assignment of the second queen's y+6 and x+6 moves; every other reader decodes
 /// both as y+6 (ctg.md 4.3, 10.1), so a reader tries the other meaning when one is illegal.
 pub const SECOND_QUEEN_UP_6: u8 = 0x1A;
+/// The other queen move of six squares ([`alternative`] of 0x1A).
 pub const SECOND_QUEEN_RIGHT_6: u8 = 0xF9;
 
 const fn fill<const N: usize>(

@@ -17,6 +17,7 @@ use crate::boardcode::Normalized;
 /// One record, decoded.
 #[derive(Debug, Clone)]
 pub struct DumpedPosition<'a> {
+    /// The record as stored.
     pub record: Record<'a>,
     /// The position: in its real orientation when `reached`, else as stored (White to move,
     /// maybe mirrored). `None` when the key does not decode to a valid position.
@@ -24,6 +25,7 @@ pub struct DumpedPosition<'a> {
     /// Whether the book's moves lead here from the start position, which tells the real
     /// orientation (colour and side of the board); otherwise it cannot be known.
     pub reached: bool,
+    /// Its moves, in the record's order.
     pub moves: Vec<DumpedMove>,
     /// Why the key or a move could not be decoded.
     pub problems: Vec<String>,
@@ -32,9 +34,11 @@ pub struct DumpedPosition<'a> {
 /// One stored move, decoded.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DumpedMove {
+    /// The stored code and annotation byte.
     pub stored: StoredMove,
     /// The legal move on `position`, `None` when the code names none.
     pub mv: Option<Move>,
+    /// SAN in the real position, for a legal move.
     pub san: Option<String>,
     /// Legal only with the other reading of 0x1A/0xF9.
     pub alternative_reading: bool,
@@ -129,11 +133,7 @@ fn decode_moves(pos: Chess, normalized: &Normalized, record: &Record<'_>, childr
 
 /// The record of a normalised position, with the en-passant retry of the probe.
 pub(super) fn lookup(by_key: &HashMap<&[u8], usize>, normalized: &Normalized) -> Option<usize> {
-    let found = Key::encode(normalized).and_then(|key| by_key.get(key.as_bytes()).copied());
-    found.or_else(|| {
-        let without_ep = Normalized { ep_file: None, ..normalized.clone() };
-        normalized.ep_file.and(Key::encode(&without_ep)).and_then(|key| by_key.get(key.as_bytes()).copied())
-    })
+    normalized.lookup_forms().find_map(|form| Key::encode(&form).and_then(|key| by_key.get(key.as_bytes()).copied()))
 }
 
 impl DumpedPosition<'_> {
@@ -177,23 +177,41 @@ impl DumpedPosition<'_> {
 /// One line of the JSON Lines dump (field names are stable; see [`DumpedPosition::json_line`]).
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct JsonLine<'a> {
+    /// The record's position (the stored orientation) as FEN; `null` for an invalid key.
     pub fen: Option<String>,
+    /// Reached from the initial position through book moves.
     pub reached: bool,
+    /// Data page.
     pub page: u32,
+    /// Byte offset in the `.ctg`.
     pub offset: u64,
+    /// The key in hexadecimal.
     pub key: String,
+    /// Games of the position.
     pub games: u32,
+    /// Wins of the side to move.
     pub wins: u32,
+    /// Draws.
     pub draws: u32,
+    /// Losses of the side to move.
     pub losses: u32,
+    /// Offset 12, meaning unknown; kept raw.
     pub unknown_12: u32,
+    /// Ratings of the side to move's players.
     pub own_ratings: RatingBlock,
+    /// Ratings of their opponents.
     pub opponent_ratings: RatingBlock,
+    /// 0x80 green (main move), 0x40 red (do not play).
     pub recommendation: u8,
+    /// Offset 31, meaning unknown; kept raw.
     pub unknown_31: u8,
+    /// Evaluation byte.
     pub evaluation: u8,
+    /// Its symbol (`+-`, `=`, …), when it has one.
     pub evaluation_symbol: Option<&'static str>,
+    /// The moves.
     pub moves: Vec<JsonMove<'a>>,
+    /// What did not decode.
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     pub problems: &'a [String],
 }
@@ -201,9 +219,14 @@ pub struct JsonLine<'a> {
 /// A move of a [`JsonLine`].
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct JsonMove<'a> {
+    /// UCI of the legal move.
     pub uci: Option<String>,
+    /// SAN of the legal move.
     pub san: Option<&'a str>,
+    /// The stored code.
     pub code: u8,
+    /// The annotation's symbol (`!`, `?`, …), when it has one.
     pub annotation: Option<&'static str>,
+    /// The annotation byte as stored.
     pub annotation_byte: u8,
 }

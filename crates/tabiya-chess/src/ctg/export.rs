@@ -1,9 +1,8 @@
-//! CTG → Polyglot: every position a CTG probe answers, with the moves and weights it gives;
-//! CTG → Kvetka: record by record, as both formats key the same normalised positions.
+//! CTG → Polyglot: every position a CTG probe answers, with the moves and weights it gives.
 
 use std::collections::HashMap;
 
-use shakmaty::{Color, File, Position};
+use shakmaty::Position;
 
 use super::CtgError;
 use super::dump::lookup;
@@ -11,9 +10,8 @@ use super::key;
 use super::probe::{Weights, resolve};
 use super::read::Book;
 use super::record::Stats;
-use crate::boardcode::{Frame, MoveShape, Normalized};
-use crate::kvetka;
-use crate::polyglot::{Entry, encode_move, key as polyglot_key};
+use crate::boardcode::{MoveShape, Normalized};
+use crate::polyglot::{self, Entry};
 
 /// The Polyglot entries of a CTG book and what did not make it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -30,10 +28,10 @@ pub struct PolyglotExport {
     pub undecodable: u64,
 }
 
-/// Converts a book. A CTG record answers for every real position that normalises to it:
-/// the stored position and its colour flip, and, when nobody can castle, their left–right
-/// mirrors too; each gets the record's moves, mapped to its orientation. Weights follow
-/// `weights`, scaled down per position to fit 16 bits when needed (a positive weight stays ≥ 1).
+/// Converts a book. A CTG record answers for every real position that normalises to it
+/// ([`Normalized::orientations`]); each gets the record's moves, mapped to its orientation.
+/// Weights follow `weights`, scaled down per position to fit 16 bits when needed
+/// ([`polyglot::push_entries`]).
 pub fn to_polyglot(book: &Book, weights: Weights) -> Result<PolyglotExport, CtgError> {
     let records = book.records().collect::<Result<Vec<_>, _>>()?;
     let by_key: HashMap<&[u8], usize> = records.iter().enumerate().rev().map(|(i, r)| (r.key, i)).collect();
@@ -61,114 +59,10 @@ pub fn to_polyglot(book: &Book, weights: Weights) -> Result<PolyglotExport, CtgE
             shapes.push(shape);
             weighed.push((stored.annotation, child_stats));
         }
-        let weights = fit_u16(weights.weigh(&weighed));
-        export.zero_weight += weights.iter().filter(|&&w| w == 0).count() as u64;
-        if weights.iter().all(|&w| w == 0) {
-            continue;
-        }
-        for frame in frames(&normalized) {
-            let view = Normalized { frame, ..normalized.clone() };
-            let Ok(real) = view.real_position() else { continue };
-            let key = polyglot_key(&real);
-            let legal = real.legal_moves();
-            export.positions += 1;
-            for (&shape, &weight) in shapes.iter().zip(&weights) {
-                if weight == 0 {
-                    continue;
-                }
-                if let Some(mv) = view.find_move(&legal, shape) {
-                    export.entries.push(Entry { key, raw_move: encode_move(mv), weight, learn: 0 });
-                }
-            }
-        }
+        let weighed: Vec<(MoveShape, u64)> = shapes.into_iter().zip(weights.weigh(&weighed)).collect();
+        export.zero_weight += weighed.iter().filter(|&&(_, w)| w == 0).count() as u64;
+        export.positions += polyglot::push_entries(&normalized, &weighed, &mut export.entries);
     }
-    export.entries.sort_by_key(|e| (e.key, std::cmp::Reverse(e.weight)));
+    polyglot::sort_entries(&mut export.entries);
     Ok(export)
-}
-
-/// The Kvetka elements of a CTG book and what did not make it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct KvetkaExport {
-    /// One element per record, in CTG page order (`kvetka::Book::from_elements` sorts them).
-    pub elements: Vec<kvetka::Element>,
-    /// Records whose board code does not fit Kvetka's 176 bits.
-    pub too_long: u64,
-    /// Stored moves, or whole records, that do not decode.
-    pub undecodable: u64,
-    /// Games without a result: CTG counts them, a Kvetka element has only W/D/L.
-    pub games_without_result: u64,
-}
-
-/// Converts a book to Kvetka elements: the same normalised position under Kvetka's key, the
-/// W/D/L of the side to move, the moves re-coded (every CTG move has a Kvetka code). Ratings,
-/// annotations, recommendation and evaluation bytes have no place in a Kvetka element.
-pub fn to_kvetka(book: &Book) -> Result<KvetkaExport, CtgError> {
-    let mut export = KvetkaExport::default();
-    for record in book.records() {
-        let record = record?;
-        let Some((normalized, pos)) =
-            key::decode(record.key).ok().and_then(|n| n.real_position().ok().map(|pos| (n, pos)))
-        else {
-            export.undecodable += record.moves().len() as u64;
-            continue;
-        };
-        let Ok(key) = kvetka::key::key_of(&normalized) else {
-            export.too_long += 1;
-            continue;
-        };
-        let stats = record.stats;
-        let mut element = kvetka::Element::new(key);
-        (element.wins, element.draws, element.losses) = (stats.wins, stats.draws, stats.losses);
-        let results = u64::from(stats.wins) + u64::from(stats.draws) + u64::from(stats.losses);
-        export.games_without_result += u64::from(stats.games).saturating_sub(results);
-        let legal = pos.legal_moves();
-        for stored in record.moves() {
-            let code = resolve(&legal, &normalized, stored.code)
-                .into_move()
-                .and_then(|mv| normalized.shape_of(&mv))
-                .and_then(kvetka::moves::code);
-            match code {
-                Some(code) if !element.moves.contains(&code) => element.moves.push(code),
-                Some(_) => {}
-                None => export.undecodable += 1,
-            }
-        }
-        export.elements.push(element);
-    }
-    Ok(export)
-}
-
-/// The orientations under which real positions normalise to this stored one.
-fn frames(normalized: &Normalized) -> Vec<Frame> {
-    let mut frames = vec![Frame { flipped: false, mirrored: false }, Frame { flipped: true, mirrored: false }];
-    let king_on_e_to_h = normalized.board.king_of(Color::White).is_some_and(|k| k.file() >= File::E);
-    if normalized.castling.is_empty() && king_on_e_to_h {
-        frames.push(Frame { flipped: false, mirrored: true });
-        frames.push(Frame { flipped: true, mirrored: true });
-    }
-    frames
-}
-
-/// Scales weights down proportionally when the largest exceeds 65,535.
-fn fit_u16(weights: Vec<u64>) -> Vec<u16> {
-    let max = weights.iter().copied().max().unwrap_or(0);
-    weights
-        .into_iter()
-        .map(|w| {
-            let scaled = if max > u64::from(u16::MAX) { (u128::from(w) * 65_535 / u128::from(max)) as u64 } else { w };
-            if w > 0 { scaled.max(1) as u16 } else { 0 }
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::fit_u16;
-
-    #[test]
-    fn weights_fit_16_bits() {
-        assert_eq!(fit_u16(vec![462, 0, 3]), [462, 0, 3]);
-        assert_eq!(fit_u16(vec![8_000_000, 100, 0]), [65_535, 1, 0]);
-        assert_eq!(fit_u16(vec![131_070, 65_535]), [65_535, 32_767]);
-    }
 }

@@ -58,6 +58,7 @@ impl Key {
         Some(key)
     }
 
+    /// The key's bytes as stored (length byte first).
     pub fn as_bytes(&self) -> &[u8] {
         &self.bytes[..usize::from(self.len)]
     }

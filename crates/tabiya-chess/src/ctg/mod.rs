@@ -46,6 +46,7 @@ mod dump;
 mod export;
 mod hash;
 mod index;
+mod info;
 pub mod key;
 mod probe;
 mod read;
@@ -55,14 +56,15 @@ mod verify;
 use tabiya_io::DataError;
 
 pub use dump::{DumpedMove, DumpedPosition, JsonLine, JsonMove, dump};
-pub use export::{KvetkaExport, PolyglotExport, to_kvetka, to_polyglot};
+pub use export::{PolyglotExport, to_polyglot};
 pub use hash::hash;
 pub use index::BucketTree;
+pub use info::info;
 pub use key::{Key, hex};
-pub use probe::{BookMove, Probe, Weights};
+pub use probe::{BookMove, Probe, Weights, decode_move};
 pub use read::{Book, BookPaths, Header, Lookup, Page, Records};
 pub use record::{RatingBlock, Record, STATS_LEN, Stats, StoredMove, annotation_symbol, evaluation_symbol};
-pub use verify::{Finding, Verification, verify};
+pub use verify::verify;
 
 /// Size of the header page and of every data page.
 pub const PAGE_SIZE: usize = 4096;
@@ -71,10 +73,22 @@ pub const PAGE_SIZE: usize = 4096;
 /// the page number.
 #[derive(Debug, thiserror::Error)]
 pub enum CtgError {
+    /// A file cannot be read.
     #[error("{}: {source}", path.display())]
-    Io { path: std::path::PathBuf, source: std::io::Error },
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Bytes the format does not allow.
     #[error("{}{}: expected {}{}", error.location, page.map(|p| format!(" (data page {p})")).unwrap_or_default(), error.expected, error.found.as_ref().map(|f| format!(", found {f}")).unwrap_or_default())]
-    Data { error: DataError, page: Option<u32> },
+    Data {
+        /// Where, and what was expected there.
+        error: DataError,
+        /// The data page, when inside one.
+        page: Option<u32>,
+    },
 }
 
 impl CtgError {

@@ -8,8 +8,11 @@ use super::CtgError;
 use super::codes;
 use super::key::{Key, hex};
 use super::read::{Book, Lookup};
-use super::record::{Record, Stats, StoredMove};
+use super::record::{Record, Stats, StoredMove, annotation_symbol, evaluation_symbol};
 use crate::boardcode::Normalized;
+use serde_json::{Map, Value, json};
+use tabiya_io::report;
+use tabiya_io::{Diagnostic, Location, Unit};
 
 /// What a book says about one position.
 #[derive(Debug, Clone)]
@@ -23,8 +26,8 @@ pub struct Probe<'a> {
     /// The stored moves that are legal, in the book's order, mapped back to the real board.
     pub moves: Vec<BookMove>,
     /// What did not go as the format says (unused or illegal codes, the 0x1A/0xF9 fallback,
-    /// the look-up without the en-passant file).
-    pub warnings: Vec<String>,
+    /// the look-up without the en-passant file), each at its record's page.
+    pub problems: Vec<Diagnostic>,
 }
 
 /// One book move of a probed position.
@@ -42,6 +45,7 @@ pub struct BookMove {
 }
 
 impl BookMove {
+    /// The move in UCI (castling as `e1g1`).
     pub fn uci(&self) -> String {
         self.mv.to_uci(CastlingMode::Standard).to_string()
     }
@@ -124,20 +128,20 @@ impl Book {
     /// Looks `pos` up: the key with the en-passant file by adjacency, then without it; the
     /// stored moves mapped back to the real board; each child's statistics.
     pub fn probe(&self, pos: &Chess) -> Result<Probe<'_>, CtgError> {
-        let mut warnings = Vec::new();
-        let (normalized, key, record) = self.find_position(pos, &mut warnings)?;
+        let mut problems = Vec::new();
+        let (normalized, key, record) = self.find_position(pos, &mut problems)?;
         let mut moves = Vec::new();
         if let Some(record) = &record {
             let legal = pos.legal_moves();
             for stored in record.moves() {
-                let Some(mv) = self.real_move(&legal, &normalized, stored, &mut warnings) else { continue };
+                let Some(mv) = self.real_move(&legal, &normalized, stored, record, &mut problems) else { continue };
                 let mut child_pos = pos.clone();
                 let san = SanPlus::from_move_and_play_unchecked(&mut child_pos, mv).to_string();
                 let child = self.find_position(&child_pos, &mut Vec::new())?.2.map(|r| r.stats);
                 moves.push(BookMove { mv, san, stored, child });
             }
         }
-        Ok(Probe { normalized, key, record, moves, warnings })
+        Ok(Probe { normalized, key, record, moves, problems })
     }
 
     /// The record of a position, trying without the en-passant file when the key with it is
@@ -145,17 +149,21 @@ impl Book {
     fn find_position(
         &self,
         pos: &Chess,
-        warnings: &mut Vec<String>,
+        problems: &mut Vec<Diagnostic>,
     ) -> Result<(Normalized, Option<Key>, Option<Record<'_>>), CtgError> {
         let normalized = Normalized::new(pos);
         let Some(key) = Key::encode(&normalized) else { return Ok((normalized, None, None)) };
         let mut find = |key: &Key| -> Result<Option<Record<'_>>, CtgError> {
             let found = self.find(key)?;
             if let Some((record, Lookup::Legacy)) = &found {
-                warnings.push(format!(
-                    "key {}: found in data page {} only by the legacy walk; the .ctb/.cto tree leads elsewhere",
-                    hex(key.as_bytes()),
-                    record.page
+                problems.push(Diagnostic::warning(
+                    "ctg.legacy_lookup",
+                    self.record_location(record),
+                    format!(
+                        "key {}: found in data page {} only by the legacy walk; the .ctb/.cto tree leads elsewhere",
+                        hex(key.as_bytes()),
+                        record.page
+                    ),
                 ));
             }
             Ok(found.map(|(record, _)| record))
@@ -168,9 +176,13 @@ impl Book {
             if let Some(other) = Key::encode(&without_ep)
                 && let Some(record) = find(&other)?
             {
-                warnings.push(format!(
-                    "key {} not in the book; found the position stored without its en-passant file",
-                    hex(key.as_bytes())
+                problems.push(Diagnostic::warning(
+                    "ctg.en_passant_lookup",
+                    self.record_location(&record),
+                    format!(
+                        "key {} not in the book; found the position stored without its en-passant file",
+                        hex(key.as_bytes())
+                    ),
                 ));
                 return Ok((without_ep, Some(other), Some(record)));
             }
@@ -185,13 +197,20 @@ impl Book {
         legal: &[Move],
         normalized: &Normalized,
         stored: StoredMove,
-        warnings: &mut Vec<String>,
+        record: &Record<'_>,
+        problems: &mut Vec<Diagnostic>,
     ) -> Option<Move> {
         let resolved = resolve(legal, normalized, stored.code);
         if let Some(problem) = resolved.problem() {
-            warnings.push(format!("move code {:#04x}: {problem}", stored.code));
+            let message = format!("move code {:#04x}: {problem}", stored.code);
+            problems.push(Diagnostic::warning("ctg.move_code", self.record_location(record), message));
         }
         resolved.into_move()
+    }
+
+    /// Where a record is: the `.ctg`, its byte offset, its data page.
+    pub(super) fn record_location(&self, record: &Record<'_>) -> Location {
+        Location::file(&self.paths().ctg).with(Unit::Page, u64::from(record.page)).with_offset(record.offset)
     }
 }
 
@@ -235,4 +254,74 @@ pub(super) fn resolve(legal: &[Move], normalized: &Normalized, code: u8) -> Reso
         Some(mv) => Resolved::Alternative(mv),
         None => Resolved::Illegal,
     }
+}
+
+impl Book {
+    /// The `probe` answer for `pos`: the record's statistics and raw fields, then its moves in
+    /// the book's order, weighted by `weights`, with W/D/L of the position each leads to seen
+    /// from the side that plays it.
+    pub fn probe_report(&self, pos: &Chess, weights: Weights) -> Result<report::Probe, CtgError> {
+        let probe = self.probe(pos)?;
+        let mut position = Map::new();
+        if let Some(record) = &probe.record {
+            position.insert("page".into(), json!(record.page));
+            position.insert("offset".into(), json!(record.offset));
+            position.insert("key".into(), json!(hex(record.key)));
+            stats_fields(&mut position, &record.stats);
+        }
+        position.insert("flipped".into(), json!(probe.normalized.frame.flipped));
+        position.insert("mirrored".into(), json!(probe.normalized.frame.mirrored));
+        let moves = probe
+            .moves
+            .iter()
+            .zip(weights.weights(&probe.moves))
+            .map(|(m, weight)| {
+                let mover = m.mover_stats();
+                let mut extra = Map::new();
+                extra.insert("code".into(), json!(m.stored.code));
+                extra.insert("annotation_byte".into(), json!(m.stored.annotation));
+                extra.insert("child_in_book".into(), json!(m.child.is_some()));
+                if let Some(stats) = &mover {
+                    let mut child = Map::new();
+                    stats_fields(&mut child, stats);
+                    extra.insert("child".into(), Value::Object(child));
+                }
+                report::ProbeMove {
+                    uci: m.uci(),
+                    san: m.san.clone(),
+                    weight,
+                    games: mover.map(|s| u64::from(s.games)),
+                    wins: mover.map(|s| u64::from(s.wins)),
+                    draws: mover.map(|s| u64::from(s.draws)),
+                    losses: mover.map(|s| u64::from(s.losses)),
+                    annotation: annotation_symbol(m.stored.annotation).map(str::to_owned),
+                    extra,
+                }
+            })
+            .collect();
+        Ok(report::Probe {
+            book: self.paths().ctg.clone(),
+            format: crate::Format::Ctg.name(),
+            fen: crate::book::fen_of(pos),
+            found: probe.record.is_some(),
+            position,
+            moves,
+            problems: self.warnings().iter().cloned().chain(probe.problems).collect(),
+        })
+    }
+}
+
+/// Statistics as JSON fields: results for the side to move, both rating blocks, the raw bytes.
+fn stats_fields(map: &mut Map<String, Value>, stats: &Stats) {
+    if let Ok(Value::Object(fields)) = serde_json::to_value(stats) {
+        map.extend(fields);
+    }
+    map.insert("evaluation_symbol".into(), json!(evaluation_symbol(stats.evaluation)));
+}
+
+/// The legal move a stored code names in a position (normalised as `normalized`), reading
+/// 0x1A/0xF9 the other way when the table's reading is illegal; `None` for an unused code or
+/// one that names no legal move.
+pub fn decode_move(legal: &[Move], normalized: &Normalized, code: u8) -> Option<Move> {
+    resolve(legal, normalized, code).into_move()
 }

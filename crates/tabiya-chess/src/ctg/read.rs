@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use tabiya_io::{ByteReader, DataError, FileBytes, Location, Warnings, read_input};
+use tabiya_io::{ByteReader, DataError, Diagnostic, DiagnosticSink, FileBytes, Location, read_input};
 
 use super::index::BucketTree;
 use super::key::{Key, key_len};
@@ -25,6 +25,7 @@ pub struct Header {
     pub games: u32,
     /// Offsets 0x800 and 0x804: 12 and the number of bucket splits, or 0, 0.
     pub split_marker: u32,
+    /// Split count of the `.ctb` (offset 0x804), when the marker says it is there.
     pub splits: u32,
 }
 
@@ -52,8 +53,11 @@ impl Header {
 /// The files of a book, found from any of them or from the stem.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BookPaths {
+    /// The data pages.
     pub ctg: PathBuf,
+    /// The bucket → page table.
     pub cto: PathBuf,
+    /// The split bitmap.
     pub ctb: PathBuf,
 }
 
@@ -102,7 +106,7 @@ pub struct Book {
     ctg: FileBytes,
     header: Header,
     index: Index,
-    warnings: Warnings,
+    warnings: Vec<Diagnostic>,
 }
 
 /// A data page.
@@ -232,16 +236,18 @@ impl Book {
     fn from_parts(paths: BookPaths, ctg: FileBytes, index: Option<(&[u8], &[u8])>) -> Result<Book, CtgError> {
         let first = ctg.get(..PAGE_SIZE.min(ctg.len())).unwrap_or_default();
         let header = Header::parse(first, &paths.ctg)?;
-        let mut warnings = Warnings::default();
+        let mut warnings = Vec::new();
         let file_pages = (ctg.len() / PAGE_SIZE).saturating_sub(1) as u64;
         if !ctg.len().is_multiple_of(PAGE_SIZE) {
-            warnings.push(
+            warnings.warning(
+                "ctg.truncated",
                 Location::at(ctg.len() as u64).in_file(&paths.ctg),
                 format!("file size is not a multiple of {PAGE_SIZE}: the last page is truncated"),
             );
         }
         if u64::from(header.data_pages) != file_pages {
-            warnings.push(
+            warnings.warning(
+                "ctg.header_pages",
                 Location::at(0x10).in_file(&paths.ctg),
                 format!("header says {} data pages, the file holds {file_pages}", header.data_pages),
             );
@@ -252,7 +258,8 @@ impl Book {
                 BucketTree::parse(cto, &book.paths.cto, ctb, &book.paths.ctb).map_err(|e| CtgError::data(e, None))?,
             ),
             None => {
-                book.warnings.push(
+                book.warnings.warning(
+                    "ctg.no_index",
                     Location::default().in_file(&book.paths.cto),
                     "no .cto/.ctb index beside the book: walking every page to find positions",
                 );
@@ -271,16 +278,18 @@ impl Book {
         Ok(keys)
     }
 
+    /// The files of the book.
     pub fn paths(&self) -> &BookPaths {
         &self.paths
     }
 
+    /// The header page.
     pub fn header(&self) -> &Header {
         &self.header
     }
 
     /// Deviations met while opening (truncation, header disagreements, missing index).
-    pub fn warnings(&self) -> &Warnings {
+    pub fn warnings(&self) -> &[Diagnostic] {
         &self.warnings
     }
 

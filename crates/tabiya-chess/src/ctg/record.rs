@@ -5,7 +5,9 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 /// Rated games of one side: how many, and the sum of the ratings.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct RatingBlock {
+    /// Rated games.
     pub count: u32,
+    /// Sum of the ratings.
     pub sum: u32,
 }
 
@@ -30,9 +32,13 @@ impl Serialize for RatingBlock {
 /// (which is the real side to move: normalising swaps the colours, not the roles).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Stats {
+    /// Games of the position.
     pub games: u32,
+    /// Wins of the side to move.
     pub wins: u32,
+    /// Losses of the side to move.
     pub losses: u32,
+    /// Draws.
     pub draws: u32,
     /// Offset 12, meaning unknown (often 10·W + 5·D + 5·unfinished); kept raw.
     pub unknown_12: u32,
@@ -52,6 +58,7 @@ pub struct Stats {
 pub const STATS_LEN: usize = 33;
 
 impl Stats {
+    /// Reads the 33 bytes of a statistics block.
     pub fn parse(b: &[u8; STATS_LEN]) -> Stats {
         let u24 = |i: usize| u32::from_be_bytes([0, b[i], b[i + 1], b[i + 2]]);
         let u32 = |i: usize| u32::from_be_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
@@ -114,7 +121,9 @@ impl Stats {
 /// One stored move: its code and its annotation byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct StoredMove {
+    /// The move code (ctg.md 10).
     pub code: u8,
+    /// The annotation byte (`!`, `?`, …, see [`annotation_symbol`]).
     pub annotation: u8,
 }
 
@@ -129,10 +138,12 @@ pub struct Record<'a> {
     pub key: &'a [u8],
     /// (code, annotation) pairs, without the length byte.
     pub move_bytes: &'a [u8],
+    /// The position's statistics, for its side to move.
     pub stats: Stats,
 }
 
 impl Record<'_> {
+    /// The stored moves, in the record's order.
     pub fn moves(&self) -> impl ExactSizeIterator<Item = StoredMove> + '_ {
         self.move_bytes.chunks_exact(2).map(|p| StoredMove { code: p[0], annotation: p[1] })
     }

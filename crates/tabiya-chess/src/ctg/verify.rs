@@ -4,57 +4,29 @@ use std::collections::HashMap;
 
 use shakmaty::{Color, File, Position};
 
+use std::path::Path;
+
+use tabiya_io::report::Verification;
+use tabiya_io::{Diagnostic, DiagnosticSink, Location, Unit};
+
 use super::CtgError;
 use super::key::{self, Key, hex};
 use super::probe::{Resolved, resolve};
 use super::read::Book;
 
-/// One problem found.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    /// An error makes the book wrong; a warning is a deviation readers tolerate.
-    pub error: bool,
-    /// `file@offset (data page N)`.
-    pub location: String,
-    pub what: String,
-}
-
-/// What `verify` checked and found.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Verification {
-    /// Counts in a stable order: pages, records, moves, …
-    pub checked: Vec<(&'static str, u64)>,
-    pub findings: Vec<Finding>,
-}
-
-impl Verification {
-    pub fn ok(&self) -> bool {
-        !self.findings.iter().any(|f| f.error)
-    }
-
-    /// A count by name.
-    pub fn count(&self, name: &str) -> Option<u64> {
-        self.checked.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
-    }
-
-    fn error(&mut self, location: impl ToString, what: impl Into<String>) {
-        self.findings.push(Finding { error: true, location: location.to_string(), what: what.into() });
-    }
-
-    /// A reading error, split into where it happened and what was expected there.
-    fn failed(&mut self, file: &str, e: CtgError) {
-        match e {
-            CtgError::Data { error, page } => {
-                let page = page.map(|p| format!(" (data page {p})")).unwrap_or_default();
-                let found = error.found.map(|f| format!(", found {f}")).unwrap_or_default();
-                self.error(format!("{}{page}", error.location), format!("expected {}{found}", error.expected));
+/// A reading error as a diagnostic: where it happened (with the data page when inside one)
+/// and what was expected there.
+fn read_error(file: &Path, e: CtgError) -> Diagnostic {
+    match e {
+        CtgError::Data { error, page } => {
+            let mut location = error.location.in_file(file);
+            if let Some(page) = page {
+                location = location.with(Unit::Page, u64::from(page));
             }
-            CtgError::Io { .. } => self.error(file, e.to_string()),
+            let found = error.found.map(|f| format!(", found {f}")).unwrap_or_default();
+            Diagnostic::error("ctg.read", location, format!("expected {}{found}", error.expected))
         }
-    }
-
-    fn warning(&mut self, location: impl ToString, what: impl Into<String>) {
-        self.findings.push(Finding { error: false, location: location.to_string(), what: what.into() });
+        CtgError::Io { .. } => Diagnostic::error("ctg.read", Location::file(file), e.to_string()),
     }
 }
 
@@ -74,12 +46,10 @@ struct Counts {
 /// re-encoding to its own bytes and normalised, every record reachable through the exact and
 /// the legacy look-up, every move legal, and the index files consistent with the pages.
 pub fn verify(book: &Book) -> Verification {
-    let mut v = Verification::default();
+    let ctg = &book.paths().ctg;
+    let mut v = Verification::new(ctg, crate::Format::Ctg.name());
     let mut n = Counts::default();
-    let ctg = book.paths().ctg.display().to_string();
-    for w in book.warnings().iter() {
-        v.warning(&w.location, &w.message);
-    }
+    v.problems(book.warnings().iter().cloned());
     let header = *book.header();
     let mut first_seen: HashMap<Vec<u8>, u64> = HashMap::new();
 
@@ -87,7 +57,7 @@ pub fn verify(book: &Book) -> Verification {
         let page = match page {
             Ok(page) => page,
             Err(e) => {
-                v.failed(&ctg, e);
+                v.problem(read_error(ctg, e));
                 continue;
             }
         };
@@ -98,21 +68,21 @@ pub fn verify(book: &Book) -> Verification {
             let record = match record {
                 Ok(record) => record,
                 Err(e) => {
-                    v.failed(&ctg, e);
+                    v.problem(read_error(ctg, e));
                     break;
                 }
             };
             in_page += 1;
             n.records += 1;
             n.moves += record.moves().len() as u64;
-            let at = format!("{ctg}@{:#x} (data page {})", record.offset, record.page);
+            let at = book.record_location(&record);
             if let Some(first) = first_seen.insert(record.key.to_vec(), record.offset) {
-                v.error(&at, format!("the same key as the record at {first:#x}"));
+                v.error("ctg.duplicate_key", at.clone(), format!("the same key as the record at {first:#x}"));
             }
             let normalized = match key::decode(record.key) {
                 Ok(normalized) => normalized,
                 Err(expected) => {
-                    v.error(&at, format!("key {}: expected {expected}", hex(record.key)));
+                    v.error("ctg.key", at, format!("key {}: expected {expected}", hex(record.key)));
                     continue;
                 }
             };
@@ -120,12 +90,20 @@ pub fn verify(book: &Book) -> Verification {
             n.castling_records += u64::from(!normalized.castling.is_empty());
             match Key::encode(&normalized) {
                 Some(again) if again.as_bytes() == record.key => {}
-                _ => v.error(&at, format!("key {} does not re-encode to the same bytes", hex(record.key))),
+                _ => v.error(
+                    "ctg.key",
+                    at.clone(),
+                    format!("key {} does not re-encode to the same bytes", hex(record.key)),
+                ),
             }
             if normalized.castling.is_empty()
                 && normalized.board.king_of(Color::White).is_some_and(|k| k.file() <= File::D)
             {
-                v.error(&at, "not normalised: nobody can castle but White's king is on files a-d");
+                v.error(
+                    "ctg.not_normalized",
+                    at.clone(),
+                    "not normalised: nobody can castle but White's king is on files a-d",
+                );
             }
             let key = Key::encode(&normalized);
             if book.tree().is_some()
@@ -133,19 +111,21 @@ pub fn verify(book: &Book) -> Verification {
             {
                 match book.find_exact(&key) {
                     Ok(Some(found)) if found.offset == record.offset => n.found_exact += 1,
-                    Ok(_) => v.error(&at, "not found by the exact .ctb/.cto look-up"),
-                    Err(e) => v.error(&at, format!("exact look-up failed: {e}")),
+                    Ok(_) => v.error("ctg.exact_lookup", at.clone(), "not found by the exact .ctb/.cto look-up"),
+                    Err(e) => v.error("ctg.exact_lookup", at.clone(), format!("exact look-up failed: {e}")),
                 }
                 match book.find_legacy(&key) {
                     Ok(Some(found)) if found.offset == record.offset => n.found_legacy += 1,
-                    Ok(_) => v.warning(&at, "not found by the legacy look-up of other readers"),
-                    Err(e) => v.warning(&at, format!("legacy look-up failed: {e}")),
+                    Ok(_) => {
+                        v.warning("ctg.legacy_lookup", at.clone(), "not found by the legacy look-up of other readers")
+                    }
+                    Err(e) => v.warning("ctg.legacy_lookup", at.clone(), format!("legacy look-up failed: {e}")),
                 }
             }
             let pos = match normalized.real_position() {
                 Ok(pos) => pos,
                 Err(e) => {
-                    v.error(&at, format!("the key is not a valid position: {e}"));
+                    v.error("ctg.key", at, format!("the key is not a valid position: {e}"));
                     continue;
                 }
             };
@@ -154,13 +134,18 @@ pub fn verify(book: &Book) -> Verification {
                 let resolved = resolve(&legal, &normalized, stored.code);
                 if let Some(problem) = resolved.problem() {
                     let what = format!("move code {:#04x}: {problem}", stored.code);
-                    if matches!(resolved, Resolved::Alternative(_)) { v.warning(&at, what) } else { v.error(&at, what) }
+                    if matches!(resolved, Resolved::Alternative(_)) {
+                        v.warning("ctg.move_code", at.clone(), what);
+                    } else {
+                        v.error("ctg.move_code", at.clone(), what);
+                    }
                 }
             }
         }
         if in_page != u64::from(page.declared_records) {
             v.error(
-                format!("{ctg}@{:#x} (data page {})", page.offset, page.number),
+                "ctg.page_header",
+                Location::file(ctg).with(Unit::Page, u64::from(page.number)).with_offset(page.offset),
                 format!("page header announces {} records, the used bytes hold {in_page}", page.declared_records),
             );
         }
@@ -168,20 +153,19 @@ pub fn verify(book: &Book) -> Verification {
     if header.positions as u64 != n.records {
         // ChessBase's count is approximate (PowerPlay17: 13,321 for 13,305 records).
         v.warning(
-            format!("{ctg}@0x18"),
+            "ctg.header_positions",
+            Location::file(ctg).with_offset(0x18),
             format!("header says {} positions, the pages hold {}", header.positions, n.records),
         );
     }
-    v.checked = vec![
-        ("pages", n.pages),
-        ("records", n.records),
-        ("moves", n.moves),
-        ("ep_records", n.ep_records),
-        ("castling_records", n.castling_records),
-        ("pages_with_stale_bytes", n.stale_pages),
-    ];
+    v.checked("pages", n.pages)
+        .checked("records", n.records)
+        .checked("moves", n.moves)
+        .checked("ep_records", n.ep_records)
+        .checked("castling_records", n.castling_records)
+        .checked("pages_with_stale_bytes", n.stale_pages);
     if book.tree().is_some() {
-        v.checked.extend([("found_exact", n.found_exact), ("found_legacy", n.found_legacy)]);
+        v.checked("found_exact", n.found_exact).checked("found_legacy", n.found_legacy);
     }
     check_index(book, &mut v);
     v
@@ -191,47 +175,61 @@ pub fn verify(book: &Book) -> Verification {
 fn check_index(book: &Book, v: &mut Verification) {
     let Some(tree) = book.tree() else { return };
     let paths = book.paths();
-    let (cto, ctb) = (paths.cto.display().to_string(), paths.ctb.display().to_string());
+    let (cto, ctb) = (Location::file(&paths.cto), Location::file(&paths.ctb));
     let leading_ff = tree.split.iter().take_while(|&&b| b == 0xff).count() as u64;
     if u64::from(tree.lower) != 8 * leading_ff {
-        v.error(format!("{ctb}@0x4"), format!("lower bound {} is not 8 × {leading_ff} leading 0xFF bytes", tree.lower));
+        v.error(
+            "ctg.ctb_lower",
+            ctb.with_offset(0x4),
+            format!("lower bound {} is not 8 × {leading_ff} leading 0xFF bytes", tree.lower),
+        );
     }
     if tree.cto_lower != tree.lower {
         v.warning(
-            format!("{cto}@0xc"),
+            "ctg.cto_lower",
+            cto.clone().with_offset(0xc),
             format!("copy of the lower bound is {}, the .ctb says {}", tree.cto_lower, tree.lower),
         );
     }
     let leaves = tree.leaves();
     let mut pages_seen = vec![0u32; book.page_count() as usize];
     for &(bucket, page) in &leaves {
-        let at = format!("{cto}@{:#x}", 16 + 4 * bucket);
+        let at = cto.clone().with_offset(16 + 4 * bucket);
         match usize::try_from(page).ok().and_then(|p| pages_seen.get_mut(p)) {
             Some(seen) => *seen += 1,
             None if page == -1 => {}
-            None => v.error(&at, format!("bucket {bucket} names page {page}, the book has {}", book.page_count())),
+            None => v.error(
+                "ctg.cto_page",
+                at,
+                format!("bucket {bucket} names page {page}, the book has {}", book.page_count()),
+            ),
         }
     }
     for (page, &seen) in pages_seen.iter().enumerate() {
         if seen != 1 {
-            v.error(&cto, format!("data page {page} is the page of {seen} leaf buckets, expected 1"));
+            v.error(
+                "ctg.cto_page",
+                cto.clone(),
+                format!("data page {page} is the page of {seen} leaf buckets, expected 1"),
+            );
         }
     }
     let splits = tree.split.iter().map(|b| u64::from(b.count_ones())).sum::<u64>();
     let highest_leaf = leaves.last().map_or(0, |&(bucket, _)| bucket);
     if tree.pages.len() as u64 != highest_leaf + 1 {
         v.warning(
-            format!("{cto}@0x4"),
+            "ctg.cto_entries",
+            cto.with_offset(0x4),
             format!("{} entries, the highest leaf bucket is {highest_leaf}", tree.pages.len()),
         );
     }
     let header = book.header();
     if header.split_marker == 12 && u64::from(header.splits) != splits {
         v.warning(
-            format!("{}@0x804", paths.ctg.display()),
+            "ctg.header_splits",
+            Location::file(&paths.ctg).with_offset(0x804),
             format!("header says {} splits, the .ctb has {splits}", header.splits),
         );
     }
-    v.checked.push(("leaf_buckets", leaves.len() as u64));
-    v.checked.push(("splits", splits));
+    v.checked("leaf_buckets", leaves.len() as u64).checked("splits", splits);
 }

@@ -53,7 +53,9 @@ pub(crate) type KeySet = HashSet<Key, BuildHasherDefault<KeyHasher>>;
 /// What a build did, and what it had to leave out (spec 10.5, 10.6).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct BuildReport {
+    /// Games read.
     pub games_read: u64,
+    /// Games whose moves went into the book.
     pub games_added: u64,
     /// Games below an Elo threshold of the header.
     pub games_filtered: u64,
@@ -75,6 +77,7 @@ pub struct BuildReport {
     pub links_dropped: u64,
     /// Comments dropped because the element did not fit even without links.
     pub comments_dropped: u64,
+    /// Positions (elements) written.
     pub positions: u64,
     /// 2048-byte blocks of the book written.
     pub blocks: u64,
@@ -118,7 +121,9 @@ pub struct Builder {
 /// Where a game is, for the `.ksf` (used when the header's element_type bit 0 is set).
 #[derive(Debug, Clone, Copy)]
 pub struct GamePlace {
+    /// Byte offset of the game in its PGN file.
     pub offset: u32,
+    /// Length of the game's text in bytes.
     pub length: u32,
 }
 
@@ -247,10 +252,12 @@ impl GameWalk {
 }
 
 impl Builder {
+    /// A builder for a book with `header` (its Elo thresholds, plies and flags apply).
     pub fn new(header: Header) -> Builder {
         Builder { header, pieces: Vec::new(), sources: Vec::new(), report: BuildReport::default() }
     }
 
+    /// What the builder did so far.
     pub fn report(&self) -> &BuildReport {
         &self.report
     }
@@ -263,15 +270,6 @@ impl Builder {
         self.sources.push(Source { source_type: SOURCE_PGN, is_bad: 0, address, games: Vec::new() });
         self.pieces.push(Piece::new((self.sources.len() - 1) as u16, self.header.references()));
         Ok(())
-    }
-
-    /// Whether the header's Elo thresholds let a game in (spec 10.1; unknown Elo = 0).
-    fn accepts(&self, white: u16, black: u16) -> bool {
-        let h = &self.header;
-        white >= h.min_white_elo
-            && black >= h.min_black_elo
-            && white.max(black) >= h.min_strong_elo
-            && white.min(black) >= h.min_weak_elo
     }
 
     /// Counts a game and, unless it is left out (Chess960, Elo filters), records it in the
@@ -288,12 +286,14 @@ impl Builder {
             self.report.games_chess960 += 1;
             return Ok(None);
         }
-        let elo = |name| tag(name).and_then(|v| v.trim().parse::<u16>().ok()).unwrap_or(0);
-        let (white_elo, black_elo) = (elo("WhiteElo"), elo("BlackElo"));
-        if !self.accepts(white_elo, black_elo) {
+        // The header's Elo thresholds (spec 10.1; unknown Elo = 0), the rule of every book.
+        if !self.header.elo_filter().admits_tags(tag) {
             self.report.games_filtered += 1;
             return Ok(None);
         }
+        // The .ksf keeps ratings in 16 bits.
+        let elo = |name| tag(name).and_then(|v| v.trim().parse::<u16>().ok()).unwrap_or(0);
+        let (white_elo, black_elo) = (elo("WhiteElo"), elo("BlackElo"));
         if self.header.references() {
             let Some(source) = self.sources.last_mut() else {
                 return Err(KvetkaError::unrepresentable("a game reference without a source"));
@@ -710,14 +710,17 @@ impl OpeningNames {
         OpeningNames { names }
     }
 
+    /// The opening name of a position.
     pub fn get(&self, key: &Key) -> Option<&String> {
         self.names.get(key)
     }
 
+    /// Number of named positions.
     pub fn len(&self) -> usize {
         self.names.len()
     }
 
+    /// No names at all.
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
     }

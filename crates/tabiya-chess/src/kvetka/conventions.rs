@@ -27,7 +27,9 @@ pub enum StringEndian {
     /// UTF-16BE unless UTF-16LE reads clearly better (then a warning).
     #[default]
     Auto,
+    /// UTF-16BE, as the document says.
     Big,
+    /// UTF-16LE, as some writers do.
     Little,
 }
 
@@ -42,6 +44,7 @@ pub enum KeyOrder {
 }
 
 impl KeyOrder {
+    /// Compares two keys in this order.
     pub fn compare(self, a: &[u8], b: &[u8]) -> std::cmp::Ordering {
         match self {
             KeyOrder::Unsigned => a.cmp(b),
@@ -53,6 +56,7 @@ impl KeyOrder {
 /// The reader's choices.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ReadOptions {
+    /// How Unicode strings are read.
     pub string_endian: StringEndian,
     /// Also warn about what the document allows but tabiya never writes (what `verify`
     /// reports): CompactInts in a longer form than needed (a rewrite uses the minimal one) and

@@ -1,8 +1,10 @@
-//! Kvetka ↔ the format-neutral [`crate::book`] model and Polyglot, and a JSON Lines dump.
+//! Kvetka ↔ Polyglot, CTG → Kvetka, and a JSON Lines dump.
 //!
-//! A Kvetka key stands for a normalised position (White to move, maybe mirrored), so the real
-//! positions a book holds are found by walking from the initial position through its moves;
-//! positions no book move reaches from there (games from a FEN) are counted, not converted.
+//! A Kvetka key stands for a normalised position (White to move, maybe mirrored). Towards
+//! Polyglot every orientation of it is written ([`Normalized::orientations`], the one place
+//! that choice is made); from Polyglot, whose keys cannot be decoded, the real positions are
+//! found by walking from the initial position through its moves, and positions no book move
+//! reaches from there are counted, not converted.
 
 use std::collections::HashSet;
 
@@ -17,70 +19,59 @@ use super::error::KvetkaError;
 use super::key;
 use super::moves::{decode_move, encode_move};
 use super::{Book, Header, Key};
-use crate::book::{self, MoveStats, position_key};
+use crate::boardcode::Normalized;
+use crate::book::position_key;
 use crate::polyglot::{self, Entry};
 
 /// What a conversion reached and what it left behind.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct ConvertReport {
+    /// Positions converted.
     pub positions: u64,
+    /// Moves converted.
     pub moves: u64,
     /// Book positions not reachable from the initial position through book moves.
     pub positions_not_reached: u64,
     /// Stored moves that are not legal in their position (or not encodable, towards Kvetka).
     pub moves_skipped: u64,
-    /// Records whose key is not a valid position (CTG).
+    /// Elements whose key is not a valid position.
     pub positions_invalid: u64,
 }
 
-/// The book as positions reachable from the initial position, each move with the W/D/L of
-/// the position it leads to seen from the side that plays it.
-pub fn to_book_model(kvetka: &Book) -> (book::Book, ConvertReport) {
-    let mut model = book::BookBuilder::new(book::BuildOptions::default());
+/// Polyglot entries for a Kvetka book: every element in every orientation
+/// ([`Normalized::orientations`]), each move weighing the mover's 2·wins + draws in the
+/// element of the position it leads to (CTG's `Weights::Raw`, so that CTG → Kvetka → Polyglot
+/// gives what CTG → Polyglot gives with raw weights), scaled to 16 bits per position; moves
+/// of weight 0 (no won or drawn game, or the next position not in the book) are left out.
+pub fn to_polyglot(kvetka: &Book) -> (Vec<Entry>, ConvertReport) {
     let mut report = ConvertReport::default();
-    let mut reached: HashSet<Key, std::hash::BuildHasherDefault<super::build::KeyHasher>> = HashSet::default();
-    let mut stack = vec![Chess::default()];
-    let mut seen: HashSet<u64> = HashSet::new();
-    while let Some(pos) = stack.pop() {
-        let zobrist = position_key(&pos);
-        if !seen.insert(zobrist) {
+    let mut entries = Vec::new();
+    for element in kvetka.elements() {
+        let Some((norm, pos)) = key::decode(&element.key).ok().and_then(|n| n.real_position().ok().map(|p| (n, p)))
+        else {
+            report.positions_invalid += 1;
             continue;
-        }
-        let Ok((key, norm)) = key::encode(&pos) else { continue };
-        let Some(element) = kvetka.find(&key) else { continue };
-        reached.insert(key);
-        report.positions += 1;
+        };
         let mut moves = Vec::with_capacity(element.moves.len());
         for &code in &element.moves {
-            let Some(mv) = decode_move(&norm, &pos, code) else {
+            let Some((mv, shape)) = decode_move(&norm, &pos, code).and_then(|mv| Some((mv, norm.shape_of(&mv)?)))
+            else {
                 report.moves_skipped += 1;
                 continue;
             };
             let mut next = pos.clone();
             next.play_unchecked(mv);
-            let mut stats = MoveStats::new(mv);
-            if let Some(after) = key::encode(&next).ok().and_then(|(k, _)| kvetka.find(&k)) {
-                (stats.wins, stats.draws, stats.losses) = (after.losses, after.draws, after.wins);
-                stats.games = after.wins.saturating_add(after.draws).saturating_add(after.losses);
-            }
-            moves.push(stats);
-            stack.push(next);
+            let after = Normalized::new(&next)
+                .lookup_forms()
+                .find_map(|form| key::key_of(&form).ok().and_then(|k| kvetka.find(&k)));
+            // The element after the move counts for the opponent: the mover's wins are its losses.
+            moves.push((shape, after.map_or(0, |e| 2 * u64::from(e.losses) + u64::from(e.draws))));
         }
         report.moves += moves.len() as u64;
-        for stats in &moves {
-            model.add_stats(&pos, stats);
-        }
+        report.positions += polyglot::push_entries(&norm, &moves, &mut entries);
     }
-    report.positions_not_reached = kvetka.elements().filter(|e| !reached.contains(&e.key)).count() as u64;
-    (model.finish(), report)
-}
-
-/// Polyglot entries for a Kvetka book: weight 2·wins + draws of the mover (make-book's rule),
-/// moves without a won or drawn game left out.
-pub fn to_polyglot(kvetka: &Book) -> (Vec<Entry>, ConvertReport) {
-    let (model, report) = to_book_model(kvetka);
-    let options = polyglot::MakeOptions { min_games: 1, ..polyglot::MakeOptions::default() };
-    (polyglot::entries_from_book(&model, &options), report)
+    polyglot::sort_entries(&mut entries);
+    (entries, report)
 }
 
 /// A Kvetka book with the positions and moves of a Polyglot book, walked from the initial
@@ -150,43 +141,61 @@ pub fn from_polyglot(entries: &[Entry], header: Header) -> Result<(Book, Convert
     Ok((Book::from_elements(header, elements)?, report))
 }
 
-/// A Kvetka book with every record of a CTG book: CTG normalises positions exactly like Kvetka
-/// (same board code, colour flip and mirror), so each record becomes the element of the same
-/// position, with the record's W/D/L for the side to move and its moves recoded.
-pub fn from_ctg(ctg: &crate::ctg::Book, header: Header) -> Result<(Book, ConvertReport), KvetkaError> {
-    let dumped =
-        crate::ctg::dump(ctg).map_err(|e| KvetkaError::unrepresentable(format!("the CTG book cannot be read: {e}")))?;
-    let mut report = ConvertReport::default();
-    let mut elements: KeyMap<Element> = KeyMap::default();
-    for record in dumped {
-        let Some(pos) = &record.position else {
-            report.positions_invalid += 1;
+/// A Kvetka book of a CTG book and what did not make it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CtgConversion {
+    /// One element per record, in key order.
+    pub book: Book,
+    /// Records whose board code does not fit Kvetka's 176 bits.
+    pub too_long: u64,
+    /// Stored moves, or whole records, that do not decode.
+    pub undecodable: u64,
+    /// Games without a result: CTG counts them, a Kvetka element has only W/D/L.
+    pub games_without_result: u64,
+}
+
+/// CTG → Kvetka, record by record: both formats key the same normalised positions (same board
+/// code, colour flip and mirror), so each record becomes the element of its position as
+/// stored (no orientation is chosen here), with the W/D/L of the side to move and its moves
+/// re-coded (every CTG move has a Kvetka code). Ratings, annotations, recommendation and
+/// evaluation bytes have no place in a Kvetka element.
+pub fn from_ctg(ctg: &crate::ctg::Book, header: Header) -> Result<CtgConversion, KvetkaError> {
+    let unreadable =
+        |e: crate::ctg::CtgError| KvetkaError::unrepresentable(format!("the CTG book cannot be read: {e}"));
+    let mut export = CtgConversion::default();
+    let mut elements = Vec::new();
+    for record in ctg.records() {
+        let record = record.map_err(unreadable)?;
+        let Some((normalized, pos)) =
+            crate::ctg::key::decode(record.key).ok().and_then(|n| n.real_position().ok().map(|pos| (n, pos)))
+        else {
+            export.undecodable += record.moves().len() as u64;
             continue;
         };
-        let Ok((key, norm)) = key::encode(pos) else {
-            report.moves_skipped += record.moves.len() as u64;
+        let Ok(key) = key::key_of(&normalized) else {
+            export.too_long += 1;
             continue;
         };
-        let e = elements.entry(key).or_insert_with(|| Element::new(key));
-        let stats = &record.record.stats;
-        e.wins = e.wins.saturating_add(stats.wins);
-        e.draws = e.draws.saturating_add(stats.draws);
-        e.losses = e.losses.saturating_add(stats.losses);
-        for m in &record.moves {
-            match m.mv.and_then(|mv| encode_move(&norm, &mv)) {
-                Some(code) if !e.moves.contains(&code) => e.moves.push(code),
+        let stats = record.stats;
+        let mut element = Element::new(key);
+        (element.wins, element.draws, element.losses) = (stats.wins, stats.draws, stats.losses);
+        let results = u64::from(stats.wins) + u64::from(stats.draws) + u64::from(stats.losses);
+        export.games_without_result += u64::from(stats.games).saturating_sub(results);
+        let legal = pos.legal_moves();
+        for stored in record.moves() {
+            let code = crate::ctg::decode_move(&legal, &normalized, stored.code)
+                .and_then(|mv| normalized.shape_of(&mv))
+                .and_then(super::moves::code);
+            match code {
+                Some(code) if !element.moves.contains(&code) => element.moves.push(code),
                 Some(_) => {}
-                None => report.moves_skipped += 1,
+                None => export.undecodable += 1,
             }
         }
+        elements.push(element);
     }
-    let mut elements: Vec<Element> = elements.into_values().collect();
-    for e in &mut elements {
-        e.moves.sort_unstable();
-        report.moves += e.moves.len() as u64;
-    }
-    report.positions = elements.len() as u64;
-    Ok((Book::from_elements(header, elements)?, report))
+    export.book = Book::from_elements(header, elements)?;
+    Ok(export)
 }
 
 /// One JSON object per element: key, the normalised position as FEN, statistics, moves

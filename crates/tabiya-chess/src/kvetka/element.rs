@@ -1,7 +1,7 @@
 //! One position of a book: the element of spec 3.3, its parsing and its bytes.
 
 use tabiya_io::varint::write_compact_int;
-use tabiya_io::{ByteReader, DataError, Location, Warnings};
+use tabiya_io::{ByteReader, DataError, Diagnostic, DiagnosticSink, Location};
 
 use super::conventions::{MAX_ELEMENT_SIZE, ReadOptions};
 use super::text::{Decoded, read_unicode, unicode_size, write_unicode};
@@ -23,7 +23,9 @@ pub const ELEMENT_TYPE_REFERENCES: u8 = 0x01;
 /// count followed by exactly that many 6-byte references (kept and written back).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GameLinks {
+    /// References read.
     Parsed(Vec<SourceRef>),
+    /// Bytes kept as read (strict reading did not decode them).
     Raw(Vec<u8>),
 }
 
@@ -36,17 +38,24 @@ impl Default for GameLinks {
 /// One position: key, W/D/L of the player to move, move codes and what the flags announce.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Element {
+    /// The position.
     pub key: Key,
+    /// Wins of the side to move.
     pub wins: u32,
+    /// Draws.
     pub draws: u32,
+    /// Losses of the side to move.
     pub losses: u32,
     /// Move codes (section 5), in the book's order.
     pub moves: Vec<u8>,
     /// The flags byte as stored; the optional fields below are present exactly when it says so
     /// (and, for references, when the header's element_type bit 0 is set).
     pub flags: u8,
+    /// A game that reached the position.
     pub some_source: Option<SourceRef>,
+    /// A comment (the opening name, for example).
     pub comment: Option<String>,
+    /// Games that ended in the position.
     pub game_links: GameLinks,
     /// Bytes after the known fields: future data (flags bits 3–7) or leftovers, kept raw.
     pub extra: Vec<u8>,
@@ -64,11 +73,13 @@ impl Element {
         Element { key, ..Element::default() }
     }
 
+    /// Sets or clears the comment and its flag.
     pub fn set_comment(&mut self, comment: Option<String>) {
         self.flags = (self.flags & !FLAG_COMMENT) | if comment.is_some() { FLAG_COMMENT } else { 0 };
         self.comment = comment;
     }
 
+    /// Sets or clears the source reference and its flag.
     pub fn set_some_source(&mut self, source: Option<SourceRef>) {
         self.flags = (self.flags & !FLAG_SOME_SOURCE) | if source.is_some() { FLAG_SOME_SOURCE } else { 0 };
         self.some_source = source;
@@ -157,7 +168,7 @@ impl Element {
         r: &mut ByteReader<'_>,
         element_type: u8,
         options: &ReadOptions,
-        warnings: &mut Warnings,
+        warnings: &mut Vec<Diagnostic>,
         notes: &mut ElementNotes,
     ) -> Result<Element, DataError> {
         let start = r.offset();
@@ -169,7 +180,8 @@ impl Element {
         }
         let total = (r.offset() - start) as usize + length;
         if total > MAX_ELEMENT_SIZE {
-            warnings.push(
+            warnings.warning(
+                "kvetka.element_size",
                 Location::at(start),
                 format!("element of {total} bytes exceeds the {MAX_ELEMENT_SIZE}-byte limit"),
             );
@@ -203,7 +215,8 @@ impl Element {
                     body.skip(used, "game links")?;
                 }
                 None => {
-                    warnings.push(
+                    warnings.warning(
+                        "kvetka.game_links",
                         Location::at(at),
                         "game links are not a CompactInt count and 6-byte references; kept raw",
                     );
@@ -214,7 +227,8 @@ impl Element {
         }
         if !body.is_empty() {
             if flags & FLAGS_FUTURE == 0 {
-                warnings.push(
+                warnings.warning(
+                    "kvetka.element_tail",
                     Location::at(body.offset()),
                     format!("{} bytes after the element's fields; kept raw", body.remaining()),
                 );
@@ -231,13 +245,14 @@ fn compact_int(
     r: &mut ByteReader<'_>,
     what: &str,
     options: &ReadOptions,
-    warnings: &mut Warnings,
+    warnings: &mut Vec<Diagnostic>,
 ) -> Result<u32, DataError> {
     let at = r.offset();
     let value = r.compact_int(what)?;
     let len = (r.offset() - at) as usize;
     if options.strict && len > compact_size(value) {
-        warnings.push(
+        warnings.warning(
+            "kvetka.compact_int",
             Location::at(at),
             format!("{what} {value} written in {len} bytes, {} would do (a rewrite uses those)", compact_size(value)),
         );
@@ -282,7 +297,7 @@ mod tests {
             &mut r,
             element_type,
             &ReadOptions::default(),
-            &mut Warnings::default(),
+            &mut Vec::new(),
             &mut ElementNotes::default(),
         )
         .unwrap();
@@ -335,9 +350,8 @@ mod tests {
     fn an_element_longer_than_its_block_is_an_error_with_offset() {
         let bytes = [0x7f, 0, 0];
         let mut r = ByteReader::with_base(&bytes, 0x81e);
-        let err =
-            Element::parse(&mut r, 1, &ReadOptions::default(), &mut Warnings::default(), &mut ElementNotes::default())
-                .unwrap_err();
+        let err = Element::parse(&mut r, 1, &ReadOptions::default(), &mut Vec::new(), &mut ElementNotes::default())
+            .unwrap_err();
         assert_eq!(err.location.offset, Some(0x81f));
         assert!(err.expected.contains("127 bytes"), "{err}");
     }

@@ -30,14 +30,17 @@ impl BookFiles {
         self.stem.with_file_name(name)
     }
 
+    /// Part file `number` (`stem_N.kob`).
     pub fn part(&self, number: usize) -> PathBuf {
         self.with_suffix(&format!("_{number}.kob"))
     }
 
+    /// The `.kin`.
     pub fn kin(&self) -> PathBuf {
         self.with_suffix(".kin")
     }
 
+    /// The `.ksf`.
     pub fn ksf(&self) -> PathBuf {
         self.with_suffix(".ksf")
     }

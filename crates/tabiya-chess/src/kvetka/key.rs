@@ -52,14 +52,19 @@ fn tail(castling: CastlingBits, ep_file: Option<File>) -> Tail {
 /// Why the bytes of a key are not a position the writer could have made (spec 11.6).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum KeyError {
+    /// The code ends before the board is complete.
     #[error("the board code does not fit in 176 bits")]
     Truncated,
+    /// An en-passant file nibble that is no file.
     #[error("ep field {0:#06b} (expected 0 or a file 1–8)")]
     EnPassant(u8),
+    /// Padding bits that are not zero.
     #[error("padding bits after the code are not zero")]
     Padding,
+    /// Not a legal position (the reason).
     #[error("not a legal White-to-move position: {0}")]
     Illegal(String),
+    /// Nobody can castle but White's king is on files a–d: not normalised.
     #[error("no castling rights and the white king on files a–d: the mirror rule was not applied")]
     NotMirrored,
 }

@@ -1,7 +1,7 @@
 //! The `.ksf` game-source file (spec 8): a table of contents, then one description per
 //! source with a record per game.
 
-use tabiya_io::{ByteReader, DataError, Location, Warnings};
+use tabiya_io::{ByteReader, DataError, Diagnostic, DiagnosticSink, Location};
 
 use super::conventions::{KSF_TABLE_ALIGN, StringEndian};
 use super::text::{Decoded, decode_ansi, read_ansi, read_unicode, unicode_size, write_ansi, write_unicode};
@@ -12,6 +12,7 @@ pub const SOURCE_PGN: u8 = 1;
 /// All sources of a book, in index order (a [`super::SourceRef`] points into them).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Sources {
+    /// The sources (PGN files), in order.
     pub sources: Vec<Source>,
 }
 
@@ -24,6 +25,7 @@ pub struct Source {
     pub is_bad: u8,
     /// URL or full path; `%currentdir` may stand for Kvetka's folder.
     pub address: String,
+    /// Its games, in order.
     pub games: Vec<GameRecord>,
 }
 
@@ -36,18 +38,23 @@ pub struct GameRecord {
     pub length: u32,
     /// White's name, Windows-1251 bytes as stored.
     pub white: Vec<u8>,
+    /// Black's name, Windows-1251.
     pub black: Vec<u8>,
+    /// White's Elo; 0 unknown.
     pub white_elo: u16,
+    /// Black's Elo; 0 unknown.
     pub black_elo: u16,
     /// 0 = 0-1, 1 = 1-0, 2 = ½-½, 3 = unknown.
     pub result: u8,
 }
 
 impl GameRecord {
+    /// White's name, decoded.
     pub fn white_name(&self) -> String {
         decode_ansi(&self.white)
     }
 
+    /// Black's name, decoded.
     pub fn black_name(&self) -> String {
         decode_ansi(&self.black)
     }
@@ -72,13 +79,14 @@ pub fn table_size(n: usize) -> usize {
 const MIN_GAME_RECORD: usize = 4 + 4 + 4 + 4 + 2 + 2 + 1;
 
 impl Sources {
+    /// A referenced game with its source.
     pub fn game(&self, r: super::SourceRef) -> Option<(&Source, &GameRecord)> {
         let source = self.sources.get(usize::from(r.source))?;
         Some((source, source.games.get(r.game as usize)?))
     }
 
     /// Parses a whole `.ksf`. Deviations (table size, overlapping sources) are warnings.
-    pub fn parse(data: &[u8], endian: StringEndian, warnings: &mut Warnings) -> Result<Sources, DataError> {
+    pub fn parse(data: &[u8], endian: StringEndian, warnings: &mut Vec<Diagnostic>) -> Result<Sources, DataError> {
         let mut r = ByteReader::new(data);
         let count = r.u32_be("source_number")? as usize;
         if count > data.len() / 4 {
@@ -87,14 +95,18 @@ impl Sources {
         let addresses: Vec<u32> = (0..count).map(|_| r.u32_be("source address")).collect::<Result<_, _>>()?;
         let table = table_size(count);
         if data.len() < table {
-            warnings.push(Location::at(r.offset()), format!("table of contents shorter than {table} bytes"));
+            warnings.warning(
+                "kvetka.ksf_table",
+                Location::at(r.offset()),
+                format!("table of contents shorter than {table} bytes"),
+            );
         }
         let mut little_endian = false;
         let mut sources = Vec::with_capacity(count);
         for (i, &address) in addresses.iter().enumerate() {
             if (address as usize) < table.min(data.len()) {
-                warnings
-                    .push(Location::at(4 + 4 * i as u64), format!("source {i} starts inside the table of contents"));
+                let at = Location::at(4 + 4 * i as u64);
+                warnings.warning("kvetka.ksf_table", at, format!("source {i} starts inside the table of contents"));
             }
             let mut r = ByteReader::new(data);
             r.seek(address as usize, "source description").map_err(|e| e.with_record(i as u64))?;
@@ -102,7 +114,7 @@ impl Sources {
             sources.push(source);
         }
         if little_endian {
-            warnings.push(Location::default(), "Unicode strings read as UTF-16LE");
+            warnings.warning("kvetka.ksf_utf16le", Location::default(), "Unicode strings read as UTF-16LE");
         }
         Ok(Sources { sources })
     }
@@ -186,7 +198,7 @@ mod tests {
         bytes[3] = 1;
         bytes[7] = 8; // source 0 at offset 8, inside the table
         bytes[8..16].copy_from_slice(&[1, 0, 0, 0, 0, 0, 0xff, 0xff]);
-        let err = Sources::parse(&bytes, StringEndian::Auto, &mut Warnings::default()).unwrap_err();
+        let err = Sources::parse(&bytes, StringEndian::Auto, &mut Vec::new()).unwrap_err();
         assert!(err.expected.contains("4294901760 game descriptions"), "{err}");
     }
 }

@@ -36,6 +36,7 @@ pub mod probe;
 mod read;
 mod record;
 mod text;
+mod verify;
 mod write;
 
 pub use element::{
@@ -44,7 +45,8 @@ pub use element::{
 pub use error::KvetkaError;
 pub use files::BookFiles;
 pub use ksf::{GameRecord, SOURCE_PGN, Source, Sources, table_size as ksf_table_size};
-pub use read::{BookBytes, BookReader, KinState, Opened, Problem, open, read_whole};
+pub use read::{BookBytes, BookReader, KinState, Opened, open, read_whole};
+pub use verify::{check, info, verify};
 pub use write::WriteOptions;
 
 use std::cmp::Ordering;
@@ -75,6 +77,7 @@ impl PartialOrd for Key {
 }
 
 impl Key {
+    /// A key from 44 hexadecimal digits.
     pub fn from_hex(hex: &str) -> Option<Key> {
         if hex.len() != 2 * KEY_LEN || !hex.is_ascii() {
             return None;
@@ -86,6 +89,7 @@ impl Key {
         Some(Key(key))
     }
 
+    /// The key as 44 hexadecimal digits.
     pub fn to_hex(&self) -> String {
         self.0.iter().map(|b| format!("{b:02x}")).collect()
     }
@@ -127,7 +131,9 @@ impl fmt::Debug for Key {
 /// A game reference (SourceType, spec 6): source index in the `.ksf`, game index in the source.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SourceRef {
+    /// Index of the source in the `.ksf`.
     pub source: u16,
+    /// Index of the game in its source.
     pub game: u32,
 }
 
@@ -145,11 +151,15 @@ impl SourceRef {
 /// The `.kob` header (spec 3.1); `block_number` is the length of [`Book::blocks`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Header {
+    /// The book's caption.
     pub caption: String,
     /// Game filters used when adding games; 0 = no filter.
     pub min_white_elo: u16,
+    /// Minimum Black Elo of an added game.
     pub min_black_elo: u16,
+    /// Minimum Elo of the stronger player.
     pub min_strong_elo: u16,
+    /// Minimum Elo of the weaker player.
     pub min_weak_elo: u16,
     /// Plies of a game added to the book; 0xFF = all.
     pub max_move: u8,
@@ -175,6 +185,17 @@ impl Default for Header {
 }
 
 impl Header {
+    /// The games the header's Elo thresholds let in.
+    pub fn elo_filter(&self) -> crate::book::EloFilter {
+        crate::book::EloFilter {
+            white: self.min_white_elo.into(),
+            black: self.min_black_elo.into(),
+            strong: self.min_strong_elo.into(),
+            weak: self.min_weak_elo.into(),
+        }
+    }
+
+    /// Whether elements carry game references (bit 0 of `element_type`).
     pub fn references(&self) -> bool {
         self.element_type & ELEMENT_TYPE_REFERENCES != 0
     }
@@ -183,6 +204,7 @@ impl Header {
 /// One 2048-byte block's elements, in key order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Block {
+    /// The elements, in key order.
     pub elements: Vec<Element>,
     /// The bytes after n, when they are not all zero (leftovers of another writer): written
     /// back while the elements still end at the same n, else zeros. Empty for tabiya's blocks.
@@ -192,17 +214,21 @@ pub struct Block {
 /// A whole book in memory.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Book {
+    /// The `.kob` header.
     pub header: Header,
+    /// The 2048-byte blocks, in order.
     pub blocks: Vec<Block>,
     /// The `.ksf`, when the book has one.
     pub sources: Option<Sources>,
 }
 
 impl Book {
+    /// Every element, in key order.
     pub fn elements(&self) -> impl Iterator<Item = &Element> {
         self.blocks.iter().flat_map(|b| b.elements.iter())
     }
 
+    /// Number of elements.
     pub fn element_count(&self) -> usize {
         self.blocks.iter().map(|b| b.elements.len()).sum()
     }

@@ -1,11 +1,11 @@
 //! Reading books: the `.kob` stream over its part files, blocks, `.kin`, `.ksf`, and the checks
-//! of spec section 11. Lenient: what the document allows to skip is a [`Problem`] that is not
-//! an error; only structure that cannot be followed stops reading.
+//! of spec section 11. Lenient: what the document allows to skip is a warning
+//! [`Diagnostic`]; only structure that cannot be followed stops reading.
 
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 
-use tabiya_io::{ByteReader, DataError, FileBytes, Location, Warnings, read_input};
+use tabiya_io::{ByteReader, DataError, Diagnostic, DiagnosticSink, FileBytes, Location, Unit, read_input};
 
 use super::conventions::{BLOCK_SIZE, KeyOrder, ReadOptions, StringEndian};
 use super::element::{Element, ElementNotes};
@@ -15,18 +15,10 @@ use super::ksf::Sources;
 use super::text::read_unicode;
 use super::{Block, Book, Header, KEY_LEN, Key};
 
-/// Something a check found: an error (the book breaks the document) or a warning (a
-/// tolerated deviation).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    pub error: bool,
-    pub location: Location,
-    pub message: String,
-}
-
 /// What became of the `.kin`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KinState {
+    /// No `.kin` beside the book.
     Absent,
     /// Present and equal to the first key of every block.
     Agrees,
@@ -49,16 +41,20 @@ pub struct BookReader {
     kin_present: bool,
     ksf: Option<FileBytes>,
     options: ReadOptions,
-    problems: Vec<Problem>,
+    problems: Vec<Diagnostic>,
 }
 
 /// The bytes of a book's files: the `.kob` parts in number order, the `.kin` and `.ksf` when
 /// present. [`BookReader::open`] maps them from disk; tests and fuzzing build them in memory.
 #[derive(Debug)]
 pub struct BookBytes {
+    /// Where the files are.
     pub files: BookFiles,
+    /// The `.kob` parts with their paths, in number order.
     pub parts: Vec<(PathBuf, FileBytes)>,
+    /// The `.kin`, when present.
     pub kin: Option<FileBytes>,
+    /// The `.ksf`, when present.
     pub ksf: Option<FileBytes>,
 }
 
@@ -92,6 +88,7 @@ impl BookReader {
         BookReader::from_bytes(BookBytes::load(path)?, options)
     }
 
+    /// A reader over bytes already in memory.
     pub fn from_bytes(bytes: BookBytes, options: ReadOptions) -> Result<BookReader, KvetkaError> {
         let BookBytes { files, parts, kin: kin_bytes, ksf } = bytes;
         let mut problems = Vec::new();
@@ -129,13 +126,11 @@ impl BookReader {
             .into());
         }
         if stored > block_number {
-            problems.push(Problem {
-                error: false,
-                location: Location::default().in_file(part0),
-                message: format!(
-                    "the parts hold {stored} blocks, the header counts {block_number}; the rest is ignored"
-                ),
-            });
+            problems.push(Diagnostic::warning(
+                "kvetka.block_number",
+                Location::default().in_file(part0),
+                format!("the parts hold {stored} blocks, the header counts {block_number}; the rest is ignored"),
+            ));
         }
 
         let kin_path = files.kin();
@@ -145,16 +140,16 @@ impl BookReader {
             if bytes.len() == KEY_LEN * block_number as usize {
                 kin = Some(bytes.chunks_exact(KEY_LEN).map(|c| Key(c.try_into().unwrap_or([0; KEY_LEN]))).collect());
             } else {
-                problems.push(Problem {
-                    error: false,
-                    location: Location::at(0).in_file(&kin_path),
-                    message: format!(
+                problems.push(Diagnostic::warning(
+                    "kvetka.kin_size",
+                    Location::at(0).in_file(&kin_path),
+                    format!(
                         ".kin of {} bytes, expected {} ({} keys); ignored",
                         bytes.len(),
                         KEY_LEN * block_number as usize,
                         block_number
                     ),
-                });
+                ));
             }
         }
         Ok(BookReader {
@@ -172,24 +167,28 @@ impl BookReader {
         })
     }
 
+    /// The `.kob` header.
     pub fn header(&self) -> &Header {
         &self.header
     }
 
+    /// The book's files.
     pub fn files(&self) -> &BookFiles {
         &self.files
     }
 
+    /// Number of blocks (the header's block_number).
     pub fn block_number(&self) -> u32 {
         self.block_number
     }
 
+    /// The `.kob` parts, in number order.
     pub fn part_paths(&self) -> impl Iterator<Item = &Path> {
         self.parts.iter().map(|(p, _)| p.as_path())
     }
 
     /// What opening found (header deviations, `.kin` size).
-    pub fn problems(&self) -> &[Problem] {
+    pub fn problems(&self) -> &[Diagnostic] {
         &self.problems
     }
 
@@ -206,14 +205,14 @@ impl BookReader {
     }
 
     /// Parses block `index`. Errors and warnings name the part file, the offset and the block.
-    pub fn block(&self, index: u32, warnings: &mut Warnings) -> Result<Block, KvetkaError> {
+    pub fn block(&self, index: u32, warnings: &mut Vec<Diagnostic>) -> Result<Block, KvetkaError> {
         self.block_with_notes(index, warnings, &mut ElementNotes::default())
     }
 
     fn block_with_notes(
         &self,
         index: u32,
-        warnings: &mut Warnings,
+        warnings: &mut Vec<Diagnostic>,
         notes: &mut ElementNotes,
     ) -> Result<Block, KvetkaError> {
         let (bytes, path, offset) = self.block_bytes(index).ok_or_else(|| {
@@ -230,7 +229,7 @@ impl BookReader {
         }
         let mut r = ByteReader::with_base(&bytes[2..used], offset as u64 + 2);
         let mut elements = Vec::new();
-        let mut local = Warnings::default();
+        let mut local = Vec::new();
         while !r.is_empty() {
             let element =
                 Element::parse(&mut r, self.header.element_type, &self.options, &mut local, notes).map_err(locate)?;
@@ -241,13 +240,15 @@ impl BookReader {
         let rest = &bytes[used..];
         let unused = if rest.iter().any(|&b| b != 0) { rest.to_vec() } else { Vec::new() };
         if self.options.strict && !unused.is_empty() {
-            local.push(
+            local.warning(
+                "kvetka.block_tail",
                 Location::at(offset as u64 + used as u64),
                 format!("{} bytes after n are not zero (kept while the block is unchanged)", unused.len()),
             );
         }
-        for w in local.0 {
-            warnings.push(w.location.in_file(path).with_record(index.into()), w.message);
+        for mut w in local {
+            w.location = w.location.in_file(path).with(Unit::Block, index.into());
+            warnings.push(w);
         }
         Ok(Block { elements, unused })
     }
@@ -292,7 +293,7 @@ impl BookReader {
         let Some((bytes, path, offset)) = self.block_bytes(index) else { return Ok(None) };
         let used = usize::from(u16::from_be_bytes([bytes[0], bytes[1]]));
         let Some(elements) = bytes.get(2..used) else {
-            return self.block(index, &mut Warnings::default()).map(|_| None);
+            return self.block(index, &mut Vec::new()).map(|_| None);
         };
         let mut r = ByteReader::with_base(elements, offset as u64 + 2);
         while !r.is_empty() {
@@ -309,27 +310,25 @@ impl BookReader {
                         &mut at,
                         self.header.element_type,
                         &self.options,
-                        &mut Warnings::default(),
+                        &mut Vec::new(),
                         &mut ElementNotes::default(),
                     )
                     .map_err(|e| KvetkaError::Data(e.in_file(path).with_record(index.into())))?;
                     return Ok(Some(element));
                 }
-                None => return self.block(index, &mut Warnings::default()).map(|_| None),
+                None => return self.block(index, &mut Vec::new()).map(|_| None),
             }
         }
         Ok(None)
     }
 
     /// Reads the `.ksf`, if the book has one.
-    pub fn sources(&self, warnings: &mut Warnings) -> Result<Option<Sources>, KvetkaError> {
+    pub fn sources(&self, warnings: &mut Vec<Diagnostic>) -> Result<Option<Sources>, KvetkaError> {
         let path = self.files.ksf();
         let Some(bytes) = &self.ksf else { return Ok(None) };
-        let mut local = Warnings::default();
+        let mut local = Vec::new();
         let sources = Sources::parse(bytes, self.options.string_endian, &mut local).map_err(|e| e.in_file(&path))?;
-        for w in local.0 {
-            warnings.push(w.location.in_file(&path), w.message);
-        }
+        warnings.extend(local.into_iter().map(|w| w.in_file(&path)));
         Ok(Some(sources))
     }
 }
@@ -340,7 +339,7 @@ fn read_header(
     data: &[u8],
     total: u64,
     endian: StringEndian,
-    problems: &mut Vec<Problem>,
+    problems: &mut Vec<Diagnostic>,
 ) -> Result<(Header, usize, u32), KvetkaError> {
     let type_byte = ByteReader::new(data).u8("book type").map_err(|e| e.in_file(path))?;
     if type_byte != 0x01 {
@@ -353,11 +352,11 @@ fn read_header(
         && let Ok(bytes) = parse_header(data, endian, true)
         && fits(&bytes)
     {
-        problems.push(Problem {
-            error: false,
-            location: Location::at(1).in_file(path),
-            message: "caption length read as a byte count (the document counts UTF-16 code units)".into(),
-        });
+        problems.push(Diagnostic::warning(
+            "kvetka.caption_length",
+            Location::at(1).in_file(path),
+            "caption length read as a byte count (the document counts UTF-16 code units)",
+        ));
         return Ok(bytes);
     }
     Ok(units)
@@ -398,18 +397,24 @@ fn looks_like_header(data: &[u8], endian: StringEndian) -> bool {
 /// A book read whole, with everything the checks of spec 11 found.
 #[derive(Debug)]
 pub struct Opened {
+    /// The whole book.
     pub book: Book,
+    /// Where its files are.
     pub files: BookFiles,
+    /// Its `.kob` parts.
     pub parts: Vec<PathBuf>,
+    /// What became of the `.kin`.
     pub kin: KinState,
     /// The order the keys follow; `None` when they follow neither.
     pub key_order: Option<KeyOrder>,
-    pub problems: Vec<Problem>,
+    /// What reading found, in the order found.
+    pub problems: Vec<Diagnostic>,
 }
 
 impl Opened {
-    pub fn errors(&self) -> impl Iterator<Item = &Problem> {
-        self.problems.iter().filter(|p| p.error)
+    /// The problems that are errors.
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.problems.iter().filter(|p| p.is_error())
     }
 }
 
@@ -421,31 +426,31 @@ pub fn open(path: &Path, options: ReadOptions) -> Result<Opened, KvetkaError> {
 /// Reads every block of an opened book and checks it.
 pub fn read_whole(reader: BookReader) -> Result<Opened, KvetkaError> {
     let mut problems = reader.problems.clone();
-    let mut warnings = Warnings::default();
+    let mut warnings = Vec::new();
     let mut notes = ElementNotes::default();
     let blocks: Vec<Block> = (0..reader.block_number)
         .map(|i| reader.block_with_notes(i, &mut warnings, &mut notes))
         .collect::<Result<_, _>>()?;
     if notes.little_endian_comment {
         let location = Location::default().in_file(&reader.parts[0].0);
-        warnings.push(location, "comments read as UTF-16LE (the document's reading is UTF-16BE)");
+        warnings.warning(
+            "kvetka.comment_utf16le",
+            location,
+            "comments read as UTF-16LE (the document's reading is UTF-16BE)",
+        );
     }
     let sources = match reader.sources(&mut warnings) {
         Ok(s) => s,
         Err(e) => {
-            problems.push(Problem {
-                error: true,
-                location: Location::default(),
-                message: format!("{e}; sources ignored"),
-            });
+            problems.push(Diagnostic::error("kvetka.ksf", Location::default(), format!("{e}; sources ignored")));
             None
         }
     };
-    problems.extend(warnings.0.into_iter().map(|w| Problem { error: false, location: w.location, message: w.message }));
+    problems.extend(warnings);
 
     let block_location = |i: usize| {
         let (_, path, offset) = reader.block_bytes(i as u32).unwrap_or((&[], Path::new(""), 0));
-        Location::at(offset as u64).in_file(path).with_record(i as u64)
+        Location::at(offset as u64).in_file(path).with(Unit::Block, i as u64)
     };
     let key_order = check_order(&blocks, &block_location, &mut problems);
     let kin = match (&reader.kin, reader.kin_present) {
@@ -456,11 +461,11 @@ pub fn read_whole(reader: BookReader) -> Result<Opened, KvetkaError> {
             match mismatch {
                 None => KinState::Agrees,
                 Some(i) => {
-                    problems.push(Problem {
-                        error: false,
-                        location: Location::at((KEY_LEN * i) as u64).in_file(&reader.files.kin()).with_record(i as u64),
-                        message: format!("key {i} differs from the first key of block {i}; the .kin is ignored"),
-                    });
+                    problems.push(Diagnostic::warning(
+                        "kvetka.kin",
+                        Location::at((KEY_LEN * i) as u64).in_file(&reader.files.kin()).with_record(i as u64),
+                        format!("key {i} differs from the first key of block {i}; the .kin is ignored"),
+                    ));
                     KinState::Ignored
                 }
             }
@@ -485,7 +490,7 @@ pub fn read_whole(reader: BookReader) -> Result<Opened, KvetkaError> {
 fn check_order(
     blocks: &[Block],
     location: &dyn Fn(usize) -> Location,
-    problems: &mut Vec<Problem>,
+    problems: &mut Vec<Diagnostic>,
 ) -> Option<KeyOrder> {
     let keyed = || blocks.iter().enumerate().flat_map(|(b, block)| block.elements.iter().map(move |e| (b, e.key)));
     let violations = |order: KeyOrder| {
@@ -495,36 +500,41 @@ fn check_order(
         return Some(KeyOrder::Unsigned);
     }
     if violations(KeyOrder::Signed).next().is_none() {
-        problems.push(Problem {
-            error: false,
-            location: location(0),
-            message: "keys are sorted as signed bytes, not memcmp; look-ups use that order".into(),
-        });
+        problems.push(Diagnostic::warning(
+            "kvetka.key_order",
+            location(0),
+            "keys are sorted as signed bytes, not memcmp; look-ups use that order",
+        ));
         return Some(KeyOrder::Signed);
     }
     for ((_, a), (block, b)) in violations(KeyOrder::Unsigned) {
         let what = if a == b { "duplicate key" } else { "key out of order" };
-        problems.push(Problem { error: true, location: location(block), message: format!("{what} {}", b.to_hex()) });
+        problems.push(Diagnostic::error("kvetka.key_order", location(block), format!("{what} {}", b.to_hex())));
     }
     None
 }
 
 /// Game references must point to existing sources and games (spec 11.8).
-fn check_references(book: &Book, sources: &Sources, location: &dyn Fn(usize) -> Location, problems: &mut Vec<Problem>) {
+fn check_references(
+    book: &Book,
+    sources: &Sources,
+    location: &dyn Fn(usize) -> Location,
+    problems: &mut Vec<Diagnostic>,
+) {
     for (b, block) in book.blocks.iter().enumerate() {
         for e in &block.elements {
             for r in e.some_source.iter().chain(e.links()) {
                 if sources.game(*r).is_none() {
-                    problems.push(Problem {
-                        error: true,
-                        location: location(b),
-                        message: format!(
+                    problems.push(Diagnostic::error(
+                        "kvetka.reference",
+                        location(b),
+                        format!(
                             "position {} refers to game {} of source {}, which the .ksf does not have",
                             e.key.to_hex(),
                             r.game,
                             r.source
                         ),
-                    });
+                    ));
                 }
             }
         }

@@ -5,16 +5,32 @@ use shakmaty::{Chess, Move, Position, Role, Square};
 /// One 16-byte book entry, as stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Entry {
+    /// The position's Polyglot key.
     pub key: u64,
     /// to-file bits 0–2, to-rank 3–5, from-file 6–8, from-rank 9–11, promotion 12–14
     /// (1 knight … 4 queen); castling is stored as the king taking its own rook.
     pub raw_move: u16,
+    /// How often an engine should play the move, relative to the others.
     pub weight: u16,
     /// Engine learning data: kept as read, 0 in new books.
     pub learn: u32,
 }
 
 impl Entry {
+    /// The entry as one JSON Lines object (`tabiya convert book.bin -o book.jsonl`): the key
+    /// and the move field in hexadecimal, the move field as UCI text as stored (castling as
+    /// `e1h1`: without the position, the key cannot be decoded), the weight and the learn field.
+    pub fn to_json(self) -> serde_json::Value {
+        serde_json::json!({
+            "key": format!("{:016x}", self.key),
+            "raw_move": format!("{:04x}", self.raw_move),
+            "move": super::probe::raw_uci(self),
+            "weight": self.weight,
+            "learn": self.learn,
+        })
+    }
+
+    /// The 16 bytes as stored (big-endian).
     pub fn to_bytes(self) -> [u8; 16] {
         let mut bytes = [0; 16];
         bytes[..8].copy_from_slice(&self.key.to_be_bytes());
@@ -24,6 +40,7 @@ impl Entry {
         bytes
     }
 
+    /// An entry from its 16 stored bytes.
     pub fn from_bytes(bytes: [u8; 16]) -> Entry {
         let [k0, k1, k2, k3, k4, k5, k6, k7, m0, m1, w0, w1, l0, l1, l2, l3] = bytes;
         Entry {
@@ -34,10 +51,12 @@ impl Entry {
         }
     }
 
+    /// The from-square of the move field.
     pub fn from_square(self) -> Square {
         Square::new(u32::from((self.raw_move >> 6) & 0o77))
     }
 
+    /// The to-square of the move field.
     pub fn to_square(self) -> Square {
         Square::new(u32::from(self.raw_move & 0o77))
     }

@@ -62,8 +62,11 @@ pub fn entries_from_range(range: &Book, options: &MakeOptions) -> Vec<Entry> {
 /// from.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EntryRun {
+    /// Positions of the book it came from.
     pub positions: usize,
+    /// Moves of the book it came from.
     pub moves: usize,
+    /// The entries, sorted.
     pub entries: Vec<Entry>,
 }
 

@@ -24,8 +24,10 @@
 //! ```
 
 mod entry;
+mod info;
 mod make;
 mod merge;
+mod normalized;
 mod probe;
 mod read;
 mod verify;
@@ -35,11 +37,13 @@ use tabiya_io::Location;
 
 pub use crate::book::position_key as key;
 pub use entry::{Entry, decode_move, encode_move};
+pub use info::info;
 pub use make::{EntryRun, MakeOptions, entries_from_book, entries_from_range, make_from_pgn};
 pub use merge::{MergeRule, merge};
-pub use probe::{ProbeHit, find, probe};
+pub use normalized::{push_entries, sort_entries};
+pub use probe::{ProbeHit, find, probe, probe_report};
 pub use read::read_entries;
-pub use verify::{Finding, verify};
+pub use verify::{verification, verify};
 pub use write::write_entries;
 
 /// Size of one book entry in bytes.
@@ -48,8 +52,15 @@ pub const ENTRY_SIZE: usize = 16;
 /// A Polyglot book that cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum PolyglotError {
+    /// The size is not a whole number of entries.
     #[error("{location}: expected a size that is a multiple of 16 bytes (whole entries), found {size} bytes ({} trailing)", size % 16)]
-    Size { location: Location, size: u64 },
+    Size {
+        /// Where the cut entry starts.
+        location: Location,
+        /// The file's size in bytes.
+        size: u64,
+    },
+    /// The book cannot be read.
     #[error(transparent)]
     Io(#[from] std::io::Error),
 }

@@ -4,21 +4,16 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use serde_json::{Map, Value, json};
-use shakmaty::fen::Fen;
-use shakmaty::san::SanPlus;
-use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, EnPassantMode};
 use tabiya_chess::games;
 use tabiya_chess::kvetka::build::{BuildReport, Builder, OpeningNames};
 use tabiya_chess::kvetka::conventions::ReadOptions;
-use tabiya_chess::kvetka::{self, Book, BookReader, Header, KinState, KvetkaError, Sources, key, probe};
+use tabiya_chess::kvetka::{self, Book, Header, KvetkaError};
 use tabiya_io::read_input;
 
 use crate::registry::Format;
 
 use crate::args::*;
-use crate::report::{CliError, InfoReport, Output, ProbeMove, ProbeReport, Severity, VerifyReport, progress, summary};
+use crate::report::{CliError, Output, progress, summary};
 
 const FORMAT: Format = Format::Chess(tabiya_chess::Format::Kvetka);
 
@@ -29,21 +24,6 @@ pub struct ConvertOptions {}
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
 pub struct BookOptions {
-    /// Kvetka: minimum White Elo of a game (0 = no filter).
-    #[arg(long, default_value_t = 0, value_name = "ELO")]
-    pub min_white_elo: u16,
-    /// Kvetka: minimum Black Elo of a game (0 = no filter).
-    #[arg(long, default_value_t = 0, value_name = "ELO")]
-    pub min_black_elo: u16,
-    /// Kvetka: minimum Elo of the stronger player (0 = no filter).
-    #[arg(long, default_value_t = 0, value_name = "ELO")]
-    pub min_strong_elo: u16,
-    /// Kvetka: minimum Elo of the weaker player (0 = no filter).
-    #[arg(long, default_value_t = 0, value_name = "ELO")]
-    pub min_weak_elo: u16,
-    /// Kvetka: plies of each game added (1–254; 255, the default, = the whole game).
-    #[arg(long, default_value_t = 255, value_name = "PLIES")]
-    pub max_move: u8,
     /// Kvetka: also add every legal move between two positions of the book (transpositions).
     #[arg(long)]
     pub links: bool,
@@ -74,179 +54,26 @@ fn write_error(e: KvetkaError) -> CliError {
 }
 
 pub fn info(path: &Path, args: &InfoArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    let opened = kvetka::open(path, ReadOptions::default()).map_err(input_error)?;
-    let book = &opened.book;
-    let mut report = InfoReport::new(path, FORMAT);
-    report.version = json!(1);
-    report
-        .count("parts", opened.parts.len())
-        .count("blocks", book.blocks.len())
-        .count("positions", book.element_count())
-        .count("moves", book.elements().map(|e| e.moves.len()).sum::<usize>())
-        .count("comments", book.elements().filter(|e| e.comment.is_some()).count());
-    if let Some(sources) = &book.sources {
-        report
-            .count("sources", sources.sources.len())
-            .count("games", sources.sources.iter().map(|s| s.games.len()).sum::<usize>());
-    }
-    let h = &book.header;
-    report
-        .header("caption", h.caption.clone())
-        .header("least_white_elo", h.min_white_elo)
-        .header("least_black_elo", h.min_black_elo)
-        .header("least_strong_elo", h.min_strong_elo)
-        .header("least_weak_elo", h.min_weak_elo)
-        .header("max_move", h.max_move)
-        .header("element_type", h.element_type)
-        .header("links", h.links)
-        .header("block_number", book.blocks.len())
-        .header("kin", kin_name(opened.kin));
-    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn kin_name(kin: KinState) -> &'static str {
-    match kin {
-        KinState::Absent => "absent",
-        KinState::Agrees => "agrees",
-        KinState::Ignored => "ignored (disagrees with the .kob)",
-    }
+    super::books::info(path, args, FORMAT)
 }
 
 pub fn verify(path: &Path, args: &VerifyArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    let mut report = VerifyReport::new(path, FORMAT);
-    let opened = match kvetka::open(path, ReadOptions { strict: true, ..ReadOptions::default() }) {
-        Ok(o) => o,
-        Err(e) => {
-            report.problem(Severity::Error, path.display(), e.to_string());
-            report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
-            return Ok(report.exit_code());
-        }
-    };
-    for p in &opened.problems {
-        report.problem(if p.error { Severity::Error } else { Severity::Warning }, &p.location, p.message.clone());
-    }
-    let mut moves = 0u64;
-    for (b, block) in opened.book.blocks.iter().enumerate() {
-        for e in &block.elements {
-            let position = key::check(&e.key);
-            // Blocks are numbered across all parts, as the .kob stream counts them.
-            let location = format!("{} block {b}", opened.files.stem.display());
-            match position {
-                Err(why) => report.problem(Severity::Error, &location, format!("key {}: {why}", e.key.to_hex())),
-                Ok(pos) => {
-                    let norm = tabiya_chess::boardcode::Normalized::new(&pos);
-                    for &code in &e.moves {
-                        moves += 1;
-                        if kvetka::moves::decode_move(&norm, &pos, code).is_none() {
-                            report.problem(
-                                Severity::Error,
-                                &location,
-                                format!("key {}: move code {code:#04x} is not a legal move there", e.key.to_hex()),
-                            );
-                        }
-                    }
-                }
-            }
-        }
-    }
-    report
-        .checked("parts", opened.parts.len())
-        .checked("blocks", opened.book.blocks.len())
-        .checked("positions", opened.book.element_count())
-        .checked("moves", moves)
-        .checked("kin", kin_name(opened.kin));
-    if let Some(sources) = &opened.book.sources {
-        report.checked("games", sources.sources.iter().map(|s| s.games.len()).sum::<usize>());
-    }
-    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
-    Ok(report.exit_code())
+    super::books::verify(path, args, FORMAT)
 }
 
-pub fn probe(path: &Path, args: &ProbeArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    let pos = super::probe_position(args)?;
-    let reader = BookReader::open(path, ReadOptions::default()).map_err(input_error)?;
-    let found = probe::probe(&reader, &pos).map_err(input_error)?;
-    let mut warnings = tabiya_io::Warnings::default();
-    let sources = reader.sources(&mut warnings).unwrap_or_else(|e| {
-        warnings.push(tabiya_io::Location::default(), format!("{e}; games not shown"));
-        None
-    });
-    let mut report = ProbeReport {
-        book: path.to_path_buf(),
-        format: FORMAT.name(),
-        fen: Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
-        found: found.element.is_some(),
-        position: Map::new(),
-        moves: Vec::new(),
-        warnings: warnings.iter().map(ToString::to_string).collect(),
-    };
-    if let Ok(key) = found.key {
-        report.position.insert("key".into(), json!(key.to_hex()));
-    }
-    if let Some(e) = &found.element {
-        let p = &mut report.position;
-        p.insert("games".into(), json!(e.games()));
-        p.insert("wins".into(), json!(e.wins));
-        p.insert("draws".into(), json!(e.draws));
-        p.insert("losses".into(), json!(e.losses));
-        if let Some(c) = &e.comment {
-            p.insert("comment".into(), json!(c));
-        }
-        if let Some(r) = e.some_source {
-            p.insert("some_game".into(), game_json(sources.as_ref(), r));
-        }
-        if !e.links().is_empty() {
-            let games: Vec<Value> = e.links().iter().map(|&r| game_json(sources.as_ref(), r)).collect();
-            p.insert("games_ending_here".into(), json!(games));
-        }
-    }
-    for m in &found.moves {
-        let Some(mv) = m.mv else {
-            report.warnings.push(format!("move code {:#04x} is not a legal move here", m.code));
-            continue;
-        };
-        let stats = m.stats();
-        let games = stats.map(|(w, d, l)| u64::from(w) + u64::from(d) + u64::from(l));
-        let mut extra = Map::new();
-        extra.insert("code".into(), json!(format!("{:02x}", m.code)));
-        if let Some(c) = m.after.as_ref().and_then(|e| e.comment.as_ref()) {
-            extra.insert("comment".into(), json!(c));
-        }
-        report.moves.push(ProbeMove {
-            uci: UciMove::from_move(mv, CastlingMode::Standard).to_string(),
-            san: SanPlus::from_move(pos.clone(), mv).to_string(),
-            weight: games.unwrap_or(0),
-            games,
-            wins: stats.map(|s| u64::from(s.0)),
-            draws: stats.map(|s| u64::from(s.1)),
-            losses: stats.map(|s| u64::from(s.2)),
-            annotation: None,
-            extra,
-        });
-    }
-    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
-    Ok(ExitCode::SUCCESS)
-}
-
-/// A referenced game with its players and result from the `.ksf`, or just the reference.
-fn game_json(sources: Option<&Sources>, r: kvetka::SourceRef) -> Value {
-    let mut value = json!({"source": r.source, "game": r.game});
-    if let Some((source, game)) = sources.and_then(|s| s.game(r)) {
-        value["file"] = json!(source.address);
-        value["offset"] = json!(game.address);
-        value["length"] = json!(game.length);
-        value["white"] = json!(game.white_name());
-        value["black"] = json!(game.black_name());
-        value["white_elo"] = json!(game.white_elo);
-        value["black_elo"] = json!(game.black_elo);
-        value["result"] = json!(game.result_pgn());
-    }
-    value
+pub fn probe(path: &Path, args: &ProbeArgs, global: &Global) -> Result<ExitCode, CliError> {
+    super::books::probe(path, args, global, FORMAT)
 }
 
 pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     let o = &args.kvetka;
+    if o.append && args.books.any() {
+        return Err(CliError::Usage(
+            "--append adds games under the book's own header settings (Elo filters, plies); \
+             --max-ply and the Elo options cannot change them"
+                .into(),
+        ));
+    }
     let existing = if o.append {
         Some(kvetka::open(&args.output, ReadOptions::default()).map_err(input_error)?.book)
     } else {
@@ -254,16 +81,29 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     };
     let header = match &existing {
         Some(book) => book.header.clone(),
-        None => Header {
-            caption: o.caption.clone(),
-            min_white_elo: o.min_white_elo,
-            min_black_elo: o.min_black_elo,
-            min_strong_elo: o.min_strong_elo,
-            min_weak_elo: o.min_weak_elo,
-            max_move: o.max_move,
-            element_type: u8::from(o.game_links),
-            links: u8::from(o.links),
-        },
+        None => {
+            let shared = &args.books;
+            let max_move = match shared.max_ply {
+                None => 0xff,
+                Some(plies @ 1..=254) => plies as u8,
+                Some(other) => {
+                    return Err(CliError::Usage(format!(
+                        "--max-ply {other}: a Kvetka book keeps 1 to 254 plies of each game, or the whole game \
+                         (without --max-ply)"
+                    )));
+                }
+            };
+            Header {
+                caption: o.caption.clone(),
+                min_white_elo: shared.min_white_elo.unwrap_or(0),
+                min_black_elo: shared.min_black_elo.unwrap_or(0),
+                min_strong_elo: shared.min_strong_elo.unwrap_or(0),
+                min_weak_elo: shared.min_elo.unwrap_or(0),
+                max_move,
+                element_type: u8::from(o.game_links),
+                links: u8::from(o.links),
+            }
+        }
     };
     let names = match &o.eco {
         Some(path) => {
@@ -364,8 +204,8 @@ pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) ->
         (Format::Chess(tabiya_chess::Format::Kvetka), Format::Chess(tabiya_chess::Format::Kvetka)) => merge_books,
         (Format::Chess(tabiya_chess::Format::Kvetka), Format::Chess(tabiya_chess::Format::Polyglot)) => to_polyglot,
         (Format::Chess(tabiya_chess::Format::Polyglot), Format::Chess(tabiya_chess::Format::Kvetka)) => from_polyglot,
-        (Format::Chess(tabiya_chess::Format::Ctg), Format::Chess(tabiya_chess::Format::Kvetka)) => from_ctg,
         (Format::Chess(tabiya_chess::Format::Kvetka), Format::Chess(tabiya_chess::Format::JsonLines)) => dump,
+        (Format::Chess(games), FORMAT) if games.holds_games() => return Some(Err(super::books::build_with_book(to))),
         _ => return None,
     };
     Some(run(args, global))
@@ -393,11 +233,12 @@ fn to_polyglot(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError
     summary(
         global.quiet,
         format!(
-            "{}: {} entries from {} positions reachable from the initial position ({} not reached)",
+            "{}: {} entries for {} positions (every orientation of each element); {} invalid elements, {} undecodable moves",
             args.output.display(),
             entries.len(),
             report.positions,
-            report.positions_not_reached
+            report.positions_invalid,
+            report.moves_skipped
         ),
     );
     Ok(ExitCode::SUCCESS)
@@ -424,27 +265,6 @@ fn from_polyglot(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliErr
     Ok(ExitCode::SUCCESS)
 }
 
-fn from_ctg(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
-    let [input] = args.inputs.as_slice() else {
-        return Err(CliError::Usage("converting from CTG takes one book".into()));
-    };
-    let ctg = tabiya_chess::ctg::Book::open(input).map_err(CliError::input)?;
-    let (book, report) = kvetka::convert::from_ctg(&ctg, Header::default()).map_err(input_error)?;
-    book.write(&args.output, &Default::default()).map_err(write_error)?;
-    summary(
-        global.quiet,
-        format!(
-            "{}: {} positions, {} moves from the CTG records; {} records with an invalid key, {} moves without a Kvetka code",
-            args.output.display(),
-            report.positions,
-            report.moves,
-            report.positions_invalid,
-            report.moves_skipped
-        ),
-    );
-    Ok(ExitCode::SUCCESS)
-}
-
 fn dump(args: &ConvertArgs, _global: &Global) -> Result<ExitCode, CliError> {
     let mut out = Output::create(&args.output)?;
     for book in read_books(&args.inputs)? {
@@ -458,15 +278,16 @@ fn dump(args: &ConvertArgs, _global: &Global) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The options Kvetka takes when a book is built.
+/// The options Kvetka takes when a book is built: every book's ([`super::books::BookOptions`])
+/// and its own (links, game links, ECO comments, append, caption).
 pub fn takes(part: super::Part) -> &'static [&'static str] {
     match part.role {
         super::Role::Build => &[
+            "max_ply",
+            "min_elo",
             "min_white_elo",
             "min_black_elo",
             "min_strong_elo",
-            "min_weak_elo",
-            "max_move",
             "links",
             "game_links",
             "eco",

@@ -2,6 +2,7 @@
 //! Each format's file owns its options (`ConvertOptions`, `BookOptions`, …) and its handlers;
 //! adding a format means adding a file and a line in each table below.
 
+pub mod books;
 pub mod ctg;
 pub mod kvetka;
 pub mod pgn;

@@ -1,17 +1,17 @@
 //! Polyglot books: info, probe, verify, build, merge.
 
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
 use crate::registry::Format;
-use serde_json::{Map, Value};
 use shakmaty::Color;
 use tabiya_chess::book::{self, BuildOptions};
 use tabiya_chess::games;
 use tabiya_chess::polyglot::{self, Entry, EntryRun, MakeOptions, MergeRule};
 
 use crate::args::*;
-use crate::report::{CliError, InfoReport, Output, ProbeMove, ProbeReport, Severity, VerifyReport, progress, summary};
+use crate::report::{CliError, Output, progress, summary};
 
 const FORMAT: Format = Format::Chess(tabiya_chess::Format::Polyglot);
 
@@ -35,9 +35,6 @@ pub struct ConvertOptions {
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
 pub struct BookOptions {
-    /// Count moves of the first N plies of each game (polyglot -max-ply).
-    #[arg(long, default_value_t = 1024)]
-    pub max_ply: u32,
     /// Leave out moves played in fewer games (polyglot -min-game).
     #[arg(long, default_value_t = 3)]
     pub min_games: u32,
@@ -53,9 +50,6 @@ pub struct BookOptions {
     /// Every kept move weighs 1.
     #[arg(long)]
     pub uniform: bool,
-    /// Only games where both players are rated at least this (WhiteElo/BlackElo tags).
-    #[arg(long)]
-    pub min_elo: Option<u32>,
 }
 
 fn read_book(path: &Path) -> Result<Vec<Entry>, CliError> {
@@ -64,76 +58,24 @@ fn read_book(path: &Path) -> Result<Vec<Entry>, CliError> {
 }
 
 pub fn info(path: &Path, args: &InfoArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    let entries = read_book(path)?;
-    let mut report = InfoReport::new(path, FORMAT);
-    let positions = entries.iter().enumerate().filter(|(i, e)| *i == 0 || entries[i - 1].key != e.key).count();
-    report.count("entries", entries.len()).count("positions", positions);
-    report.count("zero_weight_entries", entries.iter().filter(|e| e.weight == 0).count());
-    report.count("entries_with_learn", entries.iter().filter(|e| e.learn != 0).count());
-    report.header("sorted", entries.windows(2).all(|w| w[0].key <= w[1].key));
-    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
-    Ok(ExitCode::SUCCESS)
+    super::books::info(path, args, FORMAT)
 }
 
 pub fn verify(path: &Path, args: &VerifyArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    let mut report = VerifyReport::new(path, FORMAT);
-    match read_book(path) {
-        Ok(entries) => {
-            for finding in polyglot::verify(&entries) {
-                let location = format!("{}@{:#x} (entry {})", path.display(), finding.offset, finding.entry);
-                report.problem(Severity::Error, location, finding.what);
-            }
-            report.checked("entries", entries.len());
-        }
-        Err(e) => report.problem(Severity::Error, path.display(), e.to_string()),
-    }
-    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
-    Ok(report.exit_code())
+    super::books::verify(path, args, FORMAT)
 }
 
-pub fn probe(path: &Path, args: &ProbeArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    let entries = read_book(path)?;
-    let pos = super::probe_position(args)?;
-    let hits = polyglot::probe(&entries, &pos);
-    let mut report = ProbeReport {
-        book: path.to_path_buf(),
-        format: FORMAT.name(),
-        fen: book::fen_of(&pos),
-        found: !hits.is_empty(),
-        position: Map::new(),
-        moves: Vec::new(),
-        warnings: Vec::new(),
-    };
-    report.position.insert("key".into(), Value::from(format!("{:016x}", polyglot::key(&pos))));
-    for hit in hits {
-        let mut extra = Map::new();
-        extra.insert("raw_move".into(), Value::from(format!("{:04x}", hit.entry.raw_move)));
-        extra.insert("learn".into(), Value::from(hit.entry.learn));
-        match hit.san {
-            Some(san) => report.moves.push(ProbeMove {
-                uci: hit.uci,
-                san,
-                weight: u64::from(hit.entry.weight),
-                games: None,
-                wins: None,
-                draws: None,
-                losses: None,
-                annotation: None,
-                extra,
-            }),
-            None => report.warnings.push(format!(
-                "entry {} (weight {}) is not a legal move here: a key collision or a corrupt entry",
-                hit.uci, hit.entry.weight
-            )),
-        }
-    }
-    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
-    Ok(ExitCode::SUCCESS)
+pub fn probe(path: &Path, args: &ProbeArgs, global: &Global) -> Result<ExitCode, CliError> {
+    super::books::probe(path, args, global, FORMAT)
 }
 
 pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     let options = &args.polyglot;
-    let build_options = BuildOptions { max_ply: options.max_ply, min_elo: options.min_elo, keep_positions: false };
+    let build_options = BuildOptions {
+        max_ply: args.books.max_ply.unwrap_or(BuildOptions::default().max_ply),
+        elo: args.books.elo(),
+        keep_positions: false,
+    };
     let only = match (options.only_white, options.only_black) {
         (true, _) => Some(Color::White),
         (_, true) => Some(Color::Black),
@@ -182,7 +124,7 @@ fn write_made(args: &BookArgs, global: &Global, made: book::GamesBuild<Vec<Entry
     summary(
         global.quiet,
         format_args!(
-            "{} games used ({} Chess960, {} below --min-elo, {} unreadable skipped; {warnings} warnings), \
+            "{} games used ({} Chess960, {} below the Elo filter, {} unreadable skipped; {warnings} warnings), \
              {} positions, {} moves, {} entries written",
             counts.games_added,
             counts.games_chess960,
@@ -206,7 +148,28 @@ fn write_book<'a>(path: &Path, runs: impl IntoIterator<Item = &'a [Entry]>) -> R
 }
 
 pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
-    (from == FORMAT && to == FORMAT).then(|| merge_books(args, global))
+    match (from, to) {
+        (FORMAT, FORMAT) => Some(merge_books(args, global)),
+        (FORMAT, Format::Chess(tabiya_chess::Format::JsonLines)) => Some(dump(args, global)),
+        (Format::Chess(games), FORMAT) if games.holds_games() => Some(Err(super::books::build_with_book(to))),
+        _ => None,
+    }
+}
+
+/// Polyglot → JSON Lines: one object per entry, in file order ([`Entry::to_json`]).
+fn dump(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
+    let mut out = Output::create(&args.output)?;
+    let mut written = 0usize;
+    for input in &args.inputs {
+        for entry in read_book(input)? {
+            serde_json::to_writer(&mut out, &entry.to_json()).map_err(|e| CliError::output(&args.output, e))?;
+            out.write_all(b"\n").map_err(|e| CliError::output(&args.output, e))?;
+            written += 1;
+        }
+    }
+    out.finish(&args.output)?;
+    summary(global.quiet, format_args!("{written} entries written"));
+    Ok(ExitCode::SUCCESS)
 }
 
 /// One book is copied as it is; several are merged in order.
@@ -230,12 +193,24 @@ fn merge_books(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError
     Ok(ExitCode::SUCCESS)
 }
 
-/// The options Polyglot takes: `make-book`'s when a book is built, `--merge` when books are
+/// The options Polyglot takes: every book's ([`super::books::BookOptions`]) and `make-book`'s
+/// own weight rules when a book is built, `--merge` when books are
 /// merged.
 pub fn takes(part: super::Part) -> &'static [&'static str] {
     use super::Role;
     match (part.role, part.other) {
-        (Role::Build, _) => &["max_ply", "min_games", "min_score", "only_white", "only_black", "uniform", "min_elo"],
+        (Role::Build, _) => &[
+            "max_ply",
+            "min_elo",
+            "min_white_elo",
+            "min_black_elo",
+            "min_strong_elo",
+            "min_games",
+            "min_score",
+            "only_white",
+            "only_black",
+            "uniform",
+        ],
         (Role::Write, Some(FORMAT)) => &["merge"],
         _ => &[],
     }
