@@ -299,7 +299,7 @@ pub fn verify(args: &VerifyArgs, global: &Global) -> Result<ExitCode, CliError> 
         Format::Othello(
             O::WthorGames | O::WthorGames10 | O::WthorSolitaires | O::WthorPlayers | O::WthorTournaments,
         ) => wthor::verify(&path, format, args, global),
-        Format::Shogi(S::TbaseDiagrams | S::TbaseSolutions | S::TbaseComments) => {
+        Format::Shogi(S::TbaseDiagrams | S::TbaseSolutions | S::TbaseComments | S::Kif | S::Ki2 | S::Csa) => {
             tbase::verify(&path, format, args, global)
         }
         other => Err(CliError::unsupported(format!("verifying {other}"))),

@@ -30,6 +30,7 @@ pub fn to_kifu(diagram: &Diagram, moves: &[Move], comment: Option<&Comment>) -> 
     header("完全性", completeness.map(|c| c.to_string()).unwrap_or_default());
     header("備考", diagram.note.clone());
     kifu.moves = moves.to_vec();
+    kifu.end = kifu.written_end();
     if let Some(comment) = comment {
         kifu.comments = comment.plain().lines().map(str::to_owned).collect();
     }
