@@ -160,6 +160,7 @@ fn json_line(kifu: &Kifu) -> String {
         "sfen": sfen::write(&kifu.start),
         "moves": kifu.moves.iter().map(|&m| board::usi(m)).collect::<Vec<_>>(),
         "comments": kifu.comments,
+        "move_comments": kifu.move_comments,
     })
     .to_string()
 }

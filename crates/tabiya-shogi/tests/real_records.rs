@@ -104,7 +104,7 @@ fn euc_jp_csa_is_detected_and_kept() {
     assert!(file.diagnostics.is_empty(), "{:?}", file.diagnostics);
     let kifu = &file.records[0];
     assert_eq!(kifu.header("先手"), Some("ＧＰＳ将棋"));
-    assert_eq!(kifu.header("EVENT"), Some("第15回世界コンピュータ将棋選手権"));
+    assert_eq!(kifu.header("棋戦"), Some("第15回世界コンピュータ将棋選手権"));
     assert_eq!(ours(&file), rsshogi(&decoded(&bytes, encoding_rs::EUC_JP), Format::Csa));
     let written = records::write(&file.records, Format::Csa, file.encoding).unwrap();
     assert_eq!(tabiya(&written, Format::Csa).encoding, Encoding::EucJp);
@@ -145,4 +145,54 @@ fn sfen_lines_keep_moves() {
     let usi = tabiya(b"position startpos moves 7g7f 3c3d\n", Format::Sfen);
     assert_eq!(ours(&usi).1, ["7g7f", "3c3d"]);
     assert!(records::parse(b"startpos moves 7g7f 7g7f\n", Format::Sfen, None).is_err());
+}
+
+/// CSA's `N+`/`N-` and `$` information survive CSA → CSA and become KIF's 先手, 後手, 棋戦,
+/// 場所, 開始日時 (and back).
+#[test]
+fn csa_game_information_survives_and_maps_to_kif() {
+    let file = tabiya(&fixture("gps_eucjp.csa"), Format::Csa);
+    let csa = records::text(&file.records, Format::Csa).unwrap();
+    let original = decoded(&fixture("gps_eucjp.csa"), encoding_rs::EUC_JP);
+    for line in [
+        "N+ＧＰＳ将棋",
+        "N-対局者",
+        "$EVENT:第15回世界コンピュータ将棋選手権",
+        "$SITE:東京都",
+        "$START_TIME:2005/05/03 10:00:00",
+    ] {
+        assert!(original.contains(line) && csa.contains(&format!("{line}\r\n")), "{line}\n{csa}");
+    }
+    let kif = records::text(&file.records, Format::Kif).unwrap();
+    for line in [
+        "先手：ＧＰＳ将棋",
+        "後手：対局者",
+        "棋戦：第15回世界コンピュータ将棋選手権",
+        "場所：東京都",
+        "開始日時：2005/05/03 10:00:00",
+    ] {
+        assert!(kif.contains(&format!("{line}\r\n")), "{line}\n{kif}");
+    }
+    let back = records::text(&tabiya(kif.as_bytes(), Format::Kif).records, Format::Csa).unwrap();
+    assert_eq!(back, csa, "KIF → CSA gives the CSA back");
+}
+
+/// Comments on moves (`*` lines after a KIF move, as 柿木将棋 and Kifu for Windows write
+/// them) are kept and written back in KIF, KI2 and CSA (they were dropped).
+#[test]
+fn move_comments_are_kept() {
+    let text = "手合割：平手\r\n*対局前のコメント\r\n手数----指手---------消費時間--\r\n   1 ７六歩(77)\r\n*角道を開ける\r\n   2 ３四歩(33)\r\n   3 ２六歩(27)\r\n*居飛車\r\n*二行目\r\n";
+    let file = tabiya(text.as_bytes(), Format::Kif);
+    let kifu = &file.records[0];
+    assert_eq!(kifu.comments, ["対局前のコメント"]);
+    assert_eq!(kifu.comments_on(1).collect::<Vec<_>>(), ["角道を開ける"]);
+    assert_eq!(kifu.comments_on(3).collect::<Vec<_>>(), ["居飛車", "二行目"]);
+    for to in [Format::Kif, Format::Ki2, Format::Csa] {
+        let written = records::text(&file.records, to).unwrap();
+        let back = tabiya(written.as_bytes(), to);
+        assert_eq!(back.records[0].move_comments, kifu.move_comments, "{to}:\n{written}");
+        assert_eq!(back.records[0].comments, kifu.comments, "{to}:\n{written}");
+    }
+    let kif = records::text(&file.records, Format::Kif).unwrap();
+    assert!(kif.contains("   1 ７六歩(77)\r\n*角道を開ける\r\n   2 ３四歩(33)\r\n"), "{kif}");
 }

@@ -26,6 +26,17 @@ const CODES: [(&str, PieceKind); 14] = [
     ("RY", PieceKind::ProRook),
 ];
 
+/// CSA's `$` game information and the KIF headers that say the same, so that each survives
+/// CSA → CSA and maps to the other format (`N+`/`N-` are 先手/後手).
+const INFO_KEYS: [(&str, &str); 6] = [
+    ("EVENT", "棋戦"),
+    ("SITE", "場所"),
+    ("START_TIME", "開始日時"),
+    ("END_TIME", "終了日時"),
+    ("TIME_LIMIT", "持ち時間"),
+    ("OPENING", "戦型"),
+];
+
 fn code(kind: PieceKind) -> &'static str {
     CODES.iter().find(|(_, k)| *k == kind).map_or("??", |(c, _)| c)
 }
@@ -57,7 +68,14 @@ fn write_one(out: &mut String, kifu: &Kifu, all_to_gote: bool) {
         out.push_str("\r\n");
     };
     for (key, value) in &kifu.headers {
-        line(&format!("'{key}：{value}"));
+        match key.as_str() {
+            "先手" | "下手" => line(&format!("N+{value}")),
+            "後手" | "上手" => line(&format!("N-{value}")),
+            _ => match INFO_KEYS.iter().find(|(_, kif)| kif == key) {
+                Some((csa, _)) => line(&format!("${csa}:{value}")),
+                None => line(&format!("'{key}：{value}")),
+            },
+        }
     }
     for comment in &kifu.comments {
         line(&format!("'*{comment}"));
@@ -93,7 +111,7 @@ fn write_one(out: &mut String, kifu: &Kifu, all_to_gote: bool) {
     }
     line(&sign(start.side_to_move()).to_string());
     let mut position = start.clone();
-    for &mv in &kifu.moves {
+    for (i, &mv) in kifu.moves.iter().enumerate() {
         let side = sign(position.side_to_move());
         let text = match mv {
             Move::Drop { piece, to } => format!("{side}00{}{}{}", to.file(), to.rank(), code(piece.piece_kind())),
@@ -106,6 +124,9 @@ fn write_one(out: &mut String, kifu: &Kifu, all_to_gote: bool) {
         line(&text);
         if position.make_move(mv).is_none() {
             break;
+        }
+        for comment in kifu.comments_on(i + 1) {
+            line(&format!("'*{comment}"));
         }
     }
     if let Some(end) = kifu.written_end() {
@@ -186,7 +207,11 @@ impl Reader {
         }
         if let Some(comment) = s.strip_prefix('\'') {
             if let Some(text) = comment.strip_prefix('*') {
-                self.kifu().comments.push(text.to_owned());
+                let kifu = self.kifu();
+                match kifu.moves.len() {
+                    0 => kifu.comments.push(text.to_owned()),
+                    n => kifu.move_comments.push((n, text.to_owned())),
+                }
             } else if let Some((key, value)) = comment.split_once('：') {
                 self.kifu().headers.push((key.to_owned(), value.to_owned()));
             }
@@ -194,6 +219,7 @@ impl Reader {
         }
         if let Some(rest) = s.strip_prefix('$') {
             if let Some((key, value)) = rest.split_once(':') {
+                let key = INFO_KEYS.iter().find(|(csa, _)| *csa == key).map_or(key, |(_, kif)| kif);
                 self.kifu().headers.push((key.to_owned(), value.to_owned()));
             }
             return Ok(());

@@ -91,6 +91,9 @@ pub fn write(kifu: &Kifu, flavour: Flavour) -> String {
         Flavour::Kif => {
             for (i, text) in written.iter().enumerate() {
                 line(&format!("{:>4} {text}", i + 1));
+                for comment in kifu.comments_on(i + 1) {
+                    line(&format!("*{comment}"));
+                }
             }
         }
         Flavour::Ki2 => {
@@ -98,9 +101,18 @@ pub fn write(kifu: &Kifu, flavour: Flavour) -> String {
                 let black = (i % 2 == 0) == (first == Color::Black);
                 format!("{}{text}", if black { '▲' } else { '△' })
             });
-            let marks: Vec<String> = marks.collect();
-            for chunk in marks.chunks(8) {
-                line(&chunk.join(" "));
+            // Eight moves a line; a line also ends at a move with comments, which follow it.
+            let mut row: Vec<String> = Vec::new();
+            for (i, mark) in marks.enumerate() {
+                row.push(mark);
+                let mut comments = kifu.comments_on(i + 1).peekable();
+                if row.len() == 8 || comments.peek().is_some() || i + 1 == written.len() {
+                    line(&row.join(" "));
+                    row.clear();
+                }
+                for comment in comments {
+                    line(&format!("*{comment}"));
+                }
             }
         }
     }
@@ -169,8 +181,9 @@ pub fn read(text: &str) -> Result<Kifu, Error> {
             break;
         }
         if let Some(comment) = line.strip_prefix('*') {
-            if position.as_ref().is_none_or(|_| kifu.moves.is_empty()) {
-                kifu.comments.push(comment.to_owned());
+            match kifu.moves.len() {
+                0 => kifu.comments.push(comment.to_owned()),
+                n => kifu.move_comments.push((n, comment.to_owned())),
             }
             continue;
         }

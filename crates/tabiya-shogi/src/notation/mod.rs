@@ -36,6 +36,9 @@ pub struct Kifu {
     pub moves: Vec<Move>,
     /// The comment lines on the start position.
     pub comments: Vec<String>,
+    /// Comment lines on moves: `(n, line)` follows the n-th move (KIF's and KI2's `*` lines,
+    /// CSA's `'*` lines after a move), in file order.
+    pub move_comments: Vec<(usize, String)>,
     /// How the record says the game ended (`投了`, `%TORYO`, `詰み`, …), when it says.
     pub end: Option<Ending>,
 }
@@ -104,7 +107,14 @@ impl Ending {
 impl Kifu {
     /// An empty record from `start`.
     pub fn new(start: PartialPosition) -> Kifu {
-        Kifu { headers: Vec::new(), start, moves: Vec::new(), comments: Vec::new(), end: None }
+        Kifu {
+            headers: Vec::new(),
+            start,
+            moves: Vec::new(),
+            comments: Vec::new(),
+            move_comments: Vec::new(),
+            end: None,
+        }
     }
 
     /// The ending to write: the stated one, else 詰み when the moves end in mate.
@@ -131,6 +141,11 @@ impl Kifu {
             found.push(Diagnostic::error(move_count, at, what));
         }
         found
+    }
+
+    /// The comment lines on the `n`-th move.
+    pub fn comments_on(&self, n: usize) -> impl Iterator<Item = &str> {
+        self.move_comments.iter().filter(move |(ply, _)| *ply == n).map(|(_, text)| text.as_str())
     }
 
     /// The value of a header field.
