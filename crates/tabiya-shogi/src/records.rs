@@ -65,6 +65,7 @@ pub fn parse(bytes: &[u8], format: Format, encoding: Option<Encoding>) -> Result
         let what = format!("bytes that are not {encoding}, decoded as U+FFFD (give --from's file an encoding?)");
         diagnostics.push(Diagnostic::warning(code, Location::default(), what));
     }
+    diagnostics.extend(not_kept(&text, format));
     let records = match format {
         Format::Kif | Format::Ki2 => vec![kif::read(&text)?],
         Format::Csa => csa::read(&text)?,
@@ -72,6 +73,39 @@ pub fn parse(bytes: &[u8], format: Format, encoding: Option<Encoding>) -> Result
         other => return Err(Error::Output(format!("{other} is not a KIF, KI2, CSA or SFEN file"))),
     };
     Ok(RecordFile { records, encoding, diagnostics })
+}
+
+/// What the readers do not keep yet, said as warnings instead of dropped silently: KIF
+/// variations (`変化：`, the first one located) and time columns, CSA `T` times.
+fn not_kept(text: &str, format: Format) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    let lines = || text.split('\n').map(|l| l.trim_end_matches('\r'));
+    let line_at = |n: usize| Location::of(Unit::Line, n as u64 + 1);
+    if matches!(format, Format::Kif | Format::Ki2) {
+        let variations: Vec<usize> = lines()
+            .enumerate()
+            .filter(|(_, l)| l.starts_with("変化：") || l.starts_with("変化:"))
+            .map(|(i, _)| i)
+            .collect();
+        if let Some(&first) = variations.first() {
+            let code = if format == Format::Kif { "kif.variations_not_kept" } else { "ki2.variations_not_kept" };
+            let what = format!("{} variations (変化) not kept: the main line is read", variations.len());
+            found.push(Diagnostic::warning(code, line_at(first), what));
+        }
+        let timed = lines().filter(|l| l.trim_end().ends_with(')') && l.contains("/") && l.contains(":")).count();
+        if format == Format::Kif && timed > 0 {
+            let what = format!("{timed} move times (消費時間) not kept");
+            found.push(Diagnostic::warning("kif.times_not_kept", Location::default(), what));
+        }
+    }
+    if format == Format::Csa {
+        let times = lines().flat_map(|l| l.split(',')).filter(|s| s.starts_with('T')).count();
+        if times > 0 {
+            let what = format!("{times} move times (T) not kept");
+            found.push(Diagnostic::warning("csa.times_not_kept", Location::default(), what));
+        }
+    }
+    found
 }
 
 /// One position a line; blank lines are skipped.

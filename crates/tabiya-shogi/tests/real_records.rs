@@ -101,7 +101,8 @@ fn euc_jp_csa_is_detected_and_kept() {
     let bytes = fixture("gps_eucjp.csa");
     let file = tabiya(&bytes, Format::Csa);
     assert_eq!(file.encoding, Encoding::EucJp);
-    assert!(file.diagnostics.is_empty(), "{:?}", file.diagnostics);
+    let codes: Vec<&str> = file.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["csa.times_not_kept"], "the T lines are said to be dropped");
     let kifu = &file.records[0];
     assert_eq!(kifu.header("先手"), Some("ＧＰＳ将棋"));
     assert_eq!(kifu.header("棋戦"), Some("第15回世界コンピュータ将棋選手権"));
@@ -195,4 +196,18 @@ fn move_comments_are_kept() {
     }
     let kif = records::text(&file.records, Format::Kif).unwrap();
     assert!(kif.contains("   1 ７六歩(77)\r\n*角道を開ける\r\n   2 ３四歩(33)\r\n"), "{kif}");
+}
+
+/// What is not kept yet is said: a KIF's variations and time columns (柿木将棋 writes both),
+/// and `&読み込み時表示` is read and written back.
+#[test]
+fn kif_variations_and_times_are_warned_and_directives_kept() {
+    let text = "手合割：平手\r\n&読み込み時表示\r\n手数----指手---------消費時間--\r\n   1 ７六歩(77)   ( 0:01/00:00:01)\r\n   2 ３四歩(33)   ( 0:02/00:00:02)\r\n\r\n変化：2手\r\n   2 ８四歩(83)   ( 0:01/00:00:01)\r\n";
+    let file = tabiya(text.as_bytes(), Format::Kif);
+    let found: Vec<(&str, Option<u64>)> = file.diagnostics.iter().map(|d| (d.code, d.location.number)).collect();
+    assert_eq!(found, [("kif.variations_not_kept", Some(7)), ("kif.times_not_kept", None)]);
+    assert_eq!(ours(&file).1, ["7g7f", "3c3d"]);
+    assert_eq!(ours(&file), rsshogi(text, Format::Kif));
+    let kif = records::text(&file.records, Format::Kif).unwrap();
+    assert!(kif.starts_with("手合割：平手\r\n&読み込み時表示\r\n"), "{kif}");
 }

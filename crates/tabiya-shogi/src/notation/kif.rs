@@ -52,7 +52,10 @@ pub fn write(kifu: &Kifu, flavour: Flavour) -> String {
         out.push_str("\r\n");
     };
     for (key, value) in &kifu.headers {
-        line(&format!("{key}：{value}"));
+        match key.starts_with('&') && value.is_empty() {
+            true => line(key),
+            false => line(&format!("{key}：{value}")),
+        }
     }
     let start = &kifu.start;
     line(&format!("後手の持駒：{}", hand_text(start.hand_of_a_player(Color::White))));
@@ -185,6 +188,11 @@ pub fn read(text: &str) -> Result<Kifu, Error> {
                 0 => kifu.comments.push(comment.to_owned()),
                 n => kifu.move_comments.push((n, comment.to_owned())),
             }
+            continue;
+        }
+        if line.starts_with('&') {
+            // A display directive of 柿木将棋 (`&読み込み時表示`): kept as a header without value.
+            kifu.headers.push((line.to_owned(), String::new()));
             continue;
         }
         if line.starts_with('|') {
