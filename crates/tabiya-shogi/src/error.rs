@@ -48,6 +48,14 @@ impl Error {
         Error::Io { path: path.into(), source }
     }
 
+    /// The error of reading input `path` through `tabiya_io`.
+    pub fn of_input(e: tabiya_io::Error, path: &std::path::Path) -> Error {
+        match e {
+            tabiya_io::Error::Io { source, .. } => Error::io(path, source),
+            tabiya_io::Error::Data(d) => Error::Data(d.in_file(path)),
+        }
+    }
+
     /// Names the file the error was found in, if the error does not name one yet.
     pub fn in_file(self, file: &std::path::Path) -> Error {
         match self {

@@ -37,10 +37,7 @@ pub struct RecordFile {
 
 /// Reads a file; see [`parse`].
 pub fn read(path: &Path, format: Format, encoding: Option<Encoding>) -> Result<RecordFile, Error> {
-    let bytes = tabiya_io::read_input(path).map_err(|e| match e {
-        tabiya_io::Error::Io { source, .. } => Error::io(path, source),
-        tabiya_io::Error::Data(d) => Error::Data(d.in_file(path)),
-    })?;
+    let bytes = tabiya_io::read_input(path).map_err(|e| Error::of_input(e, path))?;
     let mut file = parse(&bytes, format, encoding).map_err(|e| e.in_file(path))?;
     for d in &mut file.diagnostics {
         *d = d.clone().in_file(path);

@@ -42,7 +42,7 @@ impl FileSet {
     /// Reads the three files. Records that do not decode are kept as errors; only an unreadable
     /// file is an `Err`.
     pub fn read(&self) -> Result<Contents, Error> {
-        let bytes = read_input(&self.dia).map_err(|e| io_error(e, &self.dia))?;
+        let bytes = read_input(&self.dia).map_err(|e| Error::of_input(e, &self.dia))?;
         let records = dia_records(&bytes)
             .map(|r| match r {
                 Ok(record) => Ok(DiaRecord { findings: in_file(record.findings, &self.dia), ..record }),
@@ -52,7 +52,7 @@ impl FileSet {
         let mut findings = Vec::new();
         let mut solutions = Vec::new();
         if let Some(tjn) = &self.tjn {
-            let bytes = read_input(tjn).map_err(|e| io_error(e, tjn))?;
+            let bytes = read_input(tjn).map_err(|e| Error::of_input(e, tjn))?;
             let (read, found) = read_solutions(&bytes);
             solutions = read
                 .into_iter()
@@ -65,7 +65,7 @@ impl FileSet {
         }
         let mut comments = Vec::new();
         if let Some(rem) = &self.rem {
-            let bytes = read_input(rem).map_err(|e| io_error(e, rem))?;
+            let bytes = read_input(rem).map_err(|e| Error::of_input(e, rem))?;
             let (read, found) = read_comments(&bytes);
             comments = read
                 .into_iter()
@@ -77,13 +77,6 @@ impl FileSet {
             findings.extend(in_file(found, rem));
         }
         Ok(Contents { dia: self.dia.clone(), records, solutions, comments, findings })
-    }
-}
-
-fn io_error(e: tabiya_io::Error, path: &Path) -> Error {
-    match e {
-        tabiya_io::Error::Io { source, .. } => Error::io(path, source),
-        tabiya_io::Error::Data(d) => Error::Data(d.in_file(path)),
     }
 }
 
