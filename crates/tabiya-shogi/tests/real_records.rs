@@ -211,3 +211,17 @@ fn kif_variations_and_times_are_warned_and_directives_kept() {
     let kif = records::text(&file.records, Format::Kif).unwrap();
     assert!(kif.starts_with("手合割：平手\r\n&読み込み時表示\r\n"), "{kif}");
 }
+
+/// A sealed move (`封じ手`, the adjournment of a title match as 柿木将棋 records it) ends the
+/// main line, is kept and written back.
+#[test]
+fn sealed_move_is_kept() {
+    let text = "手合割：平手\r\n手数----指手---------消費時間--\r\n   1 ７六歩(77)\r\n   2 ３四歩(33)\r\n   3 封じ手\r\nまで2手で封じ手\r\n";
+    let file = tabiya(text.as_bytes(), Format::Kif);
+    assert_eq!(file.records[0].end, Some(Ending::Sealed));
+    assert_eq!(ours(&file), rsshogi(text, Format::Kif));
+    let kif = records::text(&file.records, Format::Kif).unwrap();
+    assert!(kif.ends_with("   3 封じ手\r\nまで2手で封じ手\r\n"), "{kif}");
+    let ki2 = records::text(&file.records, Format::Ki2).unwrap();
+    assert_eq!(tabiya(ki2.as_bytes(), Format::Ki2).records[0].end, Some(Ending::Sealed), "{ki2}");
+}

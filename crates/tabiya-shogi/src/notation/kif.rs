@@ -153,6 +153,7 @@ fn summary_end(line: &str) -> Option<Ending> {
     [
         ("手詰", Ending::Mate),
         ("詰み", Ending::Mate),
+        ("封じ手", Ending::Sealed),
         ("中断", Ending::Interrupt),
         ("千日手", Ending::Repetition),
         ("持将棋", Ending::Impasse),

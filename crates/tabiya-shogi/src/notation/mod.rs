@@ -64,11 +64,14 @@ pub enum Ending {
     Mate,
     /// 不詰, `%FUZUMI`: no mate (tsume).
     NoMate,
+    /// 封じ手: the game was adjourned with a sealed move. CSA has no such statement: it is
+    /// written `%CHUDAN`, which reads back as [`Ending::Interrupt`].
+    Sealed,
 }
 
 impl Ending {
     /// Every ending, with its KIF word and its CSA statement.
-    pub const ALL: [(Ending, &'static str, &'static str); 9] = [
+    pub const ALL: [(Ending, &'static str, &'static str); 10] = [
         (Ending::Resign, "投了", "%TORYO"),
         (Ending::Interrupt, "中断", "%CHUDAN"),
         (Ending::Repetition, "千日手", "%SENNICHITE"),
@@ -78,6 +81,7 @@ impl Ending {
         (Ending::EnteringKing, "入玉勝ち", "%KACHI"),
         (Ending::Mate, "詰み", "%TSUMI"),
         (Ending::NoMate, "不詰", "%FUZUMI"),
+        (Ending::Sealed, "封じ手", "%CHUDAN"),
     ];
 
     /// The KIF word (`投了`).
