@@ -1,11 +1,18 @@
-//! CSA text: read and write back; never panic.
+//! CSA records (any encoding): read through the library (encoding detection included), verified, written in
+//! every record format; never panic.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tabiya_shogi::notation::csa;
+use tabiya_io::Location;
+use tabiya_shogi::{Encoding, Format, records};
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(records) = csa::read(&String::from_utf8_lossy(data)) {
-        let _ = csa::write(&records, true);
+    if let Ok(file) = records::parse(data, Format::Csa, None) {
+        for kifu in &file.records {
+            let _ = kifu.check(Format::Csa, Location::default());
+        }
+        for to in [Format::Kif, Format::Ki2, Format::Csa, Format::Sfen, Format::JsonLines] {
+            let _ = records::write(&file.records, to, Encoding::ShiftJis);
+        }
     }
 });

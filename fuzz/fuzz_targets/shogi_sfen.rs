@@ -1,14 +1,16 @@
-//! SFEN positions: parse, legal moves, write back; never panic.
+//! SFEN lines (with `moves`, `position startpos …`): read through the library, legal moves,
+//! written back; never panic.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tabiya_shogi::board;
-use tabiya_shogi::notation::sfen;
+use tabiya_shogi::{Encoding, Format, board, records};
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(position) = sfen::parse(&String::from_utf8_lossy(data)) {
-        let _ = board::legal_moves(&position);
-        let _ = board::is_mate(&position);
-        let _ = sfen::write(&position);
+    if let Ok(file) = records::parse(data, Format::Sfen, None) {
+        for kifu in &file.records {
+            let _ = board::legal_moves(&kifu.start);
+            let _ = board::is_mate(&kifu.start);
+        }
+        let _ = records::write(&file.records, Format::Sfen, Encoding::Utf8);
     }
 });

@@ -1,3 +1,5 @@
+#![warn(missing_docs)]
+
 //! Chess databases and opening books over shakmaty.
 //!
 //! # Two models, many formats

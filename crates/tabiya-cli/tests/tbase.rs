@@ -47,7 +47,8 @@ fn verify_reports_the_seed_tjn_as_not_fitting_and_exits_1() {
     assert_eq!(v["ok"], false);
     assert_eq!(v["checked"]["mates"], 0);
     let problems = v["problems"].as_array().unwrap();
-    assert!(problems[0]["where"].as_str().unwrap().ends_with("problems.tjn@0x0 (record 1)"), "{problems:?}");
+    assert!(problems[0]["where"].as_str().unwrap().ends_with("problems.tjn@0x0 (line 1)"), "{problems:?}");
+    assert_eq!(problems[0]["code"], "tbase.not_check");
     assert_eq!(problems[0]["what"], "move 1 \"14龍\" (6d1d): the attacker's move does not give check");
 }
 
@@ -112,4 +113,76 @@ fn dia_to_dia_is_byte_exact_and_sfen_lists_positions() {
     assert_eq!(line["author"], "初代宗桂");
     assert_eq!(line["solution_usi"][16], "6b8b");
     assert_eq!(line["solution"], "73銀同金94桂同馬71銀92玉82金93玉94歩同角84角同金92金同玉62龍93玉82龍");
+}
+
+/// The example problem exported as `p.<ext>` into `dir`.
+fn exported(dir: &Path, ext: &str, extra: &[&str]) -> PathBuf {
+    let path = set(dir, "example_3line.dia", Some("example.tjn"));
+    let out = dir.join(format!("p.{ext}"));
+    let mut args = vec!["convert", &path, "-o", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let run = tabiya(&args);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    out
+}
+
+/// The README's own example: each input is read in its own format (the CSA used to be parsed
+/// as KIF, the format of the first input).
+#[test]
+fn convert_reads_each_input_in_its_own_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs: Vec<String> =
+        ["kif", "ki2", "csa"].iter().map(|ext| exported(dir.path(), ext, &[]).to_str().unwrap().to_owned()).collect();
+    let mine = dir.path().join("mine.dia");
+    let out = tabiya(&["convert", &inputs[0], &inputs[1], &inputs[2], "-o", mine.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let dia = std::fs::read(&mine).unwrap();
+    assert_eq!(dia.len(), 3 * 330);
+    assert_eq!(dia[..330], dia[330..660]);
+    assert_eq!(dia[..330], dia[660..]);
+}
+
+/// `--encoding` chooses the bytes of KIF/KI2/CSA output; standard output and a `.kif` file agree.
+#[test]
+fn encoding_option_chooses_the_output_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let sjis = std::fs::read(exported(dir.path(), "kif", &[])).unwrap();
+    assert!(std::str::from_utf8(&sjis).is_err(), "Shift-JIS by default");
+    let path = dir.path().join("problems.dia");
+    let stdout = tabiya(&["convert", path.to_str().unwrap(), "-o", "-", "--to", "kif"]);
+    assert_eq!(stdout.stdout, sjis, "-o - --to kif and -o p.kif agree");
+    let utf8 = std::fs::read(exported(dir.path(), "kif", &["--encoding", "utf-8"])).unwrap();
+    let text = std::str::from_utf8(&utf8).unwrap();
+    assert!(text.starts_with("作品番号：0003\r\n作者：初代宗桂\r\n"), "{text}");
+    let euc = std::fs::read(exported(dir.path(), "csa", &["--encoding", "euc-jp"])).unwrap();
+    // 作品番号 in EUC-JP.
+    assert!(euc.starts_with(b"V2.2\r\n'\xba\xee\xc9\xca\xc8\xd6\xb9\xe6"), "{:?}", &euc[..16]);
+    // Read back: the EUC-JP is detected, the record is the same problem.
+    let back = dir.path().join("back.dia");
+    let csa = dir.path().join("p.csa");
+    assert!(tabiya(&["convert", csa.to_str().unwrap(), "-o", back.to_str().unwrap()]).status.success());
+    assert_eq!(std::fs::read(&back).unwrap()[..118], std::fs::read(&path).unwrap()[..118]);
+    let sfen = dir.path().join("p.sfen");
+    let refused = tabiya(&["convert", path.to_str().unwrap(), "-o", sfen.to_str().unwrap(), "--encoding", "utf-8"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--encoding"));
+}
+
+/// `verify` of a KIF: its moves replayed; an illegal move is an error at its line.
+#[test]
+fn verify_checks_a_kif_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let kif = exported(dir.path(), "kifu", &[]);
+    let out = tabiya(&["verify", "--json", kif.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(json(&out)["checked"]["moves"], 17);
+    let text = std::fs::read_to_string(&kif).unwrap().replace("同　金(72)", "同　金(71)");
+    let line = text.lines().position(|l| l.contains("同　金(71)")).unwrap() + 1;
+    std::fs::write(&kif, text).unwrap();
+    let out = tabiya(&["verify", "--json", kif.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let problem = &json(&out)["problems"][0];
+    assert_eq!(problem["code"], "kif.illegal_move");
+    assert_eq!(problem["location"]["unit"], "line");
+    assert_eq!(problem["location"]["number"], line);
 }

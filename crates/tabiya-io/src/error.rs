@@ -1,6 +1,6 @@
-//! The error and warning types every format reports through.
+//! The errors of reading: the operating system refused, or the bytes are not what the format
+//! allows. Problems that do not stop reading are [`Diagnostic`](crate::Diagnostic)s.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Location;
@@ -62,40 +62,5 @@ impl Error {
     /// An I/O error on `path`.
     pub fn io(path: &Path, source: std::io::Error) -> Error {
         Error::Io { path: path.to_path_buf(), source }
-    }
-}
-
-/// A deviation from the document that real files show; reading goes on.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Warning {
-    pub location: Location,
-    pub message: String,
-}
-
-impl fmt::Display for Warning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.location, self.message)
-    }
-}
-
-/// Warnings collected while reading, in the order they were found.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Warnings(pub Vec<Warning>);
-
-impl Warnings {
-    pub fn push(&mut self, location: Location, message: impl Into<String>) {
-        self.0.push(Warning { location, message: message.into() });
-    }
-
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    pub fn iter(&self) -> std::slice::Iter<'_, Warning> {
-        self.0.iter()
     }
 }

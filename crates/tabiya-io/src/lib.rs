@@ -1,6 +1,9 @@
+#![warn(missing_docs)]
+
 //! Primitives shared by every tabiya format: a bounds-checked byte reader that knows its
 //! offset, the two variable-length integer codings in the mission's formats, legacy code
-//! pages, the common error and warning types, format sniffing, and the writing that never
+//! pages, one diagnostic type and the info/verify/probe reports, what a format sniffer reads
+//! of a file, and the writing that never
 //! destroys: atomic files, the overwrite rule, multi-file transactions, write locks and the
 //! removal of temporaries on interruption.
 //!
@@ -18,7 +21,6 @@ mod atomic;
 pub mod cleanup;
 mod diagnostic;
 mod error;
-mod finding;
 mod input;
 mod lock;
 mod overwrite;
@@ -31,8 +33,7 @@ pub mod varint;
 
 pub use atomic::{AtomicFile, write_atomic};
 pub use diagnostic::{Diagnostic, DiagnosticSink, Location, Severity, Unit, any_error};
-pub use error::{DataError, Error, Warning, Warnings};
-pub use finding::Finding;
+pub use error::{DataError, Error};
 pub use input::{Access, FileBytes, Input, open_input, read_input, read_input_with};
 pub use lock::WriteLock;
 pub use overwrite::{Overwrite, Refusal, check_output};

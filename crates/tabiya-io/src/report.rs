@@ -10,6 +10,17 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
 
+/// What every report is: JSON through serde, and plain text for people.
+pub trait Report: Serialize {
+    /// The report as people read it.
+    fn write_text(&self, out: &mut dyn Write) -> io::Result<()>;
+
+    /// The report as one JSON object on a line.
+    fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
+        write_json(out, self)
+    }
+}
+
 /// What a file is: `{"path", "format", "version", "counts", "header"}`.
 #[derive(Debug, Clone, Serialize)]
 pub struct Info {
@@ -52,9 +63,11 @@ impl Info {
         self.header.insert(name.to_owned(), value.into());
         self
     }
+}
 
+impl Report for Info {
     /// Plain text: one `name: value` line each, counts and header indented under their title.
-    pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
+    fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "path: {}", self.path.display())?;
         writeln!(out, "format: {}", self.format)?;
         if !self.version.is_null() {
@@ -117,9 +130,11 @@ impl Verification {
             self.problem(d);
         }
     }
+}
 
+impl Report for Verification {
     /// Plain text: each problem on a line, then `PATH: FORMAT (counts): ok|PROBLEMS FOUND`.
-    pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
+    fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
         for p in &self.problems {
             writeln!(out, "{p}")?;
         }
@@ -187,10 +202,12 @@ pub struct Probe {
     pub problems: Vec<Diagnostic>,
 }
 
-impl Probe {
+impl Probe {}
+
+impl Report for Probe {
     /// Plain text: the FEN, the position's statistics, then a line per move with its share of
     /// the weights and its W/D/L.
-    pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
+    fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "{}", self.fen)?;
         if !self.found {
             return writeln!(out, "not in the book");
@@ -215,7 +232,7 @@ impl Probe {
 }
 
 /// One JSON object on a line.
-pub fn write_json(out: &mut impl Write, value: &impl Serialize) -> io::Result<()> {
+pub fn write_json(out: &mut (impl Write + ?Sized), value: &(impl Serialize + ?Sized)) -> io::Result<()> {
     serde_json::to_writer(&mut *out, value)?;
     writeln!(out)
 }

@@ -6,14 +6,14 @@ use shogi_core::Square;
 use tabiya_shogi::board::{self, hand_counts};
 use tabiya_shogi::tbase::{self, Diagram, Form, dia_records, read_solutions};
 use tabiya_shogi::tsume::check_solution;
-use tabiya_shogi::{Error, Finding, Severity};
+use tabiya_shogi::{Diagnostic, Error, Severity};
 use tabiya_testdata::Xorshift;
 
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
 }
 
-fn decode(name: &str) -> (Diagram, Vec<Finding>) {
+fn decode(name: &str) -> (Diagram, Vec<Diagnostic>) {
     Diagram::decode_checked(&fixture(name), 0).unwrap()
 }
 
@@ -96,7 +96,7 @@ fn seed_tjn_does_not_fit_the_seed_dia() {
     // 14龍 (6四 to 1四), 13金合 and 22金 happen to be legal here, but 14龍 is no check, and no
     // defender gold can take on 22.
     assert_eq!(check.moves.len(), 3);
-    let what: Vec<&str> = check.findings.iter().map(|f| f.what.as_str()).collect();
+    let what: Vec<&str> = check.findings.iter().map(|f| f.message.as_str()).collect();
     assert_eq!(
         what,
         [
@@ -116,7 +116,7 @@ fn checks_report_wrong_lengths_leftover_pieces_and_non_checks() {
     // 飛角金銀桂香歩 on 72: 3 + 6 + 7 = 16. The mate-position fields 07 / 02 happen to hold.
     solutions[0].moves.truncate(15);
     let check = check_solution(&d, &solutions[0]);
-    let what: Vec<&str> = check.findings.iter().map(|f| f.what.as_str()).collect();
+    let what: Vec<&str> = check.findings.iter().map(|f| f.message.as_str()).collect();
     assert_eq!(
         what,
         [
@@ -137,7 +137,7 @@ fn leftover_attacker_pieces_are_reported() {
     assert!(check.is_ok());
     assert_eq!(check.findings.len(), 1);
     assert_eq!(check.findings[0].severity, Severity::Warning);
-    assert_eq!(check.findings[0].what, "駒余り: 歩 left in the attacker's hand");
+    assert_eq!(check.findings[0].message, "駒余り: 歩 left in the attacker's hand");
 }
 
 fn error_of(name: &str) -> String {
@@ -186,7 +186,7 @@ fn mirrored_king_square_is_a_warning() {
     let (_, findings) = Diagram::decode_checked(&bytes, 0).unwrap();
     assert_eq!(findings.len(), 1);
     assert_eq!(findings[0].severity, Severity::Warning);
-    assert!(findings[0].what.starts_with("玉位置 22 matches only the mirrored board (king on 82)"));
+    assert!(findings[0].message.starts_with("玉位置 22 matches only the mirrored board (king on 82)"));
     bytes[157..159].copy_from_slice(b"55");
     let (_, findings) = Diagram::decode_checked(&bytes, 0).unwrap();
     assert_eq!(findings[0].severity, Severity::Error);
@@ -279,7 +279,7 @@ fn lf_line_ends_are_read_line_by_line() {
     assert_eq!(records[1].bytes.as_slice(), &crlf[330..660]);
     assert_eq!((records[0].diagram.form, records[1].diagram.form), (Form::ThreeLine, Form::FourLine));
     assert_eq!(records[0].findings.len(), 1);
-    assert!(records[0].findings[0].what.starts_with("LF line ends"));
+    assert!(records[0].findings[0].message.starts_with("LF line ends"));
     assert!(records[1].findings.is_empty());
     // 持駒数 of record 3, which starts after 327 + 326 bytes.
     assert_eq!(records[2].findings[0].location.offset, Some(653 + 8));
@@ -323,7 +323,7 @@ fn invalid_shift_jis_is_a_warning_and_hanten_sakujo_are_reported() {
     bytes[311] = b'1'; // HANTEN
     bytes[312] = b'1'; // SAKUJO
     let (d, findings) = Diagram::decode_checked(&bytes, 0).unwrap();
-    let what: Vec<(Severity, &str)> = findings.iter().map(|f| (f.severity, f.what.as_str())).collect();
+    let what: Vec<(Severity, &str)> = findings.iter().map(|f| (f.severity, f.message.as_str())).collect();
     assert_eq!(
         what,
         [

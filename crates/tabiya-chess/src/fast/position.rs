@@ -19,6 +19,8 @@ use shakmaty::{
 
 use super::rules::{self, Pieces};
 
+/// A position kept for playing games fast: bitboards by role and colour plus a role per square,
+/// castling rights and the en-passant square, without the checks `Chess::play` makes.
 #[derive(Debug, Clone)]
 pub struct PlayPosition {
     /// The pieces by `Role as usize` (pawn 1 … king 6). Slot 0 is spare: a move that captures

@@ -6,11 +6,10 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use tabiya_chess::book::{BookFile, EloFilter};
-use tabiya_io::report::write_json;
 
 use super::Format;
 use crate::args::{Global, InfoArgs, ProbeArgs, VerifyArgs};
-use crate::report::CliError;
+use crate::report::{CliError, print, verdict};
 
 fn open(path: &Path, format: Format) -> Result<BookFile, CliError> {
     let Format::Chess(format) = format else { unreachable!("book formats are chess formats") };
@@ -25,8 +24,7 @@ fn printed(result: std::io::Result<()>) -> Result<(), CliError> {
 pub fn info(path: &Path, args: &InfoArgs, format: Format) -> Result<ExitCode, CliError> {
     let mut info = open(path, format)?.info().map_err(CliError::input)?;
     info.path = path.to_path_buf();
-    let mut out = std::io::stdout().lock();
-    printed(if args.json { write_json(&mut out, &info) } else { info.write_text(&mut out) })?;
+    print(&info, args.json)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -43,9 +41,8 @@ pub fn verify(path: &Path, args: &VerifyArgs, format: Format) -> Result<ExitCode
         }
     };
     verification.path = path.to_path_buf();
-    let mut out = std::io::stdout().lock();
-    printed(if args.json { write_json(&mut out, &verification) } else { verification.write_text(&mut out) })?;
-    Ok(if verification.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    print(&verification, args.json)?;
+    Ok(verdict(&verification))
 }
 
 /// `tabiya probe BOOK`: what the look-up met also goes to standard error (unless `--quiet`).
@@ -54,8 +51,7 @@ pub fn probe(path: &Path, args: &ProbeArgs, global: &Global, format: Format) -> 
     let book = open(path, format)?.with_ctg_weights(args.ctg.weights.into());
     let mut probe = book.probe(&pos).map_err(CliError::input)?;
     probe.book = path.to_path_buf();
-    let mut out = std::io::stdout().lock();
-    printed(if args.json { write_json(&mut out, &probe) } else { probe.write_text(&mut out) })?;
+    print(&probe, args.json)?;
     if !global.quiet {
         let mut err = std::io::stderr().lock();
         for problem in &probe.problems {

@@ -23,7 +23,7 @@ use tabiya_shogi::Format as S;
 pub use crate::registry::Format;
 
 use crate::args::{BookArgs, ConvertArgs, Global, InfoArgs, ProbeArgs, SolveArgs, VerifyArgs};
-use crate::report::{CliError, InfoReport};
+use crate::report::{CliError, print};
 
 /// What a format does in a command, for the options it takes there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -211,11 +211,11 @@ pub fn info(args: &InfoArgs, global: &Global) -> Result<ExitCode, CliError> {
 
 /// What `info` says of a format whose reader does not exist yet: its name and size.
 pub fn basic_info(path: &Path, format: Format, args: &InfoArgs) -> Result<ExitCode, CliError> {
-    let mut report = InfoReport::new(path, format);
+    let mut report = tabiya_io::Info::new(path, format.name());
     let size = std::fs::metadata(path).map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?.len();
     report.count("bytes", size);
     report.header("reader", "not available yet");
-    report.print(args.json).map_err(|e| CliError::output(Path::new("-"), e))?;
+    print(&report, args.json)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -294,7 +294,7 @@ pub fn verify(args: &VerifyArgs, global: &Global) -> Result<ExitCode, CliError> 
         Format::Chess(C::Ctg) => ctg::verify(&path, args, global),
         Format::Chess(C::Kvetka) => kvetka::verify(&path, args, global),
         Format::Othello(_) => wthor::verify(&path, format, args, global),
-        Format::Shogi(S::TbaseDiagrams | S::TbaseSolutions | S::TbaseComments) => {
+        Format::Shogi(S::TbaseDiagrams | S::TbaseSolutions | S::TbaseComments | S::Kif | S::Ki2 | S::Csa) => {
             tbase::verify(&path, format, args, global)
         }
         other => Err(CliError::unsupported(format!("verifying {other}"))),

@@ -11,11 +11,10 @@ use tabiya_chess::Format as C;
 use tabiya_chess::games::{self, Sink, Source};
 use tabiya_chess::pgn::{LineEnding, Notation, WriterOptions};
 use tabiya_chess::scid::{DatabaseWriter, Version};
-use tabiya_io::report::write_json;
 use tabiya_io::{Diagnostic, DiagnosticSink};
 
 use crate::args::*;
-use crate::report::{CliError, Output, progress, summary};
+use crate::report::{CliError, Output, print, progress, summary};
 use indicatif::ProgressBar;
 
 /// How games are written as PGN, whatever they are read from.
@@ -80,17 +79,6 @@ pub fn holds_games(format: Format) -> bool {
     matches!(format, Format::Chess(C::Pgn | C::JsonLines | C::Scid3 | C::Scid4 | C::Scid5))
 }
 
-/// Prints `info` or `verify` output as text or JSON.
-fn print(
-    json: bool,
-    value: &impl serde::Serialize,
-    text: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> Result<(), CliError> {
-    let mut out = std::io::stdout().lock();
-    let done = if json { write_json(&mut out, value) } else { text(&mut out) };
-    done.map_err(|e| CliError::output(Path::new("-"), e))
-}
-
 /// `tabiya info` of PGN or a SCID database: the library's answer, printed.
 pub fn info(path: &Path, args: &InfoArgs, global: &Global) -> Result<ExitCode, CliError> {
     let bar = progress(0, global.quiet, "reading");
@@ -100,7 +88,7 @@ pub fn info(path: &Path, args: &InfoArgs, global: &Global) -> Result<ExitCode, C
     })
     .map_err(CliError::input)?;
     bar.finish_and_clear();
-    print(args.json, &info, |out| info.write_text(&mut { out }))?;
+    print(&info, args.json)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -113,7 +101,7 @@ pub fn verify(path: &Path, args: &VerifyArgs, global: &Global) -> Result<ExitCod
         bar.set_position(done);
     });
     bar.finish_and_clear();
-    print(args.json, &verification, |out| verification.write_text(&mut { out }))?;
+    print(&verification, args.json)?;
     Ok(if verification.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use tabiya_io::report::{Verification, write_json};
+use tabiya_io::report::Verification;
 use tabiya_io::{Diagnostic, Location};
 
 use crate::registry::Format;
@@ -18,7 +18,7 @@ use tabiya_othello::wthor::{
 };
 
 use crate::args::*;
-use crate::report::{CliError, Output, progress, summary};
+use crate::report::{CliError, Output, print, progress, summary};
 
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
@@ -72,17 +72,6 @@ fn diagnostics_to_stderr(path: &Path, found: Vec<Diagnostic>, quiet: bool) -> bo
     errors
 }
 
-/// Prints a report as JSON or text on stdout.
-fn print(
-    json: bool,
-    write_text: impl FnOnce(&mut std::io::StdoutLock<'_>) -> std::io::Result<()>,
-    value: &impl serde::Serialize,
-) -> Result<(), CliError> {
-    let mut out = std::io::stdout().lock();
-    let result = if json { write_json(&mut out, value) } else { write_text(&mut out) };
-    result.map_err(|e| CliError::output(Path::new("-"), e))
-}
-
 pub fn info(path: &Path, format: Format, args: &InfoArgs, _global: &Global) -> Result<ExitCode, CliError> {
     let Format::Othello(format) = format else { return Err(CliError::unsupported(format!("info of {format}"))) };
     let data = read(path)?;
@@ -92,7 +81,7 @@ pub fn info(path: &Path, format: Format, args: &InfoArgs, _global: &Global) -> R
     };
     let names_ref = names.as_ref().map(|(players, tournaments)| Names { players, tournaments });
     let info = tabiya_othello::report::info(path, format, &data, names_ref).map_err(|e| input_error(path, e))?;
-    print(args.json, |out| info.write_text(out), &info)?;
+    print(&info, args.json)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -128,7 +117,7 @@ pub fn verify(path: &Path, format: Format, args: &VerifyArgs, global: &Global) -
     };
     let report = tabiya_othello::report::verify(path, format, &data, options);
     bar.finish_and_clear();
-    print(args.json, |out| report.write_text(out), &report)?;
+    print(&report, args.json)?;
     summary(
         global.quiet || args.json,
         format!("{}: {}", path.display(), if report.ok { "ok" } else { "problems found" }),
@@ -172,7 +161,7 @@ pub fn verify_dir(path: &Path, args: &VerifyArgs, global: &Global) -> Result<Exi
             report.problems(v.problems);
         }
     }
-    print(args.json, |out| report.write_text(out), &report)?;
+    print(&report, args.json)?;
     Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 

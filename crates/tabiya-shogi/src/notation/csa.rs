@@ -5,7 +5,7 @@
 
 use shogi_core::{Color, Move, PartialPosition, Piece, PieceKind, Square};
 
-use super::{Kifu, line_error, numbered_lines};
+use super::{Ending, Kifu, line_error, numbered_lines};
 use crate::Error;
 use crate::board::{self, HAND_KINDS};
 
@@ -24,6 +24,17 @@ const CODES: [(&str, PieceKind); 14] = [
     ("NG", PieceKind::ProSilver),
     ("UM", PieceKind::ProBishop),
     ("RY", PieceKind::ProRook),
+];
+
+/// CSA's `$` game information and the KIF headers that say the same, so that each survives
+/// CSA → CSA and maps to the other format (`N+`/`N-` are 先手/後手).
+const INFO_KEYS: [(&str, &str); 6] = [
+    ("EVENT", "棋戦"),
+    ("SITE", "場所"),
+    ("START_TIME", "開始日時"),
+    ("END_TIME", "終了日時"),
+    ("TIME_LIMIT", "持ち時間"),
+    ("OPENING", "戦型"),
 ];
 
 fn code(kind: PieceKind) -> &'static str {
@@ -57,7 +68,14 @@ fn write_one(out: &mut String, kifu: &Kifu, all_to_gote: bool) {
         out.push_str("\r\n");
     };
     for (key, value) in &kifu.headers {
-        line(&format!("'{key}：{value}"));
+        match key.as_str() {
+            "先手" | "下手" => line(&format!("N+{value}")),
+            "後手" | "上手" => line(&format!("N-{value}")),
+            _ => match INFO_KEYS.iter().find(|(_, kif)| kif == key) {
+                Some((csa, _)) => line(&format!("${csa}:{value}")),
+                None => line(&format!("'{key}：{value}")),
+            },
+        }
     }
     for comment in &kifu.comments {
         line(&format!("'*{comment}"));
@@ -93,7 +111,7 @@ fn write_one(out: &mut String, kifu: &Kifu, all_to_gote: bool) {
     }
     line(&sign(start.side_to_move()).to_string());
     let mut position = start.clone();
-    for &mv in &kifu.moves {
+    for (i, &mv) in kifu.moves.iter().enumerate() {
         let side = sign(position.side_to_move());
         let text = match mv {
             Move::Drop { piece, to } => format!("{side}00{}{}{}", to.file(), to.rank(), code(piece.piece_kind())),
@@ -107,9 +125,12 @@ fn write_one(out: &mut String, kifu: &Kifu, all_to_gote: bool) {
         if position.make_move(mv).is_none() {
             break;
         }
+        for comment in kifu.comments_on(i + 1) {
+            line(&format!("'*{comment}"));
+        }
     }
-    if !kifu.moves.is_empty() && board::is_mate(&position) {
-        line("%TSUMI");
+    if let Some(end) = kifu.written_end() {
+        line(end.csa());
     }
 }
 
@@ -124,7 +145,16 @@ pub fn read(text: &str) -> Result<Vec<Kifu>, Error> {
             continue;
         }
         for statement in line.split(',') {
-            reader.statement(statement).map_err(|e| line_error(offset, number, e, line))?;
+            reader.statement(statement).map_err(|e| {
+                let code = match statement.trim() {
+                    s if s.len() > 1 && s.starts_with(['+', '-']) && e.starts_with("a legal move") => {
+                        "csa.illegal_move"
+                    }
+                    s if s.len() > 1 && s.starts_with(['+', '-']) => "csa.move",
+                    _ => "csa.statement",
+                };
+                line_error(code, offset, number, e, line)
+            })?;
         }
     }
     if reader.touched {
@@ -177,7 +207,11 @@ impl Reader {
         }
         if let Some(comment) = s.strip_prefix('\'') {
             if let Some(text) = comment.strip_prefix('*') {
-                self.kifu().comments.push(text.to_owned());
+                let kifu = self.kifu();
+                match kifu.moves.len() {
+                    0 => kifu.comments.push(text.to_owned()),
+                    n => kifu.move_comments.push((n, text.to_owned())),
+                }
             } else if let Some((key, value)) = comment.split_once('：') {
                 self.kifu().headers.push((key.to_owned(), value.to_owned()));
             }
@@ -185,13 +219,13 @@ impl Reader {
         }
         if let Some(rest) = s.strip_prefix('$') {
             if let Some((key, value)) = rest.split_once(':') {
+                let key = INFO_KEYS.iter().find(|(csa, _)| *csa == key).map_or(key, |(_, kif)| kif);
                 self.kifu().headers.push((key.to_owned(), value.to_owned()));
             }
             return Ok(());
         }
-        if s == "PI" {
-            self.kifu().start = PartialPosition::startpos();
-            return Ok(());
+        if let Some(removed) = s.strip_prefix("PI") {
+            return self.handicap(removed);
         }
         if let Some(rest) = s.strip_prefix('P') {
             return self.placement(rest);
@@ -203,6 +237,11 @@ impl Reader {
             return Ok(());
         }
         if s.starts_with('%') {
+            // A statement without an Ending (`%+ILLEGAL_ACTION`, `%HIKIWAKE`) is kept as a header.
+            match Ending::from_csa(s) {
+                Some(end) => self.kifu().end = Some(end),
+                None => self.kifu().headers.push(("終局".into(), s.into())),
+            }
             return Ok(());
         }
         if s.starts_with(['+', '-']) {
@@ -266,6 +305,26 @@ impl Reader {
         Ok(())
     }
 
+    /// `PI` followed by the pieces taken off the initial position (`PI82HI22KA` for 二枚落ち):
+    /// each `xyPC` must name the piece on that square.
+    fn handicap(&mut self, removed: &str) -> Result<(), String> {
+        let mut start = PartialPosition::startpos();
+        if !removed.len().is_multiple_of(4) || !removed.is_ascii() {
+            return Err("PI and pieces of 4 characters (xyPC)".into());
+        }
+        for item in removed.as_bytes().chunks(4) {
+            let text = std::str::from_utf8(item).map_err(|_| "ASCII pieces")?;
+            let square = square(&text[..2]).ok_or(format!("a square, found {text}"))?;
+            let on_board = start.piece_at(square).map(|p| p.piece_kind());
+            if on_board.is_none() || on_board != kind(&text[2..]) {
+                return Err(format!("a piece of the initial position, found {text}"));
+            }
+            start.piece_set(square, None);
+        }
+        self.kifu().start = start;
+        Ok(())
+    }
+
     /// Puts a piece on an empty square. A square given twice is an error: shogi_core's `piece_set`
     /// would keep a king it overwrites as the king's square.
     fn place(&mut self, square: Square, piece: Option<Piece>) -> Result<(), String> {
@@ -322,6 +381,7 @@ mod tests {
         let mut kifu = Kifu::new(start);
         kifu.moves = japanese::resolve_line(&kifu.start, &tokens).unwrap();
         kifu.headers.push(("作品番号".into(), "0003".into()));
+        kifu.end = Some(Ending::Mate);
         let text = write(std::slice::from_ref(&kifu), true);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "V2.2");
@@ -345,7 +405,7 @@ mod tests {
         let twice = text.replace("P+00KI", "P+82KI");
         assert_eq!(
             read(&twice).unwrap_err().to_string(),
-            "<input>@0x133: expected line 12: square 82 given once, found it given again, found \"P+82KI00GI00GI00KE\""
+            "<input>@0x133 (line 12): expected square 82 given once, found it given again, found \"P+82KI00GI00GI00KE\""
         );
     }
 }

@@ -17,6 +17,7 @@ use crate::board;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DropMarker {
     #[default]
+    /// No 打: a drop only if no piece can move there.
     Unspecified,
     /// `打`
     Drop,
@@ -63,7 +64,9 @@ pub struct Token {
     pub kind: PieceKind,
     /// `Some(true)` for `成`, `Some(false)` for `不成`/`生`, `None` when not written.
     pub promote: Option<bool>,
+    /// 打 written, or not.
     pub drop: DropMarker,
+    /// 上, 引, 寄, 右, 左, 直, in the order written.
     pub directions: Vec<Direction>,
 }
 

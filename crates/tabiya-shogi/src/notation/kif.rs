@@ -4,8 +4,9 @@
 
 use shogi_core::{Color, Hand, Move, PartialPosition, Piece, Square};
 
+use super::handicap;
 use super::japanese::{self, DropMarker, Style, board_name, parse_piece};
-use super::{Kifu, line_error, numbered_lines};
+use super::{Ending, Kifu, line_error, numbered_lines};
 use crate::Error;
 use crate::board::{self, HAND_KINDS};
 
@@ -15,7 +16,9 @@ const RULE: &str = "+---------------------------+";
 /// Which of the two formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flavour {
+    /// KIF: numbered moves with their origin.
     Kif,
+    /// KI2: `▲７六歩 △３四歩`, several moves a line.
     Ki2,
 }
 
@@ -49,7 +52,10 @@ pub fn write(kifu: &Kifu, flavour: Flavour) -> String {
         out.push_str("\r\n");
     };
     for (key, value) in &kifu.headers {
-        line(&format!("{key}：{value}"));
+        match key.starts_with('&') && value.is_empty() {
+            true => line(key),
+            false => line(&format!("{key}：{value}")),
+        }
     }
     let start = &kifu.start;
     line(&format!("後手の持駒：{}", hand_text(start.hand_of_a_player(Color::White))));
@@ -88,6 +94,9 @@ pub fn write(kifu: &Kifu, flavour: Flavour) -> String {
         Flavour::Kif => {
             for (i, text) in written.iter().enumerate() {
                 line(&format!("{:>4} {text}", i + 1));
+                for comment in kifu.comments_on(i + 1) {
+                    line(&format!("*{comment}"));
+                }
             }
         }
         Flavour::Ki2 => {
@@ -95,19 +104,67 @@ pub fn write(kifu: &Kifu, flavour: Flavour) -> String {
                 let black = (i % 2 == 0) == (first == Color::Black);
                 format!("{}{text}", if black { '▲' } else { '△' })
             });
-            let marks: Vec<String> = marks.collect();
-            for chunk in marks.chunks(8) {
-                line(&chunk.join(" "));
+            // Eight moves a line; a line also ends at a move with comments, which follow it.
+            let mut row: Vec<String> = Vec::new();
+            for (i, mark) in marks.enumerate() {
+                row.push(mark);
+                let mut comments = kifu.comments_on(i + 1).peekable();
+                if row.len() == 8 || comments.peek().is_some() || i + 1 == written.len() {
+                    line(&row.join(" "));
+                    row.clear();
+                }
+                for comment in comments {
+                    line(&format!("*{comment}"));
+                }
             }
         }
     }
-    if !kifu.moves.is_empty() && kifu.ends_in_mate() {
+    if let Some(end) = kifu.written_end() {
+        let played = kifu.moves.len();
         if flavour == Flavour::Kif {
-            line(&format!("{:>4} 詰み", kifu.moves.len() + 1));
+            line(&format!("{:>4} {}", played + 1, end.kif()));
         }
-        line(&format!("まで{}手詰", kifu.moves.len()));
+        line(&summary(end, played, first));
     }
     out
+}
+
+/// The `まで…` line after the moves: `まで17手詰` for a mate (the tsume form), else who won
+/// or how the game stopped, as 柿木将棋 writes it.
+fn summary(end: Ending, played: usize, first: Color) -> String {
+    // The side to move after the moves is the one the ending befalls.
+    let loser = if played.is_multiple_of(2) { first } else { first.flip() };
+    let winner = if loser == Color::Black { "後手" } else { "先手" };
+    match end {
+        Ending::Mate => format!("まで{played}手詰"),
+        Ending::Resign => format!("まで{played}手で{winner}の勝ち"),
+        Ending::TimeUp => format!("まで{played}手で時間切れにより{winner}の勝ち"),
+        Ending::IllegalMove => format!("まで{played}手で{winner}の反則勝ち"),
+        Ending::EnteringKing => {
+            format!("まで{played}手で入玉宣言により{}の勝ち", if winner == "先手" { "後手" } else { "先手" })
+        }
+        other => format!("まで{played}手で{}", other.kif()),
+    }
+}
+
+/// The ending a `まで…` summary line states (KI2 has no ending move line).
+fn summary_end(line: &str) -> Option<Ending> {
+    let rest = line.strip_prefix("まで")?;
+    [
+        ("手詰", Ending::Mate),
+        ("詰み", Ending::Mate),
+        ("封じ手", Ending::Sealed),
+        ("中断", Ending::Interrupt),
+        ("千日手", Ending::Repetition),
+        ("持将棋", Ending::Impasse),
+        ("時間切れ", Ending::TimeUp),
+        ("反則", Ending::IllegalMove),
+        ("入玉", Ending::EnteringKing),
+        ("の勝ち", Ending::Resign),
+    ]
+    .into_iter()
+    .find(|(word, _)| rest.contains(word))
+    .map(|(_, end)| end)
 }
 
 /// Reads one KIF or KI2 record (the flavour is recognised from the moves). Without a board the
@@ -116,6 +173,7 @@ pub fn read(text: &str) -> Result<Kifu, Error> {
     let mut kifu = Kifu::new(PartialPosition::empty());
     let mut board_rows = 0u8;
     let mut has_board = false;
+    let mut turn_given = false;
     let mut previous: Option<Square> = None;
     let mut position: Option<PartialPosition> = None;
     for (offset, number, raw) in numbered_lines(text) {
@@ -127,23 +185,29 @@ pub fn read(text: &str) -> Result<Kifu, Error> {
             break;
         }
         if let Some(comment) = line.strip_prefix('*') {
-            if position.as_ref().is_none_or(|_| kifu.moves.is_empty()) {
-                kifu.comments.push(comment.to_owned());
+            match kifu.moves.len() {
+                0 => kifu.comments.push(comment.to_owned()),
+                n => kifu.move_comments.push((n, comment.to_owned())),
             }
+            continue;
+        }
+        if line.starts_with('&') {
+            // A display directive of 柿木将棋 (`&読み込み時表示`): kept as a header without value.
+            kifu.headers.push((line.to_owned(), String::new()));
             continue;
         }
         if line.starts_with('|') {
             let rank = board_rows + 1;
-            read_row(&mut kifu.start, line, rank).map_err(|e| line_error(offset, number, e, line))?;
+            read_row(&mut kifu.start, line, rank).map_err(|e| line_error("kif.board_row", offset, number, e, line))?;
             board_rows += 1;
             has_board = true;
             continue;
         }
-        if line.starts_with("+---")
-            || line.starts_with("  ９")
-            || line.starts_with("手数--")
-            || line.starts_with("まで")
-        {
+        if line.starts_with("+---") || line.starts_with("  ９") || line.starts_with("手数--") {
+            continue;
+        }
+        if line.starts_with("まで") {
+            kifu.end = kifu.end.or(summary_end(line));
             continue;
         }
         // A header is `key：value` before the moves; a move line starts with spaces or its number
@@ -156,9 +220,8 @@ pub fn read(text: &str) -> Result<Kifu, Error> {
                 _ => None,
             };
             match hand_color {
-                Some(color) => {
-                    read_hand(&mut kifu.start, color, value).map_err(|e| line_error(offset, number, e, line))?
-                }
+                Some(color) => read_hand(&mut kifu.start, color, value)
+                    .map_err(|e| line_error("kif.hand", offset, number, e, line))?,
                 None => kifu.headers.push((key.to_owned(), value.trim().to_owned())),
             }
             continue;
@@ -169,42 +232,49 @@ pub fn read(text: &str) -> Result<Kifu, Error> {
             _ => None,
         } {
             kifu.start.side_to_move_set(side);
+            turn_given = true;
             continue;
         }
         let current = position.get_or_insert_with(|| {
+            let handicap = kifu.header("手合割").map(str::to_owned);
             if !has_board {
-                kifu.start = PartialPosition::startpos();
+                kifu.start = handicap.as_deref().and_then(handicap::start).unwrap_or_else(PartialPosition::startpos);
+            } else if !turn_given && handicap.as_deref().is_some_and(handicap::is_handicap) {
+                // A handicap diagram without a turn line: the handicap side (上手) moves first.
+                kifu.start.side_to_move_set(Color::White);
             }
             kifu.start.clone()
         });
         let body = line.trim_start();
         if body.starts_with(['▲', '△', '☗', '☖']) {
-            let tokens = japanese::parse_tokens(body)
-                .map_err(|(at, expected)| line_error(offset, number, expected, body.get(at..).unwrap_or("")))?;
+            let tokens = japanese::parse_tokens(body).map_err(|(at, expected)| {
+                line_error("kif.move", offset, number, expected, body.get(at..).unwrap_or(""))
+            })?;
             for token in tokens {
-                let mv =
-                    japanese::resolve(current, previous, &token).map_err(|e| line_error(offset, number, e, body))?;
+                let mv = japanese::resolve(current, previous, &token)
+                    .map_err(|e| line_error("kif.illegal_move", offset, number, e, body))?;
                 play(current, &mut kifu.moves, &mut previous, mv);
             }
             continue;
         }
         let Some((ply, text)) = body.split_once(' ').filter(|(n, _)| n.bytes().all(|b| b.is_ascii_digit())) else {
-            return Err(line_error(offset, number, "a header, board row, or numbered move", line));
+            return Err(line_error("kif.line", offset, number, "a header, board row, or numbered move", line));
         };
         let text = text.trim_start();
-        if ["詰み", "投了", "中断", "千日手", "持将棋", "不詰", "反則"].iter().any(|end| text.starts_with(end))
-        {
+        if let Some(end) = Ending::from_kif(text) {
+            kifu.end = Some(end);
+            break;
+        }
+        if ["反則", "不戦"].iter().any(|end| text.starts_with(end)) {
             break;
         }
         let mv = kif_move(current, previous, text)
-            .map_err(|e| line_error(offset, number, format!("move {ply}: {e}"), text))?;
+            .map_err(|e| line_error("kif.illegal_move", offset, number, format!("move {ply}: {e}"), text))?;
         play(current, &mut kifu.moves, &mut previous, mv);
     }
     if has_board && board_rows != 9 {
-        let location = tabiya_io::Location::default();
-        return Err(tabiya_io::DataError::new(location, "a board of 9 rows")
-            .found(format!("{board_rows} rows"))
-            .into());
+        let what = format!("expected a board of 9 rows, found {board_rows} rows");
+        return Err(Error::Record(tabiya_io::Diagnostic::error("kif.board_rows", Default::default(), what)));
     }
     Ok(kifu)
 }
@@ -313,6 +383,7 @@ mod tests {
         let mut kifu = Kifu::new(start);
         kifu.moves = moves;
         kifu.headers = vec![("作品番号".into(), "0003".into()), ("作者".into(), "初代宗桂".into())];
+        kifu.end = Some(Ending::Mate);
         kifu
     }
 

@@ -13,14 +13,15 @@
 //! ```
 
 pub mod csa;
+pub mod handicap;
 pub mod japanese;
 pub mod kif;
 pub mod sfen;
 
 use shogi_core::{Move, PartialPosition};
-use tabiya_io::{DataError, Location};
+use tabiya_io::{Diagnostic, Location, Unit};
 
-use crate::Error;
+use crate::{Error, Format};
 
 /// A game or tsume record as KIF, KI2 and CSA hold it: header fields in file order, the start
 /// position (hands included), the moves, and the comment lines on the start position.
@@ -29,14 +30,126 @@ pub struct Kifu {
     /// `(key, value)` in file order: for tsume `作品番号`, `作品名`, `作者`, `発表誌`, `発表年月`,
     /// `手数`, `完全性`, …
     pub headers: Vec<(String, String)>,
+    /// The start position, hands and side to move included.
     pub start: PartialPosition,
+    /// The main line, every move legal.
     pub moves: Vec<Move>,
+    /// The comment lines on the start position.
     pub comments: Vec<String>,
+    /// Comment lines on moves: `(n, line)` follows the n-th move (KIF's and KI2's `*` lines,
+    /// CSA's `'*` lines after a move), in file order.
+    pub move_comments: Vec<(usize, String)>,
+    /// How the record says the game ended (`投了`, `%TORYO`, `詰み`, …), when it says.
+    pub end: Option<Ending>,
+}
+
+/// How a game ended, as KIF's last move line and CSA's `%` statement say it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// 投了, `%TORYO`: the side to move resigned.
+    Resign,
+    /// 中断, `%CHUDAN`: the game was stopped.
+    Interrupt,
+    /// 千日手, `%SENNICHITE`: fourfold repetition.
+    Repetition,
+    /// 持将棋, `%JISHOGI`: impasse.
+    Impasse,
+    /// 切れ負け, `%TIME_UP`: the side to move lost on time.
+    TimeUp,
+    /// 反則負け, `%ILLEGAL_MOVE`: the side to move lost by an illegal move.
+    IllegalMove,
+    /// 入玉勝ち, `%KACHI`: the side to move declared a win by entering king.
+    EnteringKing,
+    /// 詰み, `%TSUMI`: the side to move is mated.
+    Mate,
+    /// 不詰, `%FUZUMI`: no mate (tsume).
+    NoMate,
+    /// 封じ手: the game was adjourned with a sealed move. CSA has no such statement: it is
+    /// written `%CHUDAN`, which reads back as [`Ending::Interrupt`].
+    Sealed,
+}
+
+impl Ending {
+    /// Every ending, with its KIF word and its CSA statement.
+    pub const ALL: [(Ending, &'static str, &'static str); 10] = [
+        (Ending::Resign, "投了", "%TORYO"),
+        (Ending::Interrupt, "中断", "%CHUDAN"),
+        (Ending::Repetition, "千日手", "%SENNICHITE"),
+        (Ending::Impasse, "持将棋", "%JISHOGI"),
+        (Ending::TimeUp, "切れ負け", "%TIME_UP"),
+        (Ending::IllegalMove, "反則負け", "%ILLEGAL_MOVE"),
+        (Ending::EnteringKing, "入玉勝ち", "%KACHI"),
+        (Ending::Mate, "詰み", "%TSUMI"),
+        (Ending::NoMate, "不詰", "%FUZUMI"),
+        (Ending::Sealed, "封じ手", "%CHUDAN"),
+    ];
+
+    /// The KIF word (`投了`).
+    pub fn kif(self) -> &'static str {
+        Ending::ALL.iter().find(|e| e.0 == self).map_or("中断", |e| e.1)
+    }
+
+    /// The CSA statement (`%TORYO`).
+    pub fn csa(self) -> &'static str {
+        Ending::ALL.iter().find(|e| e.0 == self).map_or("%CHUDAN", |e| e.2)
+    }
+
+    /// The ending a KIF move text starts with (`投了`, `反則負け`; `詰` alone for 詰み).
+    pub fn from_kif(text: &str) -> Option<Ending> {
+        Ending::ALL.iter().find(|e| text.starts_with(e.1)).map(|e| e.0).or_else(|| {
+            let word = text.split_whitespace().next().unwrap_or("");
+            (word == "詰").then_some(Ending::Mate)
+        })
+    }
+
+    /// The ending of a CSA `%` statement.
+    pub fn from_csa(statement: &str) -> Option<Ending> {
+        Ending::ALL.iter().find(|e| e.2 == statement).map(|e| e.0)
+    }
 }
 
 impl Kifu {
+    /// An empty record from `start`.
     pub fn new(start: PartialPosition) -> Kifu {
-        Kifu { headers: Vec::new(), start, moves: Vec::new(), comments: Vec::new() }
+        Kifu {
+            headers: Vec::new(),
+            start,
+            moves: Vec::new(),
+            comments: Vec::new(),
+            move_comments: Vec::new(),
+            end: None,
+        }
+    }
+
+    /// The ending to write: the stated one, else 詰み when the moves end in mate.
+    pub fn written_end(&self) -> Option<Ending> {
+        self.end.or_else(|| (!self.moves.is_empty() && self.ends_in_mate()).then_some(Ending::Mate))
+    }
+
+    /// What `verify` finds in a record of `format` that read: a stated 詰み that is not mate, a
+    /// `手数` header (tsume) that differs from the number of moves.
+    pub fn check(&self, format: Format, at: Location) -> Vec<Diagnostic> {
+        let (not_mate, move_count) = match format {
+            Format::Kif => ("kif.not_mate", "kif.move_count"),
+            Format::Ki2 => ("ki2.not_mate", "ki2.move_count"),
+            _ => ("csa.not_mate", "csa.move_count"),
+        };
+        let mut found = Vec::new();
+        if self.end == Some(Ending::Mate) && !self.ends_in_mate() {
+            found.push(Diagnostic::error(not_mate, at.clone(), "the record ends 詰み, the last position is not mate"));
+        }
+        if let Some(stated) = self.header("手数").and_then(|n| n.trim().parse::<usize>().ok())
+            && stated != self.moves.len()
+        {
+            let what = format!("手数 is {stated}, the record has {} moves", self.moves.len());
+            found.push(Diagnostic::error(move_count, at, what));
+        }
+        found
+    }
+
+    /// The comment lines on the `n`-th move.
+    pub fn comments_on(&self, n: usize) -> impl Iterator<Item = &str> {
+        self.move_comments.iter().filter(move |(ply, _)| *ply == n).map(|(_, text)| text.as_str())
     }
 
     /// The value of a header field.
@@ -56,10 +169,11 @@ impl Kifu {
     }
 }
 
-/// A text-format error: byte offset of the line, its number, what was expected.
-fn line_error(offset: usize, line: usize, expected: impl std::fmt::Display, found: &str) -> Error {
-    let location = Location { file: None, offset: Some(offset as u64), ..Location::default() };
-    DataError::new(location, format!("line {line}: {expected}")).found(format!("{found:?}")).into()
+/// A text-format error of code `code`: byte offset of the line, its number, what was expected
+/// and what was there.
+fn line_error(code: &'static str, offset: usize, line: usize, expected: impl std::fmt::Display, found: &str) -> Error {
+    let location = Location::of(Unit::Line, line as u64).with_offset(offset as u64);
+    Error::Record(Diagnostic::error(code, location, format!("expected {expected}, found {found:?}")))
 }
 
 /// The lines of a text with their byte offsets and 1-based numbers, CR LF or LF.

@@ -3,7 +3,9 @@
 
 use tabiya_io::{Codepage, DataError, Location};
 
-use crate::{Error, Finding};
+use tabiya_io::Diagnostic;
+
+use crate::Error;
 
 /// The longest line the seed allows (bytes, without CR LF).
 const MAX_LINE: usize = 72;
@@ -12,12 +14,19 @@ const MAX_LINE: usize = 72;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ColourCode {
+    /// `$1`.
     Blue = 1,
+    /// `$2`.
     Red = 2,
+    /// `$3`.
     Purple = 3,
+    /// `$4`.
     Green = 4,
+    /// `$5`.
     LightBlue = 5,
+    /// `$6`.
     Yellow = 6,
+    /// `$7`.
     White = 7,
 }
 
@@ -39,8 +48,11 @@ impl ColourCode {
 /// The comment of one problem; `lines` keep the colour codes as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Comment {
+    /// 作品番号 of the `#NNNN` header.
     pub number: u16,
+    /// The lines, colour codes as written.
     pub lines: Vec<String>,
+    /// The `#NNNN` line.
     pub location: Location,
 }
 
@@ -77,7 +89,7 @@ impl Comment {
 }
 
 /// Reads a `.rem` file. Text outside a `#NNNN` section and malformed headers are findings.
-pub fn read_comments(bytes: &[u8]) -> (Vec<Comment>, Vec<Finding>) {
+pub fn read_comments(bytes: &[u8]) -> (Vec<Comment>, Vec<Diagnostic>) {
     let mut comments: Vec<Comment> = Vec::new();
     let mut findings = Vec::new();
     let mut open = false;
@@ -86,7 +98,7 @@ pub fn read_comments(bytes: &[u8]) -> (Vec<Comment>, Vec<Finding>) {
         let at = Location {
             file: None,
             offset: Some(offset),
-            unit: tabiya_io::Unit::Record,
+            unit: tabiya_io::Unit::Line,
             number: Some(line_index as u64 + 1),
         };
         offset += raw.len() as u64 + 1;
@@ -95,8 +107,11 @@ pub fn read_comments(bytes: &[u8]) -> (Vec<Comment>, Vec<Finding>) {
             continue;
         }
         if raw.len() > MAX_LINE {
-            findings
-                .push(Finding::warning(at.clone(), format!("a line of at most {MAX_LINE} bytes, found {}", raw.len())));
+            findings.push(Diagnostic::warning(
+                "tbase.rem_line_length",
+                at.clone(),
+                format!("a line of at most {MAX_LINE} bytes, found {}", raw.len()),
+            ));
         }
         let line = Codepage::ShiftJis.decode(raw);
         if let Some(header) = line.strip_prefix('#') {
@@ -110,15 +125,21 @@ pub fn read_comments(bytes: &[u8]) -> (Vec<Comment>, Vec<Finding>) {
                     comments.push(Comment { number, lines: Vec::new(), location: at });
                     open = true;
                 }
-                _ => {
-                    findings.push(Finding::error(at, format!("#NNNN (a 4-digit 作品番号) or a lone #, found {line:?}")))
-                }
+                _ => findings.push(Diagnostic::error(
+                    "tbase.rem_header",
+                    at,
+                    format!("#NNNN (a 4-digit 作品番号) or a lone #, found {line:?}"),
+                )),
             }
             continue;
         }
         match comments.last_mut().filter(|_| open) {
             Some(comment) => comment.lines.push(line.into_owned()),
-            None => findings.push(Finding::warning(at, "text outside a #NNNN section (ignored)")),
+            None => findings.push(Diagnostic::warning(
+                "tbase.rem_outside_section",
+                at,
+                "text outside a #NNNN section (ignored)",
+            )),
         }
     }
     for comment in &mut comments {

@@ -30,6 +30,7 @@ pub fn to_kifu(diagram: &Diagram, moves: &[Move], comment: Option<&Comment>) -> 
     header("完全性", completeness.map(|c| c.to_string()).unwrap_or_default());
     header("備考", diagram.note.clone());
     kifu.moves = moves.to_vec();
+    kifu.end = kifu.written_end();
     if let Some(comment) = comment {
         kifu.comments = comment.plain().lines().map(str::to_owned).collect();
     }
@@ -64,6 +65,9 @@ pub fn from_kifu(kifu: &Kifu, number: u16) -> (Diagram, Solution, Option<Comment
     *board.hand_of_a_player_mut(DEFENDER) = shogi_core::Hand::new();
     let number = kifu.header("作品番号").and_then(|n| n.trim().parse().ok()).filter(|&n| n <= 9999).unwrap_or(number);
     let mut diagram = Diagram::new(number, board, kifu.start.hand_of_a_player(ATTACKER));
+    if !kifu.move_comments.is_empty() {
+        notes.push(format!("{} comment lines on moves left out: T-BASE has none", kifu.move_comments.len()));
+    }
     if kifu.start.side_to_move() != ATTACKER {
         notes.push("gote to move: T-BASE problems start with the attacker (sente)".to_owned());
     }

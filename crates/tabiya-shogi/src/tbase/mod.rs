@@ -35,7 +35,7 @@ mod write;
 pub use comments::{ColourCode, Comment, read_comments, write_comments};
 pub use convert::{from_kifu, to_json, to_kifu};
 pub use read::{DiaRecord, DiaRecords, RECORD_LEN, dia_records};
-pub use set::{Contents, FileSet, Problem, Verification};
+pub use set::{Contents, FileSet, Problem, info, verify};
 pub use solutions::{Solution, read_solutions, write_solutions};
 
 use shogi_core::{Hand, PartialPosition, Square};
@@ -56,6 +56,7 @@ pub enum Form {
 /// and full-width spaces; one-digit codes and numbers are `None` when blank.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagram {
+    /// 3- or 4-line layout.
     pub form: Form,
     /// The pieces on the board (no hands; attacker = sente, defender = gote).
     pub board: PartialPosition,

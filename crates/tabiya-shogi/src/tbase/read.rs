@@ -5,7 +5,9 @@ use tabiya_io::{Codepage, DataError, Location};
 
 use super::{Diagram, Form, field, letters};
 use crate::board::{self, KindCounts};
-use crate::{Error, Finding};
+use tabiya_io::Diagnostic;
+
+use crate::Error;
 
 /// The size of one `.dia` record.
 pub const RECORD_LEN: usize = 330;
@@ -14,9 +16,12 @@ pub const RECORD_LEN: usize = 330;
 /// its consistency checks.
 #[derive(Debug, Clone)]
 pub struct DiaRecord {
+    /// The record as read (CR LF line ends).
     pub bytes: [u8; RECORD_LEN],
+    /// Every field decoded.
     pub diagram: Diagram,
-    pub findings: Vec<Finding>,
+    /// What decoding found (checksums, 玉位置, …).
+    pub findings: Vec<Diagnostic>,
 }
 
 /// The records of a `.dia` file, in order, or the error that stops each. A trailing part
@@ -132,7 +137,11 @@ impl DiaRecords<'_> {
             let at = Location { offset: Some(0), unit: tabiya_io::Unit::Record, number: Some(1), file: None };
             findings.insert(
                 0,
-                Finding::warning(at, "LF line ends: read line by line (the records are written back with CR LF)"),
+                Diagnostic::warning(
+                    "tbase.lf_line_ends",
+                    at,
+                    "LF line ends: read line by line (the records are written back with CR LF)",
+                ),
             );
         }
         Ok(DiaRecord { bytes: record, diagram, findings })
@@ -152,7 +161,7 @@ pub(crate) fn location(index: u64, offset: usize) -> Location {
 struct Fields<'a> {
     record: &'a [u8],
     index: u64,
-    findings: Vec<Finding>,
+    findings: Vec<Diagnostic>,
 }
 
 impl<'a> Fields<'a> {
@@ -176,7 +185,7 @@ impl<'a> Fields<'a> {
             let lead = matches!(bytes[i], 0x81..=0x9F | 0xE0..=0xFC);
             if lead && i + 1 == bytes.len() {
                 let at = self.at(offset + i);
-                self.findings.push(Finding::error(
+                self.findings.push(Diagnostic::error("tbase.split_character", 
                     at,
                     format!("{name}: a field that ends on a whole Shift-JIS character, found a lead byte {:#04x} split by the field boundary", bytes[i]),
                 ));
@@ -185,7 +194,11 @@ impl<'a> Fields<'a> {
         }
         let text = Codepage::ShiftJis.decode_strict(bytes).unwrap_or_else(|| {
             let at = self.at(offset);
-            self.findings.push(Finding::warning(at, format!("{name}: invalid Shift-JIS, decoded with U+FFFD")));
+            self.findings.push(Diagnostic::warning(
+                "tbase.invalid_shift_jis",
+                at,
+                format!("{name}: invalid Shift-JIS, decoded with U+FFFD"),
+            ));
             Codepage::ShiftJis.decode(bytes)
         });
         text.trim_end_matches([' ', '\u{3000}']).to_owned()
@@ -201,7 +214,8 @@ impl<'a> Fields<'a> {
         if trimmed.iter().all(u8::is_ascii_digit) {
             return trimmed.iter().try_fold(0u16, |n, &d| n.checked_mul(10)?.checked_add(u16::from(d - b'0')));
         }
-        let finding = Finding::warning(
+        let finding = Diagnostic::warning(
+            "tbase.not_digits",
             self.at(offset),
             format!("{name}: expected ASCII digits or blanks, found {:?}", Codepage::ShiftJis.decode(bytes)),
         );
@@ -218,8 +232,11 @@ impl<'a> Fields<'a> {
         let n = self.number(place, name)?;
         let square = Square::new((n / 10) as u8, (n % 10) as u8);
         if square.is_none() {
-            self.findings
-                .push(Finding::warning(self.at(place.0), format!("{name}: expected a square 11–99, found {n:02}")));
+            self.findings.push(Diagnostic::warning(
+                "tbase.square",
+                self.at(place.0),
+                format!("{name}: expected a square 11–99, found {n:02}"),
+            ));
         }
         square
     }
@@ -250,8 +267,11 @@ impl<'a> Fields<'a> {
         let expected = format!("{computed:0width$}");
         if stored != expected.as_bytes() {
             let found = Codepage::ShiftJis.decode(stored).into_owned();
-            self.findings
-                .push(Finding::error(self.at(place.0), format!("{name}: expected {expected}, found {found:?}")));
+            self.findings.push(Diagnostic::error(
+                "tbase.checksum",
+                self.at(place.0),
+                format!("{name}: expected {expected}, found {found:?}"),
+            ));
         }
     }
 }
@@ -274,7 +294,7 @@ impl Diagram {
 
     /// Decodes one record and checks its derived fields (持駒数, 玉位置, 使用駒, 置駒), text fields
     /// that split a character, the piece totals, the HANTEN and SAKUJO marks.
-    pub fn decode_checked(record: &[u8], index: u64) -> Result<(Diagram, Vec<Finding>), Error> {
+    pub fn decode_checked(record: &[u8], index: u64) -> Result<(Diagram, Vec<Diagnostic>), Error> {
         if record.len() != super::RECORD_LEN {
             let expected = "a 330-byte record (the file size is not a multiple of 330)";
             return Err(DataError::new(location(index, 0), expected).found(format!("{} bytes", record.len())).into());
@@ -370,15 +390,23 @@ fn check_derived(f: &mut Fields<'_>, diagram: &Diagram, hand: [u8; 7]) {
     let record_start = f.at(0);
     match kings.count() {
         1 => {}
-        0 => f.findings.push(Finding::error(record_start.clone(), "no defender king (Q) on the board")),
-        n => f.findings.push(Finding::error(record_start.clone(), format!("{n} defender kings (Q) on the board"))),
+        0 => f.findings.push(Diagnostic::error(
+            "tbase.defender_king",
+            record_start.clone(),
+            "no defender king (Q) on the board",
+        )),
+        n => f.findings.push(Diagnostic::error(
+            "tbase.defender_king",
+            record_start.clone(),
+            format!("{n} defender kings (Q) on the board"),
+        )),
     }
     if let Err(kind) = diagram.position() {
         let what = format!(
             "more {} on the board and in the attacker's hand than a set has",
             crate::notation::japanese::piece_name(kind)
         );
-        f.findings.push(Finding::error(record_start, what));
+        f.findings.push(Diagnostic::error("tbase.piece_totals", record_start, what));
     }
     let stored_king = f.bytes(field::KING).to_vec();
     if let Some(king) = diagram.king_square() {
@@ -388,12 +416,13 @@ fn check_derived(f: &mut Fields<'_>, diagram: &Diagram, hand: [u8; 7]) {
             let found = String::from_utf8_lossy(&stored_king);
             let at = f.at(field::KING.0);
             if stored_king == mirrored.as_bytes() {
-                f.findings.push(Finding::warning(
+                f.findings.push(Diagnostic::warning("tbase.mirrored", 
                     at,
                     format!("玉位置 {found} matches only the mirrored board (king on {}): the diagram may be stored mirrored", square(king)),
                 ));
             } else {
-                f.findings.push(Finding::error(
+                f.findings.push(Diagnostic::error(
+                    "tbase.king_square",
                     at,
                     format!("玉位置: expected {} (the Q on the board), found {found:?}", square(king)),
                 ));
@@ -410,7 +439,11 @@ fn check_derived(f: &mut Fields<'_>, diagram: &Diagram, hand: [u8; 7]) {
         let stored = f.bytes(place);
         if stored != expected.as_bytes() {
             let found = String::from_utf8_lossy(stored).into_owned();
-            f.findings.push(Finding::error(f.at(place.0), format!("{name}: expected {expected}, found {found:?}")));
+            f.findings.push(Diagnostic::error(
+                "tbase.checksum",
+                f.at(place.0),
+                format!("{name}: expected {expected}, found {found:?}"),
+            ));
         }
     };
     expect_digits(f, field::USED_KINDS, "使用駒種類 (玉飛角金銀桂香歩)", &used);
@@ -418,10 +451,17 @@ fn check_derived(f: &mut Fields<'_>, diagram: &Diagram, hand: [u8; 7]) {
     expect_digits(f, field::BOARD_KINDS, "置駒種類 (玉飛角金銀桂香歩)", &on_board);
     f.expect_number(field::BOARD_TOTAL, "置駒数", total(&on_board), 2);
     if diagram.hanten() != b' ' {
-        f.findings
-            .push(Finding::warning(f.at(311), "HANTEN is set: the diagram may be stored mirrored (read as stored)"));
+        f.findings.push(Diagnostic::warning(
+            "tbase.hanten",
+            f.at(311),
+            "HANTEN is set: the diagram may be stored mirrored (read as stored)",
+        ));
     }
     if diagram.sakujo() != b' ' {
-        f.findings.push(Finding::warning(f.at(312), "SAKUJO is set: the record may be marked deleted"));
+        f.findings.push(Diagnostic::warning(
+            "tbase.sakujo",
+            f.at(312),
+            "SAKUJO is set: the record may be marked deleted",
+        ));
     }
 }

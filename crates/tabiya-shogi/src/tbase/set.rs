@@ -5,17 +5,23 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
+use tabiya_io::report::{Info, Verification};
 use tabiya_io::{Location, read_input};
 
 use super::{Comment, DiaRecord, Diagram, Solution, dia_records, read_comments, read_solutions};
 use crate::tsume::{SolutionCheck, check_solution};
-use crate::{Error, Finding, Severity};
+use tabiya_io::Diagnostic;
+
+use crate::{Error, Format};
 
 /// The paths of a file set. Extensions are matched without regard to case (`.DIA`, `.TJN`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileSet {
+    /// The `.dia` file.
     pub dia: PathBuf,
+    /// The `.tjn` beside it, if there is one.
     pub tjn: Option<PathBuf>,
+    /// The `.rem` beside it, if there is one.
     pub rem: Option<PathBuf>,
 }
 
@@ -36,7 +42,7 @@ impl FileSet {
     /// Reads the three files. Records that do not decode are kept as errors; only an unreadable
     /// file is an `Err`.
     pub fn read(&self) -> Result<Contents, Error> {
-        let bytes = read_input(&self.dia).map_err(|e| io_error(e, &self.dia))?;
+        let bytes = read_input(&self.dia).map_err(|e| Error::of_input(e, &self.dia))?;
         let records = dia_records(&bytes)
             .map(|r| match r {
                 Ok(record) => Ok(DiaRecord { findings: in_file(record.findings, &self.dia), ..record }),
@@ -46,7 +52,7 @@ impl FileSet {
         let mut findings = Vec::new();
         let mut solutions = Vec::new();
         if let Some(tjn) = &self.tjn {
-            let bytes = read_input(tjn).map_err(|e| io_error(e, tjn))?;
+            let bytes = read_input(tjn).map_err(|e| Error::of_input(e, tjn))?;
             let (read, found) = read_solutions(&bytes);
             solutions = read
                 .into_iter()
@@ -59,23 +65,22 @@ impl FileSet {
         }
         let mut comments = Vec::new();
         if let Some(rem) = &self.rem {
-            let bytes = read_input(rem).map_err(|e| io_error(e, rem))?;
+            let bytes = read_input(rem).map_err(|e| Error::of_input(e, rem))?;
             let (read, found) = read_comments(&bytes);
-            comments = read;
+            comments = read
+                .into_iter()
+                .map(|mut c| {
+                    c.location = c.location.in_file(rem);
+                    c
+                })
+                .collect();
             findings.extend(in_file(found, rem));
         }
         Ok(Contents { dia: self.dia.clone(), records, solutions, comments, findings })
     }
 }
 
-fn io_error(e: tabiya_io::Error, path: &Path) -> Error {
-    match e {
-        tabiya_io::Error::Io { source, .. } => Error::io(path, source),
-        tabiya_io::Error::Data(d) => Error::Data(d.in_file(path)),
-    }
-}
-
-fn in_file(findings: Vec<Finding>, path: &Path) -> Vec<Finding> {
+fn in_file(findings: Vec<Diagnostic>, path: &Path) -> Vec<Diagnostic> {
     findings
         .into_iter()
         .map(|mut f| {
@@ -92,10 +97,12 @@ pub struct Contents {
     pub dia: PathBuf,
     /// Every `.dia` record in order, or its error.
     pub records: Vec<Result<DiaRecord, Error>>,
+    /// The `.tjn` solutions in file order.
     pub solutions: Vec<Solution>,
+    /// The `.rem` comments in file order.
     pub comments: Vec<Comment>,
     /// Findings of the `.tjn` and `.rem` readers.
-    pub findings: Vec<Finding>,
+    pub findings: Vec<Diagnostic>,
 }
 
 /// One problem of a set, with its solution and comment found by 作品番号.
@@ -103,28 +110,12 @@ pub struct Contents {
 pub struct Problem<'a> {
     /// The record's place: the `.dia` file, its offset and 1-based record number.
     pub location: Location,
+    /// The decoded record.
     pub diagram: &'a Diagram,
+    /// The first solution of its 作品番号.
     pub solution: Option<&'a Solution>,
+    /// The first comment of its 作品番号.
     pub comment: Option<&'a Comment>,
-}
-
-/// The result of [`Contents::verify`].
-#[derive(Debug, Clone, Default)]
-pub struct Verification {
-    pub records: usize,
-    pub decoded: usize,
-    pub solutions: usize,
-    pub mates: usize,
-    pub comments: usize,
-    /// Records whose 完全性 flag says the stored line may not be a solver's answer (1–4).
-    pub flagged: usize,
-    pub findings: Vec<Finding>,
-}
-
-impl Verification {
-    pub fn errors(&self) -> usize {
-        self.findings.iter().filter(|f| f.severity == Severity::Error).count()
-    }
 }
 
 impl Contents {
@@ -145,26 +136,27 @@ impl Contents {
     /// reports the 完全性 flags, solutions and comments without a diagram, diagrams without a
     /// solution when a `.tjn` was read.
     pub fn verify(&self, with_solutions: bool) -> Verification {
-        let mut v =
-            Verification { records: self.records.len(), comments: self.comments.len(), ..Verification::default() };
-        v.findings.extend(self.findings.iter().cloned());
+        let mut v = Verification::new(&self.dia, Format::TbaseDiagrams.name());
+        let mut counts = Counts::default();
+        v.problems(self.findings.iter().cloned());
         let mut numbers = HashMap::new();
         for (i, record) in self.records.iter().enumerate() {
             match record {
-                Err(e) => v.findings.push(Finding::error(error_location(e), error_text(e))),
+                Err(e) => v.problem(e.diagnostic("tbase.record")),
                 Ok(DiaRecord { diagram, findings, .. }) => {
-                    v.decoded += 1;
-                    v.findings.extend(findings.iter().cloned());
+                    counts.decoded += 1;
+                    v.problems(findings.iter().cloned());
                     let at = super::read::location(i as u64, 0).in_file(&self.dia);
                     if let Some(previous) = numbers.insert(diagram.number, at.clone()) {
-                        v.findings.push(Finding::warning(
+                        v.problem(Diagnostic::warning(
+                            "tbase.duplicate_number",
                             at.clone(),
                             format!("作品番号 {:04} also at {previous}", diagram.number),
                         ));
                     }
                     if let (Some(code @ 1..), Some(text)) = (diagram.completeness, diagram.completeness_text()) {
-                        v.flagged += 1;
-                        v.findings.push(Finding::warning(at, format!("完全性 {code}: {text}")));
+                        counts.flagged += 1;
+                        v.problem(Diagnostic::warning("tbase.completeness", at, format!("完全性 {code}: {text}")));
                     }
                 }
             }
@@ -179,13 +171,16 @@ impl Contents {
         for (check, location, number) in checks {
             match check {
                 Some(check) => {
-                    v.solutions += 1;
-                    v.mates += usize::from(check.mates);
-                    v.findings.extend(check.findings);
+                    counts.solutions += 1;
+                    counts.mates += usize::from(check.mates);
+                    v.problems(check.findings);
                 }
                 None if with_solutions => {
-                    v.findings
-                        .push(Finding::warning(location, format!("作品番号 {number:04}: no solution in the .tjn")));
+                    v.problem(Diagnostic::warning(
+                        "tbase.no_solution",
+                        location,
+                        format!("作品番号 {number:04}: no solution in the .tjn"),
+                    ));
                 }
                 None => {}
             }
@@ -193,17 +188,33 @@ impl Contents {
         for solution in &self.solutions {
             if !numbers.contains_key(&solution.number) {
                 let what = format!("solution of 作品番号 {:04}, which the .dia does not have", solution.number);
-                v.findings.push(Finding::warning(solution.location.clone(), what));
+                v.problem(Diagnostic::warning("tbase.orphan_solution", solution.location.clone(), what));
             }
         }
         for comment in &self.comments {
             if !numbers.contains_key(&comment.number) {
                 let what = format!("comment of 作品番号 {:04}, which the .dia does not have", comment.number);
-                v.findings.push(Finding::warning(comment.location.clone(), what));
+                v.problem(Diagnostic::warning("tbase.orphan_comment", comment.location.clone(), what));
             }
         }
+        v.checked("records", self.records.len())
+            .checked("decoded", counts.decoded)
+            .checked("solutions", counts.solutions)
+            .checked("mates", counts.mates)
+            .checked("comments", self.comments.len())
+            .checked("completeness_flagged", counts.flagged);
         v
     }
+}
+
+/// What [`Contents::verify`] counts besides the records and comments.
+#[derive(Default)]
+struct Counts {
+    decoded: usize,
+    solutions: usize,
+    mates: usize,
+    /// Records whose 完全性 flag says the stored line may not be a solver's answer (1–4).
+    flagged: usize,
 }
 
 fn first_by_number<'a, T>(items: impl Iterator<Item = (u16, &'a T)>) -> HashMap<u16, &'a T> {
@@ -214,20 +225,33 @@ fn first_by_number<'a, T>(items: impl Iterator<Item = (u16, &'a T)>) -> HashMap<
     map
 }
 
-fn error_location(e: &Error) -> Location {
-    match e {
-        Error::Data(d) => d.location.clone(),
-        Error::Move { location, .. } => location.clone(),
-        Error::Io { path, .. } => Location { file: Some(path.clone()), ..Default::default() },
-    }
+/// `verify` of the set `path` belongs to (any of its files names it): every record, solution
+/// and comment (see [`Contents::verify`]); the report is named by the `.dia`.
+pub fn verify(path: &Path) -> Result<Verification, Error> {
+    let set = FileSet::beside(path);
+    Ok(set.read()?.verify(set.tjn.is_some()))
 }
 
-fn error_text(e: &Error) -> String {
-    match e {
-        Error::Data(d) => match &d.found {
-            Some(found) => format!("expected {}, found {found}", d.expected),
-            None => format!("expected {}", d.expected),
-        },
-        other => other.to_string(),
+/// `info` of the set `path` belongs to, reported as the file named (`format` is its format):
+/// bytes of that file, records by form, solutions, comments, the set's files and the first and
+/// last 作品番号.
+pub fn info(path: &Path, format: Format) -> Result<Info, Error> {
+    let mut info = Info::new(path, format.name());
+    info.count("bytes", std::fs::metadata(path).map_err(|e| Error::io(path, e))?.len());
+    let set = FileSet::beside(path);
+    let contents = set.read()?;
+    let diagrams: Vec<&Diagram> = contents.problems().map(|p| p.diagram).collect();
+    let three = diagrams.iter().filter(|d| d.form == super::Form::ThreeLine).count();
+    info.count("records", contents.records.len())
+        .count("unreadable_records", contents.records.len() - diagrams.len())
+        .count("three_line_records", three)
+        .count("four_line_records", diagrams.len() - three)
+        .count("solutions", contents.solutions.len())
+        .count("comments", contents.comments.len());
+    let name = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
+    info.header("dia", set.dia.display().to_string()).header("tjn", name(&set.tjn)).header("rem", name(&set.rem));
+    if let (Some(first), Some(last)) = (diagrams.first(), diagrams.last()) {
+        info.header("first_number", first.number).header("last_number", last.number);
     }
+    Ok(info)
 }

@@ -4,7 +4,9 @@
 use tabiya_io::{Codepage, DataError, Location};
 
 use crate::notation::japanese;
-use crate::{Error, Finding};
+use tabiya_io::Diagnostic;
+
+use crate::Error;
 
 /// The longest line the seed allows (bytes, without CR LF).
 const MAX_LINE: usize = 240;
@@ -35,7 +37,7 @@ fn ascii_digits(text: &str) -> String {
 }
 
 /// Reads a `.tjn` file. Lines that do not fit the layout are findings; reading goes on.
-pub fn read_solutions(bytes: &[u8]) -> (Vec<Solution>, Vec<Finding>) {
+pub fn read_solutions(bytes: &[u8]) -> (Vec<Solution>, Vec<Diagnostic>) {
     let mut solutions: Vec<Solution> = Vec::new();
     let mut findings = Vec::new();
     let mut continued = false;
@@ -44,7 +46,7 @@ pub fn read_solutions(bytes: &[u8]) -> (Vec<Solution>, Vec<Finding>) {
         let at = Location {
             file: None,
             offset: Some(offset),
-            unit: tabiya_io::Unit::Record,
+            unit: tabiya_io::Unit::Line,
             number: Some(line_index as u64 + 1),
         };
         offset += raw.len() as u64 + 1;
@@ -53,14 +55,21 @@ pub fn read_solutions(bytes: &[u8]) -> (Vec<Solution>, Vec<Finding>) {
             continue;
         }
         if raw.len() > MAX_LINE {
-            findings
-                .push(Finding::warning(at.clone(), format!("a line of at most {MAX_LINE} bytes, found {}", raw.len())));
+            findings.push(Diagnostic::warning(
+                "tbase.tjn_line_length",
+                at.clone(),
+                format!("a line of at most {MAX_LINE} bytes, found {}", raw.len()),
+            ));
         }
         let line = Codepage::ShiftJis.decode(raw);
         let number =
             line.get(..4).filter(|n| n.bytes().all(|b| b.is_ascii_digit())).and_then(|n| n.parse::<u16>().ok());
         let Some(number) = number else {
-            findings.push(Finding::error(at, format!("a line starting with a 4-digit 作品番号, found {line:?}")));
+            findings.push(Diagnostic::error(
+                "tbase.tjn_number",
+                at,
+                format!("a line starting with a 4-digit 作品番号, found {line:?}"),
+            ));
             continued = false;
             continue;
         };
@@ -73,7 +82,8 @@ pub fn read_solutions(bytes: &[u8]) -> (Vec<Solution>, Vec<Finding>) {
             Some(last) if continued && last.number == number => last,
             _ => {
                 if continued {
-                    findings.push(Finding::error(
+                    findings.push(Diagnostic::error(
+                        "tbase.tjn_continuation",
                         at.clone(),
                         format!(
                             "a continuation line of the previous solution (ended with '/'), found 作品番号 {number:04}"
@@ -81,7 +91,11 @@ pub fn read_solutions(bytes: &[u8]) -> (Vec<Solution>, Vec<Finding>) {
                     ));
                 }
                 if solutions.iter().any(|s| s.number == number) {
-                    findings.push(Finding::warning(at.clone(), format!("作品番号 {number:04} has a second solution")));
+                    findings.push(Diagnostic::warning(
+                        "tbase.tjn_second_solution",
+                        at.clone(),
+                        format!("作品番号 {number:04} has a second solution"),
+                    ));
                 }
                 solutions.push(Solution { number, moves: Vec::new(), length: None, location: at.clone() });
                 solutions.last_mut().expect("just pushed")
@@ -97,18 +111,26 @@ pub fn read_solutions(bytes: &[u8]) -> (Vec<Solution>, Vec<Finding>) {
             let digits = ascii_digits(trailer.trim_start_matches("まで").trim_end_matches("手詰").trim());
             match digits.parse() {
                 Ok(n) => solution.length = Some(n),
-                Err(_) => findings.push(Finding::error(at, format!("a trailer まで N手詰, found {trailer:?}"))),
+                Err(_) => findings.push(Diagnostic::error(
+                    "tbase.tjn_trailer",
+                    at,
+                    format!("a trailer まで N手詰, found {trailer:?}"),
+                )),
             }
         }
     }
     if continued {
         let at = Location::at(offset.saturating_sub(1));
-        findings.push(Finding::error(at, "a continuation line after the last line ending with '/'"));
+        findings.push(Diagnostic::error(
+            "tbase.tjn_continuation",
+            at,
+            "a continuation line after the last line ending with '/'",
+        ));
     }
     (solutions, findings)
 }
 
-fn split_moves(text: &str, solution: &mut Solution, at: &Location, findings: &mut Vec<Finding>) {
+fn split_moves(text: &str, solution: &mut Solution, at: &Location, findings: &mut Vec<Diagnostic>) {
     let mut rest = text.trim();
     while !rest.is_empty() {
         match japanese::parse_token(rest) {
@@ -118,7 +140,7 @@ fn split_moves(text: &str, solution: &mut Solution, at: &Location, findings: &mu
             }
             Err((offset, expected)) => {
                 let what = format!("move {}: expected {expected} at {:?}", solution.moves.len() + 1, &rest[offset..]);
-                findings.push(Finding::error(at.clone(), what));
+                findings.push(Diagnostic::error("tbase.tjn_move", at.clone(), what));
                 solution.moves.push(rest.to_owned());
                 return;
             }
@@ -186,7 +208,7 @@ mod tests {
         let text = "0003 14龍13金合/\r\n0004 22金\r\nxx まで3手詰\r\n0005 14龍Ｑ\r\n0006 まで三手詰\r\n0007 14龍/";
         let (solutions, findings) = read_solutions(&Codepage::ShiftJis.encode(text).unwrap());
         assert_eq!(solutions.iter().map(|s| s.number).collect::<Vec<_>>(), [3, 4, 5, 6, 7]);
-        let what: Vec<&str> = findings.iter().map(|f| f.what.as_str()).collect();
+        let what: Vec<&str> = findings.iter().map(|f| f.message.as_str()).collect();
         assert_eq!(findings.len(), 5, "{what:?}");
         assert!(what[0].starts_with("a continuation line of the previous solution"));
         assert_eq!(findings[0].location.number, Some(2));

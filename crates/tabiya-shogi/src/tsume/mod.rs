@@ -7,7 +7,7 @@ use shogi_core::{Move, PartialPosition};
 use crate::board::{self, ATTACKER, HAND_KINDS};
 use crate::notation::japanese::{self, piece_name};
 use crate::tbase::{Diagram, Solution};
-use crate::{Finding, Severity};
+use tabiya_io::{Diagnostic, Location};
 
 /// What replaying a solution found.
 #[derive(Debug, Clone, Default)]
@@ -16,12 +16,14 @@ pub struct SolutionCheck {
     pub moves: Vec<Move>,
     /// Whether the line resolved completely and ends in mate.
     pub mates: bool,
-    pub findings: Vec<Finding>,
+    /// What the replay found, errors and warnings.
+    pub findings: Vec<Diagnostic>,
 }
 
 impl SolutionCheck {
+    /// The line mates and nothing is an error.
     pub fn is_ok(&self) -> bool {
-        self.mates && !self.findings.iter().any(|f| f.severity == Severity::Error)
+        self.mates && !tabiya_io::any_error(&self.findings)
     }
 }
 
@@ -29,9 +31,15 @@ impl SolutionCheck {
 pub fn check_solution(diagram: &Diagram, solution: &Solution) -> SolutionCheck {
     let mut check = SolutionCheck::default();
     let at = solution.location.clone();
-    let error = |check: &mut SolutionCheck, what: String| check.findings.push(Finding::error(at.clone(), what));
+    let error = |check: &mut SolutionCheck, code: &'static str, what: String| {
+        check.findings.push(Diagnostic::error(code, at.clone(), what))
+    };
     let Ok(start) = diagram.position() else {
-        error(&mut check, "the diagram's piece totals exceed a set: the solution cannot be replayed".into());
+        error(
+            &mut check,
+            "tbase.piece_totals",
+            "the diagram's piece totals exceed a set: the solution cannot be replayed".into(),
+        );
         return check;
     };
     let mut position = start;
@@ -41,20 +49,20 @@ pub fn check_solution(diagram: &Diagram, solution: &Solution) -> SolutionCheck {
         let token = match japanese::parse_token(text) {
             Ok((token, len)) if len == text.len() => token,
             _ => {
-                error(&mut check, format!("move {ply} {text:?}: not a move"));
+                error(&mut check, "tbase.solution_move", format!("move {ply} {text:?}: not a move"));
                 return check;
             }
         };
         let mv = match japanese::resolve(&position, previous, &token) {
             Ok(mv) => mv,
             Err(expected) => {
-                error(&mut check, format!("move {ply} {text:?}: expected {expected}"));
+                error(&mut check, "tbase.solution_move", format!("move {ply} {text:?}: expected {expected}"));
                 return check;
             }
         };
         let mover = position.side_to_move();
         if position.make_move(mv).is_none() {
-            error(&mut check, format!("move {ply} {text:?}: not playable"));
+            error(&mut check, "tbase.solution_move", format!("move {ply} {text:?}: not playable"));
             return check;
         }
         check.moves.push(mv);
@@ -62,6 +70,7 @@ pub fn check_solution(diagram: &Diagram, solution: &Solution) -> SolutionCheck {
         if mover == ATTACKER && !board::in_check(&position) {
             error(
                 &mut check,
+                "tbase.not_check",
                 format!("move {ply} {text:?} ({}): the attacker's move does not give check", board::usi(mv)),
             );
         }
@@ -74,26 +83,25 @@ pub fn check_solution(diagram: &Diagram, solution: &Solution) -> SolutionCheck {
         } else {
             format!("the last position is not mate: the defender has {replies} legal moves")
         };
-        error(&mut check, what);
+        error(&mut check, "tbase.not_mate", what);
     }
     let played = check.moves.len();
     if let Some(stored) = diagram.moves.filter(|&n| usize::from(n) != played) {
-        error(&mut check, format!("詰手数 is {stored}, the solution has {played} moves"));
+        error(&mut check, "tbase.move_count", format!("詰手数 is {stored}, the solution has {played} moves"));
     }
     if let Some(stated) = solution.length.filter(|&n| usize::from(n) != played) {
-        error(&mut check, format!("the trailer says まで{stated}手詰, the solution has {played} moves"));
+        error(
+            &mut check,
+            "tbase.trailer_count",
+            format!("the trailer says まで{stated}手詰, the solution has {played} moves"),
+        );
     }
     final_position_findings(diagram, &position, &solution.location, &mut check.findings);
     check
 }
 
 /// 駒余り and the 詰上り fields, from the position after the last move.
-fn final_position_findings(
-    diagram: &Diagram,
-    end: &PartialPosition,
-    at: &tabiya_io::Location,
-    findings: &mut Vec<Finding>,
-) {
+fn final_position_findings(diagram: &Diagram, end: &PartialPosition, at: &Location, findings: &mut Vec<Diagnostic>) {
     let left: Vec<String> = HAND_KINDS
         .iter()
         .zip(board::hand_counts(end.hand_of_a_player(ATTACKER)))
@@ -101,7 +109,11 @@ fn final_position_findings(
         .map(|(&k, n)| format!("{}{}", piece_name(k), if n > 1 { n.to_string() } else { String::new() }))
         .collect();
     if !left.is_empty() {
-        findings.push(Finding::warning(at.clone(), format!("駒余り: {} left in the attacker's hand", left.join(" "))));
+        findings.push(Diagnostic::warning(
+            "tbase.pieces_left",
+            at.clone(),
+            format!("駒余り: {} left in the attacker's hand", left.join(" ")),
+        ));
     }
     let king = end.king_position(board::DEFENDER);
     if let (Some(stored), Some(king)) = (diagram.final_king, king)
@@ -114,11 +126,12 @@ fn final_position_findings(
             king.file(),
             king.rank()
         );
-        findings.push(Finding::warning(at.clone(), what));
+        findings.push(Diagnostic::warning("tbase.final_king", at.clone(), what));
     }
     let pieces = end.occupied_bitboard().count();
     if let Some(stored) = diagram.final_pieces.filter(|&n| u32::from(n) != u32::from(pieces)) {
-        findings.push(Finding::warning(
+        findings.push(Diagnostic::warning(
+            "tbase.final_pieces",
             at.clone(),
             format!("詰上り駒数 is {stored}, the mate position has {pieces} pieces"),
         ));
@@ -126,6 +139,6 @@ fn final_position_findings(
     let attackers = end.player_bitboard(ATTACKER).count();
     if let Some(stored) = diagram.final_attacker_pieces.filter(|&n| u32::from(n) != u32::from(attackers)) {
         let what = format!("詰上り攻方駒数 is {stored}, the mate position has {attackers} attacker pieces");
-        findings.push(Finding::warning(at.clone(), what));
+        findings.push(Diagnostic::warning("tbase.final_attacker_pieces", at.clone(), what));
     }
 }

@@ -1,0 +1,241 @@
+//! KIF, KI2, CSA and SFEN files as a whole: read (the encoding detected, each record into a
+//! [`Kifu`]), written (the encoding chosen), and what `info` and `verify` say of them.
+//!
+//! ```
+//! use tabiya_shogi::{Encoding, Format, records};
+//!
+//! let kif = "手合割：平手\r\n手数----指手---------消費時間--\r\n   1 ７六歩(77)\r\n   2 ３四歩(33)\r\n";
+//! let file = records::parse(&Encoding::ShiftJis.encode(kif).unwrap(), Format::Kif, None)?;
+//! assert_eq!(file.encoding, Encoding::ShiftJis);
+//! assert_eq!(file.records[0].moves.len(), 2);
+//! let csa = records::write(&file.records, Format::Csa, file.encoding)?;
+//! assert!(csa.ends_with(b"+\r\n+7776FU\r\n-3334FU\r\n"));
+//! # Ok::<(), tabiya_shogi::Error>(())
+//! ```
+
+use std::path::Path;
+
+use serde_json::json;
+use shogi_core::PartialPosition;
+use tabiya_io::report::{Info, Verification};
+use tabiya_io::{Diagnostic, Location, Unit};
+
+use crate::notation::kif::Flavour;
+use crate::notation::{Kifu, csa, kif, sfen};
+use crate::{Encoding, Error, Format, board};
+
+/// What a KIF, KI2, CSA or SFEN file holds.
+#[derive(Debug, Clone)]
+pub struct RecordFile {
+    /// The records in file order (KIF and KI2 hold one, CSA several, SFEN one a line).
+    pub records: Vec<Kifu>,
+    /// The encoding the text was read in.
+    pub encoding: Encoding,
+    /// What reading met without stopping (bytes the encoding does not allow, …).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Reads a file; see [`parse`].
+pub fn read(path: &Path, format: Format, encoding: Option<Encoding>) -> Result<RecordFile, Error> {
+    let bytes = tabiya_io::read_input(path).map_err(|e| Error::of_input(e, path))?;
+    let mut file = parse(&bytes, format, encoding).map_err(|e| e.in_file(path))?;
+    for d in &mut file.diagnostics {
+        *d = d.clone().in_file(path);
+    }
+    Ok(file)
+}
+
+/// Reads the records of a KIF, KI2, CSA or SFEN text in `encoding`, else the one
+/// [`Encoding::detect`] finds. A record that does not read is an [`Error::Record`] naming its
+/// line.
+pub fn parse(bytes: &[u8], format: Format, encoding: Option<Encoding>) -> Result<RecordFile, Error> {
+    let encoding = encoding.unwrap_or_else(|| Encoding::detect(bytes));
+    let (text, malformed) = encoding.decode(bytes);
+    let mut diagnostics = Vec::new();
+    if malformed {
+        let code = match format {
+            Format::Kif => "kif.encoding",
+            Format::Ki2 => "ki2.encoding",
+            Format::Csa => "csa.encoding",
+            _ => "sfen.encoding",
+        };
+        let what = format!("bytes that are not {encoding}, decoded as U+FFFD (give --from's file an encoding?)");
+        diagnostics.push(Diagnostic::warning(code, Location::default(), what));
+    }
+    diagnostics.extend(not_kept(&text, format));
+    let records = match format {
+        Format::Kif | Format::Ki2 => vec![kif::read(&text)?],
+        Format::Csa => csa::read(&text)?,
+        Format::Sfen => sfen_lines(&text)?,
+        other => return Err(Error::Output(format!("{other} is not a KIF, KI2, CSA or SFEN file"))),
+    };
+    Ok(RecordFile { records, encoding, diagnostics })
+}
+
+/// What the readers do not keep yet, said as warnings instead of dropped silently: KIF
+/// variations (`変化：`, the first one located) and time columns, CSA `T` times.
+fn not_kept(text: &str, format: Format) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    let lines = || text.split('\n').map(|l| l.trim_end_matches('\r'));
+    let line_at = |n: usize| Location::of(Unit::Line, n as u64 + 1);
+    if matches!(format, Format::Kif | Format::Ki2) {
+        let variations: Vec<usize> = lines()
+            .enumerate()
+            .filter(|(_, l)| l.starts_with("変化：") || l.starts_with("変化:"))
+            .map(|(i, _)| i)
+            .collect();
+        if let Some(&first) = variations.first() {
+            let code = if format == Format::Kif { "kif.variations_not_kept" } else { "ki2.variations_not_kept" };
+            let what = format!("{} variations (変化) not kept: the main line is read", variations.len());
+            found.push(Diagnostic::warning(code, line_at(first), what));
+        }
+        let timed = lines().filter(|l| l.trim_end().ends_with(')') && l.contains("/") && l.contains(":")).count();
+        if format == Format::Kif && timed > 0 {
+            let what = format!("{timed} move times (消費時間) not kept");
+            found.push(Diagnostic::warning("kif.times_not_kept", Location::default(), what));
+        }
+    }
+    if format == Format::Csa {
+        let times = lines().flat_map(|l| l.split(',')).filter(|s| s.starts_with('T')).count();
+        if times > 0 {
+            let what = format!("{times} move times (T) not kept");
+            found.push(Diagnostic::warning("csa.times_not_kept", Location::default(), what));
+        }
+    }
+    found
+}
+
+/// One position a line; blank lines are skipped.
+fn sfen_lines(text: &str) -> Result<Vec<Kifu>, Error> {
+    let mut offset = 0;
+    let mut records = Vec::new();
+    for (i, line) in text.split('\n').enumerate() {
+        let at = offset;
+        offset += line.len() + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let located = |code: &'static str, e: String| {
+            let location = Location::of(Unit::Line, i as u64 + 1).with_offset(at as u64);
+            Error::Record(Diagnostic::error(code, location, e))
+        };
+        let (position, moves) = line.split_once(" moves").unwrap_or((line, ""));
+        let position = position.trim().strip_prefix("position ").unwrap_or(position.trim());
+        let start = match position {
+            "startpos" => PartialPosition::startpos(),
+            text => sfen::parse(text).map_err(|e| located("sfen.position", e))?,
+        };
+        let mut kifu = Kifu::new(start);
+        let mut current = kifu.start.clone();
+        for text in moves.split_ascii_whitespace() {
+            let mv = board::legal_moves(&current).into_iter().find(|&m| board::usi(m) == text);
+            let mv =
+                mv.ok_or_else(|| located("sfen.illegal_move", format!("expected a legal USI move, found {text:?}")))?;
+            current.make_move(mv);
+            kifu.moves.push(mv);
+        }
+        records.push(kifu);
+    }
+    Ok(records)
+}
+
+/// A SFEN line: the position alone, or `sfen POSITION moves M1 M2 …` (USI's form) when the
+/// record has moves.
+fn sfen_line(kifu: &Kifu) -> String {
+    if kifu.moves.is_empty() {
+        return sfen::write(&kifu.start) + "\n";
+    }
+    let moves: Vec<String> = kifu.moves.iter().map(|&m| board::usi(m)).collect();
+    format!("sfen {} moves {}\n", sfen::write(&kifu.start), moves.join(" "))
+}
+
+/// The text of `records` in `format`: KIF and KI2 hold one record, CSA several (separated by
+/// `/`), SFEN one a line (`sfen POSITION moves …` when it has moves), JSON Lines one a line. CSA hands are written piece by piece (`P-00AL` is for T-BASE
+/// problems, see [`convert`](crate::convert)).
+pub fn text(records: &[Kifu], format: Format) -> Result<String, Error> {
+    Ok(match format {
+        Format::Csa => csa::write(records, false),
+        Format::Sfen => records.iter().map(sfen_line).collect(),
+        Format::Kif | Format::Ki2 => {
+            let [record] = records else {
+                return Err(Error::Output(format!("{format} holds one record; {} given", records.len())));
+            };
+            kif::write(record, if format == Format::Kif { Flavour::Kif } else { Flavour::Ki2 })
+        }
+        Format::JsonLines => records.iter().map(|k| json_line(k) + "\n").collect(),
+        other => return Err(Error::Output(format!("{other} is not written from KIF, KI2, CSA or SFEN records"))),
+    })
+}
+
+/// [`text`] encoded: SFEN and JSON Lines are UTF-8 whatever `encoding` says.
+pub fn write(records: &[Kifu], format: Format, encoding: Encoding) -> Result<Vec<u8>, Error> {
+    encode(&text(records, format)?, format, encoding)
+}
+
+/// Encodes the text of a `format` file: KIF, KI2 and CSA in `encoding`, the others UTF-8.
+pub fn encode(text: &str, format: Format, encoding: Encoding) -> Result<Vec<u8>, Error> {
+    if !matches!(format, Format::Kif | Format::Ki2 | Format::Csa) {
+        return Ok(text.as_bytes().to_vec());
+    }
+    encoding.encode(text).map_err(|c| {
+        Error::Output(format!("{c:?} has no {encoding} code (write UTF-8: .kifu/.ki2u or --encoding utf-8)"))
+    })
+}
+
+/// A record as one JSON object: headers, start SFEN, moves in USI, comments.
+fn json_line(kifu: &Kifu) -> String {
+    let headers: serde_json::Map<String, serde_json::Value> =
+        kifu.headers.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+    json!({
+        "headers": headers,
+        "sfen": sfen::write(&kifu.start),
+        "moves": kifu.moves.iter().map(|&m| board::usi(m)).collect::<Vec<_>>(),
+        "comments": kifu.comments,
+        "move_comments": kifu.move_comments,
+    })
+    .to_string()
+}
+
+/// `info` of a KIF, KI2, CSA or SFEN file: bytes, records, moves, encoding, the first record's
+/// start SFEN and headers.
+pub fn info(path: &Path, format: Format) -> Result<Info, Error> {
+    let size = std::fs::metadata(path).map_err(|e| Error::io(path, e))?.len();
+    let file = read(path, format, None)?;
+    let mut info = Info::new(path, format.name());
+    info.count("bytes", size);
+    info.count("records", file.records.len());
+    info.count("moves", file.records.iter().map(|k| k.moves.len()).sum::<usize>());
+    info.header("encoding", file.encoding.name());
+    if let Some(first) = file.records.first() {
+        info.header("first_sfen", sfen::write(&first.start));
+        for (k, v) in &first.headers {
+            info.header(k, v.as_str());
+        }
+    }
+    info.problems = file.diagnostics;
+    Ok(info)
+}
+
+/// `verify` of a KIF, KI2 or CSA file: every move legal (a record that does not read is an
+/// error at its line), the stated end agrees with the position (`詰み`/`%TSUMI` is mate), the
+/// `手数` header of a tsume record equals its moves.
+pub fn verify(path: &Path, format: Format) -> Result<Verification, Error> {
+    let mut v = Verification::new(path, format.name());
+    let file = match read(path, format, None) {
+        Ok(file) => file,
+        Err(e @ (Error::Record(_) | Error::Data(_))) => {
+            v.problem(e.diagnostic("shogi.record").in_file(path));
+            v.checked("records", 0).checked("moves", 0);
+            return Ok(v);
+        }
+        Err(e) => return Err(e),
+    };
+    v.problems(file.diagnostics.iter().cloned());
+    for (i, kifu) in file.records.iter().enumerate() {
+        let at = Location::of(Unit::Game, i as u64 + 1).in_file(path);
+        v.problems(kifu.check(format, at));
+    }
+    v.checked("records", file.records.len());
+    v.checked("moves", file.records.iter().map(|k| k.moves.len()).sum::<usize>());
+    Ok(v)
+}
