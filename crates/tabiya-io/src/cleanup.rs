@@ -12,7 +12,7 @@
 //! How: the handler itself only notes the signal and writes its number to a pipe (both
 //! async-signal-safe); a thread started by [`install_signal_handlers`] reads the pipe and does
 //! the removing, where taking a lock and freeing memory are allowed. A multi-file commit holds
-//! the list ([`hold`]) while it renames, so an interruption waits for the commit to finish
+//! the list (`hold`) while it renames, so an interruption waits for the commit to finish
 //! rather than leaving half a set. `libc` is used directly (it is already in the dependency
 //! tree through memmap2): what is needed is four `sigaction`s and a pipe, not a crate.
 
