@@ -16,6 +16,7 @@
 
 mod atomic;
 pub mod cleanup;
+pub mod compression;
 mod diagnostic;
 mod error;
 mod finding;
@@ -30,6 +31,7 @@ mod transaction;
 pub mod varint;
 
 pub use atomic::{AtomicFile, write_atomic};
+pub use compression::{Compression, Decompressed, Encoder, open_decompressed};
 pub use diagnostic::{Diagnostic, DiagnosticSink, Location, Severity, Unit, any_error};
 pub use error::{DataError, Error, Warning, Warnings};
 pub use finding::Finding;
