@@ -50,8 +50,8 @@ pub enum Output {
     Stdout(io::BufWriter<io::Stdout>),
     /// A file, device or FIFO.
     File(AtomicFile),
-    /// A file, device or FIFO written compressed.
-    Compressed(Encoder<AtomicFile>),
+    /// A file, device or FIFO written compressed (boxed: the encoders' state is large).
+    Compressed(Box<Encoder<AtomicFile>>),
 }
 
 impl Output {
@@ -71,9 +71,10 @@ impl Output {
         permit(path, false)?;
         let file = AtomicFile::create(path).map_err(|e| CliError::output(path, e))?;
         match compression {
-            Some(compression) => {
-                compression.encoder(file).map(Output::Compressed).map_err(|e| CliError::output(path, e))
-            }
+            Some(compression) => compression
+                .encoder(file)
+                .map(|e| Output::Compressed(Box::new(e)))
+                .map_err(|e| CliError::output(path, e)),
             None => Ok(Output::File(file)),
         }
     }
@@ -99,7 +100,7 @@ impl Output {
         match self {
             Output::Stdout(mut w) => w.flush().map_err(output_error),
             Output::File(f) => f.commit().map_err(output_error),
-            Output::Compressed(e) => e.finish().and_then(AtomicFile::commit).map_err(output_error),
+            Output::Compressed(e) => (*e).finish().and_then(AtomicFile::commit).map_err(output_error),
         }
     }
 }

@@ -60,7 +60,8 @@ const STREAMS: [(Compression, &str); 4] =
 fn each_format_is_found_by_its_magic_bytes_and_decoded() {
     let dir = tempfile::tempdir().unwrap();
     let text = pgn(0, 5000);
-    let mut files = STREAMS.map(|(c, ext)| (c, write(dir.path(), &format!("games.pgn.{ext}"), &compress(c, &text)))).to_vec();
+    let mut files =
+        STREAMS.map(|(c, ext)| (c, write(dir.path(), &format!("games.pgn.{ext}"), &compress(c, &text)))).to_vec();
     files.push((Compression::Zip, write(dir.path(), "games.zip", &zip(&[("games.pgn", &text)]))));
     for (compression, path) in files {
         let mut reader = open_decompressed(&path).unwrap();
@@ -97,7 +98,10 @@ fn the_sniffer_sees_the_decompressed_head_under_the_inner_name() {
     let plain = write(dir.path(), "games.pgn", &text);
     let head = Head::read(&plain).unwrap();
     assert_eq!((head.compression, head.extension.as_str(), head.size), (None, "pgn", Some(text.len() as u64)));
-    assert_eq!(strip_compression_extension("lichess_db_standard_rated_2025-01.pgn.zst").0, "lichess_db_standard_rated_2025-01.pgn");
+    assert_eq!(
+        strip_compression_extension("lichess_db_standard_rated_2025-01.pgn.zst").0,
+        "lichess_db_standard_rated_2025-01.pgn"
+    );
 }
 
 #[test]
@@ -144,7 +148,8 @@ fn a_cut_file_is_an_error_naming_the_file_and_the_offset_never_short_data() {
         let path = write(dir.path(), &format!("cut.pgn.{ext}"), &whole[..cut]);
         let mut reader = open_decompressed(&path).unwrap();
         let mut data = Vec::new();
-        let error = reader.read_to_end(&mut data).err().unwrap_or_else(|| panic!("{compression}: no error")).to_string();
+        let error =
+            reader.read_to_end(&mut data).err().unwrap_or_else(|| panic!("{compression}: no error")).to_string();
         assert!(error.contains(&path.display().to_string()), "{compression}: {error}");
         assert!(error.contains(&format!("truncated {compression} data at compressed offset {cut}")), "{error}");
         assert!(text.starts_with(&data), "{compression}: what came before the error is the start of the text");
@@ -171,7 +176,12 @@ fn corrupt_data_is_an_error_never_junk() {
     // A member whose stored data was changed: its CRC says so.
     let stored = {
         let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-        writer.start_file("a.pgn", zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored)).unwrap();
+        writer
+            .start_file(
+                "a.pgn",
+                zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored),
+            )
+            .unwrap();
         writer.write_all(b"1. e4 e5 *\n").unwrap();
         writer.finish().unwrap().into_inner()
     };
