@@ -4,12 +4,17 @@
 //! through to its target; a replaced file keeps its mode. The mechanisms are tabiya-io's
 //! ([`tabiya_io::check_output`], [`tabiya_io::AtomicFile`]); this file applies them with the
 //! command line's `--force` and inputs, set once by `main` ([`configure`]).
+//!
+//! A file whose name ends in a compression's extension (`subset.pgn.zst`, `.gz`, `.bz2`,
+//! `.xz`) is written compressed, whatever writes it: the format is the inner extension's
+//! (`formats::output_format`). A zip is an archive, not a stream: refused.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use tabiya_io::{AtomicFile, Overwrite, Refusal, check_output};
+use tabiya_io::compression::strip_compression_extension;
+use tabiya_io::{AtomicFile, Compression, Encoder, Overwrite, Refusal, check_output};
 
 use crate::report::CliError;
 
@@ -39,12 +44,14 @@ pub fn permit(path: &Path, update: bool) -> Result<(), CliError> {
 }
 
 /// Where a command writes: standard output for `-`, else a file written atomically (a device
-/// or FIFO directly).
+/// or FIFO directly), compressed when its extension names a compression.
 pub enum Output {
     /// `-`.
     Stdout(io::BufWriter<io::Stdout>),
     /// A file, device or FIFO.
     File(AtomicFile),
+    /// A file, device or FIFO written compressed (boxed: the encoders' state is large).
+    Compressed(Box<Encoder<AtomicFile>>),
 }
 
 impl Output {
@@ -53,8 +60,23 @@ impl Output {
         if path.as_os_str() == "-" {
             return Ok(Output::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout())));
         }
+        let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+        let compression = strip_compression_extension(&name).1;
+        if compression == Some(Compression::Zip) {
+            return Err(CliError::Usage(format!(
+                "{}: tabiya does not write zip archives (write the file, then zip it)",
+                path.display()
+            )));
+        }
         permit(path, false)?;
-        AtomicFile::create(path).map(Output::File).map_err(|e| CliError::output(path, e))
+        let file = AtomicFile::create(path).map_err(|e| CliError::output(path, e))?;
+        match compression {
+            Some(compression) => compression
+                .encoder(file)
+                .map(|e| Output::Compressed(Box::new(e)))
+                .map_err(|e| CliError::output(path, e)),
+            None => Ok(Output::File(file)),
+        }
     }
 
     /// Refuses (exit 2) `-` as the output of a format of several files, which cannot go to
@@ -72,11 +94,13 @@ impl Output {
         Ok(())
     }
 
-    /// Flushes and, for a file, renames it into place.
+    /// Flushes and, for a file, ends its compression and renames it into place.
     pub fn finish(self, path: &Path) -> Result<(), CliError> {
+        let output_error = |e| CliError::output(path, e);
         match self {
-            Output::Stdout(mut w) => w.flush().map_err(|e| CliError::output(path, e)),
-            Output::File(f) => f.commit().map_err(|e| CliError::output(path, e)),
+            Output::Stdout(mut w) => w.flush().map_err(output_error),
+            Output::File(f) => f.commit().map_err(output_error),
+            Output::Compressed(e) => (*e).finish().and_then(AtomicFile::commit).map_err(output_error),
         }
     }
 }
@@ -86,6 +110,7 @@ impl Write for Output {
         match self {
             Output::Stdout(w) => w.write(buf),
             Output::File(f) => f.write(buf),
+            Output::Compressed(e) => e.write(buf),
         }
     }
 
@@ -93,6 +118,7 @@ impl Write for Output {
         match self {
             Output::Stdout(w) => w.write_all(buf),
             Output::File(f) => f.write_all(buf),
+            Output::Compressed(e) => e.write_all(buf),
         }
     }
 
@@ -100,6 +126,7 @@ impl Write for Output {
         match self {
             Output::Stdout(w) => w.flush(),
             Output::File(f) => f.flush(),
+            Output::Compressed(e) => e.flush(),
         }
     }
 }

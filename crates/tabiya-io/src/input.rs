@@ -12,6 +12,7 @@ use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use crate::compression::{Compression, open_decompressed, read_prefix, strip_compression_extension, zip_members};
 use crate::error::Error;
 use crate::sniff::{HEAD_LEN, Head};
 
@@ -115,18 +116,26 @@ impl Seek for Input {
 }
 
 /// The head of `path` for sniffing (`-` is standard input); a stream is read whole and kept,
-/// so that sniffing takes nothing from the reader that follows.
+/// so that sniffing takes nothing from the reader that follows. A compressed file's head is
+/// its decompressed data's, under its name without the compression's extension.
 pub(crate) fn read_head(path: &Path) -> io::Result<Head> {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    match open(path)? {
-        Opened::Stream(bytes) => Ok(Head::new(&name, &bytes, Some(bytes.len() as u64))),
-        Opened::File(file) => {
-            let size = file.metadata()?.len();
-            let mut bytes = Vec::with_capacity(HEAD_LEN);
-            file.take(HEAD_LEN as u64).read_to_end(&mut bytes)?;
-            Ok(Head::new(&name, &bytes, Some(size)))
-        }
-    }
+    let (size, bytes) = match open(path)? {
+        Opened::Stream(bytes) => (bytes.len() as u64, bytes[..bytes.len().min(HEAD_LEN)].to_vec()),
+        Opened::File(mut file) => (file.metadata()?.len(), read_prefix(&mut file, HEAD_LEN)?),
+    };
+    let Some(compression) = Compression::detect(&bytes) else {
+        return Ok(Head::new(&name, &bytes, Some(size)));
+    };
+    let inner_name = match compression {
+        Compression::Zip => zip_members(path).map_err(io::Error::other)?.first().map(|m| m.name.clone()),
+        _ => None,
+    };
+    let inner_name = inner_name.unwrap_or_else(|| strip_compression_extension(&name).0.to_owned());
+    let inner_name = inner_name.rsplit('/').next().unwrap_or_default();
+    let mut decompressed = open_decompressed(path).map_err(io::Error::other)?;
+    let bytes = read_prefix(&mut decompressed, HEAD_LEN)?;
+    Ok(Head { compression: Some(compression), ..Head::new(inner_name, &bytes, None) })
 }
 
 /// A path opened: a regular file (or directory, which fails when read), or a stream's bytes.

@@ -19,6 +19,7 @@
 
 mod atomic;
 pub mod cleanup;
+pub mod compression;
 mod diagnostic;
 mod error;
 mod input;
@@ -32,6 +33,7 @@ mod transaction;
 pub mod varint;
 
 pub use atomic::{AtomicFile, write_atomic};
+pub use compression::{Compression, Decompressed, Encoder, open_decompressed};
 pub use diagnostic::{Diagnostic, DiagnosticSink, Location, Severity, Unit, any_error};
 pub use error::{DataError, Error};
 pub use input::{Access, FileBytes, Input, open_input, read_input, read_input_with};

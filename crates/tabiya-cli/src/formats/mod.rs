@@ -164,6 +164,9 @@ pub fn all_formats() -> impl Iterator<Item = Format> {
 pub fn input_format(path: &Path, explicit: Option<&str>) -> Result<(PathBuf, Format), CliError> {
     if let Some(name) = explicit {
         let f = Format::from_name(name, None).ok_or_else(|| CliError::Usage(format!("unknown format '{name}'")))?;
+        if let Ok(head) = tabiya_io::Head::read(path) {
+            refuse_compressed(path, f, &head)?;
+        }
         return Ok((path.to_path_buf(), f));
     }
     if path.as_os_str() == "-" {
@@ -177,10 +180,22 @@ pub fn input_format(path: &Path, explicit: Option<&str>) -> Result<(PathBuf, For
     }
     match tabiya_io::Head::read(path) {
         Ok(head) => match Format::sniff(&head) {
-            Some(f) => Ok((path.to_path_buf(), f)),
+            Some(f) => refuse_compressed(path, f, &head).map(|()| (path.to_path_buf(), f)),
             None => Err(CliError::Input(format!("{}: not a format tabiya knows (use --from)", path.display()))),
         },
         Err(e) => Err(CliError::Input(format!("{}: {e}", path.display()))),
+    }
+}
+
+/// Refuses a compressed input (exit 2, naming its format and compression) until the readers
+/// read through `tabiya_io::open_decompressed`: read as it is, it would be taken for junk data.
+fn refuse_compressed(path: &Path, format: Format, head: &tabiya_io::Head) -> Result<(), CliError> {
+    match head.compression {
+        Some(compression) => Err(CliError::unsupported(format!(
+            "reading {} ({format} compressed with {compression}; decompress it first)",
+            path.display()
+        ))),
+        None => Ok(()),
     }
 }
 
@@ -189,7 +204,12 @@ pub fn input_format(path: &Path, explicit: Option<&str>) -> Result<(PathBuf, For
 pub fn output_format(path: &Path, explicit: Option<&str>, input: Option<Format>) -> Result<Format, CliError> {
     let name = match explicit {
         Some(n) => n.to_owned(),
-        None => path.extension().and_then(|e| e.to_str()).unwrap_or_default().to_owned(),
+        // `subset.pgn.zst` is PGN, written compressed (`Output`).
+        None => {
+            let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+            let inner = Path::new(tabiya_io::compression::strip_compression_extension(&name).0);
+            inner.extension().and_then(|e| e.to_str()).unwrap_or_default().to_owned()
+        }
     };
     Format::from_name(&name, input.map(Format::family))
         .ok_or_else(|| CliError::Usage(format!("{}: cannot tell the output format (use --to)", path.display())))

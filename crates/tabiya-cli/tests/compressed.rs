@@ -1,0 +1,98 @@
+//! Compressed files on the command line: an output named `x.pgn.zst` (`.gz`, `.bz2`, `.xz`)
+//! is the PGN of `x.pgn`, compressed; a compressed input is named with its format and
+//! compression, and refused until the readers decode it, never read as junk.
+
+use std::fs;
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::Command;
+
+use tabiya_io::{Compression, open_decompressed};
+
+const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/famous-games.pgn");
+
+fn tabiya(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tabiya")).args(args).output().expect("tabiya runs")
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn convert(output: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["-q", "convert", SAMPLE, "-o", output.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    tabiya(&args)
+}
+
+fn decompressed(path: &Path) -> Vec<u8> {
+    let mut data = Vec::new();
+    open_decompressed(path).unwrap().read_to_end(&mut data).unwrap();
+    data
+}
+
+#[test]
+fn an_output_named_for_a_compression_is_written_compressed() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("games.pgn");
+    let out = convert(&plain, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let plain = fs::read(plain).unwrap();
+    for (ext, compression, tool) in [
+        ("gz", Compression::Gzip, "gzip"),
+        ("bz2", Compression::Bzip2, "bzip2"),
+        ("xz", Compression::Xz, "xz"),
+        ("zst", Compression::Zstd, "zstd"),
+    ] {
+        let path = dir.path().join(format!("games.pgn.{ext}"));
+        let out = convert(&path, &[]);
+        assert!(out.status.success(), "{ext}: {}", stderr(&out));
+        let bytes = fs::read(&path).unwrap();
+        assert_eq!(Compression::detect(&bytes), Some(compression));
+        assert!(decompressed(&path) == plain, "{ext}: the PGN of games.pgn");
+        // The program users have, when installed, reads it too.
+        if let Ok(out) = Command::new(tool).args(["-d", "-c"]).arg(&path).output() {
+            assert!(out.status.success() && out.stdout == plain, "{tool} -d");
+        }
+    }
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 5, "no temporary left");
+}
+
+#[test]
+fn a_compressed_output_keeps_the_overwrite_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.pgn.zst");
+    fs::write(&path, b"kept").unwrap();
+    let out = convert(&path, &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(fs::read(&path).unwrap(), b"kept");
+    let out = convert(&path, &["--force"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let plain = dir.path().join("games.pgn");
+    assert!(convert(&plain, &[]).status.success());
+    assert!(decompressed(&path) == fs::read(plain).unwrap(), "replaced by the compressed PGN");
+    // A zip is an archive of named files: refused, nothing written.
+    let zip = dir.path().join("games.zip");
+    let out = convert(&zip, &["--to", "pgn"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("does not write zip archives"), "{}", stderr(&out));
+    assert!(!zip.exists());
+}
+
+#[test]
+fn a_compressed_input_is_named_and_refused_never_read_as_junk() {
+    let dir = tempfile::tempdir().unwrap();
+    let gz = dir.path().join("games.pgn.gz");
+    let mut encoder = Compression::Gzip.encoder(fs::File::create(&gz).unwrap()).unwrap();
+    encoder.write_all(&fs::read(SAMPLE).unwrap()).unwrap();
+    encoder.finish().unwrap();
+    let out = tabiya(&["info", gz.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("pgn compressed with gzip"), "{}", stderr(&out));
+    // `--from pgn` used to parse the gzip bytes as PGN and write junk with exit 0.
+    let output = dir.path().join("out.pgn");
+    let out = tabiya(&["-q", "convert", gz.to_str().unwrap(), "--from", "pgn", "-o", output.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("pgn compressed with gzip"), "{}", stderr(&out));
+    assert!(!output.exists());
+}
