@@ -119,7 +119,8 @@ fn dia_to_dia_is_byte_exact_and_sfen_lists_positions() {
 fn exported(dir: &Path, ext: &str, extra: &[&str]) -> PathBuf {
     let path = set(dir, "example_3line.dia", Some("example.tjn"));
     let out = dir.join(format!("p.{ext}"));
-    let mut args = vec!["convert", &path, "-o", out.to_str().unwrap()];
+    // Callers export the same problem several times to compare encodings: replacing is asked for.
+    let mut args = vec!["convert", &path, "-o", out.to_str().unwrap(), "--force"];
     args.extend_from_slice(extra);
     let run = tabiya(&args);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));

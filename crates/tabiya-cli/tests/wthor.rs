@@ -5,6 +5,8 @@ use std::process::Command;
 
 use tabiya_testdata::corpus_file;
 
+// Conversions below write over outputs of earlier steps (and a .wtb copy writes the name files
+// beside it): they ask for --force.
 fn tabiya(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_tabiya")).args(args).output().expect("tabiya runs")
 }
@@ -147,7 +149,7 @@ fn every_wthor_file_converts_to_itself_byte_for_byte() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
             let copy = tmp.path().join(path.file_name().unwrap());
-            let out = tabiya(&["convert", "-q", s(&path), "-o", s(&copy)]);
+            let out = tabiya(&["convert", "-q", "--force", s(&path), "-o", s(&copy)]);
             assert!(out.status.success(), "{}: {}", path.display(), String::from_utf8_lossy(&out.stderr));
             assert!(std::fs::read(&path).unwrap() == std::fs::read(&copy).unwrap(), "{}", path.display());
             std::fs::remove_file(&copy).unwrap();
@@ -165,7 +167,7 @@ fn every_wthor_file_converts_to_itself_byte_for_byte() {
             continue;
         }
         let copy = tmp.path().join("copy.obf");
-        let out = tabiya(&["convert", "-q", s(&path), "-o", s(&copy)]);
+        let out = tabiya(&["convert", "-q", "--force", s(&path), "-o", s(&copy)]);
         assert!(out.status.success(), "{}: {}", path.display(), String::from_utf8_lossy(&out.stderr));
         assert!(std::fs::read(&path).unwrap() == std::fs::read(&copy).unwrap(), "{}", path.display());
         obf += 1;
@@ -173,7 +175,7 @@ fn every_wthor_file_converts_to_itself_byte_for_byte() {
     assert_eq!(obf, 4);
     let bad = tmp.path().join("bad.obf");
     std::fs::write(&bad, "not a position\n").unwrap();
-    let out = tabiya(&["convert", "-q", s(&bad), "-o", s(&tmp.path().join("kept.obf"))]);
+    let out = tabiya(&["convert", "-q", "--force", s(&bad), "-o", s(&tmp.path().join("kept.obf"))]);
     assert_eq!(out.status.code(), Some(1), "the line is kept, and the exit status says it is wrong");
     assert_eq!(std::fs::read(tmp.path().join("kept.obf")).unwrap(), b"not a position\n");
 }
@@ -219,7 +221,7 @@ fn filtered_wtb_is_a_valid_wthor_file() {
     // Each filter acts: a year the file does not hold, a tournament, the programs.
     let other = tmp.path().join("none.wtb");
     assert!(
-        tabiya(&["convert", "-q", s(&dir.join("WTH_2004.wtb")), "-o", s(&other), "--years", "1990-2003"])
+        tabiya(&["convert", "-q", "--force", s(&dir.join("WTH_2004.wtb")), "-o", s(&other), "--years", "1990-2003"])
             .status
             .success()
     );
@@ -230,9 +232,18 @@ fn filtered_wtb_is_a_valid_wthor_file() {
         .filter(|g| tournaments[usize::from(g.0)].to_lowercase().contains(&tournament.to_lowercase()))
         .count();
     assert!(
-        tabiya(&["convert", "-q", s(&dir.join("WTH_2004.wtb")), "-o", s(&other), "--tournament", &tournament])
-            .status
-            .success()
+        tabiya(&[
+            "convert",
+            "-q",
+            "--force",
+            s(&dir.join("WTH_2004.wtb")),
+            "-o",
+            s(&other),
+            "--tournament",
+            &tournament
+        ])
+        .status
+        .success()
     );
     assert_eq!(std::fs::read(&other).unwrap().len(), 16 + 68 * in_tournament);
     let program = |i: u16| {
@@ -242,7 +253,7 @@ fn filtered_wtb_is_a_valid_wthor_file() {
     let humans = games.iter().filter(|g| !program(g.1) && !program(g.2)).count();
     assert!(humans < games.len(), "WTH_2004 has games of programs");
     assert!(
-        tabiya(&["convert", "-q", s(&dir.join("WTH_2004.wtb")), "-o", s(&other), "--exclude-programs"])
+        tabiya(&["convert", "-q", "--force", s(&dir.join("WTH_2004.wtb")), "-o", s(&other), "--exclude-programs"])
             .status
             .success()
     );
@@ -271,16 +282,24 @@ fn solitaires_copy_and_become_obf_positions() {
     let Some(dir) = corpus_file("wthor/current") else { return };
     let tmp = tempfile::tempdir().unwrap();
     let pzz = tmp.path().join("SOLITAIRES_12.pzz");
-    let out = tabiya(&["convert", "-q", s(&dir.join("WTH_1977.wtb")), s(&dir.join("WTH_1978.wtb")), "-o", s(&pzz)]);
+    let out = tabiya(&[
+        "convert",
+        "-q",
+        "--force",
+        s(&dir.join("WTH_1977.wtb")),
+        s(&dir.join("WTH_1978.wtb")),
+        "-o",
+        s(&pzz),
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let bytes = std::fs::read(&pzz).unwrap();
     let count = (bytes.len() - 16 - 256) / 36;
     assert!(count > 0);
     let copy = tmp.path().join("copy.pzz");
-    assert!(tabiya(&["convert", "-q", s(&pzz), "-o", s(&copy)]).status.success());
+    assert!(tabiya(&["convert", "-q", "--force", s(&pzz), "-o", s(&copy)]).status.success());
     assert_eq!(std::fs::read(&copy).unwrap(), bytes);
     let obf = tmp.path().join("s.obf");
-    assert!(tabiya(&["convert", "-q", s(&pzz), "-o", s(&obf)]).status.success());
+    assert!(tabiya(&["convert", "-q", "--force", s(&pzz), "-o", s(&obf)]).status.success());
     let text = std::fs::read_to_string(&obf).unwrap();
     assert_eq!(text.lines().count(), count);
     // The solver agrees with every stored solution (exit 1 on any disagreement).
@@ -335,12 +354,12 @@ fn ten_by_ten_games_are_replayed_and_scored() {
     assert_eq!(j["checked"]["truncated"], 1);
 
     let copy = tmp.path().join("copy.wtd");
-    assert!(tabiya(&["convert", "-q", s(&bad), "-o", s(&copy)]).status.success());
+    assert!(tabiya(&["convert", "-q", "--force", s(&bad), "-o", s(&copy)]).status.success());
     assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(&bad).unwrap());
     // The game filters act on .wtd copies too: the file holds 2026 alone.
-    assert!(tabiya(&["convert", "-q", s(&bad), "-o", s(&copy), "--years", "2025"]).status.success());
+    assert!(tabiya(&["convert", "-q", "--force", s(&bad), "-o", s(&copy), "--years", "2025"]).status.success());
     assert_eq!(std::fs::read(&copy).unwrap().len(), 16);
-    assert!(tabiya(&["convert", "-q", s(&bad), "-o", s(&copy), "--years", "2026"]).status.success());
+    assert!(tabiya(&["convert", "-q", "--force", s(&bad), "-o", s(&copy), "--years", "2026"]).status.success());
     assert_eq!(std::fs::read(&copy).unwrap().len(), 16 + 3 * 104);
 }
 
@@ -375,16 +394,18 @@ fn text_games_convert_through_the_model_with_filters() {
     }
     let ggf = std::fs::read_to_string(t("g.ggf")).unwrap();
     // GGF to itself: every record as read, byte for byte.
-    assert!(tabiya(&["convert", "-q", s(&t("g.ggf")), "-o", s(&t("copy.ggf"))]).status.success());
+    assert!(tabiya(&["convert", "-q", "--force", s(&t("g.ggf")), "-o", s(&t("copy.ggf"))]).status.success());
     assert!(std::fs::read_to_string(t("copy.ggf")).unwrap() == ggf);
     // GGF to transcripts and OBF gives what the Wthor file gives.
-    assert!(tabiya(&["convert", "-q", s(&t("g.ggf")), "-o", s(&t("g.txt"))]).status.success());
+    assert!(tabiya(&["convert", "-q", "--force", s(&t("g.ggf")), "-o", s(&t("g.txt"))]).status.success());
     assert!(std::fs::read(t("g.txt")).unwrap() == std::fs::read(t("w.txt")).unwrap());
-    assert!(tabiya(&["convert", "-q", s(&t("g.ggf")), "-o", s(&t("g.obf")), "--empties", "20"]).status.success());
+    assert!(
+        tabiya(&["convert", "-q", "--force", s(&t("g.ggf")), "-o", s(&t("g.obf")), "--empties", "20"]).status.success()
+    );
     assert!(std::fs::read(t("g.obf")).unwrap() == std::fs::read(t("w.obf")).unwrap());
     // Transcripts to GGF put the passes back: back to transcripts, the same lines.
-    assert!(tabiya(&["convert", "-q", s(&t("w.txt")), "-o", s(&t("t.ggf"))]).status.success());
-    assert!(tabiya(&["convert", "-q", s(&t("t.ggf")), "-o", s(&t("t.txt"))]).status.success());
+    assert!(tabiya(&["convert", "-q", "--force", s(&t("w.txt")), "-o", s(&t("t.ggf"))]).status.success());
+    assert!(tabiya(&["convert", "-q", "--force", s(&t("t.ggf")), "-o", s(&t("t.txt"))]).status.success());
     assert!(std::fs::read(t("t.txt")).unwrap() == std::fs::read(t("w.txt")).unwrap());
     let passes = std::fs::read_to_string(t("t.ggf")).unwrap().matches("[PA]").count();
     assert_eq!(passes, ggf.matches("[PA]").count());
@@ -395,7 +416,7 @@ fn text_games_convert_through_the_model_with_filters() {
         |line: &str, key: &str| line.split(&format!("{key}[")).nth(1).unwrap().split(']').next().unwrap().to_owned();
     let player = tag(first, "PB");
     let expected = ggf.lines().filter(|l| tag(l, "PB").contains(&player) || tag(l, "PW").contains(&player)).count();
-    let run = tabiya(&["convert", "-q", s(&t("g.ggf")), "-o", s(&t("p.jsonl")), "--player", &player]);
+    let run = tabiya(&["convert", "-q", "--force", s(&t("g.ggf")), "-o", s(&t("p.jsonl")), "--player", &player]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let jsonl = std::fs::read_to_string(t("p.jsonl")).unwrap();
     assert_eq!(jsonl.lines().count(), expected);
@@ -403,13 +424,23 @@ fn text_games_convert_through_the_model_with_filters() {
     assert_eq!((j["year"].as_u64(), j["black"].as_str()), (Some(2004), Some(player.as_str())));
     let place = tag(first, "PC");
     let in_place = ggf.lines().filter(|l| tag(l, "PC").contains(&place)).count();
-    assert!(tabiya(&["convert", "-q", s(&t("g.ggf")), "-o", s(&t("p.txt")), "--tournament", &place]).status.success());
+    assert!(
+        tabiya(&["convert", "-q", "--force", s(&t("g.ggf")), "-o", s(&t("p.txt")), "--tournament", &place])
+            .status
+            .success()
+    );
     assert_eq!(std::fs::read_to_string(t("p.txt")).unwrap().lines().count(), in_place);
     let program = |name: String| name.ends_with(')') && name.contains(" (");
     let humans = ggf.lines().filter(|l| !program(tag(l, "PB")) && !program(tag(l, "PW"))).count();
-    assert!(tabiya(&["convert", "-q", s(&t("g.ggf")), "-o", s(&t("h.csv")), "--exclude-programs"]).status.success());
+    assert!(
+        tabiya(&["convert", "-q", "--force", s(&t("g.ggf")), "-o", s(&t("h.csv")), "--exclude-programs"])
+            .status
+            .success()
+    );
     assert_eq!(std::fs::read_to_string(t("h.csv")).unwrap().lines().count(), 1 + humans, "header and rows");
-    assert!(tabiya(&["convert", "-q", s(&t("g.ggf")), "-o", s(&t("y.txt")), "--years", "2005"]).status.success());
+    assert!(
+        tabiya(&["convert", "-q", "--force", s(&t("g.ggf")), "-o", s(&t("y.txt")), "--years", "2005"]).status.success()
+    );
     assert_eq!(std::fs::read(t("y.txt")).unwrap().len(), 0);
     // Transcripts name no one and give no year: the filters are refused, not ignored.
     let run = tabiya(&["convert", s(&t("w.txt")), "-o", s(&t("x.txt")), "--years", "2004"]);
