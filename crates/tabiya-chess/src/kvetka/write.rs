@@ -305,7 +305,7 @@ impl PartWriter {
         let files = &self.files;
         let mut committed = Vec::with_capacity(self.parts.len() + 2);
         match sources {
-            Some(sources) => committed.push(new_file(&files.ksf(), &[&sources.to_bytes()])?),
+            Some(sources) => committed.push(new_file(&files.ksf(), &sources.to_bytes())?),
             None => self.transaction.remove(files.ksf()),
         }
         // Parts left over from a larger book of the same name would be read as ours.
@@ -314,8 +314,7 @@ impl PartWriter {
         }
         committed.append(&mut self.parts);
         if options.kin {
-            let keys: Vec<&[u8]> = self.first_keys.iter().map(|k| &k[..]).collect();
-            committed.push(new_file(&files.kin(), &keys)?);
+            committed.push(new_file(&files.kin(), self.first_keys.as_flattened())?);
         } else {
             self.transaction.remove(files.kin());
         }
@@ -478,13 +477,9 @@ fn too_large(element: &Element, size: usize) -> KvetkaError {
     ))
 }
 
-/// A new file of the book holding `chunks`, to be committed.
-fn new_file(path: &Path, chunks: &[&[u8]]) -> Result<AtomicFile, KvetkaError> {
-    let mut file = AtomicFile::create(path).map_err(|e| KvetkaError::io(path, e))?;
-    for chunk in chunks {
-        file.write_all(chunk).map_err(|e| KvetkaError::io(path, e))?;
-    }
-    Ok(file)
+/// A new file of the book holding `bytes`, to be committed.
+fn new_file(path: &Path, bytes: &[u8]) -> Result<AtomicFile, KvetkaError> {
+    AtomicFile::with_bytes(path, bytes).map_err(|e| KvetkaError::io(path, e))
 }
 
 #[cfg(test)]

@@ -255,13 +255,8 @@ impl DatabaseWriter {
                 }
             }
         }
-        let file = |path: &Path, bytes: &[u8]| {
-            let mut file = AtomicFile::create(path)?;
-            file.write_all(bytes)?;
-            Ok(file)
-        };
-        let names = file(&paths.names, &names).map_err(|e| ScidError::io(&paths.names, e))?;
-        let index = file(&paths.index, &index).map_err(|e| ScidError::io(&paths.index, e))?;
+        let names = AtomicFile::with_bytes(&paths.names, &names).map_err(|e| ScidError::io(&paths.names, e))?;
+        let index = AtomicFile::with_bytes(&paths.index, &index).map_err(|e| ScidError::io(&paths.index, e))?;
         self.transaction.commit(vec![self.games, names, index]).map_err(|e| ScidError::io(&paths.index, e))?;
         self.summary.total = self.entries.len() as u64;
         Ok(self.summary)

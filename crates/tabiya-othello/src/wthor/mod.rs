@@ -48,6 +48,7 @@ pub use game::{Game, Game10, GameFile, GameFile10, GameRecord, GamesFile};
 pub use header::{HEADER_LEN, Header, MAX_RECORDS};
 pub use import::{ImportError, Importer, NewGame, normalising_symmetry};
 pub use names::{NameFile, NameKind};
+pub use write::{begin_write, recover};
 pub use replay::{Ending, Replay, Replay10, ReplayError};
 pub use solitaire::{PRESENCE_TABLE_LEN, Solitaire, SolitaireFile};
 pub use square::{BoardSize, code_of_square, square_of_code};

@@ -36,6 +36,7 @@ pub use comments::{ColourCode, Comment, read_comments, write_comments};
 pub use convert::{from_kifu, to_json, to_kifu};
 pub use read::{DiaRecord, DiaRecords, RECORD_LEN, dia_records};
 pub use set::{Contents, FileSet, Problem, info, verify};
+pub use write::commit_set;
 pub use solutions::{Solution, read_solutions, write_solutions};
 
 use shogi_core::{Hand, PartialPosition, Square};
