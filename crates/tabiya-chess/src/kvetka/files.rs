@@ -65,7 +65,9 @@ impl BookFiles {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let Some(prefix) = self.stem.file_name().map(|n| format!("{}_", n.to_string_lossy())) else { return Vec::new() };
+        let Some(prefix) = self.stem.file_name().map(|n| format!("{}_", n.to_string_lossy())) else {
+            return Vec::new();
+        };
         let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
         entries
             .flatten()

@@ -6,9 +6,8 @@ use std::io::{self, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::thread::JoinHandle;
 
-
-use tabiya_io::{AtomicFile, Transaction};
 use tabiya_io::varint::decode_compact_int;
+use tabiya_io::{AtomicFile, Transaction};
 
 use super::conventions::{BLOCK_PAYLOAD, BLOCK_SIZE, MAX_COMMENT_CHARS, MAX_ELEMENT_SIZE, MAX_PART_SIZE};
 use super::element::Element;
@@ -572,7 +571,11 @@ mod tests {
         let whole = read("whole");
         assert_eq!(whole.len(), 2, "one part and the .kin");
         for cuts in [vec![], vec![1], vec![77, 78, 200], vec![13, 150, 151, 399]] {
-            let mut packer = BlockPacker::create(BookFiles::new(&dir.path().join("packed.kob")).begin().unwrap(), &Header::default()).unwrap();
+            let mut packer = BlockPacker::create(
+                BookFiles::new(&dir.path().join("packed.kob")).begin().unwrap(),
+                &Header::default(),
+            )
+            .unwrap();
             let mut parts = vec![EncodedElements::default()];
             for (i, e) in elements.iter().enumerate() {
                 if cuts.contains(&i) {
@@ -589,7 +592,9 @@ mod tests {
         let mut part = EncodedElements::default();
         part.push(&elements[5], 0).unwrap();
         assert!(part.push(&elements[5], 0).is_err());
-        let mut packer = BlockPacker::create(BookFiles::new(&dir.path().join("refused.kob")).begin().unwrap(), &Header::default()).unwrap();
+        let mut packer =
+            BlockPacker::create(BookFiles::new(&dir.path().join("refused.kob")).begin().unwrap(), &Header::default())
+                .unwrap();
         packer.push_all(part).unwrap();
         let mut earlier = EncodedElements::default();
         earlier.push(&elements[4], 0).unwrap();

@@ -10,8 +10,8 @@ use tabiya_shogi::{Encoding, Error, Format as S, records, tbase};
 
 use super::{Part, Role, input_format};
 use crate::args::*;
-use crate::registry::Format;
 use crate::output;
+use crate::registry::Format;
 use crate::report::{CliError, Output, print, summary, verdict};
 
 /// The shogi options of `convert`.

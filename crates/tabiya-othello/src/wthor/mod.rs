@@ -48,7 +48,6 @@ pub use game::{Game, Game10, GameFile, GameFile10, GameRecord, GamesFile};
 pub use header::{HEADER_LEN, Header, MAX_RECORDS};
 pub use import::{ImportError, Importer, NewGame, normalising_symmetry};
 pub use names::{NameFile, NameKind};
-pub use write::{begin_write, recover};
 pub use replay::{Ending, Replay, Replay10, ReplayError};
 pub use solitaire::{PRESENCE_TABLE_LEN, Solitaire, SolitaireFile};
 pub use square::{BoardSize, code_of_square, square_of_code};
@@ -57,6 +56,7 @@ pub use verify::{
     GameCheck, GameStats, Names, load_name_files, name_files_in, number_in_file_name, unreadable, verify_game_files,
     verify_games, verify_games_10, year_in_file_name,
 };
+pub use write::{begin_write, recover};
 
 use tabiya_io::{DataError, Location};
 
