@@ -140,7 +140,7 @@ fn an_append_to_a_missing_database_or_book_creates_it() {
     run(&["convert", "a.pgn", "-o", "db.si4", "--append"], dir);
     assert_eq!(Database::open(dir.join("db.si4")).unwrap().len(), 20);
     run(&["book", "a.pgn", "-o", "book.kob", "--append"], dir);
-    assert!(kvetka::open(&dir.join("book.kob"), Default::default()).unwrap().book.blocks.len() > 0);
+    assert!(!kvetka::open(&dir.join("book.kob"), Default::default()).unwrap().book.blocks.is_empty());
 }
 
 #[test]
