@@ -101,44 +101,6 @@ fn version_conversion_is_byte_identical() {
     assert_eq!(identical, 24);
 }
 
-fn all_games(path: &Path) -> Vec<tabiya_chess::game::Game> {
-    Database::open(path).unwrap().games().map(Result::unwrap).collect()
-}
-
-/// Appending writes game data, names, index in that order, each renamed into place: a crash
-/// after any step leaves the old database (readable, same games) or the new one.
-#[test]
-fn append_is_crash_safe_at_every_step() {
-    let Some(five) = corpus_file("scid/generated-scid502/five_4.si4") else { return };
-    let utf8 = corpus_file("scid/generated-scid502/utf8_4.si4").unwrap();
-    let old_games = all_games(&five);
-    let extra = all_games(&utf8);
-    for version in [Version::Scid4, Version::Scid5] {
-        for crash_after in 0..=3 {
-            let dir = tempfile::tempdir().unwrap();
-            let db = dir.path().join(format!("db.{}", version.extensions()[0]));
-            write_database(&db, version, old_games.iter().cloned()).unwrap();
-            let mut writer = tabiya_chess::scid::DatabaseWriter::append(&db).unwrap();
-            for g in &extra {
-                writer.add(g).unwrap();
-            }
-            writer.simulate_crash_after(crash_after);
-            writer.finish().unwrap();
-            let now = all_games(&db);
-            if crash_after < 3 {
-                assert_eq!(now, old_games, "{version:?}, crash after {crash_after} renames");
-            } else {
-                assert_eq!(now.len(), old_games.len() + extra.len());
-                assert_eq!(&now[..old_games.len()], &old_games[..]);
-                assert_eq!(&now[old_games.len()..], &extra[..]);
-            }
-            // No temporary file is left behind.
-            let files = std::fs::read_dir(dir.path()).unwrap().count();
-            assert_eq!(files, 3, "{version:?}, crash after {crash_after}");
-        }
-    }
-}
-
 /// Games SCID cannot store are skipped with a reason and the import goes on (SCID would abort).
 #[test]
 fn unstorable_games_are_skipped_and_counted() {

@@ -81,10 +81,6 @@ impl Output {
 
     /// Refuses (exit 2) `-` as the output of a format of several files, which cannot go to
     /// standard output.
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "for the multi-file format files, which adopt it next (issue 16)")
-    )]
     pub fn require_file(path: &Path, format_name: &str) -> Result<(), CliError> {
         if path.as_os_str() == "-" {
             return Err(CliError::Usage(format!(

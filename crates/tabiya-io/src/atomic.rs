@@ -169,9 +169,17 @@ impl Drop for AtomicFile {
 
 /// Writes `bytes` to `path` atomically.
 pub fn write_atomic(path: impl AsRef<Path>, bytes: &[u8]) -> io::Result<()> {
-    let mut file = AtomicFile::create(path)?;
-    file.write_all(bytes)?;
-    file.commit()
+    AtomicFile::with_bytes(path, bytes)?.commit()
+}
+
+impl AtomicFile {
+    /// A new file holding `bytes`, not yet in place: one file of a set that a
+    /// [`Transaction`](crate::Transaction) commits.
+    pub fn with_bytes(target: impl AsRef<Path>, bytes: &[u8]) -> io::Result<AtomicFile> {
+        let mut file = AtomicFile::create(target)?;
+        file.write_all(bytes)?;
+        Ok(file)
+    }
 }
 
 fn writer(file: File) -> BufWriter<File> {

@@ -37,7 +37,7 @@ const END: &[u8] = b"end\n";
 pub struct Transaction {
     stem: PathBuf,
     stale: Vec<PathBuf>,
-    on_step: Option<Box<dyn FnMut(usize)>>,
+    on_step: Option<Box<dyn FnMut(usize) + Send>>,
     _lock: WriteLock,
 }
 
@@ -89,7 +89,7 @@ impl Transaction {
     /// Calls `hook` with the number of each step of the commit once it is done: 0 the files
     /// are synced, 1 the journal is in place, then one per rename and per removal, and last the
     /// journal is removed. For tests that interrupt a commit at every step.
-    pub fn on_step(&mut self, hook: impl FnMut(usize) + 'static) {
+    pub fn on_step(&mut self, hook: impl FnMut(usize) + Send + 'static) {
         self.on_step = Some(Box::new(hook));
     }
 

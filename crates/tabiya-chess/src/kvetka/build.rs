@@ -14,6 +14,7 @@ use shakmaty::{CastlingMode, Color, Move, Position, Role};
 use super::conventions::MAX_ELEMENT_SIZE;
 use super::element::Element;
 use super::error::KvetkaError;
+use super::files::BookFiles;
 use super::key::{self, key_of};
 use super::ksf::{GameRecord, SOURCE_PGN, Source, Sources};
 use super::moves::{self, encode_move};
@@ -25,6 +26,7 @@ use crate::boardcode::{Normalization, Normalized};
 use crate::game::{Game, GameResult};
 use crate::pgn::{PgnReader, ReadOptions, WalkOptions, WalkedGame, walk_pieces};
 use crate::view::PositionView;
+use tabiya_io::Transaction;
 
 /// A hasher for keys: their bytes are already well mixed by the board code.
 #[derive(Default)]
@@ -561,13 +563,24 @@ impl Builder {
     /// Writes the book [`Builder::finish`] would make to `path` (see [`Book::write`]), packing
     /// the elements into blocks and writing them as they come instead of holding the book.
     pub fn write(
-        mut self,
+        self,
         names: Option<&OpeningNames>,
         path: &Path,
         options: &WriteOptions,
     ) -> Result<BuildReport, KvetkaError> {
+        self.write_in(names, BookFiles::new(path).begin()?, options)
+    }
+
+    /// Writes the book as [`Builder::write`] does, under `transaction` (begun by
+    /// [`BookFiles::begin`] before deciding to write a new book).
+    pub fn write_in(
+        mut self,
+        names: Option<&OpeningNames>,
+        transaction: Transaction,
+        options: &WriteOptions,
+    ) -> Result<BuildReport, KvetkaError> {
         let element_type = self.header.element_type;
-        let mut blocks = BlockPacker::create(path, &self.header)?;
+        let mut blocks = BlockPacker::create(transaction, &self.header)?;
         self.each_element(
             names,
             EncodedElements::default,

@@ -2,6 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
+use tabiya_io::Transaction;
+
+use super::KvetkaError;
+
 /// The paths of a book, derived from any of its files or its stem.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BookFiles {
@@ -52,19 +56,43 @@ impl BookFiles {
 
     /// A part numbered beyond the first gap (`book_0`, `book_2` without `book_1`), if any.
     pub fn part_after_gap(&self) -> Option<PathBuf> {
-        let first_missing = self.existing_parts().len();
+        self.parts_from(self.existing_parts().len() + 1).into_iter().next()
+    }
+
+    /// Every part file `stem_N.kob` in the directory numbered `first` or more, gaps or not.
+    pub fn parts_from(&self, first: usize) -> Vec<PathBuf> {
         let dir = match self.stem.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let prefix = format!("{}_", self.stem.file_name()?.to_string_lossy());
-        std::fs::read_dir(dir).ok()?.flatten().map(|e| e.path()).find(|p| {
-            let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            name.strip_prefix(&prefix)
-                .and_then(|rest| rest.strip_suffix(".kob"))
-                .and_then(|n| n.parse::<usize>().ok())
-                .is_some_and(|n| n > first_missing)
-        })
+        let Some(prefix) = self.stem.file_name().map(|n| format!("{}_", n.to_string_lossy())) else {
+            return Vec::new();
+        };
+        let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+        entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                name.strip_prefix(&prefix)
+                    .and_then(|rest| rest.strip_suffix(".kob"))
+                    .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+                    .and_then(|n| n.parse::<usize>().ok())
+                    .is_some_and(|n| n >= first)
+            })
+            .collect()
+    }
+
+    /// Locks the book for writing and completes or clears what an interrupted writer left
+    /// (see [`Transaction`]); a second writer waits.
+    pub fn begin(&self) -> Result<Transaction, KvetkaError> {
+        Transaction::begin(&self.stem, || {}).map_err(|e| KvetkaError::io(self.kin(), e))
+    }
+
+    /// Completes a commit that a killed writer left, so that a reader finds the old book or
+    /// the new one, whole.
+    pub fn recover(&self) -> Result<(), KvetkaError> {
+        Transaction::recover(&self.stem).map(drop).map_err(|e| KvetkaError::io(self.kin(), e))
     }
 }
 

@@ -62,6 +62,7 @@ impl BookBytes {
     /// Maps the files of the book named by `path` (any of its files or its stem).
     pub fn load(path: &Path) -> Result<BookBytes, KvetkaError> {
         let files = BookFiles::new(path);
+        files.recover()?;
         let part_paths = files.existing_parts();
         if part_paths.is_empty() {
             return Err(KvetkaError::io(files.part(0), std::io::ErrorKind::NotFound.into()));

@@ -6,10 +6,8 @@ use std::io::{self, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::thread::JoinHandle;
 
-use rayon::prelude::*;
-
-use tabiya_io::AtomicFile;
 use tabiya_io::varint::decode_compact_int;
+use tabiya_io::{AtomicFile, Transaction};
 
 use super::conventions::{BLOCK_PAYLOAD, BLOCK_SIZE, MAX_COMMENT_CHARS, MAX_ELEMENT_SIZE, MAX_PART_SIZE};
 use super::element::Element;
@@ -127,14 +125,20 @@ impl Book {
     }
 
     /// Writes `stem_N.kob` parts, `stem.ksf` (when the book has sources) and `stem.kin`.
-    /// `path` is the stem or any file name of the book.
+    /// `path` is the stem or any file name of the book. Waits while another writer holds it.
     pub fn write(&self, path: &Path, options: &WriteOptions) -> Result<(), KvetkaError> {
+        self.write_in(BookFiles::new(path).begin()?, options)
+    }
+
+    /// Writes the book as [`Book::write`] does, under `transaction`, begun by
+    /// [`BookFiles::begin`] before the old book was read (an append).
+    pub fn write_in(&self, transaction: Transaction, options: &WriteOptions) -> Result<(), KvetkaError> {
         // Every block is checked before any file is touched, so a refused element leaves the
         // old book in place.
         for block in &self.blocks {
             self.check_block(block)?;
         }
-        let mut parts = PartWriter::create(path, &self.header)?;
+        let mut parts = PartWriter::create(transaction, &self.header)?;
         let mut bytes = Vec::with_capacity(BLOCK_SIZE);
         for block in &self.blocks {
             bytes.clear();
@@ -179,12 +183,13 @@ impl Book {
 }
 
 /// A book's `.kob` parts written block after block, in key order, to temporary files: the
-/// old book stays in place until [`PartWriter::commit`] writes the `.ksf`, puts the parts in
-/// place and writes the `.kin` last. What the parts hold is synced as they grow, on a thread
+/// old book stays in place until [`PartWriter::commit`] puts the `.ksf`, the parts and the
+/// `.kin` in place as one [`Transaction`] (removing the parts of a larger old book in it). What the parts hold is synced as they grow, on a thread
 /// of its own, so that the commit, which must wait until the parts are on disk, has little
 /// left to wait for.
 pub(crate) struct PartWriter {
     files: BookFiles,
+    transaction: Transaction,
     header: Header,
     header_size: usize,
     /// The parts finished and the one being filled.
@@ -205,11 +210,13 @@ impl PartWriter {
     /// Bytes written before they are synced.
     const SYNC_EVERY: usize = 4 << 20;
 
-    pub fn create(path: &Path, header: &Header) -> Result<PartWriter, KvetkaError> {
+    /// Starts the book of `transaction`'s stem.
+    pub fn create(transaction: Transaction, header: &Header) -> Result<PartWriter, KvetkaError> {
         let header_size = header.to_bytes(0).len();
-        let (files, header) = (BookFiles::new(path), header.clone());
+        let (files, header) = (BookFiles::new(transaction.stem()), header.clone());
         let mut writer = PartWriter {
             files,
+            transaction,
             header,
             header_size,
             parts: Vec::new(),
@@ -282,39 +289,35 @@ impl PartWriter {
         self.first_keys.len()
     }
 
-    /// Puts the book in place in the order ksf → kob parts (synced in parallel) → kin, so the
-    /// index comes last.
+    /// Puts the book in place as one commit, renaming in the order ksf → kob parts → kin (the
+    /// index last), and removing the parts of an old book beyond the new one's and a `.ksf` or
+    /// `.kin` the new book does not have.
     pub fn commit(mut self, sources: Option<&Sources>, options: &WriteOptions) -> Result<(), KvetkaError> {
         self.write_pending()?;
         self.synced()?;
-        match sources {
-            Some(sources) => write_file(&self.files.ksf(), &[&sources.to_bytes()])?,
-            None => remove_stale(&self.files.ksf())?,
-        }
         let header = self.header.to_bytes(self.first_keys.len() as u32);
         let first = &mut self.parts[0];
         first
             .seek(SeekFrom::Start(0))
             .and_then(|_| first.write_all(&header))
             .map_err(|e| KvetkaError::io(self.files.part(0), e))?;
-        let count = self.parts.len();
         let files = &self.files;
-        let committed: Vec<Result<(), KvetkaError>> = std::mem::take(&mut self.parts)
-            .into_par_iter()
-            .enumerate()
-            .map(|(number, part)| part.commit().map_err(|e| KvetkaError::io(files.part(number), e)))
-            .collect();
-        committed.into_iter().collect::<Result<(), _>>()?;
+        let mut committed = Vec::with_capacity(self.parts.len() + 2);
+        match sources {
+            Some(sources) => committed.push(new_file(&files.ksf(), &sources.to_bytes())?),
+            None => self.transaction.remove(files.ksf()),
+        }
         // Parts left over from a larger book of the same name would be read as ours.
-        for stale in files.existing_parts().into_iter().skip(count) {
-            remove_stale(&stale)?;
+        for stale in files.parts_from(self.parts.len()) {
+            self.transaction.remove(stale);
         }
+        committed.append(&mut self.parts);
         if options.kin {
-            let keys: Vec<&[u8]> = self.first_keys.iter().map(|k| &k[..]).collect();
-            write_file(&files.kin(), &keys)
+            committed.push(new_file(&files.kin(), self.first_keys.as_flattened())?);
         } else {
-            remove_stale(&files.kin())
+            self.transaction.remove(files.kin());
         }
+        self.transaction.commit(committed).map_err(|e| KvetkaError::io(files.kin(), e))
     }
 }
 
@@ -377,8 +380,8 @@ fn out_of_order(key: Key) -> KvetkaError {
 
 impl BlockPacker {
     /// Packs the blocks of the book at `path` (see [`Book::write`]).
-    pub fn create(path: &Path, header: &Header) -> Result<BlockPacker, KvetkaError> {
-        let parts = PartWriter::create(path, header)?;
+    pub fn create(transaction: Transaction, header: &Header) -> Result<BlockPacker, KvetkaError> {
+        let parts = PartWriter::create(transaction, header)?;
         Ok(BlockPacker { parts, block: Vec::with_capacity(BLOCK_SIZE), first_key: [0; KEY_LEN], last_key: None })
     }
 
@@ -473,20 +476,9 @@ fn too_large(element: &Element, size: usize) -> KvetkaError {
     ))
 }
 
-fn write_file(path: &Path, chunks: &[&[u8]]) -> Result<(), KvetkaError> {
-    let mut file = AtomicFile::create(path).map_err(|e| KvetkaError::io(path, e))?;
-    for chunk in chunks {
-        file.write_all(chunk).map_err(|e| KvetkaError::io(path, e))?;
-    }
-    file.commit().map_err(|e| KvetkaError::io(path, e))
-}
-
-fn remove_stale(path: &Path) -> Result<(), KvetkaError> {
-    // Only files of this book's own names reach here: the parts, .kin and .ksf being replaced.
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(KvetkaError::io(path, e)),
-        _ => Ok(()),
-    }
+/// A new file of the book holding `bytes`, to be committed.
+fn new_file(path: &Path, bytes: &[u8]) -> Result<AtomicFile, KvetkaError> {
+    AtomicFile::with_bytes(path, bytes).map_err(|e| KvetkaError::io(path, e))
 }
 
 #[cfg(test)]
@@ -536,7 +528,7 @@ mod tests {
         assert_eq!(opened.book.blocks[10_239].elements[0].key, elements[3 * 10_239].key);
 
         let pack = |name: &str| {
-            let mut packer = BlockPacker::create(&file(name), &header).unwrap();
+            let mut packer = BlockPacker::create(BookFiles::new(&file(name)).begin().unwrap(), &header).unwrap();
             let mut encoded = EncodedElements::default();
             elements.iter().for_each(|e| encoded.push(e, 0).unwrap());
             packer.push_all(encoded).unwrap();
@@ -579,7 +571,11 @@ mod tests {
         let whole = read("whole");
         assert_eq!(whole.len(), 2, "one part and the .kin");
         for cuts in [vec![], vec![1], vec![77, 78, 200], vec![13, 150, 151, 399]] {
-            let mut packer = BlockPacker::create(&dir.path().join("packed.kob"), &Header::default()).unwrap();
+            let mut packer = BlockPacker::create(
+                BookFiles::new(&dir.path().join("packed.kob")).begin().unwrap(),
+                &Header::default(),
+            )
+            .unwrap();
             let mut parts = vec![EncodedElements::default()];
             for (i, e) in elements.iter().enumerate() {
                 if cuts.contains(&i) {
@@ -596,7 +592,9 @@ mod tests {
         let mut part = EncodedElements::default();
         part.push(&elements[5], 0).unwrap();
         assert!(part.push(&elements[5], 0).is_err());
-        let mut packer = BlockPacker::create(&dir.path().join("refused.kob"), &Header::default()).unwrap();
+        let mut packer =
+            BlockPacker::create(BookFiles::new(&dir.path().join("refused.kob")).begin().unwrap(), &Header::default())
+                .unwrap();
         packer.push_all(part).unwrap();
         let mut earlier = EncodedElements::default();
         earlier.push(&elements[4], 0).unwrap();

@@ -47,13 +47,24 @@ impl DatabasePaths {
 
     /// The files of `version` beside `path` (its extension, if any, is replaced).
     pub fn with_version(path: &Path, version: Version) -> DatabasePaths {
-        let stem = match path.extension().and_then(|e| e.to_str()).and_then(Version::from_extension) {
-            Some(_) => path.with_extension(""),
-            None => path.to_path_buf(),
-        };
+        let stem = stem_of(path);
         let [i, g, n] = version.extensions();
         let with = |ext: &str| PathBuf::from(format!("{}.{ext}", stem.display()));
         DatabasePaths { version, index: with(i), games: with(g), names: with(n) }
+    }
+
+    /// The path of the database without extension, `dir/games` for `dir/games.si4`: what its
+    /// lock and journal are named after ([`tabiya_io::Transaction`]).
+    pub fn stem(&self) -> PathBuf {
+        self.index.with_extension("")
+    }
+}
+
+/// `path` without its SCID extension, if it has one.
+fn stem_of(path: &Path) -> PathBuf {
+    match path.extension().and_then(|e| e.to_str()).and_then(Version::from_extension) {
+        Some(_) => path.with_extension(""),
+        None => path.to_path_buf(),
     }
 }
 
@@ -88,8 +99,12 @@ pub struct Database {
 }
 
 impl Database {
-    /// Opens a database: reads the index and the names, maps the game file.
+    /// Opens a database: completes a commit that a killed writer left (so that the database
+    /// read is the old one or the new one, whole), reads the index and the names, maps the
+    /// game file.
     pub fn open(path: impl AsRef<Path>) -> Result<Database, ScidError> {
+        let stem = stem_of(path.as_ref());
+        tabiya_io::Transaction::recover(&stem).map_err(|e| ScidError::io(&stem, e))?;
         let paths = DatabasePaths::find(path.as_ref())?;
         let version = paths.version;
         let mut diagnostics = Vec::new();

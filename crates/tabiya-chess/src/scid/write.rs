@@ -1,14 +1,14 @@
 //! Writing databases: new ones and appends, SCID 4 and SCID 5, the way SCID 5.0.2 writes them.
 //!
-//! Crash safety: every file is written to a temporary file beside it and renamed into place, in
-//! the order game file, name file, index. An interruption before the last rename leaves the old
-//! index, which only refers to names and game bytes that the new files still hold at the same
-//! IDs and offsets: the old database stays readable.
+//! Crash safety and concurrency: a writer holds the database's [`Transaction`] from the start
+//! (so a second writer waits, and an append reads the database only once it is its own) and
+//! commits the three files in it: after a kill at any instant, the next open finds the old
+//! database or the new one, whole.
 
 use std::io::Write;
 use std::path::Path;
 
-use tabiya_io::{AtomicFile, Diagnostic, Location, Unit};
+use tabiya_io::{AtomicFile, Diagnostic, Location, Transaction, Unit};
 
 use super::database::{Database, DatabasePaths};
 use super::encode::{Encoded, MAX_RECORD, encode_game};
@@ -57,17 +57,22 @@ pub struct DatabaseWriter {
     /// names).
     last_ids: Option<[u32; 5]>,
     summary: WriteSummary,
-    /// Test hook: stop `finish` after this many of its three renames, as a crash would.
-    crash_after: Option<usize>,
+    /// The lock on the database, and the commit of its files.
+    transaction: Transaction,
 }
 
 impl DatabaseWriter {
-    /// Starts a new, empty database of `version` at `path` (any of its file names or its stem).
+    /// Starts a new, empty database of `version` at `path` (any of its file names or its stem),
+    /// which replaces the one there on [`DatabaseWriter::finish`]. Waits while another writer
+    /// holds the database.
     pub fn create(path: &Path, version: Version) -> Result<DatabaseWriter, ScidError> {
-        if version == Version::Scid3 {
-            return Err(ScidError::Unstorable { game: 0, reason: "SCID 3 databases are read-only".into() });
-        }
-        let paths = DatabasePaths::with_version(path, version);
+        let paths = writable(path, version)?;
+        let transaction = begin(&paths)?;
+        DatabaseWriter::empty(paths, transaction)
+    }
+
+    /// The writer of a new database, under `transaction`.
+    fn empty(paths: DatabasePaths, transaction: Transaction) -> Result<DatabaseWriter, ScidError> {
         let games = AtomicFile::create(&paths.games).map_err(|e| ScidError::io(&paths.games, e))?;
         Ok(DatabaseWriter {
             paths,
@@ -81,16 +86,20 @@ impl DatabaseWriter {
             input_count: 0,
             last_ids: None,
             summary: WriteSummary::default(),
-            crash_after: None,
+            transaction,
         })
     }
 
-    /// Opens an existing SCID 4 or 5 database to append games to it.
-    pub fn append(path: &Path) -> Result<DatabaseWriter, ScidError> {
-        let db = Database::open(path)?;
-        if db.version == Version::Scid3 {
-            return Err(ScidError::Unstorable { game: 0, reason: "SCID 3 databases are read-only".into() });
+    /// Opens the SCID 4 or 5 database at `path` to append games to it, or starts a new one of
+    /// `version` when there is none. Waits while another writer holds the database, and reads
+    /// it only then: two appends at once both land.
+    pub fn append(path: &Path, version: Version) -> Result<DatabaseWriter, ScidError> {
+        let paths = writable(path, version)?;
+        let transaction = begin(&paths)?;
+        if !paths.index.exists() {
+            return DatabaseWriter::empty(paths, transaction);
         }
+        let db = Database::open(&paths.index)?;
         let mut games = AtomicFile::create(&db.paths.games).map_err(|e| ScidError::io(&db.paths.games, e))?;
         games.write_all(db.game_file()).map_err(|e| ScidError::io(&db.paths.games, e))?;
         let sn5_old =
@@ -111,7 +120,7 @@ impl DatabaseWriter {
             input_count: 0,
             last_ids: None,
             summary: WriteSummary::default(),
-            crash_after: None,
+            transaction,
         })
     }
 
@@ -216,21 +225,17 @@ impl DatabaseWriter {
         Ok(())
     }
 
-    /// Makes [`DatabaseWriter::finish`] stop after `renames` of its three file replacements
-    /// (game file, names, index), leaving the rest as a crash would. For crash-safety tests.
+    /// Calls `hook` after each step of [`DatabaseWriter::finish`]'s commit (see
+    /// [`Transaction::on_step`]). For tests that kill the writer at every step.
     #[doc(hidden)]
-    pub fn simulate_crash_after(&mut self, renames: usize) {
-        self.crash_after = Some(renames);
+    pub fn on_commit_step(&mut self, hook: impl FnMut(usize) + Send + 'static) {
+        self.transaction.on_step(hook);
     }
 
-    /// Writes names and index and renames the three files into place: game file first, index last.
+    /// Writes names and index and puts the three files in place as one commit (game file,
+    /// names, index), then releases the database.
     pub fn finish(mut self) -> Result<WriteSummary, ScidError> {
         let paths = self.paths.clone();
-        let crash_after = self.crash_after.unwrap_or(usize::MAX);
-        if crash_after == 0 {
-            return Ok(self.summary);
-        }
-        self.games.commit().map_err(|e| ScidError::io(&paths.games, e))?;
         let mut names = Vec::new();
         let mut index = Vec::with_capacity(self.entries.len() * 56 + 182);
         match paths.version {
@@ -250,17 +255,25 @@ impl DatabaseWriter {
                 }
             }
         }
-        if crash_after == 1 {
-            return Ok(self.summary);
-        }
-        tabiya_io::write_atomic(&paths.names, &names).map_err(|e| ScidError::io(&paths.names, e))?;
-        if crash_after == 2 {
-            return Ok(self.summary);
-        }
-        tabiya_io::write_atomic(&paths.index, &index).map_err(|e| ScidError::io(&paths.index, e))?;
+        let names = AtomicFile::with_bytes(&paths.names, &names).map_err(|e| ScidError::io(&paths.names, e))?;
+        let index = AtomicFile::with_bytes(&paths.index, &index).map_err(|e| ScidError::io(&paths.index, e))?;
+        self.transaction.commit(vec![self.games, names, index]).map_err(|e| ScidError::io(&paths.index, e))?;
         self.summary.total = self.entries.len() as u64;
         Ok(self.summary)
     }
+}
+
+/// The files of the SCID 4 or 5 database `version` at `path`.
+fn writable(path: &Path, version: Version) -> Result<DatabasePaths, ScidError> {
+    if version == Version::Scid3 {
+        return Err(ScidError::Unstorable { game: 0, reason: "SCID 3 databases are read-only".into() });
+    }
+    Ok(DatabasePaths::with_version(path, version))
+}
+
+/// Locks the database at `paths` and completes what an interrupted writer left.
+fn begin(paths: &DatabasePaths) -> Result<Transaction, ScidError> {
+    Transaction::begin(&paths.stem(), || {}).map_err(|e| ScidError::io(&paths.index, e))
 }
 
 fn count_names(names: &mut NameTable, e: &IndexEntry) {

@@ -7,12 +7,13 @@ use std::process::ExitCode;
 use tabiya_chess::games;
 use tabiya_chess::kvetka::build::{BuildReport, Builder, OpeningNames};
 use tabiya_chess::kvetka::conventions::ReadOptions;
-use tabiya_chess::kvetka::{self, Book, Header, KvetkaError};
+use tabiya_chess::kvetka::{self, Book, BookFiles, Header, KvetkaError};
 use tabiya_io::read_input;
 
 use crate::registry::Format;
 
 use crate::args::*;
+use crate::output;
 use crate::report::{CliError, Output, progress, summary};
 
 const FORMAT: Format = Format::Chess(tabiya_chess::Format::Kvetka);
@@ -74,7 +75,11 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
                 .into(),
         ));
     }
-    let existing = if o.append {
+    permit_outputs(&args.output, o.append)?;
+    // Locked before the old book is read, so that two appends at once both land.
+    let files = BookFiles::new(&args.output);
+    let transaction = files.begin().map_err(write_error)?;
+    let existing = if o.append && files.part(0).exists() {
         Some(kvetka::open(&args.output, ReadOptions::default()).map_err(input_error)?.book)
     } else {
         None
@@ -157,11 +162,11 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
             let (built, mut report) = builder.finish(names.as_ref()).map_err(input_error)?;
             kvetka::merge::append(&mut book, built, &mut report).map_err(input_error)?;
             report.blocks = book.blocks.len() as u64;
-            book.write(&args.output, &Default::default()).map_err(write_error)?;
+            book.write_in(transaction, &Default::default()).map_err(write_error)?;
             report
         }
         // A new book is written as its elements come, never held whole.
-        None => builder.write(names.as_ref(), &args.output, &Default::default()).map_err(write_error)?,
+        None => builder.write_in(names.as_ref(), transaction, &Default::default()).map_err(write_error)?,
     };
     summary(global.quiet, build_summary(&args.output, &report));
     Ok(ExitCode::SUCCESS)
@@ -195,6 +200,15 @@ fn build_summary(path: &Path, r: &BuildReport) -> String {
     text
 }
 
+/// Refuses `-` (a book is several files) and any existing file of the book unless `--force`
+/// or `append` allows it.
+fn permit_outputs(path: &Path, append: bool) -> Result<(), CliError> {
+    Output::require_file(path, "a Kvetka book")?;
+    let files = BookFiles::new(path);
+    let set = files.parts_from(0).into_iter().chain([files.kin(), files.ksf()]);
+    set.into_iter().try_for_each(|p| output::permit(&p, append))
+}
+
 fn read_books(inputs: &[PathBuf]) -> Result<Vec<Book>, CliError> {
     inputs.iter().map(|p| Book::read(p).map_err(input_error)).collect()
 }
@@ -213,6 +227,7 @@ pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) ->
 
 fn merge_books(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
     let (book, report) = kvetka::merge::merge(read_books(&args.inputs)?).map_err(input_error)?;
+    permit_outputs(&args.output, false)?;
     book.write(&args.output, &Default::default()).map_err(write_error)?;
     summary(
         global.quiet,
@@ -251,6 +266,7 @@ fn from_polyglot(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliErr
     let bytes = read_input(input).map_err(CliError::input)?;
     let entries = tabiya_chess::polyglot::read_entries(&bytes, Some(input)).map_err(CliError::input)?;
     let (book, report) = kvetka::convert::from_polyglot(&entries, Header::default()).map_err(input_error)?;
+    permit_outputs(&args.output, false)?;
     book.write(&args.output, &Default::default()).map_err(write_error)?;
     summary(
         global.quiet,

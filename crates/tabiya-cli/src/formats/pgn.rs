@@ -164,8 +164,9 @@ pub fn convert_games(args: &ConvertArgs, global: &Global, from: Format, to: Form
         }
         Format::Chess(C::Scid4 | C::Scid5) => {
             let version = if to == Format::Chess(C::Scid5) { Version::Scid5 } else { Version::Scid4 };
+            super::scid::permit_outputs(args, version)?;
             let writer = if args.scid.append {
-                DatabaseWriter::append(&args.output)
+                DatabaseWriter::append(&args.output, version)
             } else {
                 DatabaseWriter::create(&args.output, version)
             }

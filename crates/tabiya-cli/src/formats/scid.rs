@@ -8,7 +8,9 @@ use crate::registry::Format;
 use tabiya_chess::Format as C;
 
 use crate::args::*;
+use crate::output::{self, Output};
 use crate::report::CliError;
+use tabiya_chess::scid::{DatabasePaths, Version};
 
 /// How games are added to a SCID database.
 #[derive(Debug, Default, clap::Args)]
@@ -28,6 +30,14 @@ pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) ->
     let games = super::pgn::holds_games;
     ((is_scid(from) || is_scid(to)) && games(from) && games(to))
         .then(|| super::pgn::convert_games(args, global, from, to))
+}
+
+/// Refuses `-` (a database is three files) and an existing file of the database unless
+/// `--force` or `--append` allows it.
+pub fn permit_outputs(args: &ConvertArgs, version: Version) -> Result<(), CliError> {
+    Output::require_file(&args.output, "SCID")?;
+    let paths = DatabasePaths::with_version(&args.output, version);
+    [&paths.index, &paths.games, &paths.names].into_iter().try_for_each(|p| output::permit(p, args.scid.append))
 }
 
 /// The options SCID takes: `--append` when SCID 4 or 5 is written.

@@ -10,6 +10,7 @@ use tabiya_shogi::{Encoding, Error, Format as S, records, tbase};
 
 use super::{Part, Role, input_format};
 use crate::args::*;
+use crate::output;
 use crate::registry::Format;
 use crate::report::{CliError, Output, print, summary, verdict};
 
@@ -82,10 +83,21 @@ fn run_convert(args: &ConvertArgs, global: &Global, to: S) -> Result<ExitCode, C
         ),
         None => None,
     };
+    if to == S::TbaseDiagrams {
+        Output::require_file(&args.output, "a T-BASE set")?;
+    }
     let output = convert::Output { path: args.output.clone(), format: to, encoding };
     let conversion = convert::convert(&inputs, &output).map_err(cli_error)?;
     for d in &conversion.diagnostics {
         summary(global.quiet, d);
+    }
+    if to == S::TbaseDiagrams {
+        for companion in ["tjn", "rem"].map(|ext| args.output.with_extension(ext)) {
+            output::permit(&companion, false)?;
+        }
+        tbase::commit_set(&args.output, &conversion.files).map_err(|e| CliError::output(&args.output, e))?;
+        summary(global.quiet, &conversion.summary);
+        return Ok(ExitCode::SUCCESS);
     }
     for file in &conversion.files {
         let mut out = Output::create(&file.path)?;

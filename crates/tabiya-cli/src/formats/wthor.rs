@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use tabiya_io::report::Verification;
-use tabiya_io::{Diagnostic, Location};
+use tabiya_io::{AtomicFile, Diagnostic, Location};
 
 use crate::registry::Format;
 use tabiya_othello::Format as O;
@@ -18,6 +18,7 @@ use tabiya_othello::wthor::{
 };
 
 use crate::args::*;
+use crate::output;
 use crate::report::{CliError, Output, print, progress, summary};
 
 #[derive(Debug, Default, clap::Args)]
@@ -55,6 +56,7 @@ pub enum Theoretical {
 }
 
 fn read(path: &Path) -> Result<tabiya_io::FileBytes, CliError> {
+    wthor::recover(dir_of(path)).map_err(CliError::input)?;
     tabiya_io::read_input(path).map_err(CliError::input)
 }
 
@@ -92,6 +94,7 @@ fn dir_of(path: &Path) -> &Path {
 
 /// The name files in `--names DIR`, else in `dir`; `None` when there are none.
 fn load_names(dir: &Path, names_dir: Option<&Path>) -> Result<Option<(NameFile, NameFile)>, CliError> {
+    wthor::recover(names_dir.unwrap_or(dir)).map_err(CliError::input)?;
     match wthor::load_name_files(names_dir.unwrap_or(dir)).map_err(CliError::input)? {
         None if names_dir.is_some() => {
             Err(CliError::Input(format!("{}: no WTHOR.JOU and WTHOR.TRN here", names_dir.unwrap_or(dir).display())))
@@ -485,6 +488,11 @@ fn export_text(args: &ConvertArgs, global: &Global, from: O, to: O) -> Result<Ex
     lines.finish(false, global.quiet)
 }
 
+/// A file of a set, written but not yet in place.
+fn staged(path: &Path, bytes: &[u8]) -> Result<AtomicFile, CliError> {
+    AtomicFile::with_bytes(path, bytes).map_err(|e| CliError::output(path, e))
+}
+
 fn same_dir(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
@@ -509,6 +517,9 @@ fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode,
         }
     };
     let out_dir = dir_of(&args.output);
+    Output::require_file(&args.output, "a Wthor game file with its name files")?;
+    // Locked before the name files are read, so that a second import waits and adds to ours.
+    let transaction = wthor::begin_write(out_dir).map_err(|e| CliError::output(out_dir, e))?;
     let source = load_names(out_dir, args.names.as_deref())?;
     let (players, tournaments) = match source {
         Some((p, t)) => (p, t),
@@ -558,8 +569,9 @@ fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode,
             }
         }
     }
-    // Name files first: the game file's indices must always resolve.
+    // Name files and game file in one commit: the game file's indices always resolve.
     let copying = args.names.as_deref().is_some_and(|dir| !same_dir(dir, out_dir));
+    let mut files = Vec::new();
     for (file, old) in [(&importer.players, old_players), (&importer.tournaments, old_tournaments)] {
         if copying || file.len() > old || !out_dir.join(file.kind.file_name()).exists() {
             let path = out_dir.join(file.kind.file_name());
@@ -567,10 +579,12 @@ fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode,
             if file.len() > old {
                 file.header = Header::today();
             }
-            file.write(&path).map_err(|e| CliError::output(&path, e))?;
+            output::permit(&path, true)?;
+            files.push(staged(&path, &file.to_bytes())?);
         }
     }
-    importer.games.write(&args.output).map_err(|e| CliError::output(&args.output, e))?;
+    files.push(staged(&args.output, &importer.games.to_bytes())?);
+    transaction.commit(files).map_err(|e| CliError::output(&args.output, e))?;
     summary(
         global.quiet,
         format!(

@@ -56,6 +56,7 @@ pub use verify::{
     GameCheck, GameStats, Names, load_name_files, name_files_in, number_in_file_name, unreadable, verify_game_files,
     verify_games, verify_games_10, year_in_file_name,
 };
+pub use write::{begin_write, recover};
 
 use tabiya_io::{DataError, Location};
 

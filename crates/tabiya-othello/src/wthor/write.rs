@@ -3,6 +3,8 @@
 use std::io;
 use std::path::Path;
 
+use tabiya_io::Transaction;
+
 use super::game::{GameRecord, GamesFile};
 use super::header::HEADER_LEN;
 use super::names::NameFile;
@@ -18,6 +20,24 @@ impl<const M: usize> GameRecord<M> {
         out.push(self.theoretical_score);
         out.extend_from_slice(&self.moves);
     }
+}
+
+/// The stem of the Wthor files of `dir`: its game files and the name files `WTHOR.JOU` and
+/// `WTHOR.TRN` that they all index into change under one lock and journal, `dir/.WTHOR.*`.
+fn stem(dir: &Path) -> std::path::PathBuf {
+    dir.join("WTHOR")
+}
+
+/// Locks the Wthor files of `dir` for writing (a second writer waits) and completes or clears
+/// what an interrupted writer left: a game file and the names it adds are then committed
+/// together, so a kill never leaves games whose names are missing.
+pub fn begin_write(dir: &Path) -> io::Result<Transaction> {
+    Transaction::begin(&stem(dir), || {})
+}
+
+/// Completes a commit of the Wthor files of `dir` that a killed writer left, for a reader.
+pub fn recover(dir: &Path) -> io::Result<()> {
+    Transaction::recover(&stem(dir)).map(drop)
 }
 
 /// N1 for `count` records; files hold at most [`MAX_RECORDS`](super::MAX_RECORDS).

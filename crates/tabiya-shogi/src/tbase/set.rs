@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use tabiya_io::report::{Info, Verification};
-use tabiya_io::{Location, read_input};
+use tabiya_io::{Location, Transaction, read_input};
 
 use super::{Comment, DiaRecord, Diagram, Solution, dia_records, read_comments, read_solutions};
 use crate::tsume::{SolutionCheck, check_solution};
@@ -41,7 +41,13 @@ impl FileSet {
 
     /// Reads the three files. Records that do not decode are kept as errors; only an unreadable
     /// file is an `Err`.
+    /// A commit that a killed writer left is completed first, so that the set read is the
+    /// old one or the new one, whole.
     pub fn read(&self) -> Result<Contents, Error> {
+        let stem = self.dia.with_extension("");
+        if Transaction::recover(&stem).map_err(|e| Error::io(&self.dia, e))? {
+            return FileSet::beside(&self.dia).read();
+        }
         let bytes = read_input(&self.dia).map_err(|e| Error::of_input(e, &self.dia))?;
         let records = dia_records(&bytes)
             .map(|r| match r {

@@ -1,12 +1,33 @@
-//! Writing `.dia` records: every field at its offset, the derived fields computed from the board.
+//! Writing `.dia` records: every field at its offset, the derived fields computed from the
+//! board; and putting a set's files in place together.
+
+use std::io;
+use std::path::Path;
 
 use shogi_core::Square;
-use tabiya_io::{Codepage, DataError, Location};
+use tabiya_io::{AtomicFile, Codepage, DataError, Location, Transaction};
 
 use super::read::count_digits;
 use super::{Diagram, Form, RECORD_LEN, field, letters};
 use crate::Error;
 use crate::board;
+
+/// Puts the files of the set whose `.dia` is `dia` in place as one commit (a kill leaves the
+/// old set or the new one, whole, for the next [`FileSet::read`](super::FileSet::read)):
+/// `files` in the order [`convert`](crate::convert::convert) gives them (`.tjn` and `.rem`
+/// first, the `.dia` last); a `.tjn` or `.rem` of the old set that the new one lacks is removed
+/// in the same commit. Waits while another writer holds the set.
+pub fn commit_set(dia: &Path, files: &[crate::convert::OutputFile]) -> io::Result<()> {
+    let mut transaction = Transaction::begin(&dia.with_extension(""), || {})?;
+    for ext in ["tjn", "rem", "TJN", "REM"] {
+        let companion = dia.with_extension(ext);
+        if !files.iter().any(|f| f.path == companion) {
+            transaction.remove(companion);
+        }
+    }
+    let staged = files.iter().map(|f| AtomicFile::with_bytes(&f.path, &f.bytes)).collect::<io::Result<_>>()?;
+    transaction.commit(staged)
+}
 
 struct Record {
     bytes: [u8; RECORD_LEN],
