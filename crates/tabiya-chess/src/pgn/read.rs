@@ -222,6 +222,8 @@ const TYPICAL_PLIES: usize = 128;
 struct TagSection {
     tags: Tags,
     not_utf8: bool,
+    /// Names of the tags whose value holds an unescaped quote.
+    inner_quotes: Vec<String>,
 }
 
 /// A line being read: the main line or an open variation.
@@ -390,6 +392,10 @@ impl GameVisitor {
         if start.fen_read_as_chess960 {
             diagnostics.push(Diagnostic::warning(codes::FEN_CHESS960, location.clone(), FEN_READ_AS_CHESS960));
         }
+        for name in tags.inner_quotes {
+            let message = format!("tag {name} has unescaped quotes in its value; read as one tag, quotes kept");
+            diagnostics.push(Diagnostic::warning(codes::TAG_INNER_QUOTES, location.clone(), message));
+        }
         (game.start, game.castling_mode) = (start.fen, start.castling_mode);
         let first_move_number = start.position.fullmoves().get();
         let first_turn = start.position.turn();
@@ -411,6 +417,16 @@ impl GameVisitor {
 pub(super) const FEN_READ_AS_CHESS960: &str = "FEN castling rights are Chess960's; read as Chess960";
 pub(super) const NOT_UTF8: &str = "text is not valid UTF-8; decoded as Windows-1252";
 
+/// Whether a tag value's raw text holds a `"` that no backslash escapes.
+fn has_unescaped_quote(raw: &[u8]) -> bool {
+    let mut escaped = false;
+    raw.iter().any(|&b| {
+        let quote = b == b'"' && !escaped;
+        escaped = b == b'\\' && !escaped;
+        quote
+    })
+}
+
 /// Where a game starts, from its Variant and FEN tags.
 pub(super) struct StartPosition {
     pub fen: Option<Fen>,
@@ -429,7 +445,8 @@ impl StartPosition {
         let mut castling_mode = CastlingMode::Standard;
         if let Some(variant) = variant {
             match variant.to_ascii_lowercase().as_str() {
-                "" | "standard" | "normal" => {}
+                // lichess studies name standard chess from a FEN "From Position".
+                "" | "standard" | "normal" | "from position" => {}
                 "chess960" | "chess 960" | "fischerandom" | "fischer random" | "fischerrandom" | "960" => {
                     castling_mode = CastlingMode::Chess960;
                 }
@@ -558,13 +575,16 @@ impl GameVisitor {
             None => scan::decode_text(Cow::Borrowed(&text[range.clone()])),
         };
         let bytes = ranges.iter().map(|(name, value)| name.len() + value.len()).sum();
-        let mut tags = TagSection { tags: Tags::with_capacity(TYPICAL_TAGS.max(ranges.len()), bytes), not_utf8: false };
+        let mut tags = TagSection { tags: Tags::with_capacity(TYPICAL_TAGS.max(ranges.len()), bytes), not_utf8: false, inner_quotes: Vec::new() };
         for (name, value) in &ranges {
             let (name, name_not_utf8) = decode(name);
             let raw = &text[value.clone()];
             let (value, value_not_utf8) =
                 if raw.contains(&b'\\') { scan::decode_text(scan::unescape(raw)) } else { decode(value) };
             tags.not_utf8 |= name_not_utf8 | value_not_utf8;
+            if has_unescaped_quote(raw) {
+                tags.inner_quotes.push(name.clone().into_owned());
+            }
             tags.tags.push(&name, &value);
         }
         self.tag_ranges = ranges;

@@ -1,0 +1,135 @@
+//! Chess files as other programs wrote them: what SCID 5.0.2, lichess and python-chess put in
+//! their files, and what SCID 5.0.2 makes of them, against tabiya's reading and writing.
+//!
+//! The small files in `tests/data/` stand for real files; each test says which.
+
+use std::path::{Path, PathBuf};
+
+use tabiya_chess::game::Game;
+use tabiya_chess::pgn::{PgnReader, WriterOptions, write_game};
+use tabiya_chess::scid::export::export_pgn;
+use tabiya_chess::scid::write::write_database;
+use tabiya_chess::scid::{Database, Version};
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
+}
+
+/// FNV-1a, 64 bits: the digest pinned for the bytes SCID 5.0.2 wrote.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+}
+
+fn games(pgn: &[u8]) -> Vec<Game> {
+    PgnReader::from_bytes(pgn, Default::default()).map(|g| g.unwrap().game).collect()
+}
+
+/// The games written as PGN in SCID's layout.
+fn scid_pgn(games: &[Game]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for game in games {
+        write_game(game, &WriterOptions::scid(), &mut out).unwrap();
+    }
+    out
+}
+
+/// `null-moves.pgn` stands for SCID's exports with null moves (`31.Rh3 -- 32.Qxh7+`): null
+/// moves of both colours, in the main line and in variations, from the start and from a FEN
+/// with Black to move. A null move counts as a ply (SCID's `Position::DoSimpleMove`), so after
+/// Black passes White's move takes the next number. The digests are those of SCID 5.0.2's
+/// import of the file (`import.tcl SCID4`) and its export of that database (`export.tcl`).
+#[test]
+fn null_moves_are_numbered_as_scid_numbers_them() {
+    let pgn = std::fs::read(data("pgn/null-moves.pgn")).unwrap();
+    let games = games(&pgn);
+    // PGN → PGN.
+    let text = scid_pgn(&games);
+    assert!(
+        text.windows(31).any(|w| w == b"1.e4 e5 2.Nf3 -- 3.Bc4 Nc6 4.--"),
+        "{}",
+        String::from_utf8_lossy(&text)
+    );
+    assert_eq!((text.len(), fnv1a(&text)), (417, 0xd00d_6eeb_6d54_0858), "{}", String::from_utf8_lossy(&text));
+    // PGN → SCID: SCID's files; → PGN again: SCID's export.
+    let dir = tempfile::tempdir().unwrap();
+    let si4 = dir.path().join("nulls.si4");
+    let summary = write_database(&si4, Version::Scid4, games).unwrap();
+    assert!(summary.diagnostics.is_empty(), "{:?}", summary.diagnostics);
+    for (extension, size, digest) in
+        [("si4", 276, 0x3a24_9f39_ea40_f6e5), ("sg4", 95, 0xd3c3_32f0_424c_210c), ("sn4", 113, 0x5498_7b22_2e99_7bb3)]
+    {
+        let bytes = std::fs::read(si4.with_extension(extension)).unwrap();
+        assert_eq!((bytes.len(), fnv1a(&bytes)), (size, digest), "{extension}");
+    }
+    let mut exported = Vec::new();
+    export_pgn(&Database::open(&si4).unwrap(), &WriterOptions::scid(), &mut exported, |_| {}).unwrap();
+    assert_eq!(exported, text);
+}
+
+/// `lichess-study-from-position.pgn` stands for a chapter of a lichess study exported as PGN:
+/// standard chess from a FEN is tagged `[Variant "From Position"]`.
+#[test]
+fn lichess_from_position_is_standard_chess() {
+    let pgn = std::fs::read(data("pgn/lichess-study-from-position.pgn")).unwrap();
+    let read: Vec<_> = PgnReader::from_bytes(&pgn, Default::default()).collect::<Result<_, _>>().unwrap();
+    assert_eq!(read.len(), 1);
+    assert!(read[0].diagnostics.is_empty(), "{:?}", read[0].diagnostics);
+    let game = &read[0].game;
+    assert_eq!(game.castling_mode, shakmaty::CastlingMode::Standard);
+    assert_eq!(game.start.as_ref().unwrap().to_string(), "1K1k4/1P6/8/8/8/8/r7/2R5 w - - 0 1");
+    assert_eq!(game.ply_count(), 5);
+}
+
+/// `unescaped-tag-quotes.pgn` stands for files of old programs (and hand edits) that put
+/// quotes inside a tag value without escaping them (`[White ""Socrates Expert""]`), with CRLF
+/// line ends. python-chess reads such a line as one tag whose value keeps the inner quotes;
+/// so does tabiya, with a warning, and the game stays whole.
+#[test]
+fn unescaped_quotes_in_a_tag_value_keep_the_game_whole() {
+    let pgn = std::fs::read(data("pgn/unescaped-tag-quotes.pgn")).unwrap();
+    let read: Vec<_> = PgnReader::from_bytes(&pgn, Default::default()).collect::<Result<_, _>>().unwrap();
+    assert_eq!(read.len(), 2);
+    let first = &read[0];
+    assert_eq!(first.game.tag("White"), Some("\"Socrates Expert\""));
+    assert_eq!(first.game.tag("Black"), Some("Chess Genius"));
+    assert_eq!(first.game.tag("Result"), Some("1-0"));
+    assert_eq!(first.game.ply_count(), 4);
+    let codes: Vec<&str> = first.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["pgn.tag_inner_quotes"]);
+    let second = &read[1];
+    assert_eq!(second.game.tag("Black"), Some("\"Socrates\" \"Expert\""));
+    assert_eq!(second.game.tag("Round"), Some("2"));
+    assert_eq!(second.game.ply_count(), 2);
+    assert_eq!(second.diagnostics.len(), 1);
+}
+
+/// The corpus's antichess (2 games) and crazyhouse (1 game each) files from python-chess's
+/// test data: `info` counts their games by variant, and `verify` and `convert` skip them with
+/// one warning per file instead of one error per game.
+#[test]
+fn variant_games_are_counted_and_skipped_with_one_warning() {
+    use tabiya_chess::pgn::report::{info, verify};
+    for (name, variant, games) in [
+        ("pgn/edge-cases/pychess-antichess-programfox.pgn", "Antichess", 2),
+        ("pgn/edge-cases/pychess-crazyhouse-saturs-jannlee.pgn", "Crazyhouse", 1),
+    ] {
+        let Some(path) = tabiya_testdata::corpus_file(name) else { return };
+        let info = info(&path, &mut |_, _| {}).unwrap();
+        assert_eq!(info.counts["games"], games, "{name}");
+        assert_eq!(info.counts["unreadable_games"], 0, "{name}");
+        assert_eq!(info.counts["variant_games"], serde_json::json!({ variant: games }), "{name}");
+        let v = verify(&path, &mut |_, _| {});
+        let codes: Vec<&str> = v.problems.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["pgn.variant_games_skipped"], "{name}");
+        assert!(!v.problems[0].is_error());
+        // convert → PGN: nothing written, one warning.
+        let source = tabiya_chess::games::Source::open(&path).unwrap();
+        let mut sink = tabiya_chess::games::Sink::pgn(Vec::new(), Path::new("out.pgn"), WriterOptions::default());
+        let mut found = Vec::new();
+        sink.add_source(&source, &mut found, |_| {}).unwrap();
+        let codes: Vec<&str> = found.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["pgn.variant_games_skipped"], "{name}");
+        assert!(found[0].message.contains(&format!("{variant} ({games})")), "{}", found[0].message);
+        assert_eq!(sink.finish(&mut found).unwrap().written, 0);
+    }
+}
