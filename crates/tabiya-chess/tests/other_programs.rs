@@ -133,3 +133,41 @@ fn variant_games_are_counted_and_skipped_with_one_warning() {
         assert_eq!(sink.finish(&mut found).unwrap().written, 0);
     }
 }
+
+/// `polyglot/king-move-castling.bin` stands for Polyglot books whose castling is stored as the
+/// king's two-square move (`e1g1`, `e8g8`), as python-chess reads them. It was written with
+/// python-chess 1.11.2's keys (`chess.polyglot.zobrist_hash`), and python-chess's
+/// `open_reader(...).find_all` shows O-O for White's and Black's entries: so does `probe`, with
+/// no collision warning; `verify` warns once; a rewrite keeps the bytes.
+#[test]
+fn polyglot_castling_as_a_king_move_is_castling() {
+    use shakmaty::{Chess, Position, san::San};
+    use tabiya_chess::polyglot::{probe_report, read_entries, verify, write_entries};
+    let path = data("polyglot/king-move-castling.bin");
+    let bytes = std::fs::read(&path).unwrap();
+    let entries = read_entries(&bytes, Some(&path)).unwrap();
+    for (moves, key, expected) in [
+        ("e4 e5 Nf3 Nc6 Bc4 Bc5", "b663577df5f241bb", vec![("e1g1", "O-O", 10), ("d2d3", "d3", 5)]),
+        ("e4 e5 Nf3 Nf6 Bc4 Bc5 O-O", "3815c05e356a7e3e", vec![("e8g8", "O-O", 7)]),
+    ] {
+        let mut pos = Chess::default();
+        for san in moves.split(' ') {
+            let m = san.parse::<San>().unwrap().to_move(&pos).unwrap();
+            pos.play_unchecked(m);
+        }
+        let probe = probe_report(&path, &entries, &pos);
+        assert_eq!(probe.position["key"], key);
+        assert!(probe.problems.is_empty(), "{:?}", probe.problems);
+        let found: Vec<(&str, &str, u64)> =
+            probe.moves.iter().map(|m| (m.uci.as_str(), m.san.as_str(), m.weight)).collect();
+        assert_eq!(found, expected);
+    }
+    let problems = verify(&entries);
+    let codes: Vec<&str> = problems.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["polyglot.king_move_castling"]);
+    assert!(!problems[0].is_error());
+    assert!(problems[0].message.starts_with("2 entries"), "{}", problems[0].message);
+    let mut rewritten = Vec::new();
+    write_entries(&entries, &mut rewritten).unwrap();
+    assert_eq!(rewritten, bytes);
+}

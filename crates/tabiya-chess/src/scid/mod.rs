@@ -152,6 +152,9 @@ pub mod codes {
     /// Error: a field of a game the database cannot hold (an EventDate too far from the date);
     /// it is left out.
     pub const UNSTORABLE_FIELD: &str = "scid.unstorable_field";
+    /// Warning: NAGs of one move replaced as SCID replaces them (one move and one position
+    /// assessment per move, at most 7 NAGs).
+    pub const REPLACED_NAGS: &str = "scid.replaced_nags";
     /// Warning: bytes after the last index entry.
     pub const INDEX_TRAILING_BYTES: &str = "scid.index_trailing_bytes";
     /// Warning: the index header counts more games than the file holds.
