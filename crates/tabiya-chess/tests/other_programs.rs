@@ -44,11 +44,7 @@ fn null_moves_are_numbered_as_scid_numbers_them() {
     let games = games(&pgn);
     // PGN → PGN.
     let text = scid_pgn(&games);
-    assert!(
-        text.windows(31).any(|w| w == b"1.e4 e5 2.Nf3 -- 3.Bc4 Nc6 4.--"),
-        "{}",
-        String::from_utf8_lossy(&text)
-    );
+    assert!(text.windows(31).any(|w| w == b"1.e4 e5 2.Nf3 -- 3.Bc4 Nc6 4.--"), "{}", String::from_utf8_lossy(&text));
     assert_eq!((text.len(), fnv1a(&text)), (417, 0xd00d_6eeb_6d54_0858), "{}", String::from_utf8_lossy(&text));
     // PGN → SCID: SCID's files; → PGN again: SCID's export.
     let dir = tempfile::tempdir().unwrap();
@@ -170,4 +166,58 @@ fn polyglot_castling_as_a_king_move_is_castling() {
     let mut rewritten = Vec::new();
     write_entries(&entries, &mut rewritten).unwrap();
     assert_eq!(rewritten, bytes);
+}
+
+/// The database tabiya writes from the PGN file `path` (in `dir`), with what the import found.
+fn import_scid4(path: &Path, dir: &Path) -> (PathBuf, Vec<tabiya_io::Diagnostic>) {
+    let si4 = dir.join("out.si4");
+    let source = tabiya_chess::games::Source::open(path).unwrap();
+    let writer = tabiya_chess::scid::DatabaseWriter::create(&si4, Version::Scid4).unwrap();
+    let mut sink = tabiya_chess::games::Sink::<std::io::Sink>::scid(writer);
+    let mut found = Vec::new();
+    sink.add_source(&source, &mut found, |_| {}).unwrap();
+    sink.finish(&mut found).unwrap();
+    (si4, found)
+}
+
+/// PGN → SCID of `pgnextract-nagcomments.pgn` (`b3 { good or bad? } $1 { … } $2 { … }`)
+/// against SCID 5.0.2's import of it (`import.tcl SCID4`): SCID keeps the last move
+/// assessment ($2 replaces $1, its `Game::AddNag`) and joins the comments. The digests are
+/// those of SCID's .si4, .sg4 and .sn4.
+#[test]
+fn pgn_import_keeps_one_move_assessment_as_scid_does() {
+    let Some(path) = tabiya_testdata::corpus_file("pgn/edge-cases/pgnextract-nagcomments.pgn") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (si4, found) = import_scid4(&path, dir.path());
+    let files = ["si4", "sg4", "sn4"].map(|extension| {
+        let bytes = std::fs::read(si4.with_extension(extension)).unwrap();
+        (bytes.len(), fnv1a(&bytes))
+    });
+    assert_eq!(files, [(229, 0x4954_7852_3cee_9e4c), (71, 0x4acb_d164_2fff_629f), (52, 0xcf5a_de86_0606_3fcf)]);
+    let codes: Vec<&str> = found.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["scid.replaced_nags"]);
+}
+
+/// `dirty-immortal-games-latin1-crlf.pgn` opens with `; Source of annotations: …` lines before
+/// the first game's tags: SCID 5.0.2 keeps them as that game's opening comment, and so does
+/// tabiya. The digest is that of game 1's record in SCID's import of the file (186 bytes).
+/// (Of the file's 36 games, 31 records are SCID's byte for byte; the other five hold moves
+/// one of the two programs refuses, and SCID drops the rest of a game after an error.)
+#[test]
+fn rest_of_line_comments_before_the_tags_open_the_game() {
+    let name = "pgn/edge-cases/dirty-immortal-games-latin1-crlf.pgn";
+    let Some(path) = tabiya_testdata::corpus_file(name) else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (si4, _) = import_scid4(&path, dir.path());
+    let db = Database::open(&si4).unwrap();
+    assert_eq!(db.len(), 36);
+    let first = db.raw_record(0).unwrap();
+    assert_eq!((first.len(), fnv1a(first)), (186, 0xaa93_43a3_fb87_9293));
+    let pgn = std::fs::read(&path).unwrap();
+    let game = PgnReader::from_bytes(&pgn, Default::default()).next().unwrap().unwrap().game;
+    assert_eq!(game.tag("White"), Some("Pillsbury"));
+    assert_eq!(
+        game.moves.comments,
+        [" Source of annotations:", " http://www.chess.com/download/view/600-annotated-games"]
+    );
 }

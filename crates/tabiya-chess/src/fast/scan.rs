@@ -305,7 +305,13 @@ impl<'t> Scanner<'t> {
                     _ => {}
                 }
             }
-            b';' => self.at = self.find_byte(self.at, b'\n'),
+            b';' => {
+                // A rest-of-line comment: a comment as SCID keeps it (without the line end).
+                let end = self.find_byte(self.at, b'\n');
+                let comment = &text[self.at + 1..end];
+                movetext.comment(comment.strip_suffix(b"\r").unwrap_or(comment));
+                self.at = end;
+            }
             b'0' => {
                 self.at += 1;
                 if self.eat_dash() {

@@ -287,6 +287,14 @@ struct GameState {
 }
 
 impl GameState {
+    /// Whether the game holds no tag, move or result, at most comments before its moves.
+    fn only_comments(&self) -> bool {
+        self.game.tags.is_empty()
+            && self.frames.len() == 1
+            && self.frames[0].line.nodes.is_empty()
+            && self.outcome.is_none()
+    }
+
     fn current(&mut self) -> &mut Frame {
         // `frames` always holds the main line.
         let last = self.frames.len() - 1;
@@ -348,10 +356,7 @@ impl GameVisitor {
             state.warn(codes::UNCLOSED_VARIATION, "variation not closed before the end of the game");
             close_variation(&mut state);
         }
-        let is_junk = state.game.tags.is_empty()
-            && state.frames[0].line.nodes.is_empty()
-            && state.frames[0].line.comments.is_empty()
-            && state.outcome.is_none();
+        let is_junk = state.only_comments() && state.frames[0].line.comments.is_empty();
         if is_junk {
             // Text between games that holds no game at all.
             self.number -= 1;
@@ -575,7 +580,11 @@ impl GameVisitor {
             None => scan::decode_text(Cow::Borrowed(&text[range.clone()])),
         };
         let bytes = ranges.iter().map(|(name, value)| name.len() + value.len()).sum();
-        let mut tags = TagSection { tags: Tags::with_capacity(TYPICAL_TAGS.max(ranges.len()), bytes), not_utf8: false, inner_quotes: Vec::new() };
+        let mut tags = TagSection {
+            tags: Tags::with_capacity(TYPICAL_TAGS.max(ranges.len()), bytes),
+            not_utf8: false,
+            inner_quotes: Vec::new(),
+        };
         for (name, value) in &ranges {
             let (name, name_not_utf8) = decode(name);
             let raw = &text[value.clone()];
@@ -594,11 +603,25 @@ impl GameVisitor {
                 state
             }
             carried => {
-                self.carry = carried;
-                self.finish_carried();
-                self.number += 1;
+                // Comments alone before a tag section (`; Source of annotations: …`) open
+                // the game that follows, as SCID reads them.
+                let opening = match carried {
+                    Some(state) if state.only_comments() => Some(state),
+                    carried => {
+                        self.carry = carried;
+                        self.finish_carried();
+                        self.number += 1;
+                        None
+                    }
+                };
                 match self.start_game(tags) {
-                    Ok(state) => state,
+                    Ok(mut state) => {
+                        if let Some(mut opening) = opening {
+                            state.frames[0].line.comments = mem::take(&mut opening.frames[0].line.comments);
+                            state.not_utf8 |= opening.not_utf8;
+                        }
+                        state
+                    }
                     Err(e) => {
                         self.ready.push_back(Err(e));
                         return scan.skip_movetext();
