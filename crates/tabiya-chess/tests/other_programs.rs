@@ -221,3 +221,75 @@ fn rest_of_line_comments_before_the_tags_open_the_game() {
         [" Source of annotations:", " http://www.chess.com/download/view/600-annotated-games"]
     );
 }
+
+/// Issue 16's fuzzed PGN with variations nested 5,625+ deep overflowed the stack in every
+/// command. The reader drops what lies deeper than 255 levels, with an error naming the game,
+/// and the game is written as PGN and SCID (on a test thread's small stack).
+#[test]
+fn variations_nested_too_deep_are_dropped_with_an_error() {
+    let depth = 6_000;
+    let mut pgn = b"[Event \"deep\"]\n\n1. e4 e5 ".to_vec();
+    pgn.extend(std::iter::repeat_n(b"(1... c5 ".as_slice(), depth).flatten());
+    pgn.extend(std::iter::repeat_n(b')', depth));
+    pgn.extend_from_slice(b" 2. Nf3 *\n\n");
+    let read: Vec<_> = PgnReader::from_bytes(&pgn, Default::default()).collect::<Result<_, _>>().unwrap();
+    assert_eq!(read.len(), 1);
+    let codes: Vec<&str> = read[0].diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["pgn.variation_too_deep"]);
+    assert_eq!(read[0].diagnostics[0].location.number, Some(1));
+    let game = &read[0].game;
+    assert_eq!(game.ply_count(), 3);
+    let mut levels = 0;
+    let mut node = &game.moves.nodes[1];
+    while let Some(variation) = node.variations().first() {
+        levels += 1;
+        node = &variation.nodes[0];
+    }
+    assert_eq!(levels, 255);
+    assert!(scid_pgn(std::slice::from_ref(game)).ends_with(b") 2.Nf3 *\n\n"));
+    let dir = tempfile::tempdir().unwrap();
+    write_database(&dir.path().join("deep.si4"), Version::Scid4, [game.clone()]).unwrap();
+}
+
+/// SCID's import drops a tag pair over 240 bytes (name and value); tabiya's does too, with a
+/// warning for each (issue 16: a long White name vanished without a word).
+#[test]
+fn a_tag_pair_over_240_bytes_is_dropped_with_a_warning() {
+    let long = "x".repeat(236);
+    let pgn = format!("[Event \"e\"]\n[White \"{long}\"]\n[Annotator \"{long}\"]\n[Black \"b\"]\n\n1. e4 *\n\n");
+    let games = games(pgn.as_bytes());
+    let dir = tempfile::tempdir().unwrap();
+    let summary = write_database(&dir.path().join("long.si4"), Version::Scid4, games).unwrap();
+    let found: Vec<(&str, &str)> = summary.diagnostics.iter().map(|d| (d.code, d.message.as_str())).collect();
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found.iter().all(|(code, _)| *code == "scid.tag_too_long"));
+    assert!(
+        found[0].1.starts_with("tag White dropped") && found[1].1.starts_with("tag Annotator dropped"),
+        "{found:?}"
+    );
+}
+
+/// A .si4 cut short (issue 16: 1,339 games cut to 757) and a header-only .si4 claiming
+/// 16,777,215 games: `verify` fails on both (`scid.index_game_count`, an error).
+#[test]
+fn an_index_holding_fewer_games_than_its_header_counts_fails_verify() {
+    let Some(si4) = tabiya_testdata::corpus_file("scid/generated-scid502/five_4.si4") else { return };
+    let bytes = std::fs::read(&si4).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for extension in ["sg4", "sn4"] {
+        std::fs::copy(si4.with_extension(extension), dir.path().join("cut").with_extension(extension)).unwrap();
+    }
+    let mut header_only = bytes[..182].to_vec();
+    header_only[14..17].copy_from_slice(&[0xff, 0xff, 0xff]);
+    // five_4 holds 5 games of 47 bytes after its 182-byte header.
+    for (kept, declared) in [(&bytes[..bytes.len() - 47 * 2], 5u64), (&header_only[..], 16_777_215)] {
+        let path = dir.path().join("cut.si4");
+        std::fs::write(&path, kept).unwrap();
+        let db = Database::open(&path).unwrap();
+        let v = tabiya_chess::scid::verify::verify(&db, &path);
+        assert!(!v.ok, "{:?}", v.problems);
+        let problem = v.problems.iter().find(|d| d.code == "scid.index_game_count").unwrap();
+        assert!(problem.is_error());
+        assert!(problem.message.starts_with(&format!("header counts {declared} games")), "{}", problem.message);
+    }
+}

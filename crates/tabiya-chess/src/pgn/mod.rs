@@ -116,6 +116,8 @@ pub mod codes {
     pub const AMBIGUOUS_MOVE: &str = "pgn.ambiguous_move";
     /// Error: a NAG before the first move of a line is dropped.
     pub const DROPPED_NAG: &str = "pgn.dropped_nag";
+    /// Error: a variation nested deeper than 255 levels is dropped (with what it holds).
+    pub const VARIATION_TOO_DEEP: &str = "pgn.variation_too_deep";
     /// Error: a variation before the first move of a line is dropped.
     pub const DROPPED_VARIATION: &str = "pgn.dropped_variation";
     /// Error: the game could not be read (an unterminated tag or comment); it is skipped.

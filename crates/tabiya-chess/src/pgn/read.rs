@@ -217,6 +217,10 @@ impl<R: Read> Iterator for PgnReader<R> {
 /// Capacities a game's tags and main line start with: most games fit, so the vectors do not
 /// grow move by move.
 const TYPICAL_TAGS: usize = 16;
+/// Variations nested deeper are dropped with an error: writing a game walks its variations by
+/// recursion, which must not run out of stack (a file nested 5,625 deep did). Real games
+/// nest a handful of levels.
+const MAX_VARIATION_DEPTH: usize = 255;
 const TYPICAL_PLIES: usize = 128;
 
 struct TagSection {
@@ -748,6 +752,12 @@ impl scan::Movetext for Reading<'_> {
             false if self.options.variations => frame.before_last_move().map(|pos| (pos, frame.ply - 1)),
             _ => None,
         };
+        if start.is_some() && state.frames.len() > MAX_VARIATION_DEPTH {
+            let message = format!("variation nested deeper than {MAX_VARIATION_DEPTH} dropped");
+            state.lose(codes::VARIATION_TOO_DEEP, message);
+            state.skipping_variation = true;
+            return true;
+        }
         match start {
             Some((pos, ply)) => {
                 state.frames.push(Frame::new(pos, ply));

@@ -37,19 +37,31 @@ pub struct Encoded {
     /// NAGs not stored as given: SCID keeps one move assessment ($1–$6) and one position
     /// assessment ($10–$21) per move, the last given, and at most 7 NAGs (see [`scid_nags`]).
     pub replaced_nags: usize,
+    /// Tags dropped for their length: SCID's import drops a tag pair over 240
+    /// bytes, and SCID 5.0.2 reads what it stored.
+    pub dropped_tags: Vec<String>,
 }
 
 impl Encoded {
-    /// The warning for the NAGs SCID's rule replaced, if any, for game `number`.
-    pub fn replaced_nags_diagnostic(&self, number: u64) -> Option<Diagnostic> {
-        (self.replaced_nags > 0).then(|| {
+    /// The warnings for what SCID's import rules left out of game `number`: NAGs replaced
+    /// (`scid.replaced_nags`), tag pairs over 240 bytes (`scid.tag_too_long`).
+    pub fn diagnostics(&self, number: u64) -> Vec<Diagnostic> {
+        let at = || Location::of(Unit::Game, number);
+        let mut found = Vec::new();
+        if self.replaced_nags > 0 {
             let message = format!(
                 "{} NAGs replaced by a later one of the same kind or beyond SCID's 7 per move, as SCID 5.0.2 \
                  imports them",
                 self.replaced_nags
             );
-            Diagnostic::warning(super::codes::REPLACED_NAGS, Location::of(Unit::Game, number), message)
-        })
+            found.push(Diagnostic::warning(super::codes::REPLACED_NAGS, at(), message));
+        }
+        for name in &self.dropped_tags {
+            let message =
+                format!("tag {name} dropped: SCID stores a tag pair of at most {MAX_TAG_PAIR} bytes (name and value)");
+            found.push(Diagnostic::warning(super::codes::TAG_TOO_LONG, at(), message));
+        }
+        found
     }
 
     /// The game record, as stored in the game file.
@@ -80,9 +92,14 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
     // Room for the tags, one byte per move and the names: most games need no reallocation.
     let mut record = Vec::with_capacity(RECORD_ROOM + game.moves.nodes.len());
     let mut names = [""; 5];
+    let mut dropped_tags = Vec::new();
     // The extra tags open the record, in PGN order.
     for (name, value) in &game.tags {
-        if name.is_empty() || name.len() + value.len() > MAX_TAG_PAIR {
+        if name.is_empty() {
+            continue;
+        }
+        if name.len() + value.len() > MAX_TAG_PAIR {
+            dropped_tags.push(name.to_owned());
             continue;
         }
         match name {
@@ -167,7 +184,15 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
         bytes.extend_from_slice(name.as_bytes());
         bytes.len() as u32
     });
-    Ok(Encoded { bytes, record_len: record_len as u32, name_ends, entry, dropped_event_date, replaced_nags })
+    Ok(Encoded {
+        bytes,
+        record_len: record_len as u32,
+        name_ends,
+        entry,
+        dropped_event_date,
+        replaced_nags,
+        dropped_tags,
+    })
 }
 
 /// Bytes reserved per record besides one per move.
