@@ -129,8 +129,23 @@ pub fn decode_move(raw_move: u16, pos: &Chess) -> Option<Move> {
 /// move, which python-chess writes where Polyglot writes the king taking its rook (`e1h1`), or
 /// else a rook or queen move between those squares.
 pub fn is_king_move_castling(raw_move: u16) -> bool {
-    const FIELDS: [(Square, Square); 4] =
-        [(Square::E1, Square::G1), (Square::E1, Square::C1), (Square::E8, Square::G8), (Square::E8, Square::C8)];
+    has_shape(
+        raw_move,
+        &[(Square::E1, Square::G1), (Square::E1, Square::C1), (Square::E8, Square::G8), (Square::E8, Square::C8)],
+    )
+}
+
+/// Whether a move field is `e1h1`, `e1a1`, `e8h8` or `e8a8`: Polyglot's castling (or a rook
+/// or queen move between those squares).
+pub(super) fn is_king_takes_rook_castling(raw_move: u16) -> bool {
+    has_shape(
+        raw_move,
+        &[(Square::E1, Square::H1), (Square::E1, Square::A1), (Square::E8, Square::H8), (Square::E8, Square::A8)],
+    )
+}
+
+/// Whether a move field goes between one of these pairs of squares, without promotion.
+fn has_shape(raw_move: u16, shapes: &[(Square, Square)]) -> bool {
     let probe = Entry { key: 0, raw_move, weight: 0, learn: 0 };
-    FIELDS.contains(&(probe.from_square(), probe.to_square())) && raw_move >> 12 == 0
+    shapes.contains(&(probe.from_square(), probe.to_square())) && raw_move >> 12 == 0
 }
