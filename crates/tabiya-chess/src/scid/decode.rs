@@ -2,7 +2,7 @@
 
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, CastlingSide, Chess, Move, Position, PositionError, Role, Square, attacks};
+use shakmaty::{CastlingMode, CastlingSide, Chess, FromSetup, Move, Position, PositionError, Role, Square, attacks};
 use tabiya_io::{ByteReader, DataError, Diagnostic, Location};
 
 use super::codes;
@@ -102,7 +102,7 @@ impl State {
 /// The position after a null move ([`crate::game::pass`]), tolerating a pass out of check as
 /// SCID does.
 pub fn null_move(pos: &Chess) -> Chess {
-    crate::game::pass(pos)
+    Chess::from_setup(crate::game::passed(pos), pos.castles().mode())
         .or_else(PositionError::ignore_impossible_check)
         .or_else(PositionError::ignore_invalid_castling_rights)
         .unwrap_or_else(|_| pos.clone())

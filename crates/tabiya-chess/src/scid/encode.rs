@@ -475,6 +475,33 @@ impl MoveWriter {
     }
 }
 
+/// The NAGs SCID 5.0.2 stores for a move given `given` in order (its `Game::AddNag`): a move
+/// assessment ($1–$6) replaces the one already there, and goes first when it is new; so does a
+/// position assessment ($10–$21) in its place; a move with 7 NAGs takes no more (not even a
+/// replacement); $0 is no NAG.
+fn scid_nags(given: &[u8]) -> ([u8; MAX_NAGS], usize) {
+    let move_nag = |nag: u8| (1..=6).contains(&nag);
+    let position_nag = |nag: u8| (10..=21).contains(&nag);
+    let (mut nags, mut count) = ([0u8; MAX_NAGS], 0);
+    for &nag in given {
+        if count + 1 >= MAX_NAGS || nag == 0 {
+            continue;
+        }
+        let same_kind = |&old: &u8| (move_nag(nag) && move_nag(old)) || (position_nag(nag) && position_nag(old));
+        if let Some(old) = nags[..count].iter().position(same_kind) {
+            nags[old] = nag;
+        } else if move_nag(nag) {
+            nags.copy_within(..count, 1);
+            nags[0] = nag;
+            count += 1;
+        } else {
+            nags[count] = nag;
+            count += 1;
+        }
+    }
+    (nags, count)
+}
+
 #[cfg(test)]
 mod tests {
     use shakmaty::san::San;
@@ -515,31 +542,4 @@ mod tests {
             assert_eq!(encoded.entry.material, 0x2A86A7);
         }
     }
-}
-
-/// The NAGs SCID 5.0.2 stores for a move given `given` in order (its `Game::AddNag`): a move
-/// assessment ($1–$6) replaces the one already there, and goes first when it is new; so does a
-/// position assessment ($10–$21) in its place; a move with 7 NAGs takes no more (not even a
-/// replacement); $0 is no NAG.
-fn scid_nags(given: &[u8]) -> ([u8; MAX_NAGS], usize) {
-    let move_nag = |nag: u8| (1..=6).contains(&nag);
-    let position_nag = |nag: u8| (10..=21).contains(&nag);
-    let (mut nags, mut count) = ([0u8; MAX_NAGS], 0);
-    for &nag in given {
-        if count + 1 >= MAX_NAGS || nag == 0 {
-            continue;
-        }
-        let same_kind = |&old: &u8| (move_nag(nag) && move_nag(old)) || (position_nag(nag) && position_nag(old));
-        if let Some(old) = nags[..count].iter().position(same_kind) {
-            nags[old] = nag;
-        } else if move_nag(nag) {
-            nags.copy_within(..count, 1);
-            nags[0] = nag;
-            count += 1;
-        } else {
-            nags[count] = nag;
-            count += 1;
-        }
-    }
-    (nags, count)
 }
