@@ -14,7 +14,12 @@
 //! * Null moves (`--`) are played in the main line and in variations.
 //! * An illegal or ambiguous move ends its line (main line or variation) with an error that
 //!   names the game and the move; reading goes on.
-//! * Variants other than standard chess and Chess960 are an error for that game.
+//! * Variants other than standard chess and Chess960 are an error for that game (which
+//!   `info`, `verify` and `convert` count per file: [`super::variants`]); `From Position`
+//!   (lichess studies) is standard chess.
+//! * `;` comments are comments; comments alone before a tag section open that game (SCID's
+//!   reading). A tag value with unescaped inner quotes is one tag, with a warning.
+//! * Variations nested deeper than 255 levels are dropped with an error.
 //! * [`PgnReader::from_bytes`] and [`PgnReader::repairing`] also repair commas between moves and
 //!   `d7d8R` promotions, each with a warning; [`PgnReader::new`] drops those tokens, as
 //!   pgn-reader did.
