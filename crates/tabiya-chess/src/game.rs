@@ -10,7 +10,7 @@
 //! ```
 
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Move, PositionError};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Position, PositionError, Setup};
 
 /// A game's result, as PGN and SCID know it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -339,6 +339,26 @@ impl Game {
     pub fn ply_count(&self) -> usize {
         self.moves.nodes.len()
     }
+}
+
+/// The position after a null move (`--`), which counts as a ply as SCID counts it (its
+/// `Position::DoSimpleMove`): the other side to move, no en passant square, the halfmove clock
+/// one up, and the move number one up after Black passes. So `31.Rh3 -- 32.Qxh7+` is numbered
+/// as SCID numbers it. `None` when the side to move is in check (passing would leave its king
+/// capturable).
+pub fn pass(pos: &Chess) -> Option<Chess> {
+    Chess::from_setup(passed(pos), pos.castles().mode()).ok()
+}
+
+/// The setup after a null move ([`pass`]), for a caller that tolerates a pass out of check.
+pub(crate) fn passed(pos: &Chess) -> Setup {
+    let mut setup = pos.to_setup(EnPassantMode::Legal);
+    setup.swap_turn();
+    setup.halfmoves = setup.halfmoves.saturating_add(1);
+    if pos.turn() == Color::Black {
+        setup.fullmoves = setup.fullmoves.saturating_add(1);
+    }
+    setup
 }
 
 #[cfg(test)]

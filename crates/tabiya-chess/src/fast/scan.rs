@@ -166,7 +166,8 @@ impl<'t> Scanner<'t> {
     }
 
     /// The tag section: `[Name "value"]` lines, each handed to `tag` as where its name and
-    /// value stand in the text (escapes not decoded); lines without a quoted value are skipped.
+    /// value stand in the text (escapes not decoded, unescaped inner quotes kept); lines
+    /// without a quoted value are skipped.
     pub fn read_tags(&mut self, mut tag: impl FnMut(Range<usize>, Range<usize>)) -> Result<(), &'static str> {
         let text = self.text;
         while self.peek(self.at) == Some(b'[') {
@@ -185,7 +186,13 @@ impl<'t> Scanner<'t> {
             let mut end = quote + 1;
             let (value_end, consumed) = loop {
                 match memchr::memchr3(b'\\', b'"', b'\n', &rest[end..]) {
-                    Some(delta) if rest[end + delta] == b'"' => break (end + delta, end + delta + 1),
+                    // A quote closes the value only before the `]` or the end of the line: a
+                    // program that did not escape inner quotes (`[White ""Socrates Expert""]`)
+                    // wrote one tag, not a tag and a line of movetext.
+                    Some(delta) if rest[end + delta] == b'"' && closes_value(&rest[end + delta + 1..]) => {
+                        break (end + delta, end + delta + 1);
+                    }
+                    Some(delta) if rest[end + delta] == b'"' => end += delta + 1,
                     Some(delta) if rest[end + delta] == b'\n' => break (end + delta, end + delta),
                     Some(delta) => end = (end + delta + 2).min(rest.len()),
                     None => {
@@ -298,7 +305,13 @@ impl<'t> Scanner<'t> {
                     _ => {}
                 }
             }
-            b';' => self.at = self.find_byte(self.at, b'\n'),
+            b';' => {
+                // A rest-of-line comment: a comment as SCID keeps it (without the line end).
+                let end = self.find_byte(self.at, b'\n');
+                let comment = &text[self.at + 1..end];
+                movetext.comment(comment.strip_suffix(b"\r").unwrap_or(comment));
+                self.at = end;
+            }
             b'0' => {
                 self.at += 1;
                 if self.eat_dash() {
@@ -494,6 +507,13 @@ impl<'t> Scanner<'t> {
             }
         }
     }
+}
+
+/// Whether a tag value's quote followed by `rest` closes it: spaces, then `]` or a line end.
+#[inline]
+fn closes_value(rest: &[u8]) -> bool {
+    let after = rest.iter().position(|&b| b != b' ' && b != b'\t').map(|at| rest[at]);
+    matches!(after, None | Some(b']' | b'\r' | b'\n'))
 }
 
 /// The length of `]` and a line end when the text goes on with them and another tag: what

@@ -10,6 +10,7 @@ use super::{GamesError, codes};
 use crate::game::Game;
 use crate::jsonl;
 use crate::pgn::WriterOptions;
+use crate::pgn::variants::SkippedVariants;
 use crate::pgn::write::push_game;
 use crate::scid::encode::{Encoded, encode_game};
 use crate::scid::export::export_pgn;
@@ -181,6 +182,7 @@ impl<W: Write + Send> Sink<W> {
         // Games are made ready on the threads that read them, and stored here in order.
         let preparer = self.preparer();
         let mut number = 0u64;
+        let mut variants = SkippedVariants::default();
         source.read_with_diagnostics(
             |game| preparer.prepare(&game),
             |item| {
@@ -194,13 +196,23 @@ impl<W: Write + Send> Sink<W> {
                         let at = || Location::of(Unit::Game, number).in_file(source.path());
                         self.store(prepared, at, diagnostics)
                     }
+                    Err(GamesError::Pgn(e)) => {
+                        if let Some(e) = variants.count(e) {
+                            diagnostics.report(e.diagnostic());
+                        }
+                        Ok(())
+                    }
                     Err(e) => {
                         diagnostics.report(e.diagnostic());
                         Ok(())
                     }
                 }
             },
-        )
+        )?;
+        if let Some(d) = variants.diagnostic(source.path()) {
+            diagnostics.report(d);
+        }
+        Ok(())
     }
 
     /// Finishes the output: flushes the text, or writes the SCID database's names and index

@@ -260,6 +260,8 @@ fn read_pgn<T: Send, E: Send>(
             text.clear();
             text.append(&mut tail);
             loop {
+                // The line break before a game start may end the text searched before.
+                let searched = text.len().saturating_sub(1);
                 text.reserve(pgn_piece);
                 match file.take(pgn_piece as u64).read_to_end(&mut text) {
                     Ok(0) => {
@@ -273,7 +275,7 @@ fn read_pgn<T: Send, E: Send>(
                     }
                 }
                 // A piece holding no game start yet (one long game) reads on.
-                if let Some(cut) = crate::pgn::last_game_start(&text) {
+                if let Some(cut) = crate::pgn::last_game_start_from(&text, searched) {
                     tail.extend_from_slice(&text[cut..]);
                     text.truncate(cut);
                     break;

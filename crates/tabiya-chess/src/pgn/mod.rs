@@ -24,6 +24,7 @@
 pub mod read;
 pub mod report;
 mod split;
+pub mod variants;
 pub mod walk;
 pub mod write;
 
@@ -32,7 +33,7 @@ use std::io;
 use tabiya_io::{Diagnostic, Location};
 
 pub use read::{PgnReader, ReadGame, ReadOptions};
-pub use split::{last_game_start, split_games};
+pub use split::{last_game_start, last_game_start_from, split_games};
 pub use walk::{PgnWalk, PlayPosition, Played, WalkOptions, WalkedGame, walk_pieces};
 pub use write::{Layout, LineEnding, Notation, WriterOptions, write_game};
 
@@ -115,6 +116,8 @@ pub mod codes {
     pub const AMBIGUOUS_MOVE: &str = "pgn.ambiguous_move";
     /// Error: a NAG before the first move of a line is dropped.
     pub const DROPPED_NAG: &str = "pgn.dropped_nag";
+    /// Error: a variation nested deeper than 255 levels is dropped (with what it holds).
+    pub const VARIATION_TOO_DEEP: &str = "pgn.variation_too_deep";
     /// Error: a variation before the first move of a line is dropped.
     pub const DROPPED_VARIATION: &str = "pgn.dropped_variation";
     /// Error: the game could not be read (an unterminated tag or comment); it is skipped.
@@ -135,8 +138,14 @@ pub mod codes {
     pub const RESULT_MISMATCH: &str = "pgn.result_mismatch";
     /// Warning: text that is not UTF-8 was decoded as Windows-1252.
     pub const NOT_UTF8: &str = "pgn.not_utf8";
+    /// Warning: a file's games of variants tabiya does not play were skipped (one warning per
+    /// file, with their count by variant).
+    pub const VARIANT_GAMES_SKIPPED: &str = "pgn.variant_games_skipped";
     /// Warning: a FEN with Chess960 castling rights and no Variant tag was read as Chess960.
     pub const FEN_CHESS960: &str = "pgn.fen_chess960";
+    /// Warning: a tag value held unescaped quotes (`[White ""Socrates Expert""]`); it was read as
+    /// one tag with the quotes kept.
+    pub const TAG_INNER_QUOTES: &str = "pgn.tag_inner_quotes";
     /// Warning: a blank line inside the movetext did not end the game.
     pub const BLANK_LINE_IN_MOVETEXT: &str = "pgn.blank_line_in_movetext";
 }

@@ -14,7 +14,12 @@
 //! * Null moves (`--`) are played in the main line and in variations.
 //! * An illegal or ambiguous move ends its line (main line or variation) with an error that
 //!   names the game and the move; reading goes on.
-//! * Variants other than standard chess and Chess960 are an error for that game.
+//! * Variants other than standard chess and Chess960 are an error for that game (which
+//!   `info`, `verify` and `convert` count per file: [`super::variants`]); `From Position`
+//!   (lichess studies) is standard chess.
+//! * `;` comments are comments; comments alone before a tag section open that game (SCID's
+//!   reading). A tag value with unescaped inner quotes is one tag, with a warning.
+//! * Variations nested deeper than 255 levels are dropped with an error.
 //! * [`PgnReader::from_bytes`] and [`PgnReader::repairing`] also repair commas between moves and
 //!   `d7d8R` promotions, each with a warning; [`PgnReader::new`] drops those tokens, as
 //!   pgn-reader did.
@@ -217,11 +222,17 @@ impl<R: Read> Iterator for PgnReader<R> {
 /// Capacities a game's tags and main line start with: most games fit, so the vectors do not
 /// grow move by move.
 const TYPICAL_TAGS: usize = 16;
+/// Variations nested deeper are dropped with an error: writing a game walks its variations by
+/// recursion, which must not run out of stack (a file nested 5,625 deep did). Real games
+/// nest a handful of levels.
+const MAX_VARIATION_DEPTH: usize = 255;
 const TYPICAL_PLIES: usize = 128;
 
 struct TagSection {
     tags: Tags,
     not_utf8: bool,
+    /// Names of the tags whose value holds an unescaped quote.
+    inner_quotes: Vec<String>,
 }
 
 /// A line being read: the main line or an open variation.
@@ -285,6 +296,14 @@ struct GameState {
 }
 
 impl GameState {
+    /// Whether the game holds no tag, move or result, at most comments before its moves.
+    fn only_comments(&self) -> bool {
+        self.game.tags.is_empty()
+            && self.frames.len() == 1
+            && self.frames[0].line.nodes.is_empty()
+            && self.outcome.is_none()
+    }
+
     fn current(&mut self) -> &mut Frame {
         // `frames` always holds the main line.
         let last = self.frames.len() - 1;
@@ -346,10 +365,7 @@ impl GameVisitor {
             state.warn(codes::UNCLOSED_VARIATION, "variation not closed before the end of the game");
             close_variation(&mut state);
         }
-        let is_junk = state.game.tags.is_empty()
-            && state.frames[0].line.nodes.is_empty()
-            && state.frames[0].line.comments.is_empty()
-            && state.outcome.is_none();
+        let is_junk = state.only_comments() && state.frames[0].line.comments.is_empty();
         if is_junk {
             // Text between games that holds no game at all.
             self.number -= 1;
@@ -390,6 +406,10 @@ impl GameVisitor {
         if start.fen_read_as_chess960 {
             diagnostics.push(Diagnostic::warning(codes::FEN_CHESS960, location.clone(), FEN_READ_AS_CHESS960));
         }
+        for name in tags.inner_quotes {
+            let message = format!("tag {name} has unescaped quotes in its value; read as one tag, quotes kept");
+            diagnostics.push(Diagnostic::warning(codes::TAG_INNER_QUOTES, location.clone(), message));
+        }
         (game.start, game.castling_mode) = (start.fen, start.castling_mode);
         let first_move_number = start.position.fullmoves().get();
         let first_turn = start.position.turn();
@@ -411,6 +431,16 @@ impl GameVisitor {
 pub(super) const FEN_READ_AS_CHESS960: &str = "FEN castling rights are Chess960's; read as Chess960";
 pub(super) const NOT_UTF8: &str = "text is not valid UTF-8; decoded as Windows-1252";
 
+/// Whether a tag value's raw text holds a `"` that no backslash escapes.
+fn has_unescaped_quote(raw: &[u8]) -> bool {
+    let mut escaped = false;
+    raw.iter().any(|&b| {
+        let quote = b == b'"' && !escaped;
+        escaped = b == b'\\' && !escaped;
+        quote
+    })
+}
+
 /// Where a game starts, from its Variant and FEN tags.
 pub(super) struct StartPosition {
     pub fen: Option<Fen>,
@@ -429,7 +459,8 @@ impl StartPosition {
         let mut castling_mode = CastlingMode::Standard;
         if let Some(variant) = variant {
             match variant.to_ascii_lowercase().as_str() {
-                "" | "standard" | "normal" => {}
+                // lichess studies name standard chess from a FEN "From Position".
+                "" | "standard" | "normal" | "from position" => {}
                 "chess960" | "chess 960" | "fischerandom" | "fischer random" | "fischerrandom" | "960" => {
                     castling_mode = CastlingMode::Chess960;
                 }
@@ -558,13 +589,20 @@ impl GameVisitor {
             None => scan::decode_text(Cow::Borrowed(&text[range.clone()])),
         };
         let bytes = ranges.iter().map(|(name, value)| name.len() + value.len()).sum();
-        let mut tags = TagSection { tags: Tags::with_capacity(TYPICAL_TAGS.max(ranges.len()), bytes), not_utf8: false };
+        let mut tags = TagSection {
+            tags: Tags::with_capacity(TYPICAL_TAGS.max(ranges.len()), bytes),
+            not_utf8: false,
+            inner_quotes: Vec::new(),
+        };
         for (name, value) in &ranges {
             let (name, name_not_utf8) = decode(name);
             let raw = &text[value.clone()];
             let (value, value_not_utf8) =
                 if raw.contains(&b'\\') { scan::decode_text(scan::unescape(raw)) } else { decode(value) };
             tags.not_utf8 |= name_not_utf8 | value_not_utf8;
+            if has_unescaped_quote(raw) {
+                tags.inner_quotes.push(name.clone().into_owned());
+            }
             tags.tags.push(&name, &value);
         }
         self.tag_ranges = ranges;
@@ -574,11 +612,25 @@ impl GameVisitor {
                 state
             }
             carried => {
-                self.carry = carried;
-                self.finish_carried();
-                self.number += 1;
+                // Comments alone before a tag section (`; Source of annotations: …`) open
+                // the game that follows, as SCID reads them.
+                let opening = match carried {
+                    Some(state) if state.only_comments() => Some(state),
+                    carried => {
+                        self.carry = carried;
+                        self.finish_carried();
+                        self.number += 1;
+                        None
+                    }
+                };
                 match self.start_game(tags) {
-                    Ok(state) => state,
+                    Ok(mut state) => {
+                        if let Some(mut opening) = opening {
+                            state.frames[0].line.comments = mem::take(&mut opening.frames[0].line.comments);
+                            state.not_utf8 |= opening.not_utf8;
+                        }
+                        state
+                    }
                     Err(e) => {
                         self.ready.push_back(Err(e));
                         return scan.skip_movetext();
@@ -705,6 +757,12 @@ impl scan::Movetext for Reading<'_> {
             false if self.options.variations => frame.before_last_move().map(|pos| (pos, frame.ply - 1)),
             _ => None,
         };
+        if start.is_some() && state.frames.len() > MAX_VARIATION_DEPTH {
+            let message = format!("variation nested deeper than {MAX_VARIATION_DEPTH} dropped");
+            state.lose(codes::VARIATION_TOO_DEEP, message);
+            state.skipping_variation = true;
+            return true;
+        }
         match start {
             Some((pos, ply)) => {
                 state.frames.push(Frame::new(pos, ply));

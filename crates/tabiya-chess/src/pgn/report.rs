@@ -5,14 +5,17 @@ use std::path::Path;
 use tabiya_io::report::{Info, Verification};
 use tabiya_io::{Diagnostic, Location};
 
+use super::variants::SkippedVariants;
 use super::{PgnError, PgnReader, ReadOptions};
 use crate::Format;
 
 /// What reading a whole PGN file found.
 #[derive(Debug, Default)]
 struct Tally {
+    /// Games read, variant games included.
     games: u64,
     unreadable: u64,
+    variants: SkippedVariants,
     errors: u64,
     warnings: u64,
     plies: u64,
@@ -50,22 +53,33 @@ fn read_all(
                 }
                 progress(read.offset, size);
             }
-            Err(e) => {
-                tally.unreadable += 1;
-                on_problem(e.diagnostic());
-            }
+            Err(e) => match tally.variants.count(e) {
+                Some(e) => {
+                    tally.unreadable += 1;
+                    on_problem(e.diagnostic());
+                }
+                None => tally.games += 1,
+            },
         }
+    }
+    if let Some(d) = tally.variants.diagnostic(path) {
+        tally.warnings += 1;
+        on_problem(d);
     }
     progress(size, size);
     Ok(tally)
 }
 
-/// What a PGN file holds: games, unreadable games, errors and warnings of the games read
+/// What a PGN file holds: games (variant games included, which `variant_games` counts by
+/// variant), unreadable games, errors and warnings of the games read
 /// (lost and repaired moves), plies of the main lines. `progress` gets (bytes read, file size).
 pub fn info(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Info, PgnError> {
     let tally = read_all(path, progress, |_| {})?;
     let mut info = Info::new(path, Format::Pgn.name());
     info.count("games", tally.games).count("unreadable_games", tally.unreadable);
+    if tally.variants.total() > 0 {
+        info.count("variant_games", tally.variants.by_variant());
+    }
     info.count("errors", tally.errors).count("warnings", tally.warnings).count("plies", tally.plies);
     Ok(info)
 }

@@ -1,7 +1,8 @@
 //! Cutting PGN text into pieces that hold whole games, for reading them in parallel.
 
 /// Cuts `input` into at most `pieces` slices, each cut placed before a tag line that follows a
-/// blank line after movetext (a line not starting with `[`), so that no game is split. Reading
+/// blank line after movetext (a line not starting with `[`, nor with `;`: a rest-of-line
+/// comment there opens the next game), so that no game is split. Reading
 /// the slices one after the other reads the same games as reading `input`.
 pub fn split_games(input: &[u8], pieces: usize) -> Vec<&[u8]> {
     let mut slices = Vec::with_capacity(pieces);
@@ -23,9 +24,16 @@ pub fn split_games(input: &[u8], pieces: usize) -> Vec<&[u8]> {
 /// [`split_games`]: the text before it holds whole games, the text from it on may hold an
 /// unfinished one. `None` when no game starts there.
 pub fn last_game_start(input: &[u8]) -> Option<usize> {
+    last_game_start_from(input, 0)
+}
+
+/// [`last_game_start`] among the games whose line break before them lies at or after `from`:
+/// text read on after a search that found no game start needs only its new part searched (the
+/// rule looks back, never forward), which keeps reading one long game linear.
+pub fn last_game_start_from(input: &[u8], from: usize) -> Option<usize> {
     let mut end = input.len();
     loop {
-        let bracket = input.get(..end)?.windows(2).rposition(|w| w[0] == b'\n' && w[1] == b'[')? + 1;
+        let bracket = from + input.get(from..end)?.windows(2).rposition(|w| w[0] == b'\n' && w[1] == b'[')? + 1;
         if follows_movetext_and_blank_line(input, bracket) {
             return Some(bracket);
         }
@@ -56,7 +64,8 @@ fn follows_movetext_and_blank_line(input: &[u8], bracket: usize) -> bool {
             saw_blank = true;
             continue;
         }
-        return saw_blank && line.first() != Some(&b'[');
+        // A `;` comment line before a tag section opens the game that follows: no cut between.
+        return saw_blank && !matches!(line.trim_ascii_start().first(), Some(b'[' | b';'));
     }
     false
 }
@@ -81,6 +90,16 @@ mod tests {
         assert_eq!(last_game_start(&pgn[..pgn.len() - 8]), last_game_start(pgn));
         assert_eq!(last_game_start(b"[Event \"a\"]\n\n[Site \"b\"]\n\n1. e4 *\n"), None);
         assert_eq!(last_game_start(b""), None);
+        // Comments before a tag section belong to its game.
+        assert_eq!(last_game_start(b"1. e4 *\n\n; annotated by\n\n[Event \"e\"]\n1. d4 *\n"), None);
+        // Searched from any point before a game's line break: the same cut; from after it, none
+        // (a search that found nothing goes on from where it stopped).
+        let last = last_game_start(pgn).unwrap();
+        for from in 0..last {
+            assert_eq!(last_game_start_from(pgn, from), Some(last), "from {from}");
+        }
+        assert_eq!(last_game_start_from(pgn, last), None);
+        assert_eq!(last_game_start_from(pgn, pgn.len() + 1), None);
         // The blank line inside the first tag section is no cut.
         assert_eq!(split_games(pgn, 4)[0], &pgn[..b"[Event \"a\"]\n\n[Site \"b\"]\n\n1. e4 e5 *\n\n".len()]);
     }

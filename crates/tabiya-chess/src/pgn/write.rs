@@ -697,10 +697,10 @@ fn other_attacker(pos: &Chess, role: Role, from: shakmaty::Square, to: shakmaty:
     others.any() && (attacks::attacks(to, role.of(pos.turn()), pos.board().occupied()) & others).any()
 }
 
-/// The position after a null move, or `None` if the side to move is in check (a null move
-/// there leaves a position shakmaty cannot represent).
+/// The position after a null move ([`crate::game::pass`]), or `None` if the side to move is in
+/// check.
 fn play_null(pos: Chess) -> Option<Chess> {
-    pos.swap_turn().ok()
+    crate::game::pass(&pos)
 }
 
 #[cfg(test)]
@@ -791,6 +791,6 @@ mod tests {
         push_game_with_san(&game, &san, &options, &mut given);
         assert_eq!(String::from_utf8_lossy(&given), String::from_utf8_lossy(&played));
         // SCID numbers the move after a null move as it does.
-        assert!(played.ends_with(b"\n\n1.e4 e5 2.Nf3 -- 2.Bc4 Nc6 *\n\n"), "{}", String::from_utf8_lossy(&played));
+        assert!(played.ends_with(b"\n\n1.e4 e5 2.Nf3 -- 3.Bc4 Nc6 *\n\n"), "{}", String::from_utf8_lossy(&played));
     }
 }

@@ -100,19 +100,52 @@ pub fn encode_move(mv: Move) -> u16 {
 
 /// The legal move of `pos` that `raw_move` stands for, or `None` when there is none (a hash
 /// collision or a corrupt entry). King-takes-own-rook is castling only when the from-square
-/// holds the side to move's king and the to-square its own rook.
+/// holds the side to move's king and the to-square its own rook. A king's two-square move
+/// (`e1g1`, `e1c1`, `e8g8`, `e8c8`: how python-chess writes castling) is castling too when the
+/// position allows it (see [`is_king_move_castling`]).
 pub fn decode_move(raw_move: u16, pos: &Chess) -> Option<Move> {
     let probe = Entry { key: 0, raw_move, weight: 0, learn: 0 };
     let (from, to) = (probe.from_square(), probe.to_square());
     let promotion = probe.promotion().ok()?;
     let us = pos.turn();
     let board = pos.board();
-    let castle = board.piece_at(from).is_some_and(|p| p.color == us && p.role == Role::King)
-        && board.piece_at(to).is_some_and(|p| p.color == us && p.role == Role::Rook);
-    pos.legal_moves().into_iter().find(|m| match *m {
-        Move::Castle { king, rook } => castle && king == from && rook == to,
+    let king = board.piece_at(from).is_some_and(|p| p.color == us && p.role == Role::King);
+    let castle = king && board.piece_at(to).is_some_and(|p| p.color == us && p.role == Role::Rook);
+    // The king's two-square move: towards the rook on that side.
+    let two_squares = king && is_king_move_castling(raw_move);
+    let legal = pos.legal_moves();
+    legal.into_iter().find(|m| match *m {
+        Move::Castle { king, rook } => {
+            king == from
+                && ((castle && rook == to) || (two_squares && (rook.file() > king.file()) == (to.file() > king.file())))
+        }
         Move::Normal { from: f, to: t, promotion: p, .. } => !castle && f == from && t == to && p == promotion,
         Move::EnPassant { from: f, to: t } => f == from && t == to && promotion.is_none(),
         Move::Put { .. } => false,
     })
+}
+
+/// Whether a move field is `e1g1`, `e1c1`, `e8g8` or `e8c8`: castling as the king's two-square
+/// move, which python-chess writes where Polyglot writes the king taking its rook (`e1h1`), or
+/// else a rook or queen move between those squares.
+pub fn is_king_move_castling(raw_move: u16) -> bool {
+    has_shape(
+        raw_move,
+        &[(Square::E1, Square::G1), (Square::E1, Square::C1), (Square::E8, Square::G8), (Square::E8, Square::C8)],
+    )
+}
+
+/// Whether a move field is `e1h1`, `e1a1`, `e8h8` or `e8a8`: Polyglot's castling (or a rook
+/// or queen move between those squares).
+pub(super) fn is_king_takes_rook_castling(raw_move: u16) -> bool {
+    has_shape(
+        raw_move,
+        &[(Square::E1, Square::H1), (Square::E1, Square::A1), (Square::E8, Square::H8), (Square::E8, Square::A8)],
+    )
+}
+
+/// Whether a move field goes between one of these pairs of squares, without promotion.
+fn has_shape(raw_move: u16, shapes: &[(Square, Square)]) -> bool {
+    let probe = Entry { key: 0, raw_move, weight: 0, learn: 0 };
+    shapes.contains(&(probe.from_square(), probe.to_square())) && raw_move >> 12 == 0
 }

@@ -36,7 +36,7 @@ mod write;
 use tabiya_io::Location;
 
 pub use crate::book::position_key as key;
-pub use entry::{Entry, decode_move, encode_move};
+pub use entry::{Entry, decode_move, encode_move, is_king_move_castling};
 pub use info::info;
 pub use make::{EntryRun, MakeOptions, entries_from_book, entries_from_range, make_from_pgn};
 pub use merge::{MergeRule, merge};

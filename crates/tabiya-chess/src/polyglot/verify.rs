@@ -6,11 +6,16 @@ use std::path::Path;
 use tabiya_io::report::Verification;
 use tabiya_io::{Diagnostic, Location, Unit};
 
-use super::{ENTRY_SIZE, Entry};
+use super::entry::is_king_takes_rook_castling;
+use super::{ENTRY_SIZE, Entry, is_king_move_castling};
 
 /// Checks that keys ascend (`polyglot.unsorted`: look-ups binary-search), that no key holds a
 /// move twice (`polyglot.duplicate_move`), and that every move field is well-formed
 /// (`polyglot.move_field`). Each problem names its entry (numbered from 0) and byte offset.
+/// Castling stored as the king's two-square move (`e1g1`, as python-chess writes it) is one
+/// warning for the book (`polyglot.king_move_castling`, when no entry has Polyglot's castling
+/// shape), at its first entry: probing reads it
+/// as castling where the position allows it, and rewriting keeps the bytes.
 pub fn verify(entries: &[Entry]) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     let mut report = |entry: usize, code: &'static str, what: String| {
@@ -39,6 +44,22 @@ pub fn verify(entries: &[Entry]) -> Vec<Diagnostic> {
         if !entry.move_is_well_formed() {
             report(i, "polyglot.move_field", format!("move field {:04x} is not a move", entry.raw_move));
         }
+    }
+    // Rook moves have those shapes too: a book is taken to store castling as the king's move
+    // only when none of its entries has Polyglot's castling shape (`e1h1`), which any book
+    // with castling holds.
+    let mut king_moves = entries.iter().enumerate().filter(|(_, e)| is_king_move_castling(e.raw_move));
+    if let Some((first, _)) = king_moves.next()
+        && !entries.iter().any(|e| is_king_takes_rook_castling(e.raw_move))
+    {
+        let count = 1 + king_moves.count();
+        let location = Location::of(Unit::Entry, first as u64).with_offset((first * ENTRY_SIZE) as u64);
+        let message = format!(
+            "{count} entries store e1g1, e1c1, e8g8 or e8c8 and none e1h1, e1a1, e8h8 or e8a8: castling stored as \
+             the king's two-square move (as python-chess reads it), not as Polyglot's king taking its rook; read \
+             as castling where the king may castle"
+        );
+        found.push(Diagnostic::warning("polyglot.king_move_castling", location, message));
     }
     found
 }

@@ -99,13 +99,10 @@ impl State {
     }
 }
 
-/// The position after a null move: the other side to move, no en passant square.
+/// The position after a null move ([`crate::game::pass`]), tolerating a pass out of check as
+/// SCID does.
 pub fn null_move(pos: &Chess) -> Chess {
-    let mode = pos.castles().mode();
-    let mut setup = pos.to_setup(shakmaty::EnPassantMode::Legal);
-    setup.swap_turn();
-    setup.ep_square = None;
-    Chess::from_setup(setup, mode)
+    Chess::from_setup(crate::game::passed(pos), pos.castles().mode())
         .or_else(PositionError::ignore_impossible_check)
         .or_else(PositionError::ignore_invalid_castling_rights)
         .unwrap_or_else(|_| pos.clone())

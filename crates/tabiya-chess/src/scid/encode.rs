@@ -3,6 +3,7 @@
 //! strings, and every derived field.
 
 use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, Square};
+use tabiya_io::{Diagnostic, Location, Unit};
 
 use super::Version;
 use super::decode::{COMMENT, COMMON_TAGS, END_GAME, END_VARIATION, NAG, START_VARIATION, null_move, start_position};
@@ -17,7 +18,7 @@ use crate::game::{Game, Line, Node};
 pub const MAX_RECORD: usize = 1 << 17;
 /// SCID's PGN import drops tag pairs whose name and value together exceed this many bytes.
 const MAX_TAG_PAIR: usize = 240;
-/// SCID keeps at most this many NAGs per move.
+/// SCID's NAG array per move: it holds at most one fewer (`Game::AddNag`).
 const MAX_NAGS: usize = 8;
 
 /// A game ready to be stored: its record and its five names in one buffer (one allocation per
@@ -33,9 +34,36 @@ pub struct Encoded {
     pub entry: IndexEntry,
     /// An EventDate that SCID 4 cannot store within ±3 years of the game date (dropped).
     pub dropped_event_date: Option<Date>,
+    /// NAGs not stored as given: SCID keeps one move assessment ($1–$6) and one position
+    /// assessment ($10–$21) per move, the last given, and at most 7 NAGs (see [`scid_nags`]).
+    pub replaced_nags: usize,
+    /// Tags dropped for their length: SCID's import drops a tag pair over 240
+    /// bytes, and SCID 5.0.2 reads what it stored.
+    pub dropped_tags: Vec<String>,
 }
 
 impl Encoded {
+    /// The warnings for what SCID's import rules left out of game `number`: NAGs replaced
+    /// (`scid.replaced_nags`), tag pairs over 240 bytes (`scid.tag_too_long`).
+    pub fn diagnostics(&self, number: u64) -> Vec<Diagnostic> {
+        let at = || Location::of(Unit::Game, number);
+        let mut found = Vec::new();
+        if self.replaced_nags > 0 {
+            let message = format!(
+                "{} NAGs replaced by a later one of the same kind or beyond SCID's 7 per move, as SCID 5.0.2 \
+                 imports them",
+                self.replaced_nags
+            );
+            found.push(Diagnostic::warning(super::codes::REPLACED_NAGS, at(), message));
+        }
+        for name in &self.dropped_tags {
+            let message =
+                format!("tag {name} dropped: SCID stores a tag pair of at most {MAX_TAG_PAIR} bytes (name and value)");
+            found.push(Diagnostic::warning(super::codes::TAG_TOO_LONG, at(), message));
+        }
+        found
+    }
+
     /// The game record, as stored in the game file.
     pub fn record(&self) -> &[u8] {
         &self.bytes[..self.record_len as usize]
@@ -64,9 +92,14 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
     // Room for the tags, one byte per move and the names: most games need no reallocation.
     let mut record = Vec::with_capacity(RECORD_ROOM + game.moves.nodes.len());
     let mut names = [""; 5];
+    let mut dropped_tags = Vec::new();
     // The extra tags open the record, in PGN order.
     for (name, value) in &game.tags {
-        if name.is_empty() || name.len() + value.len() > MAX_TAG_PAIR {
+        if name.is_empty() {
+            continue;
+        }
+        if name.len() + value.len() > MAX_TAG_PAIR {
+            dropped_tags.push(name.to_owned());
             continue;
         }
         match name {
@@ -131,7 +164,7 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
     entry.home_pawn_count = info.home_pawn_count;
     entry.home_pawns = info.home_pawns;
     entry.flags |= start_flags(custom_start, info.promotion, info.underpromotion);
-    let MoveWriter { out: mut bytes, comments, comment_count, variations, nags, .. } = writer;
+    let MoveWriter { out: mut bytes, comments, comment_count, variations, nags, replaced_nags, .. } = writer;
     bytes[start_byte_at] = (entry.flags & 7) as u8;
     bytes.extend_from_slice(&comments);
     entry.set_variation_code(encode_count(variations));
@@ -151,7 +184,15 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
         bytes.extend_from_slice(name.as_bytes());
         bytes.len() as u32
     });
-    Ok(Encoded { bytes, record_len: record_len as u32, name_ends, entry, dropped_event_date })
+    Ok(Encoded {
+        bytes,
+        record_len: record_len as u32,
+        name_ends,
+        entry,
+        dropped_event_date,
+        replaced_nags,
+        dropped_tags,
+    })
 }
 
 /// Bytes reserved per record besides one per move.
@@ -297,13 +338,23 @@ struct MoveWriter {
     comment_count: usize,
     variations: usize,
     nags: usize,
+    /// NAGs that SCID's rule replaced or refused (see [`scid_nags`]).
+    replaced_nags: usize,
     /// A null move was met while walking without the position.
     null_move: bool,
 }
 
 impl MoveWriter {
     fn new(out: Vec<u8>) -> MoveWriter {
-        MoveWriter { out, comments: Vec::new(), comment_count: 0, variations: 0, nags: 0, null_move: false }
+        MoveWriter {
+            out,
+            comments: Vec::new(),
+            comment_count: 0,
+            variations: 0,
+            nags: 0,
+            replaced_nags: 0,
+            null_move: false,
+        }
     }
 
     /// A comment place: SCID joins the comments of one place and marks it when non-empty.
@@ -367,7 +418,9 @@ impl MoveWriter {
         turn.pass(node.mv);
         // Most moves carry nothing else: each test below is one length check.
         if !node.nags().is_empty() {
-            for &nag in node.nags().iter().filter(|&&n| n != 0).take(MAX_NAGS) {
+            let (nags, count) = scid_nags(node.nags());
+            self.replaced_nags += node.nags().iter().filter(|&&n| n != 0).count() - count;
+            for &nag in &nags[..count] {
                 self.out.extend_from_slice(&[NAG, nag]);
                 self.nags += 1;
             }
@@ -420,6 +473,33 @@ impl MoveWriter {
         }
         fields.end_move(Some(m));
     }
+}
+
+/// The NAGs SCID 5.0.2 stores for a move given `given` in order (its `Game::AddNag`): a move
+/// assessment ($1–$6) replaces the one already there, and goes first when it is new; so does a
+/// position assessment ($10–$21) in its place; a move with 7 NAGs takes no more (not even a
+/// replacement); $0 is no NAG.
+fn scid_nags(given: &[u8]) -> ([u8; MAX_NAGS], usize) {
+    let move_nag = |nag: u8| (1..=6).contains(&nag);
+    let position_nag = |nag: u8| (10..=21).contains(&nag);
+    let (mut nags, mut count) = ([0u8; MAX_NAGS], 0);
+    for &nag in given {
+        if count + 1 >= MAX_NAGS || nag == 0 {
+            continue;
+        }
+        let same_kind = |&old: &u8| (move_nag(nag) && move_nag(old)) || (position_nag(nag) && position_nag(old));
+        if let Some(old) = nags[..count].iter().position(same_kind) {
+            nags[old] = nag;
+        } else if move_nag(nag) {
+            nags.copy_within(..count, 1);
+            nags[0] = nag;
+            count += 1;
+        } else {
+            nags[count] = nag;
+            count += 1;
+        }
+    }
+    (nags, count)
 }
 
 #[cfg(test)]

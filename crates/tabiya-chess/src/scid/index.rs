@@ -503,8 +503,9 @@ impl Index {
                     )
                     .found(declared.to_string()));
                 }
+                // A file cut short (or a header claiming games never written): games lost.
                 if present < declared {
-                    diagnostics.push(Diagnostic::warning(
+                    diagnostics.push(Diagnostic::error(
                         codes::INDEX_GAME_COUNT,
                         Location::at(14),
                         format!("header counts {declared} games but the file holds {present} entries"),

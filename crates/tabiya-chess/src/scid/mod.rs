@@ -152,9 +152,15 @@ pub mod codes {
     /// Error: a field of a game the database cannot hold (an EventDate too far from the date);
     /// it is left out.
     pub const UNSTORABLE_FIELD: &str = "scid.unstorable_field";
+    /// Warning: NAGs of one move replaced as SCID replaces them (one move and one position
+    /// assessment per move, at most 7 NAGs).
+    pub const REPLACED_NAGS: &str = "scid.replaced_nags";
+    /// Warning: a tag pair over 240 bytes (name and value) was dropped, as SCID drops it.
+    pub const TAG_TOO_LONG: &str = "scid.tag_too_long";
     /// Warning: bytes after the last index entry.
     pub const INDEX_TRAILING_BYTES: &str = "scid.index_trailing_bytes";
-    /// Warning: the index header counts more games than the file holds.
+    /// Error: the index header counts more games than the file holds (the file was cut, or the
+    /// header is corrupt): the games it counts are missing.
     pub const INDEX_GAME_COUNT: &str = "scid.index_game_count";
     /// Warning: a name file's stored frequencies disagree with the games.
     pub const NAME_FREQUENCY: &str = "scid.name_frequency";

@@ -162,6 +162,7 @@ impl DatabaseWriter {
             let at = Location::of(Unit::Game, number);
             self.summary.diagnostics.push(Diagnostic::error(codes::UNSTORABLE_FIELD, at, message));
         }
+        self.summary.diagnostics.extend(encoded.diagnostics(number));
         // Name limits, checked before any name is added.
         let kinds = [NameType::Event, NameType::Site, NameType::Round, NameType::Player, NameType::Player];
         let names = encoded.names();
