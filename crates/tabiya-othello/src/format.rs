@@ -89,16 +89,13 @@ impl Format {
         Format::ALL.into_iter().find(|f| f.extensions().contains(&lower.as_str()))
     }
 
-    /// Names a file's format from its extension, checked against the header and record sizes
-    /// of the Wthor files and the look of a transcript's first line.
+    /// Names a file's format from its extension, and a transcript by the look of its first
+    /// line. A Wthor file whose size does not fit its records is still named by its extension:
+    /// the reader reports the damage (a file cut short is a damaged Wthor file, not an unknown
+    /// one).
     pub fn sniff(head: &Head) -> Option<Format> {
         let format = Format::from_extension(&head.extension)?;
         let fits = match format {
-            Format::WthorGames => head.fits(16, 68),
-            Format::WthorGames10 => head.fits(16, 104),
-            Format::WthorSolitaires => head.fits(16 + 256, 36),
-            Format::WthorPlayers => head.fits(16, 20),
-            Format::WthorTournaments => head.fits(16, 26),
             Format::Transcript => head
                 .bytes
                 .iter()
@@ -126,9 +123,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn extensions_checked_against_record_sizes() {
+    fn damaged_files_named_by_their_extension() {
         assert_eq!(Format::sniff(&Head::new("WTH_2001.wtb", &[20], Some(16 + 68 * 3))), Some(Format::WthorGames));
-        assert_eq!(Format::sniff(&Head::new("WTH_2001.wtb", &[20], Some(16 + 68 * 3 - 1))), None);
+        // Cut short: still a Wthor games file, whose reader names the damage.
+        assert_eq!(Format::sniff(&Head::new("WTH_2001.wtb", &[20], Some(16 + 68 * 3 - 1))), Some(Format::WthorGames));
+        assert_eq!(Format::sniff(&Head::new("x.pzz", &[20], Some(344))), Some(Format::WthorSolitaires));
         assert_eq!(Format::sniff(&Head::new("WTHOR.JOU", &[20], Some(16 + 20 * 5))), Some(Format::WthorPlayers));
         assert_eq!(Format::sniff(&Head::new("a.txt", b"f5d6c3\n", Some(7))), Some(Format::Transcript));
         assert_eq!(Format::sniff(&Head::new("a.txt", b"{ not }\n", Some(8))), None);

@@ -69,7 +69,7 @@ pub fn probe(path: &Path, args: &ProbeArgs, global: &Global) -> Result<ExitCode,
     super::books::probe(path, args, global, FORMAT)
 }
 
-pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
+pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
     if from != FORMAT
         || !matches!(
             to,
@@ -80,7 +80,7 @@ pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) ->
     {
         return None;
     }
-    Some(convert_book(args, global, to))
+    Some(Box::new(move |args, global| convert_book(args, global, to)))
 }
 
 fn convert_book(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, CliError> {

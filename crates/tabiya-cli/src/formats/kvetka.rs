@@ -199,16 +199,15 @@ fn read_books(inputs: &[PathBuf]) -> Result<Vec<Book>, CliError> {
     inputs.iter().map(|p| Book::read(p).map_err(input_error)).collect()
 }
 
-pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
+pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
     let run = match (from, to) {
         (Format::Chess(tabiya_chess::Format::Kvetka), Format::Chess(tabiya_chess::Format::Kvetka)) => merge_books,
         (Format::Chess(tabiya_chess::Format::Kvetka), Format::Chess(tabiya_chess::Format::Polyglot)) => to_polyglot,
         (Format::Chess(tabiya_chess::Format::Polyglot), Format::Chess(tabiya_chess::Format::Kvetka)) => from_polyglot,
         (Format::Chess(tabiya_chess::Format::Kvetka), Format::Chess(tabiya_chess::Format::JsonLines)) => dump,
-        (Format::Chess(games), FORMAT) if games.holds_games() => return Some(Err(super::books::build_with_book(to))),
         _ => return None,
     };
-    Some(run(args, global))
+    Some(Box::new(run))
 }
 
 fn merge_books(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {

@@ -107,8 +107,9 @@ pub fn verify(path: &Path, args: &VerifyArgs, global: &Global) -> Result<ExitCod
 
 /// PGN and JSON Lines to each other (pairs with SCID are claimed by scid.rs, for the same
 /// conversion).
-pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
-    (holds_games(from) && holds_games(to)).then(|| convert_games(args, global, from, to))
+pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
+    (holds_games(from) && holds_games(to))
+        .then(|| -> super::Conversion { Box::new(move |args, global| convert_games(args, global, from, to)) })
 }
 
 /// Adds the games of every input to `sink`.

@@ -147,11 +147,10 @@ fn write_book<'a>(path: &Path, runs: impl IntoIterator<Item = &'a [Entry]>) -> R
     out.finish(path)
 }
 
-pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
+pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
     match (from, to) {
-        (FORMAT, FORMAT) => Some(merge_books(args, global)),
-        (FORMAT, Format::Chess(tabiya_chess::Format::JsonLines)) => Some(dump(args, global)),
-        (Format::Chess(games), FORMAT) if games.holds_games() => Some(Err(super::books::build_with_book(to))),
+        (FORMAT, FORMAT) => Some(Box::new(merge_books)),
+        (FORMAT, Format::Chess(tabiya_chess::Format::JsonLines)) => Some(Box::new(dump)),
         _ => None,
     }
 }

@@ -80,6 +80,11 @@ pub fn solve(options: &SolveOptions, global: &Global) -> Result<ExitCode, CliErr
 fn read_positions(target: &str) -> Result<Vec<(u64, ObfLine)>, CliError> {
     let path = PathBuf::from(target);
     if target != "-" && !path.is_file() {
+        // A name with an extension or a directory is a file that is not there, not a
+        // position (an OBF position has neither a dot nor a slash).
+        if path.extension().is_some() || target.contains(std::path::MAIN_SEPARATOR) {
+            return Err(CliError::Input(format!("{target}: no such file")));
+        }
         let line = obf::parse_line(target.trim(), 1).map_err(|e| {
             CliError::Usage(format!(
                 "'{target}' is neither a file nor an OBF position: expected {} at byte {}",
@@ -117,10 +122,10 @@ pub fn solitaire_solver() -> Result<SolitaireSolver, CliError> {
 
 /// `tabiya convert WTH_*.wtb -o SOLITAIRES_NN.pzz [--empties NN]`: the positions of the games
 /// at NN empties where the side to move has exactly one move keeping its result.
-pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
+pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
     (from == Format::Othello(tabiya_othello::Format::WthorGames)
         && to == Format::Othello(tabiya_othello::Format::WthorSolitaires))
-    .then(|| write_solitaires(args, global))
+    .then(|| -> super::Conversion { Box::new(write_solitaires) })
 }
 
 fn write_solitaires(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {

@@ -165,20 +165,24 @@ pub fn verify_dir(path: &Path, args: &VerifyArgs, global: &Global) -> Result<Exi
     Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
+pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
     let (Format::Othello(from), Format::Othello(to)) = (from, to) else { return None };
     let text_out = matches!(to, O::Transcript | O::Ggf | O::Obf | O::JsonLines | O::Csv);
     match (from, to) {
-        (O::WthorGames, _) if text_out => Some(export(args, global, to)),
-        (O::Transcript | O::Ggf, O::WthorGames) => Some(import(args, global, Format::Othello(from))),
+        (O::WthorGames, _) if text_out => Some(Box::new(move |args, global| export(args, global, to))),
+        (O::Transcript | O::Ggf, O::WthorGames) => {
+            Some(Box::new(move |args, global| import(args, global, Format::Othello(from))))
+        }
         (O::WthorGames | O::WthorGames10 | O::WthorPlayers | O::WthorTournaments | O::WthorSolitaires, _)
             if from == to =>
         {
-            Some(copy(args, global, from))
+            Some(Box::new(move |args, global| copy(args, global, from)))
         }
-        (O::WthorSolitaires, O::Obf) => Some(solitaires_to_obf(args, global)),
-        (O::Obf, O::Obf) => Some(copy_positions(args, global)),
-        (O::Transcript | O::Ggf, _) if text_out => Some(export_text(args, global, from, to)),
+        (O::WthorSolitaires, O::Obf) => Some(Box::new(solitaires_to_obf)),
+        (O::Obf, O::Obf) => Some(Box::new(copy_positions)),
+        (O::Transcript | O::Ggf, _) if text_out => {
+            Some(Box::new(move |args, global| export_text(args, global, from, to)))
+        }
         _ => None,
     }
 }
