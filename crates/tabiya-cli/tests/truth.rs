@@ -103,7 +103,10 @@ fn an_unknown_output_format_lists_the_names() {
     let out = tabiya(&["convert", "-", "--from", "pgn", "-o", "out.x", "--to", "foo"]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
-    assert!(err.contains("--to foo: unknown format") && err.contains("polyglot") && err.contains("wthor_games"), "{err}");
+    assert!(
+        err.contains("--to foo: unknown format") && err.contains("polyglot") && err.contains("wthor_games"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -106,6 +106,20 @@ impl Format {
         fits.then_some(format)
     }
 
+    /// The whole records a Wthor file of `size` bytes holds after its header (for a progress
+    /// bar's total; the reader checks the header's count); `None` for the text formats.
+    pub fn records_in(self, size: u64) -> Option<u64> {
+        let (header, record) = match self {
+            Format::WthorGames => (16, 68),
+            Format::WthorGames10 => (16, 104),
+            Format::WthorSolitaires => (16 + 256, 36),
+            Format::WthorPlayers => (16, 20),
+            Format::WthorTournaments => (16, 26),
+            _ => return None,
+        };
+        Some(size.saturating_sub(header) / record)
+    }
+
     /// The Wthor games file given by its stem (`WTH_2001` for `WTH_2001.wtb`), when it exists.
     pub fn find_by_stem(stem: &Path) -> Option<PathBuf> {
         Some(stem.with_extension("wtb")).filter(|c| c.is_file())
@@ -128,6 +142,8 @@ mod tests {
         // Cut short: still a Wthor games file, whose reader names the damage.
         assert_eq!(Format::sniff(&Head::new("WTH_2001.wtb", &[20], Some(16 + 68 * 3 - 1))), Some(Format::WthorGames));
         assert_eq!(Format::sniff(&Head::new("x.pzz", &[20], Some(344))), Some(Format::WthorSolitaires));
+        assert_eq!(Format::WthorGames.records_in(10_000), Some(146));
+        assert_eq!(Format::WthorSolitaires.records_in(344), Some(2));
         assert_eq!(Format::sniff(&Head::new("WTHOR.JOU", &[20], Some(16 + 20 * 5))), Some(Format::WthorPlayers));
         assert_eq!(Format::sniff(&Head::new("a.txt", b"f5d6c3\n", Some(7))), Some(Format::Transcript));
         assert_eq!(Format::sniff(&Head::new("a.txt", b"{ not }\n", Some(8))), None);

@@ -13,7 +13,7 @@ use tabiya_io::read_input;
 use crate::registry::Format;
 
 use crate::args::*;
-use crate::report::{CliError, Output, progress, summary};
+use crate::report::{CliError, Output, Unit, progress, summary};
 
 const FORMAT: Format = Format::Chess(tabiya_chess::Format::Kvetka);
 
@@ -122,7 +122,7 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     };
     let references = header.references();
     let mut builder = Builder::new(header);
-    let bar = progress(args.inputs.len() as u64, global.quiet, "adding games");
+    let bar = progress(Unit::Records, args.inputs.len() as u64, global.quiet, "adding games");
     for input in &args.inputs {
         let (path, format) = super::input_format(input, None)?;
         match format {

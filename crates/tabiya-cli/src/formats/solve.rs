@@ -10,7 +10,7 @@ use tabiya_othello::text::obf::{self, ObfLine};
 use tabiya_othello::wthor::{self, GameFile, Header, SolitaireFile};
 
 use crate::args::{ConvertArgs, Global};
-use crate::report::{CliError, summary};
+use crate::report::{CliError, Unit, progress, summary};
 
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
@@ -45,6 +45,7 @@ pub fn solve(options: &SolveOptions, global: &Global) -> Result<ExitCode, CliErr
         .threads(threads)
         .map_err(|e| CliError::Usage(format!("cannot start {threads} threads: {e}")))?;
 
+    let bar = progress(Unit::Records, lines.len() as u64, global.quiet || lines.len() < 2, "solving");
     let mut stdout = std::io::stdout().lock();
     let (mut disagreements, mut total_nodes, mut total_seconds) = (0, 0u64, 0.0);
     for (number, line) in &lines {
@@ -58,8 +59,10 @@ pub fn solve(options: &SolveOptions, global: &Global) -> Result<ExitCode, CliErr
         } else {
             solved.text()
         };
-        writeln!(stdout, "{text}").map_err(|e| CliError::output(Path::new("-"), e))?;
+        bar.suspend(|| writeln!(stdout, "{text}")).map_err(|e| CliError::output(Path::new("-"), e))?;
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     summary(
         global.quiet,
         format_args!(

@@ -18,7 +18,7 @@ use tabiya_othello::wthor::{
 };
 
 use crate::args::*;
-use crate::report::{CliError, Output, print, progress, summary};
+use crate::report::{CliError, Output, Unit, counted, print, progress, summary};
 
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
@@ -105,9 +105,17 @@ pub fn verify(path: &Path, format: Format, args: &VerifyArgs, global: &Global) -
     let data = read(path)?;
     let games = matches!(format, O::WthorGames | O::WthorGames10);
     let names = if games { load_names(dir_of(path), args.names.as_deref())? } else { None };
-    let mut deep = args.deep.then(super::solve::theoretical_solver).transpose()?;
     let solitaires = (format == O::WthorSolitaires).then(super::solve::solitaire_solver).transpose()?;
-    let bar = progress(0, global.quiet || solitaires.is_none(), "solving");
+    // One tick a record: a game solved at the header's depth, or a solitaire.
+    let records = format.records_in(data.len() as u64).unwrap_or(0);
+    let solving = args.deep || solitaires.is_some();
+    let bar = progress(Unit::Records, records, global.quiet || !solving, "solving");
+    let ticking = bar.clone();
+    let mut deep = args
+        .deep
+        .then(super::solve::theoretical_solver)
+        .transpose()?
+        .map(|solver| solver.with_tick(move || ticking.inc(1)));
     let tick = || bar.inc(1);
     let options = VerifyOptions {
         names: names.as_ref().map(|(players, tournaments)| Names { players, tournaments }),
@@ -142,7 +150,7 @@ pub fn verify_dir(path: &Path, args: &VerifyArgs, global: &Global) -> Result<Exi
     if names_ref.is_none() {
         report.problem(tabiya_othello::report::no_names(path));
     }
-    let bar = progress(0, global.quiet, "verifying");
+    let bar = progress(Unit::Records, 0, global.quiet, "verifying");
     bar.tick();
     let mut total = GameStats::default();
     for result in wthor::verify_game_files(&games, names_ref) {
@@ -327,7 +335,7 @@ fn solitaires_to_obf(args: &ConvertArgs, global: &Global) -> Result<ExitCode, Cl
         }
     }
     out.finish(&args.output)?;
-    summary(global.quiet, format!("{}: {written} positions", args.output.display()));
+    summary(global.quiet, format!("{}: {}", args.output.display(), counted(written as u64, "position")));
     Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
