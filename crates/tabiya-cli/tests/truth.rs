@@ -130,3 +130,28 @@ fn castling_with_zeros_in_moves() {
     assert_eq!(json(&zeros)["moves"], json(&letters)["moves"]);
     assert!(!json(&zeros)["moves"].as_array().unwrap().is_empty());
 }
+
+/// A `.txt` that is not a transcript is refused, saying what its extension promised.
+#[test]
+fn a_txt_of_prose_is_no_transcript() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "hello world\n").unwrap();
+    let out = tabiya(&["info", notes.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr(&out).contains(".txt names othello_transcript, but the file does not look like one"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Progress bars go to a terminal only: on a pipe (as here) stderr holds no bar.
+#[test]
+fn no_progress_on_a_pipe() {
+    let Some(games) = corpus_file("wthor/current/WTH_1977.wtb") else { return };
+    let out = tabiya(&["verify", games.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(!err.contains('\r') && !err.contains('\x1b') && !err.contains("solving"), "{err:?}");
+}

@@ -90,17 +90,20 @@ impl Format {
     }
 
     /// Names a file's format from its extension, and a transcript by the look of its first
-    /// line. A Wthor file whose size does not fit its records is still named by its extension:
+    /// line (moves such as `f5d6c3`: a `.txt` of prose is no transcript). A Wthor file whose size does not fit its records is still named by its extension:
     /// the reader reports the damage (a file cut short is a damaged Wthor file, not an unknown
     /// one).
     pub fn sniff(head: &Head) -> Option<Format> {
         let format = Format::from_extension(&head.extension)?;
         let fits = match format {
-            Format::Transcript => head
-                .bytes
-                .iter()
-                .take_while(|&&b| b != b'\n')
-                .all(|b| b.is_ascii_alphanumeric() || b.is_ascii_whitespace()),
+            Format::Transcript => {
+                let text = head.text_start();
+                let line = text.split(|&b| b == b'\n').next().unwrap_or_default();
+                let starts_with_a_move = matches!(line, [b'a'..=b'h' | b'A'..=b'H', b'1'..=b'8', ..]);
+                // An empty file is a transcript of no games (what writing none gives).
+                text.is_empty()
+                    || starts_with_a_move && line.iter().all(|b| b.is_ascii_alphanumeric() || b.is_ascii_whitespace())
+            }
             _ => true,
         };
         fits.then_some(format)
@@ -147,5 +150,6 @@ mod tests {
         assert_eq!(Format::sniff(&Head::new("WTHOR.JOU", &[20], Some(16 + 20 * 5))), Some(Format::WthorPlayers));
         assert_eq!(Format::sniff(&Head::new("a.txt", b"f5d6c3\n", Some(7))), Some(Format::Transcript));
         assert_eq!(Format::sniff(&Head::new("a.txt", b"{ not }\n", Some(8))), None);
+        assert_eq!(Format::sniff(&Head::new("notes.txt", b"hello world\n", Some(12))), None);
     }
 }

@@ -179,7 +179,14 @@ pub fn input_format(path: &Path, explicit: Option<&str>) -> Result<(PathBuf, For
     match tabiya_io::Head::read(path) {
         Ok(head) => match Format::sniff(&head) {
             Some(f) => Ok((path.to_path_buf(), f)),
-            None => Err(CliError::Input(format!("{}: not a format tabiya knows (use --from)", path.display()))),
+            None => Err(CliError::Input(match Format::from_name(&head.extension, None) {
+                Some(named) => format!(
+                    "{}: .{} names {named}, but the file does not look like one (use --from if it is)",
+                    path.display(),
+                    head.extension
+                ),
+                None => format!("{}: not a format tabiya knows (use --from)", path.display()),
+            })),
         },
         Err(e) => Err(CliError::Input(format!("{}: {e}", path.display()))),
     }
