@@ -155,3 +155,15 @@ fn no_progress_on_a_pipe() {
     let err = stderr(&out);
     assert!(!err.contains('\r') && !err.contains('\x1b') && !err.contains("solving"), "{err:?}");
 }
+
+/// Bytes that are not UTF-8 in an OBF file are placed by line.
+#[test]
+fn obf_that_is_not_text_names_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let obf = dir.path().join("bad.obf");
+    let line = "----OX----OOXX---OOOXX-XOOXXOOOOOXXOXXOOOXXXOOOOOXXXXOXO--OOOOOX X;\n";
+    std::fs::write(&obf, [line.as_bytes(), line.as_bytes(), b"\xff\n"].concat()).unwrap();
+    let out = tabiya(&["solve", obf.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(stderr(&out).contains("(line 3): not UTF-8 text"), "{}", stderr(&out));
+}

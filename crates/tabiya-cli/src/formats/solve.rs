@@ -98,7 +98,11 @@ fn read_positions(target: &str) -> Result<Vec<(u64, ObfLine)>, CliError> {
         return Ok(vec![(0, line)]);
     }
     let bytes = tabiya_io::read_input(&path).map_err(|e| CliError::Input(format!("{target}: {e}")))?;
-    let text = std::str::from_utf8(&bytes).map_err(|e| CliError::Input(format!("{target}: not text: {e}")))?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        CliError::Input(format!("{target}@{at:#x} (line {line}): not UTF-8 text"))
+    })?;
     obf::parse(text)
         .map(|(number, line)| {
             line.map(|l| (number, l)).map_err(|mut e| {
