@@ -55,7 +55,7 @@ fn label(format: Format, other: Format) -> String {
     }
 }
 
-/// The formats `related(format, other)` holds for, named from `format`.
+/// The formats `holds` is true of, named as seen from `format`.
 fn related(format: Format, holds: impl Fn(Format) -> bool) -> Vec<String> {
     all_formats().filter(|&other| holds(other)).map(|other| label(format, other)).collect()
 }
@@ -84,7 +84,6 @@ pub fn catalogue() -> Vec<Entry> {
 /// Every name `--from`/`--to` take, for a message about a name that is none of them.
 pub fn known_names() -> String {
     let mut names: Vec<&str> = all_formats().map(Format::name).collect();
-    names.dedup();
     names.sort_unstable();
     names.dedup();
     names.join(", ")

@@ -131,6 +131,11 @@ fn fill<W: Write + Send>(
 ) -> Result<(), CliError> {
     for input in inputs {
         let source = Source::open(input).map_err(CliError::input)?;
+        // A SCID database counts its games up front: a lone one gives the bar its total (PGN
+        // does not count them, so a mix has none).
+        if let (Source::Scid(db), 1) = (&source, inputs.len()) {
+            bar.set_length(db.len() as u64);
+        }
         sink.add_source(&source, printer, |n| bar.inc(n)).map_err(|e| CliError::Output(e.to_string()))?;
     }
     Ok(())
