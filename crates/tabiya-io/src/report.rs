@@ -215,7 +215,7 @@ impl Report for Probe {
         }
         let total: u64 = self.moves.iter().map(|m| m.weight).sum();
         let mut moves: Vec<&ProbeMove> = self.moves.iter().collect();
-        moves.sort_by(|a, b| b.weight.cmp(&a.weight));
+        moves.sort_by_key(|m| std::cmp::Reverse(m.weight));
         writeln!(out, "{:<8} {:>7}  {:<26} {:<4} weight", "move", "games", "score for the mover", "")?;
         for m in moves {
             let games = m.games.map_or_else(|| "-".to_owned(), |g| g.to_string());
