@@ -125,11 +125,11 @@ fn write_made(args: &BookArgs, global: &Global, made: book::GamesBuild<Vec<Entry
         global.quiet,
         format_args!(
             "{} used ({} Chess960, {} below the Elo filter, {} unreadable skipped; {}), {}, {}, {} written",
-            counted(counts.games_added as u64, "game"),
+            counted(counts.games_added, "game"),
             counts.games_chess960,
             counts.games_below_min_elo,
             unreadable,
-            counted(warnings as u64, "warning"),
+            counted(warnings, "warning"),
             counted(runs.iter().map(|run| run.positions).sum::<usize>() as u64, "position"),
             counted(runs.iter().map(|run| run.moves).sum::<usize>() as u64, "move"),
             counted(runs.iter().map(|run| run.entries.len()).sum::<usize>() as u64, "entry")

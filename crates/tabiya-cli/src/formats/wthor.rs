@@ -335,7 +335,7 @@ fn solitaires_to_obf(args: &ConvertArgs, global: &Global) -> Result<ExitCode, Cl
         }
     }
     out.finish(&args.output)?;
-    summary(global.quiet, format!("{}: {}", args.output.display(), counted(written as u64, "position")));
+    summary(global.quiet, format!("{}: {}", args.output.display(), counted(written, "position")));
     Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
