@@ -85,8 +85,9 @@ impl Format {
     }
 
     /// Names a file's format from its head. Magic bytes win over the extension; formats
-    /// without magic are named by extension, checked against the record size where there is
-    /// one; a file without a known extension that starts like PGN is PGN.
+    /// without magic are named by extension, even when the size does not fit their records (a
+    /// book cut short is a damaged book, whose reader names the damage); a file without a
+    /// known extension that starts like PGN is PGN.
     pub fn sniff(head: &Head) -> Option<Format> {
         let bytes = &head.bytes;
         if bytes.starts_with(SCID_INDEX_MAGIC) && bytes.len() >= 10 {
@@ -102,8 +103,6 @@ impl Format {
             return Some(Format::Ctg);
         }
         match Format::from_extension(&head.extension) {
-            Some(Format::Polyglot) => head.fits(0, 16).then_some(Format::Polyglot),
-            Some(Format::Scid5) if head.extension == "si5" => head.fits(0, 56).then_some(Format::Scid5),
             Some(f) => Some(f),
             None if matches!(head.text_start().first(), Some(b'[' | b'1')) => Some(Format::Pgn),
             None => None,
@@ -146,9 +145,9 @@ mod tests {
     }
 
     #[test]
-    fn extensions_checked_against_record_sizes() {
+    fn damaged_files_named_by_their_extension() {
         assert_eq!(Format::sniff(&Head::new("book.bin", &[], Some(32))), Some(Format::Polyglot));
-        assert_eq!(Format::sniff(&Head::new("book.bin", &[], Some(33))), None);
+        assert_eq!(Format::sniff(&Head::new("book.bin", &[], Some(33))), Some(Format::Polyglot));
         assert_eq!(Format::sniff(&Head::new("games.si5", &[], Some(56 * 2))), Some(Format::Scid5));
         assert_eq!(Format::sniff(&Head::new("games", b"[Event \"x\"]", Some(11))), Some(Format::Pgn));
         assert_eq!(Format::from_name("SG4"), Some(Format::Scid4));

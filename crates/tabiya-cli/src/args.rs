@@ -48,6 +48,8 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Othello endgame solving (positions, OBF files).
     Solve(SolveArgs),
+    /// Every format: names for --from/--to, extensions, and what each command does with it.
+    Formats(FormatsArgs),
     /// Shell completions for bash, zsh, fish, elvish or PowerShell, on standard output.
     Completions(CompletionsArgs),
     /// A manual page (roff) on standard output: `tabiya man > tabiya.1`, `tabiya man convert > tabiya-convert.1`.
@@ -58,6 +60,13 @@ pub enum Command {
 pub struct ManArgs {
     /// The command whose page to print (the whole program's when absent).
     pub command: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct FormatsArgs {
+    /// Print one JSON array.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -57,6 +57,7 @@ fn main() -> ExitCode {
         Command::Book(a) => formats::book(a, &cli.global),
         Command::Verify(a) => formats::verify(a, &cli.global),
         Command::Solve(a) => formats::solve(a, &cli.global),
+        Command::Formats(a) => formats::catalogue::print(a.json),
         Command::Completions(a) => manual::completions(a.shell, command),
         Command::Man(a) => manual::man(command, a.command.as_deref()),
     };

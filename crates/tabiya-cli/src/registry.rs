@@ -31,6 +31,15 @@ impl Format {
         }
     }
 
+    /// The extensions of the format's files, the usual one first.
+    pub fn extensions(self) -> &'static [&'static str] {
+        match self {
+            Format::Chess(f) => f.extensions(),
+            Format::Othello(f) => f.extensions(),
+            Format::Shogi(f) => f.extensions(),
+        }
+    }
+
     pub fn family(self) -> Family {
         match self {
             Format::Chess(_) => Family::Chess,

@@ -205,27 +205,30 @@ pub struct Probe {
 impl Probe {}
 
 impl Report for Probe {
-    /// Plain text: the FEN, the position's statistics, then a line per move with its share of
-    /// the weights and its W/D/L.
+    /// Plain text, what a player reads: the FEN, then a line per move, heaviest first, with
+    /// its games, its score from the mover's view, its annotation and its share of the
+    /// weights. The book's raw fields are in the JSON only.
     fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "{}", self.fen)?;
         if !self.found {
             return writeln!(out, "not in the book");
         }
-        for (k, v) in &self.position {
-            writeln!(out, "  {k}: {}", plain(v))?;
-        }
         let total: u64 = self.moves.iter().map(|m| m.weight).sum();
-        for m in &self.moves {
+        let mut moves: Vec<&ProbeMove> = self.moves.iter().collect();
+        moves.sort_by_key(|m| std::cmp::Reverse(m.weight));
+        writeln!(out, "{:<8} {:>7}  {:<26} {:<4} weight", "move", "games", "score for the mover", "")?;
+        for m in moves {
+            let games = m.games.map_or_else(|| "-".to_owned(), |g| g.to_string());
+            let score = match (m.wins, m.draws, m.losses) {
+                (Some(w), Some(d), Some(l)) if w + d + l > 0 => {
+                    let percent = 100.0 * (w as f64 + d as f64 / 2.0) / (w + d + l) as f64;
+                    format!("{percent:5.1}% +{w} ={d} -{l}")
+                }
+                _ => "-".to_owned(),
+            };
             let share = if total > 0 { 100.0 * m.weight as f64 / total as f64 } else { 0.0 };
-            write!(out, "{:<8} {:<6} weight {:>6} ({share:5.1}%)", m.san, m.uci, m.weight)?;
-            if let (Some(w), Some(d), Some(l)) = (m.wins, m.draws, m.losses) {
-                write!(out, "  +{w} ={d} -{l}")?;
-            }
-            if let Some(a) = &m.annotation {
-                write!(out, "  {a}")?;
-            }
-            writeln!(out)?;
+            let annotation = m.annotation.as_deref().unwrap_or("");
+            writeln!(out, "{:<8} {games:>7}  {score:<26} {annotation:<4} {} ({share:.1}%)", m.san, m.weight)?;
         }
         Ok(())
     }
@@ -284,32 +287,40 @@ mod tests {
     }
 
     #[test]
-    fn probe_text_shares() {
-        let m = |uci: &str, weight| ProbeMove {
-            uci: uci.into(),
-            san: uci.into(),
+    fn probe_text_is_what_a_player_reads() {
+        let m = |san: &str, weight, wdl: Option<(u64, u64, u64)>| ProbeMove {
+            uci: "e2e4".into(),
+            san: san.into(),
             weight,
-            games: None,
-            wins: None,
-            draws: None,
-            losses: None,
-            annotation: None,
-            extra: Map::new(),
+            games: wdl.map(|(w, d, l)| w + d + l),
+            wins: wdl.map(|(w, _, _)| w),
+            draws: wdl.map(|(_, d, _)| d),
+            losses: wdl.map(|(_, _, l)| l),
+            annotation: (san == "d4").then(|| "!".to_owned()),
+            extra: Map::from_iter([("unknown_12".to_owned(), Value::from(7))]),
         };
         let p = Probe {
-            book: "b.bin".into(),
-            format: "polyglot",
+            book: "b.ctg".into(),
+            format: "ctg",
             fen: "F".into(),
             found: true,
-            position: Map::new(),
-            moves: vec![m("e2e4", 3), m("d2d4", 1)],
+            position: Map::from_iter([("page".to_owned(), Value::from(3))]),
+            // The book's order, lightest first: the text sorts by weight.
+            moves: vec![m("d4", 1, Some((2, 1, 1))), m("e4", 3, None)],
             problems: Vec::new(),
         };
         let mut out = Vec::new();
         p.write_text(&mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
         assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "F\ne2e4     e2e4   weight      3 ( 75.0%)\nd2d4     d2d4   weight      1 ( 25.0%)\n"
+            lines,
+            [
+                "F",
+                "move       games  score for the mover             weight",
+                "e4             -  -                               3 (75.0%)",
+                "d4             4   62.5% +2 =1 -1            !    1 (25.0%)",
+            ]
         );
     }
 }

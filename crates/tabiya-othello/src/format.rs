@@ -89,24 +89,38 @@ impl Format {
         Format::ALL.into_iter().find(|f| f.extensions().contains(&lower.as_str()))
     }
 
-    /// Names a file's format from its extension, checked against the header and record sizes
-    /// of the Wthor files and the look of a transcript's first line.
+    /// Names a file's format from its extension, and a transcript by the look of its first
+    /// line (moves such as `f5d6c3`: a `.txt` of prose is no transcript). A Wthor file whose size does not fit its records is still named by its extension:
+    /// the reader reports the damage (a file cut short is a damaged Wthor file, not an unknown
+    /// one).
     pub fn sniff(head: &Head) -> Option<Format> {
         let format = Format::from_extension(&head.extension)?;
         let fits = match format {
-            Format::WthorGames => head.fits(16, 68),
-            Format::WthorGames10 => head.fits(16, 104),
-            Format::WthorSolitaires => head.fits(16 + 256, 36),
-            Format::WthorPlayers => head.fits(16, 20),
-            Format::WthorTournaments => head.fits(16, 26),
-            Format::Transcript => head
-                .bytes
-                .iter()
-                .take_while(|&&b| b != b'\n')
-                .all(|b| b.is_ascii_alphanumeric() || b.is_ascii_whitespace()),
+            Format::Transcript => {
+                let text = head.text_start();
+                let line = text.split(|&b| b == b'\n').next().unwrap_or_default();
+                let starts_with_a_move = matches!(line, [b'a'..=b'h' | b'A'..=b'H', b'1'..=b'8', ..]);
+                // An empty file is a transcript of no games (what writing none gives).
+                text.is_empty()
+                    || starts_with_a_move && line.iter().all(|b| b.is_ascii_alphanumeric() || b.is_ascii_whitespace())
+            }
             _ => true,
         };
         fits.then_some(format)
+    }
+
+    /// The whole records a Wthor file of `size` bytes holds after its header (for a progress
+    /// bar's total; the reader checks the header's count); `None` for the text formats.
+    pub fn records_in(self, size: u64) -> Option<u64> {
+        let (header, record) = match self {
+            Format::WthorGames => (16, 68),
+            Format::WthorGames10 => (16, 104),
+            Format::WthorSolitaires => (16 + 256, 36),
+            Format::WthorPlayers => (16, 20),
+            Format::WthorTournaments => (16, 26),
+            _ => return None,
+        };
+        Some(size.saturating_sub(header) / record)
     }
 
     /// The Wthor games file given by its stem (`WTH_2001` for `WTH_2001.wtb`), when it exists.
@@ -126,11 +140,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn extensions_checked_against_record_sizes() {
+    fn damaged_files_named_by_their_extension() {
         assert_eq!(Format::sniff(&Head::new("WTH_2001.wtb", &[20], Some(16 + 68 * 3))), Some(Format::WthorGames));
-        assert_eq!(Format::sniff(&Head::new("WTH_2001.wtb", &[20], Some(16 + 68 * 3 - 1))), None);
+        // Cut short: still a Wthor games file, whose reader names the damage.
+        assert_eq!(Format::sniff(&Head::new("WTH_2001.wtb", &[20], Some(16 + 68 * 3 - 1))), Some(Format::WthorGames));
+        assert_eq!(Format::sniff(&Head::new("x.pzz", &[20], Some(344))), Some(Format::WthorSolitaires));
+        assert_eq!(Format::WthorGames.records_in(10_000), Some(146));
+        assert_eq!(Format::WthorSolitaires.records_in(344), Some(2));
         assert_eq!(Format::sniff(&Head::new("WTHOR.JOU", &[20], Some(16 + 20 * 5))), Some(Format::WthorPlayers));
         assert_eq!(Format::sniff(&Head::new("a.txt", b"f5d6c3\n", Some(7))), Some(Format::Transcript));
         assert_eq!(Format::sniff(&Head::new("a.txt", b"{ not }\n", Some(8))), None);
+        assert_eq!(Format::sniff(&Head::new("notes.txt", b"hello world\n", Some(12))), None);
     }
 }

@@ -164,7 +164,7 @@ fn export(contents: &Contents, output: &Output) -> Result<Conversion, Error> {
         }
         other => return Err(Error::Output(format!("T-BASE is not converted to {other}"))),
     }
-    conversion.summary = format!("{} problems written, {skipped} unreadable records skipped", problems.len());
+    conversion.summary = format!("problems written: {}, unreadable records skipped: {skipped}", problems.len());
     Ok(conversion)
 }
 
@@ -236,6 +236,6 @@ fn import(read: Vec<records::RecordFile>, out: &Path) -> Result<Conversion, Erro
         }
     }
     conversion.files = set_files(out, dia, &solutions, &comments)?;
-    conversion.summary = format!("{count} problems written");
+    conversion.summary = format!("problems written: {count}");
     Ok(conversion)
 }

@@ -9,7 +9,7 @@ use tabiya_chess::ctg::{self, Book, Weights};
 use tabiya_chess::{kvetka, polyglot};
 
 use crate::args::*;
-use crate::report::{CliError, Output, summary};
+use crate::report::{CliError, Output, counted, summary};
 
 const FORMAT: Format = Format::Chess(tabiya_chess::Format::Ctg);
 
@@ -69,7 +69,7 @@ pub fn probe(path: &Path, args: &ProbeArgs, global: &Global) -> Result<ExitCode,
     super::books::probe(path, args, global, FORMAT)
 }
 
-pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
+pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
     if from != FORMAT
         || !matches!(
             to,
@@ -80,7 +80,7 @@ pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) ->
     {
         return None;
     }
-    Some(convert_book(args, global, to))
+    Some(Box::new(move |args, global| convert_book(args, global, to)))
 }
 
 fn convert_book(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitCode, CliError> {
@@ -124,10 +124,12 @@ fn convert_book(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitC
             summary(
                 global.quiet,
                 format!(
-                    "{}: {} positions ({} reached from the start), {moves} moves, {problems} problems",
+                    "{}: {} ({} reached from the start), {}, {}",
                     args.output.display(),
-                    positions.len(),
-                    positions.iter().filter(|p| p.reached).count()
+                    counted(positions.len() as u64, "position"),
+                    positions.iter().filter(|p| p.reached).count(),
+                    counted(moves as u64, "move"),
+                    counted(problems as u64, "problem")
                 ),
             );
         }

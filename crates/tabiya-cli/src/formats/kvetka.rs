@@ -14,7 +14,7 @@ use crate::registry::Format;
 
 use crate::args::*;
 use crate::output;
-use crate::report::{CliError, Output, progress, summary};
+use crate::report::{CliError, Output, Unit, progress, summary};
 
 const FORMAT: Format = Format::Chess(tabiya_chess::Format::Kvetka);
 
@@ -127,7 +127,7 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     };
     let references = header.references();
     let mut builder = Builder::new(header);
-    let bar = progress(args.inputs.len() as u64, global.quiet, "adding games");
+    let bar = progress(Unit::Records, args.inputs.len() as u64, global.quiet, "adding games");
     for input in &args.inputs {
         let (path, format) = super::input_format(input, None)?;
         match format {
@@ -213,16 +213,15 @@ fn read_books(inputs: &[PathBuf]) -> Result<Vec<Book>, CliError> {
     inputs.iter().map(|p| Book::read(p).map_err(input_error)).collect()
 }
 
-pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
+pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
     let run = match (from, to) {
         (Format::Chess(tabiya_chess::Format::Kvetka), Format::Chess(tabiya_chess::Format::Kvetka)) => merge_books,
         (Format::Chess(tabiya_chess::Format::Kvetka), Format::Chess(tabiya_chess::Format::Polyglot)) => to_polyglot,
         (Format::Chess(tabiya_chess::Format::Polyglot), Format::Chess(tabiya_chess::Format::Kvetka)) => from_polyglot,
         (Format::Chess(tabiya_chess::Format::Kvetka), Format::Chess(tabiya_chess::Format::JsonLines)) => dump,
-        (Format::Chess(games), FORMAT) if games.holds_games() => return Some(Err(super::books::build_with_book(to))),
         _ => return None,
     };
-    Some(run(args, global))
+    Some(Box::new(run))
 }
 
 fn merge_books(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {

@@ -3,6 +3,7 @@
 //! adding a format means adding a file and a line in each table below.
 
 pub mod books;
+pub mod catalogue;
 pub mod ctg;
 pub mod kvetka;
 pub mod pgn;
@@ -163,7 +164,7 @@ pub fn all_formats() -> impl Iterator<Item = Format> {
 /// does not exist may be the stem of a multi-file format (`games` for `games.si4`).
 pub fn input_format(path: &Path, explicit: Option<&str>) -> Result<(PathBuf, Format), CliError> {
     if let Some(name) = explicit {
-        let f = Format::from_name(name, None).ok_or_else(|| CliError::Usage(format!("unknown format '{name}'")))?;
+        let f = Format::from_name(name, None).ok_or_else(|| unknown_format("--from", name))?;
         if let Ok(head) = tabiya_io::Head::read(path) {
             refuse_compressed(path, f, &head)?;
         }
@@ -181,7 +182,14 @@ pub fn input_format(path: &Path, explicit: Option<&str>) -> Result<(PathBuf, For
     match tabiya_io::Head::read(path) {
         Ok(head) => match Format::sniff(&head) {
             Some(f) => refuse_compressed(path, f, &head).map(|()| (path.to_path_buf(), f)),
-            None => Err(CliError::Input(format!("{}: not a format tabiya knows (use --from)", path.display()))),
+            None => Err(CliError::Input(match Format::from_name(&head.extension, None) {
+                Some(named) => format!(
+                    "{}: .{} names {named}, but the file does not look like one (use --from if it is)",
+                    path.display(),
+                    head.extension
+                ),
+                None => format!("{}: not a format tabiya knows (use --from)", path.display()),
+            })),
         },
         Err(e) => Err(CliError::Input(format!("{}: {e}", path.display()))),
     }
@@ -211,19 +219,32 @@ pub fn output_format(path: &Path, explicit: Option<&str>, input: Option<Format>)
             inner.extension().and_then(|e| e.to_str()).unwrap_or_default().to_owned()
         }
     };
-    Format::from_name(&name, input.map(Format::family))
-        .ok_or_else(|| CliError::Usage(format!("{}: cannot tell the output format (use --to)", path.display())))
+    Format::from_name(&name, input.map(Format::family)).ok_or_else(|| match explicit {
+        Some(name) => unknown_format("--to", name),
+        None => CliError::Usage(format!(
+            "{}: cannot tell the output format (use --to with one of: {})",
+            path.display(),
+            catalogue::known_names()
+        )),
+    })
+}
+
+/// A name given to `--from`/`--to` that is no format's: exit 2, listing the names there are.
+fn unknown_format(option: &str, name: &str) -> CliError {
+    CliError::Usage(format!("{option} {name}: unknown format; the formats are {}", catalogue::known_names()))
 }
 
 pub fn info(args: &InfoArgs, global: &Global) -> Result<ExitCode, CliError> {
     let (path, format) = input_format(&args.path, None)?;
     check_options("info", &global.given, &[Part::new(format, Role::Info, None)])?;
+    if info_depth(format) == InfoDepth::Size {
+        return basic_info(&path, format, args);
+    }
     match format {
         Format::Chess(C::Pgn | C::JsonLines | C::Scid3 | C::Scid4 | C::Scid5) => pgn::info(&path, args, global),
         Format::Chess(C::Polyglot) => polyglot::info(&path, args, global),
         Format::Chess(C::Ctg) => ctg::info(&path, args, global),
         Format::Chess(C::Kvetka) => kvetka::info(&path, args, global),
-        Format::Othello(O::JsonLines | O::Csv) | Format::Shogi(S::JsonLines) => basic_info(&path, format, args),
         Format::Othello(_) => wthor::info(&path, format, args, global),
         Format::Shogi(_) => tbase::info(&path, format, args, global),
     }
@@ -239,19 +260,62 @@ pub fn basic_info(path: &Path, format: Format, args: &InfoArgs) -> Result<ExitCo
     Ok(ExitCode::SUCCESS)
 }
 
-type Converter = fn(&ConvertArgs, &Global, Format, Format) -> Option<Result<ExitCode, CliError>>;
+/// How one (input, output) pair is converted, given the command line.
+pub type Conversion = Box<dyn FnOnce(&ConvertArgs, &Global) -> Result<ExitCode, CliError>>;
+
+/// A format file's claim on a pair: its conversion, when it does that one.
+type Converter = fn(Format, Format) -> Option<Conversion>;
 
 /// Tried in order; the first that claims the (input, output) pair does the conversion.
 const CONVERTERS: &[Converter] = &[
-    scid::convert,
-    pgn::convert,
-    polyglot::convert,
-    ctg::convert,
-    kvetka::convert,
-    wthor::convert,
-    solve::convert,
-    tbase::convert,
+    scid::converts,
+    pgn::converts,
+    polyglot::converts,
+    ctg::converts,
+    kvetka::converts,
+    wthor::converts,
+    solve::converts,
+    tbase::converts,
 ];
+
+/// The conversion of `from` to `to`, when `convert` does it: the one source of truth for
+/// `convert` and for `tabiya formats`.
+pub fn conversion(from: Format, to: Format) -> Option<Conversion> {
+    CONVERTERS.iter().find_map(|converts| converts(from, to))
+}
+
+/// True when `book` builds a book of `to` from files of `from`.
+pub fn builds(from: Format, to: Format) -> bool {
+    matches!(from, Format::Chess(C::Pgn | C::Scid3 | C::Scid4 | C::Scid5))
+        && matches!(to, Format::Chess(C::Polyglot | C::Kvetka))
+}
+
+/// How far `info` reads a format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InfoDepth {
+    /// The format's reader: version, counts, header fields.
+    Contents,
+    /// Only the name and the size: the format has no reader yet.
+    Size,
+}
+
+/// How far `info` reads `format`.
+pub fn info_depth(format: Format) -> InfoDepth {
+    match format {
+        Format::Othello(O::JsonLines | O::Csv) | Format::Shogi(S::JsonLines) => InfoDepth::Size,
+        _ => InfoDepth::Contents,
+    }
+}
+
+/// True when `verify` checks files of `format`.
+pub fn verifies(format: Format) -> bool {
+    !matches!(format, Format::Shogi(S::Sfen | S::JsonLines))
+}
+
+/// True when `probe` looks positions up in `format`.
+pub fn probes(format: Format) -> bool {
+    matches!(format, Format::Chess(C::Polyglot | C::Ctg | C::Kvetka))
+}
 
 pub fn convert(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
     let (_, from) = input_format(&args.inputs[0], args.from.as_deref())?;
@@ -261,17 +325,19 @@ pub fn convert(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError
         &global.given,
         &[Part::new(from, Role::Read, Some(to)), Part::new(to, Role::Write, Some(from))],
     )?;
-    for converter in CONVERTERS {
-        if let Some(result) = converter(args, global, from, to) {
-            return result;
-        }
+    match conversion(from, to) {
+        Some(run) => run(args, global),
+        None if builds(from, to) => Err(books::build_with_book(to)),
+        None => Err(CliError::unsupported(format!("converting {from} to {to}"))),
     }
-    Err(CliError::unsupported(format!("converting {from} to {to}")))
 }
 
 pub fn probe(args: &ProbeArgs, global: &Global) -> Result<ExitCode, CliError> {
     let (path, format) = input_format(&args.book, None)?;
     check_options("probe", &global.given, &[Part::new(format, Role::Probe, None)])?;
+    if !probes(format) {
+        return Err(CliError::Usage(format!("{}: {format} is not an opening book", path.display())));
+    }
     match format {
         Format::Chess(C::Polyglot) => polyglot::probe(&path, args, global),
         Format::Chess(C::Ctg) => ctg::probe(&path, args, global),
@@ -281,8 +347,23 @@ pub fn probe(args: &ProbeArgs, global: &Global) -> Result<ExitCode, CliError> {
 }
 
 /// The position `tabiya probe` looks up: `--fen`, else `--moves` from the start position.
+/// Castling may be written with zeros (`0-0`, `0-0-0`), as many books and players do.
 pub fn probe_position(args: &ProbeArgs) -> Result<Chess, CliError> {
-    tabiya_chess::book::probe_position(args.fen.as_deref(), args.moves.as_deref()).map_err(CliError::Usage)
+    let moves = args.moves.as_deref().map(castling_with_letters);
+    tabiya_chess::book::probe_position(args.fen.as_deref(), moves.as_deref()).map_err(CliError::Usage)
+}
+
+/// `moves` with each castling written with zeros (`0-0`, `0-0-0+`) written with letters.
+fn castling_with_letters(moves: &str) -> String {
+    let tokens = moves.split_whitespace().map(|token| {
+        let (body, check) = token.split_at(token.trim_end_matches(['+', '#', '!', '?']).len());
+        match body {
+            "0-0" => format!("O-O{check}"),
+            "0-0-0" => format!("O-O-O{check}"),
+            _ => token.to_owned(),
+        }
+    });
+    tokens.collect::<Vec<_>>().join(" ")
 }
 
 pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
@@ -290,6 +371,9 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     let mut parts = vec![];
     for input in &args.inputs {
         let (_, from) = input_format(input, None)?;
+        if !builds(from, to) {
+            return Err(CliError::unsupported(format!("building {to} books from {from}")));
+        }
         parts.extend([Part::new(from, Role::Read, Some(to)), Part::new(to, Role::Build, Some(from))]);
     }
     check_options("book", &global.given, &parts)?;
@@ -308,6 +392,9 @@ pub fn verify(args: &VerifyArgs, global: &Global) -> Result<ExitCode, CliError> 
     }
     let (path, format) = input_format(&args.path, None)?;
     check_options("verify", &global.given, &[Part::new(format, Role::Verify, None)])?;
+    if !verifies(format) {
+        return Err(CliError::unsupported(format!("verifying {format}")));
+    }
     match format {
         Format::Chess(C::Pgn | C::JsonLines | C::Scid3 | C::Scid4 | C::Scid5) => pgn::verify(&path, args, global),
         Format::Chess(C::Polyglot) => polyglot::verify(&path, args, global),
@@ -369,6 +456,14 @@ mod tests {
                 assert!(takers > 0, "`{command} --{id}` is taken by no format");
             }
         }
+    }
+
+    #[test]
+    fn castling_with_zeros() {
+        assert_eq!(
+            castling_with_letters("e4 e5 Nf3 Nc6 Bc4 Bc5 0-0 0-0-0+ O-O"),
+            "e4 e5 Nf3 Nc6 Bc4 Bc5 O-O O-O-O+ O-O"
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@ use tabiya_chess::scid::{DatabaseWriter, Version};
 use tabiya_io::{Diagnostic, DiagnosticSink};
 
 use crate::args::*;
-use crate::report::{CliError, Output, print, progress, summary};
+use crate::report::{CliError, Output, Unit, counted, print, progress, summary};
 use indicatif::ProgressBar;
 
 /// How games are written as PGN, whatever they are read from.
@@ -79,9 +79,19 @@ pub fn holds_games(format: Format) -> bool {
     matches!(format, Format::Chess(C::Pgn | C::JsonLines | C::Scid3 | C::Scid4 | C::Scid5))
 }
 
+/// What the games library's progress counts for `path`: bytes of PGN and JSON Lines, games
+/// of a SCID database.
+fn progress_unit(path: &Path) -> Unit {
+    let extension = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
+    match C::from_extension(extension) {
+        Some(C::Scid3 | C::Scid4 | C::Scid5) => Unit::Records,
+        _ => Unit::Bytes,
+    }
+}
+
 /// `tabiya info` of PGN or a SCID database: the library's answer, printed.
 pub fn info(path: &Path, args: &InfoArgs, global: &Global) -> Result<ExitCode, CliError> {
-    let bar = progress(0, global.quiet, "reading");
+    let bar = progress(progress_unit(path), 0, global.quiet, "reading");
     let info = games::info(path, &mut |done, total| {
         bar.set_length(total);
         bar.set_position(done);
@@ -95,7 +105,7 @@ pub fn info(path: &Path, args: &InfoArgs, global: &Global) -> Result<ExitCode, C
 /// `tabiya verify` of PGN or a SCID database: every game read and every move replayed; exit
 /// status 1 when an error was found.
 pub fn verify(path: &Path, args: &VerifyArgs, global: &Global) -> Result<ExitCode, CliError> {
-    let bar = progress(0, global.quiet, "verifying");
+    let bar = progress(progress_unit(path), 0, global.quiet, "verifying");
     let verification = games::verify(path, &mut |done, total| {
         bar.set_length(total);
         bar.set_position(done);
@@ -107,8 +117,9 @@ pub fn verify(path: &Path, args: &VerifyArgs, global: &Global) -> Result<ExitCod
 
 /// PGN and JSON Lines to each other (pairs with SCID are claimed by scid.rs, for the same
 /// conversion).
-pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
-    (holds_games(from) && holds_games(to)).then(|| convert_games(args, global, from, to))
+pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
+    (holds_games(from) && holds_games(to))
+        .then(|| -> super::Conversion { Box::new(move |args, global| convert_games(args, global, from, to)) })
 }
 
 /// Adds the games of every input to `sink`.
@@ -120,6 +131,11 @@ fn fill<W: Write + Send>(
 ) -> Result<(), CliError> {
     for input in inputs {
         let source = Source::open(input).map_err(CliError::input)?;
+        // A SCID database counts its games up front: a lone one gives the bar its total (PGN
+        // does not count them, so a mix has none).
+        if let (Source::Scid(db), 1) = (&source, inputs.len()) {
+            bar.set_length(db.len() as u64);
+        }
         sink.add_source(&source, printer, |n| bar.inc(n)).map_err(|e| CliError::Output(e.to_string()))?;
     }
     Ok(())
@@ -148,7 +164,7 @@ impl DiagnosticSink for Printer {
 /// printed, and makes the exit status 1.
 pub fn convert_games(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Result<ExitCode, CliError> {
     let mut printer = Printer { quiet: global.quiet, errors: 0, warnings: 0 };
-    let bar = progress(0, global.quiet, "games");
+    let bar = progress(Unit::Records, 0, global.quiet, "games");
     let output = |e: games::GamesError| CliError::Output(e.to_string());
     let written = match to {
         Format::Chess(C::Pgn | C::JsonLines) => {
@@ -182,8 +198,11 @@ pub fn convert_games(args: &ConvertArgs, global: &Global, from: Format, to: Form
     summary(
         global.quiet,
         format!(
-            "{} games written ({} in the output), {errors} errors, {warnings} warnings",
-            written.written, written.total
+            "{} written ({} in the output), {}, {}",
+            counted(written.written as u64, "game"),
+            written.total,
+            counted(errors, "error"),
+            counted(warnings, "warning")
         ),
     );
     Ok(if errors == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })

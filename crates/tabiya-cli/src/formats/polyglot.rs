@@ -11,7 +11,7 @@ use tabiya_chess::games;
 use tabiya_chess::polyglot::{self, Entry, EntryRun, MakeOptions, MergeRule};
 
 use crate::args::*;
-use crate::report::{CliError, Output, progress, summary};
+use crate::report::{CliError, Output, Unit, counted, progress, summary};
 
 const FORMAT: Format = Format::Chess(tabiya_chess::Format::Polyglot);
 
@@ -86,7 +86,7 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     let mut built: Option<book::GamesBuild> = None;
     for input in &args.inputs {
         let (path, format) = super::input_format(input, None)?;
-        let bar = progress(0, global.quiet, &format!("reading {}", path.display()));
+        let bar = progress(Unit::Records, 0, global.quiet, &format!("reading {}", path.display()));
         let this = match format {
             Format::Chess(tabiya_chess::Format::Pgn) => {
                 let bytes = tabiya_io::read_input(&path).map_err(CliError::input)?;
@@ -124,15 +124,15 @@ fn write_made(args: &BookArgs, global: &Global, made: book::GamesBuild<Vec<Entry
     summary(
         global.quiet,
         format_args!(
-            "{} games used ({} Chess960, {} below the Elo filter, {} unreadable skipped; {warnings} warnings), \
-             {} positions, {} moves, {} entries written",
-            counts.games_added,
+            "{} used ({} Chess960, {} below the Elo filter, {} unreadable skipped; {}), {}, {}, {} written",
+            counted(counts.games_added, "game"),
             counts.games_chess960,
             counts.games_below_min_elo,
             unreadable,
-            runs.iter().map(|run| run.positions).sum::<usize>(),
-            runs.iter().map(|run| run.moves).sum::<usize>(),
-            runs.iter().map(|run| run.entries.len()).sum::<usize>()
+            counted(warnings, "warning"),
+            counted(runs.iter().map(|run| run.positions).sum::<usize>() as u64, "position"),
+            counted(runs.iter().map(|run| run.moves).sum::<usize>() as u64, "move"),
+            counted(runs.iter().map(|run| run.entries.len()).sum::<usize>() as u64, "entry")
         ),
     );
     Ok(ExitCode::SUCCESS)
@@ -147,11 +147,10 @@ fn write_book<'a>(path: &Path, runs: impl IntoIterator<Item = &'a [Entry]>) -> R
     out.finish(path)
 }
 
-pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
+pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
     match (from, to) {
-        (FORMAT, FORMAT) => Some(merge_books(args, global)),
-        (FORMAT, Format::Chess(tabiya_chess::Format::JsonLines)) => Some(dump(args, global)),
-        (Format::Chess(games), FORMAT) if games.holds_games() => Some(Err(super::books::build_with_book(to))),
+        (FORMAT, FORMAT) => Some(Box::new(merge_books)),
+        (FORMAT, Format::Chess(tabiya_chess::Format::JsonLines)) => Some(Box::new(dump)),
         _ => None,
     }
 }
@@ -168,7 +167,7 @@ fn dump(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
         }
     }
     out.finish(&args.output)?;
-    summary(global.quiet, format_args!("{written} entries written"));
+    summary(global.quiet, format_args!("{} written", counted(written as u64, "entry")));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -189,7 +188,7 @@ fn merge_books(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError
     let entries = merged.unwrap_or_default();
     let written = entries.len();
     write_book(&args.output, [&entries[..]])?;
-    summary(global.quiet, format_args!("{written} entries written"));
+    summary(global.quiet, format_args!("{} written", counted(written as u64, "entry")));
     Ok(ExitCode::SUCCESS)
 }
 

@@ -2,12 +2,10 @@
 //! options of writing SCID. Info, verify and the conversion itself are pgn.rs's, for the whole
 //! games family (the library's `games` layer).
 
-use std::process::ExitCode;
-
 use crate::registry::Format;
 use tabiya_chess::Format as C;
 
-use crate::args::*;
+use crate::args::ConvertArgs;
 use crate::output::{self, Output};
 use crate::report::CliError;
 use tabiya_chess::scid::{DatabasePaths, Version};
@@ -26,10 +24,11 @@ fn is_scid(format: Format) -> bool {
 }
 
 /// Every conversion with a SCID database on either side.
-pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
+pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
     let games = super::pgn::holds_games;
-    ((is_scid(from) || is_scid(to)) && games(from) && games(to))
-        .then(|| super::pgn::convert_games(args, global, from, to))
+    ((is_scid(from) || is_scid(to)) && games(from) && games(to)).then(|| -> super::Conversion {
+        Box::new(move |args, global| super::pgn::convert_games(args, global, from, to))
+    })
 }
 
 /// Refuses `-` (a database is three files) and an existing file of the database unless

@@ -10,7 +10,7 @@ use tabiya_othello::text::obf::{self, ObfLine};
 use tabiya_othello::wthor::{self, GameFile, Header, SolitaireFile};
 
 use crate::args::{ConvertArgs, Global};
-use crate::report::{CliError, summary};
+use crate::report::{CliError, Unit, progress, summary};
 
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
@@ -45,6 +45,7 @@ pub fn solve(options: &SolveOptions, global: &Global) -> Result<ExitCode, CliErr
         .threads(threads)
         .map_err(|e| CliError::Usage(format!("cannot start {threads} threads: {e}")))?;
 
+    let bar = progress(Unit::Records, lines.len() as u64, global.quiet || lines.len() < 2, "solving");
     let mut stdout = std::io::stdout().lock();
     let (mut disagreements, mut total_nodes, mut total_seconds) = (0, 0u64, 0.0);
     for (number, line) in &lines {
@@ -58,8 +59,10 @@ pub fn solve(options: &SolveOptions, global: &Global) -> Result<ExitCode, CliErr
         } else {
             solved.text()
         };
-        writeln!(stdout, "{text}").map_err(|e| CliError::output(Path::new("-"), e))?;
+        bar.suspend(|| writeln!(stdout, "{text}")).map_err(|e| CliError::output(Path::new("-"), e))?;
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     summary(
         global.quiet,
         format_args!(
@@ -80,6 +83,11 @@ pub fn solve(options: &SolveOptions, global: &Global) -> Result<ExitCode, CliErr
 fn read_positions(target: &str) -> Result<Vec<(u64, ObfLine)>, CliError> {
     let path = PathBuf::from(target);
     if target != "-" && !path.is_file() {
+        // A name with an extension or a directory is a file that is not there, not a
+        // position (an OBF position has neither a dot nor a slash).
+        if path.extension().is_some() || target.contains(std::path::MAIN_SEPARATOR) {
+            return Err(CliError::Input(format!("{target}: no such file")));
+        }
         let line = obf::parse_line(target.trim(), 1).map_err(|e| {
             CliError::Usage(format!(
                 "'{target}' is neither a file nor an OBF position: expected {} at byte {}",
@@ -90,7 +98,11 @@ fn read_positions(target: &str) -> Result<Vec<(u64, ObfLine)>, CliError> {
         return Ok(vec![(0, line)]);
     }
     let bytes = tabiya_io::read_input(&path).map_err(|e| CliError::Input(format!("{target}: {e}")))?;
-    let text = std::str::from_utf8(&bytes).map_err(|e| CliError::Input(format!("{target}: not text: {e}")))?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        CliError::Input(format!("{target}@{at:#x} (line {line}): not UTF-8 text"))
+    })?;
     obf::parse(text)
         .map(|(number, line)| {
             line.map(|l| (number, l)).map_err(|mut e| {
@@ -117,10 +129,10 @@ pub fn solitaire_solver() -> Result<SolitaireSolver, CliError> {
 
 /// `tabiya convert WTH_*.wtb -o SOLITAIRES_NN.pzz [--empties NN]`: the positions of the games
 /// at NN empties where the side to move has exactly one move keeping its result.
-pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
+pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
     (from == Format::Othello(tabiya_othello::Format::WthorGames)
         && to == Format::Othello(tabiya_othello::Format::WthorSolitaires))
-    .then(|| write_solitaires(args, global))
+    .then(|| -> super::Conversion { Box::new(write_solitaires) })
 }
 
 fn write_solitaires(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {

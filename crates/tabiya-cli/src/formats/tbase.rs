@@ -60,9 +60,9 @@ pub fn verify(path: &Path, format: Format, args: &VerifyArgs, _global: &Global) 
     Ok(verdict(&v))
 }
 
-pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
+pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
     let (Format::Shogi(_), Format::Shogi(to)) = (from, to) else { return None };
-    Some(run_convert(args, global, to))
+    Some(Box::new(move |args, global| run_convert(args, global, to)))
 }
 
 fn run_convert(args: &ConvertArgs, global: &Global, to: S) -> Result<ExitCode, CliError> {

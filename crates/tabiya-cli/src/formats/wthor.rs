@@ -19,7 +19,7 @@ use tabiya_othello::wthor::{
 
 use crate::args::*;
 use crate::output;
-use crate::report::{CliError, Output, print, progress, summary};
+use crate::report::{CliError, Output, Unit, counted, print, progress, summary};
 
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
@@ -108,9 +108,17 @@ pub fn verify(path: &Path, format: Format, args: &VerifyArgs, global: &Global) -
     let data = read(path)?;
     let games = matches!(format, O::WthorGames | O::WthorGames10);
     let names = if games { load_names(dir_of(path), args.names.as_deref())? } else { None };
-    let mut deep = args.deep.then(super::solve::theoretical_solver).transpose()?;
     let solitaires = (format == O::WthorSolitaires).then(super::solve::solitaire_solver).transpose()?;
-    let bar = progress(0, global.quiet || solitaires.is_none(), "solving");
+    // One tick a record: a game solved at the header's depth, or a solitaire.
+    let records = format.records_in(data.len() as u64).unwrap_or(0);
+    let solving = args.deep || solitaires.is_some();
+    let bar = progress(Unit::Records, records, global.quiet || !solving, "solving");
+    let ticking = bar.clone();
+    let mut deep = args
+        .deep
+        .then(super::solve::theoretical_solver)
+        .transpose()?
+        .map(|solver| solver.with_tick(move || ticking.inc(1)));
     let tick = || bar.inc(1);
     let options = VerifyOptions {
         names: names.as_ref().map(|(players, tournaments)| Names { players, tournaments }),
@@ -145,7 +153,7 @@ pub fn verify_dir(path: &Path, args: &VerifyArgs, global: &Global) -> Result<Exi
     if names_ref.is_none() {
         report.problem(tabiya_othello::report::no_names(path));
     }
-    let bar = progress(0, global.quiet, "verifying");
+    let bar = progress(Unit::Records, 0, global.quiet, "verifying");
     bar.tick();
     let mut total = GameStats::default();
     for result in wthor::verify_game_files(&games, names_ref) {
@@ -168,20 +176,24 @@ pub fn verify_dir(path: &Path, args: &VerifyArgs, global: &Global) -> Result<Exi
     Ok(if report.ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-pub fn convert(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Option<Result<ExitCode, CliError>> {
+pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
     let (Format::Othello(from), Format::Othello(to)) = (from, to) else { return None };
     let text_out = matches!(to, O::Transcript | O::Ggf | O::Obf | O::JsonLines | O::Csv);
     match (from, to) {
-        (O::WthorGames, _) if text_out => Some(export(args, global, to)),
-        (O::Transcript | O::Ggf, O::WthorGames) => Some(import(args, global, Format::Othello(from))),
+        (O::WthorGames, _) if text_out => Some(Box::new(move |args, global| export(args, global, to))),
+        (O::Transcript | O::Ggf, O::WthorGames) => {
+            Some(Box::new(move |args, global| import(args, global, Format::Othello(from))))
+        }
         (O::WthorGames | O::WthorGames10 | O::WthorPlayers | O::WthorTournaments | O::WthorSolitaires, _)
             if from == to =>
         {
-            Some(copy(args, global, from))
+            Some(Box::new(move |args, global| copy(args, global, from)))
         }
-        (O::WthorSolitaires, O::Obf) => Some(solitaires_to_obf(args, global)),
-        (O::Obf, O::Obf) => Some(copy_positions(args, global)),
-        (O::Transcript | O::Ggf, _) if text_out => Some(export_text(args, global, from, to)),
+        (O::WthorSolitaires, O::Obf) => Some(Box::new(solitaires_to_obf)),
+        (O::Obf, O::Obf) => Some(Box::new(copy_positions)),
+        (O::Transcript | O::Ggf, _) if text_out => {
+            Some(Box::new(move |args, global| export_text(args, global, from, to)))
+        }
         _ => None,
     }
 }
@@ -326,7 +338,7 @@ fn solitaires_to_obf(args: &ConvertArgs, global: &Global) -> Result<ExitCode, Cl
         }
     }
     out.finish(&args.output)?;
-    summary(global.quiet, format!("{}: {written} positions", args.output.display()));
+    summary(global.quiet, format!("{}: {}", args.output.display(), counted(written, "position")));
     Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 

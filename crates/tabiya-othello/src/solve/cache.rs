@@ -18,6 +18,8 @@ pub struct CachedSolver {
     pub solved: u64,
     /// Nodes searched in all solves.
     pub nodes: u64,
+    /// Called after each position asked for (solved or from the cache), for a progress bar.
+    tick: Option<Box<dyn Fn() + Send + Sync>>,
 }
 
 /// The same key for a position and its 7 symmetric images: the smallest image.
@@ -28,7 +30,14 @@ fn canonical(board: Board) -> (u64, u64) {
 impl CachedSolver {
     /// A cache in front of `solver`.
     pub fn new(solver: Solver) -> CachedSolver {
-        CachedSolver { solver, scores: HashMap::new(), hits: 0, solved: 0, nodes: 0 }
+        CachedSolver { solver, scores: HashMap::new(), hits: 0, solved: 0, nodes: 0, tick: None }
+    }
+
+    /// Calls `tick` after each position asked for (solved or answered from the cache): one a
+    /// game when Wthor theoretical scores are checked, for a progress bar.
+    pub fn with_tick(mut self, tick: impl Fn() + Send + Sync + 'static) -> CachedSolver {
+        self.tick = Some(Box::new(tick));
+        self
     }
 
     /// The exact final disc difference for the side to move.
@@ -49,6 +58,9 @@ impl CachedSolver {
 impl EndgameSolver for CachedSolver {
     fn black_score(&mut self, position: &Position) -> u8 {
         let score = self.score(position.board);
+        if let Some(tick) = &self.tick {
+            tick();
+        }
         let black = match position.side {
             crate::board::Color::Black => score,
             crate::board::Color::White => -score,

@@ -104,6 +104,9 @@ pub enum SolitaireProblem {
         /// The position's empty squares.
         actual: u32,
     },
+    /// The position has more empty squares than a check solves (a damaged record: Cassio's
+    /// solitaires have at most a few dozen).
+    TooDeep(u32),
     /// The position has no unique saving move: it is no solitaire.
     NotUnique,
     /// The stored first move is not the unique one.
@@ -124,11 +127,13 @@ pub enum SolitaireProblem {
 
 impl SolitaireProblem {
     /// The stable diagnostic code: `wthor.solitaire_position`, `wthor.solitaire_empties`,
-    /// `wthor.solitaire_not_unique`, `wthor.solitaire_move`, `wthor.solitaire_score`.
+    /// `wthor.solitaire_too_deep`, `wthor.solitaire_not_unique`, `wthor.solitaire_move`,
+    /// `wthor.solitaire_score`.
     pub fn code(&self) -> &'static str {
         match self {
             SolitaireProblem::BadPosition(_) => "wthor.solitaire_position",
             SolitaireProblem::Empties { .. } => "wthor.solitaire_empties",
+            SolitaireProblem::TooDeep(_) => "wthor.solitaire_too_deep",
             SolitaireProblem::NotUnique => "wthor.solitaire_not_unique",
             SolitaireProblem::Move { .. } => "wthor.solitaire_move",
             SolitaireProblem::Score { .. } => "wthor.solitaire_score",
@@ -143,6 +148,10 @@ impl std::fmt::Display for SolitaireProblem {
             SolitaireProblem::Empties { stored, actual } => {
                 write!(f, "{stored} empties stored but the position has {actual}")
             }
+            SolitaireProblem::TooDeep(empties) => write!(
+                f,
+                "{empties} empties: deeper than a check solves ({SOLITAIRE_MAX_EMPTIES}); the record looks damaged"
+            ),
             SolitaireProblem::NotUnique => {
                 f.write_str("not a solitaire: the side to move loses, or has no or several saving moves")
             }
@@ -160,7 +169,12 @@ impl std::fmt::Display for SolitaireProblem {
     }
 }
 
-/// Solves a stored solitaire and lists where it disagrees.
+/// The most empty squares a stored solitaire may have to be solved by a check: the FFO's
+/// deepest test position has 36, and a solve grows about threefold with each empty square.
+pub const SOLITAIRE_MAX_EMPTIES: u32 = 36;
+
+/// Solves a stored solitaire and lists where it disagrees; a record that is impossible (empties
+/// that disagree with its board, or too many to solve) is reported without solving.
 pub fn check_solitaire(solver: &SolitaireSolver, solitaire: &Solitaire) -> Vec<SolitaireProblem> {
     let (black, white) = solitaire.discs();
     let side = match solitaire.side_to_move {
@@ -171,10 +185,15 @@ pub fn check_solitaire(solver: &SolitaireSolver, solitaire: &Solitaire) -> Vec<S
     let Some(position) = Position::from_discs(black, white, side) else {
         return vec![SolitaireProblem::BadPosition("overlapping discs".into())];
     };
-    let mut problems = Vec::new();
+    // A record whose board disagrees with its own count of empties is damaged (a zeroed board
+    // still labelled 14 empties has 60): solving it would answer nothing and could take hours.
     if position.board.empties() != u32::from(solitaire.empties) {
-        problems.push(SolitaireProblem::Empties { stored: solitaire.empties, actual: position.board.empties() });
+        return vec![SolitaireProblem::Empties { stored: solitaire.empties, actual: position.board.empties() }];
     }
+    if position.board.empties() > SOLITAIRE_MAX_EMPTIES {
+        return vec![SolitaireProblem::TooDeep(position.board.empties())];
+    }
+    let mut problems = Vec::new();
     match solver.unique_move(position.board) {
         None => problems.push(SolitaireProblem::NotUnique),
         Some(unique) => {
@@ -224,17 +243,24 @@ mod tests {
         let mut solitaire = Solitaire { empties: 14, side_to_move: 1, score: 2, best_move: 14, ..Solitaire::default() };
         solitaire.set_discs(position.black(), position.white());
         assert_eq!(check_solitaire(&solver, &solitaire), []);
-        let wrong = Solitaire { score: 4, best_move: 73, empties: 13, ..solitaire };
+        let wrong = Solitaire { score: 4, best_move: 73, ..solitaire };
         let problems = check_solitaire(&solver, &wrong);
         assert_eq!(
             problems,
             [
-                SolitaireProblem::Empties { stored: 13, actual: 14 },
                 SolitaireProblem::Move { stored: 73, solution: "d1".parse().unwrap() },
                 SolitaireProblem::Score { stored: 4, solution: 2 },
             ]
         );
         let codes: Vec<&str> = problems.iter().map(SolitaireProblem::code).collect();
-        assert_eq!(codes, ["wthor.solitaire_empties", "wthor.solitaire_move", "wthor.solitaire_score"]);
+        assert_eq!(codes, ["wthor.solitaire_move", "wthor.solitaire_score"]);
+        // The record's own count disagrees with its board: damaged, and not solved.
+        let miscounted = Solitaire { empties: 13, ..wrong };
+        assert_eq!(check_solitaire(&solver, &miscounted), [SolitaireProblem::Empties { stored: 13, actual: 14 }]);
+        // A zeroed board but four discs, labelled as such: refused, not solved for hours.
+        let start = Position::from_discs(0x0000_0008_1000_0000, 0x0000_0010_0800_0000, Color::Black).unwrap();
+        let mut zeroed = Solitaire { empties: 60, ..solitaire };
+        zeroed.set_discs(start.black(), start.white());
+        assert_eq!(check_solitaire(&solver, &zeroed), [SolitaireProblem::TooDeep(60)]);
     }
 }

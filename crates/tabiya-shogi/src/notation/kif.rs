@@ -172,6 +172,8 @@ fn summary_end(line: &str) -> Option<Ending> {
 pub fn read(text: &str) -> Result<Kifu, Error> {
     let mut kifu = Kifu::new(PartialPosition::empty());
     let mut board_rows = 0u8;
+    // Where the board starts (byte offset, line), for a board with a wrong number of rows.
+    let mut board_start = (0, 0);
     let mut has_board = false;
     let mut turn_given = false;
     let mut previous: Option<Square> = None;
@@ -198,6 +200,9 @@ pub fn read(text: &str) -> Result<Kifu, Error> {
         }
         if line.starts_with('|') {
             let rank = board_rows + 1;
+            if !has_board {
+                board_start = (offset, number);
+            }
             read_row(&mut kifu.start, line, rank).map_err(|e| line_error("kif.board_row", offset, number, e, line))?;
             board_rows += 1;
             has_board = true;
@@ -273,8 +278,10 @@ pub fn read(text: &str) -> Result<Kifu, Error> {
         play(current, &mut kifu.moves, &mut previous, mv);
     }
     if has_board && board_rows != 9 {
-        let what = format!("expected a board of 9 rows, found {board_rows} rows");
-        return Err(Error::Record(tabiya_io::Diagnostic::error("kif.board_rows", Default::default(), what)));
+        let (offset, line) = board_start;
+        let location = tabiya_io::Location::of(tabiya_io::Unit::Line, line as u64).with_offset(offset as u64);
+        let what = format!("expected a board of 9 rows from line {line}, found {board_rows} rows");
+        return Err(Error::Record(tabiya_io::Diagnostic::error("kif.board_rows", location, what)));
     }
     Ok(kifu)
 }
@@ -414,6 +421,16 @@ mod tests {
         }
         let ki2 = write(&kifu, Flavour::Ki2);
         assert!(ki2.contains("▲７三銀 △同　金 ▲９四桂 △同　馬 ▲７一銀 △９二玉 ▲８二金 △９三玉\r\n"), "{ki2}");
+    }
+
+    /// A board cut short names the line it starts on.
+    #[test]
+    fn short_board_names_its_line() {
+        let text = "作者：x\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n\
+            | ・ ・ ・ ・ ・ ・ ・ ・ ・|一\n| ・v玉v金 ・ ・ ・ ・ ・ ・|二\n+---------------------------+\n";
+        let Err(Error::Record(d)) = read(text) else { panic!("a 2-row board reads") };
+        assert_eq!(d.message, "expected a board of 9 rows from line 4, found 2 rows");
+        assert_eq!(d.location.number, Some(4));
     }
 
     /// Times, `先手番` and arabic hand counts, as rsshogi 1.7.0 writes KIF.
