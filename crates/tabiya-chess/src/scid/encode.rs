@@ -35,7 +35,7 @@ pub struct Encoded {
     /// An EventDate that SCID 4 cannot store within ±3 years of the game date (dropped).
     pub dropped_event_date: Option<Date>,
     /// NAGs not stored as given: SCID keeps one move assessment ($1–$6) and one position
-    /// assessment ($10–$21) per move, the last given, and at most 7 NAGs (see [`scid_nags`]).
+    /// assessment ($10–$21) per move, the last given, and at most 7 NAGs (the rule of `scid_nags`).
     pub replaced_nags: usize,
     /// Tags dropped for their length: SCID's import drops a tag pair over 240
     /// bytes, and SCID 5.0.2 reads what it stored.
@@ -338,7 +338,7 @@ struct MoveWriter {
     comment_count: usize,
     variations: usize,
     nags: usize,
-    /// NAGs that SCID's rule replaced or refused (see [`scid_nags`]).
+    /// NAGs that SCID's rule replaced or refused (the rule of `scid_nags`).
     replaced_nags: usize,
     /// A null move was met while walking without the position.
     null_move: bool,
