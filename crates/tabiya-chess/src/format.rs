@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use tabiya_io::Head;
+use tabiya_io::sniff::find_format;
 
 /// Every chess file format tabiya knows. A multi-file format is one value whichever of its
 /// files is named (`games.sg4` and `games.si4` are both `Scid4`).
@@ -74,14 +75,12 @@ impl Format {
 
     /// The format named by `--from`/`--to`: its [`name`](Format::name) or an extension.
     pub fn from_name(name: &str) -> Option<Format> {
-        let lower = name.to_ascii_lowercase();
-        Format::ALL.into_iter().find(|f| f.name() == lower).or_else(|| Format::from_extension(&lower))
+        find_format(&Format::ALL, name, |f, n| f.name() == n).or_else(|| Format::from_extension(name))
     }
 
     /// The format an extension names.
     pub fn from_extension(ext: &str) -> Option<Format> {
-        let lower = ext.to_ascii_lowercase();
-        Format::ALL.into_iter().find(|f| f.extensions().contains(&lower.as_str()))
+        find_format(&Format::ALL, ext, |f, e| f.extensions().contains(&e))
     }
 
     /// Names a file's format from its head. Magic bytes win over the extension; formats

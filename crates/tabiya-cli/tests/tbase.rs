@@ -152,7 +152,7 @@ fn encoding_option_chooses_the_output_bytes() {
     let path = dir.path().join("problems.dia");
     let stdout = tabiya(&["convert", path.to_str().unwrap(), "-o", "-", "--to", "kif"]);
     assert_eq!(stdout.stdout, sjis, "-o - --to kif and -o p.kif agree");
-    let utf8 = std::fs::read(exported(dir.path(), "kif", &["--encoding", "utf-8", "--force"])).unwrap();
+    let utf8 = std::fs::read(exported(dir.path(), "kif", &["--encoding", "utf-8"])).unwrap();
     let text = std::str::from_utf8(&utf8).unwrap();
     assert!(text.starts_with("作品番号：0003\r\n作者：初代宗桂\r\n"), "{text}");
     let euc = std::fs::read(exported(dir.path(), "csa", &["--encoding", "euc-jp"])).unwrap();

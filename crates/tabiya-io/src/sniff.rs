@@ -60,6 +60,13 @@ impl Head {
     }
 }
 
+/// The first of `formats` that `is` says is `wanted` (lower-cased first): the one look-up behind
+/// every family's `Format::from_name` and `Format::from_extension`.
+pub fn find_format<F: Copy>(formats: &[F], wanted: &str, is: impl Fn(F, &str) -> bool) -> Option<F> {
+    let lower = wanted.to_ascii_lowercase();
+    formats.iter().copied().find(|&f| is(f, &lower))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use tabiya_io::Head;
+use tabiya_io::sniff::find_format;
 
 /// Every shogi file format tabiya knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -69,14 +70,12 @@ impl Format {
 
     /// The format named by `--from`/`--to`: its [`name`](Format::name) or an extension.
     pub fn from_name(name: &str) -> Option<Format> {
-        let lower = name.to_ascii_lowercase();
-        Format::ALL.into_iter().find(|f| f.name() == lower).or_else(|| Format::from_extension(&lower))
+        find_format(&Format::ALL, name, |f, n| f.name() == n).or_else(|| Format::from_extension(name))
     }
 
     /// The format an extension names.
     pub fn from_extension(ext: &str) -> Option<Format> {
-        let lower = ext.to_ascii_lowercase();
-        Format::ALL.into_iter().find(|f| f.extensions().contains(&lower.as_str()))
+        find_format(&Format::ALL, ext, |f, e| f.extensions().contains(&e))
     }
 
     /// Names a file's format from its extension.
