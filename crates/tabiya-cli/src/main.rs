@@ -22,6 +22,9 @@ fn main() -> ExitCode {
     // since the output was cut short. Either way the process dies of the signal, so nothing
     // may report the failed write first: an error or a panic it caused waits for that.
     tabiya_io::cleanup::install_signal_handlers();
+    tabiya_io::lock::set_wait_notice(|lock| {
+        eprintln!("tabiya: waiting for another writer to finish (it holds {})", lock.display());
+    });
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         tabiya_io::cleanup::wait_if_interrupted();

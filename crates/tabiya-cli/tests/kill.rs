@@ -157,3 +157,34 @@ fn a_multi_file_output_refuses_standard_output_and_an_existing_file_of_the_set()
     assert_eq!(status(&["book", "a.pgn", "-o", "book.kob"]), Some(2), "book.kin exists");
     assert_eq!(fs::read(dir.join("book.kin")).unwrap(), b"someone's index");
 }
+
+#[test]
+fn a_writer_that_waits_for_another_says_so() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    fs::write(dir.join("a.pgn"), pgn(0, 20)).unwrap();
+    run(&["convert", "a.pgn", "-o", "db.si4"], dir);
+    let lock = tabiya_io::WriteLock::acquire(&dir.join("db"), || {}).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabiya"))
+        .args(["convert", "a.pgn", "-o", "db.si4", "--append"])
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let (line, told) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for l in stderr.lines().map_while(Result::ok) {
+            let _ = line.send(l);
+        }
+    });
+    // A minute is far beyond any start-up: no line by then means the wait was silent.
+    let first = told.recv_timeout(Duration::from_secs(60));
+    drop(lock);
+    let first = first.expect("the waiting writer said nothing");
+    assert!(first.contains("waiting for another writer") && first.contains(".db.lock"), "{first}");
+    assert!(child.wait().unwrap().success());
+    assert_eq!(Database::open(dir.join("db.si4")).unwrap().len(), 40);
+}

@@ -187,3 +187,26 @@ fn verify_checks_a_kif_record() {
     assert_eq!(problem["location"]["unit"], "line");
     assert_eq!(problem["location"]["number"], line);
 }
+
+#[test]
+fn a_number_given_twice_gives_two_kif_files_and_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    // The seed example in both of its forms: two records with the same 作品番号.
+    let two =
+        [std::fs::read(fixture("example_3line.dia")).unwrap(), std::fs::read(fixture("example_4line.dia")).unwrap()];
+    let path = dir.path().join("twice.dia");
+    std::fs::write(&path, two.concat()).unwrap();
+    let kif = dir.path().join("out.kif");
+    let out = tabiya(&["convert", path.to_str().unwrap(), "-o", kif.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut written: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".kif"))
+        .collect();
+    written.sort();
+    assert_eq!(written.len(), 2, "{written:?}");
+    assert_eq!(written[1], written[0].replace(".kif", "_2.kif"), "{written:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("tbase.number_repeated") || stderr.contains("again"), "{stderr}");
+}

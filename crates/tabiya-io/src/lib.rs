@@ -23,7 +23,7 @@ pub mod compression;
 mod diagnostic;
 mod error;
 mod input;
-mod lock;
+pub mod lock;
 mod overwrite;
 mod reader;
 pub mod report;

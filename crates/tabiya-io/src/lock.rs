@@ -13,8 +13,20 @@ use std::fs::{self, File, TryLockError};
 use std::io;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use crate::cleanup;
+
+/// What the program says when a writer has to wait for another: set once by the program
+/// (the command line prints a line), so that a wait is never silent whichever library writer
+/// takes the lock.
+static WAIT_NOTICE: OnceLock<fn(&Path)> = OnceLock::new();
+
+/// Sets, once per process, the notice given with the lock file's path whenever a writer waits
+/// for another writer's lock. Later calls are ignored: the first program-wide choice stands.
+pub fn set_wait_notice(notice: fn(&Path)) {
+    let _ = WAIT_NOTICE.set(notice);
+}
 
 /// The exclusive right to change the database or book at a stem; released on drop.
 #[derive(Debug)]
@@ -26,8 +38,8 @@ pub struct WriteLock {
 
 impl WriteLock {
     /// Locks the database or book `stem` (e.g. `dir/games` for `dir/games.si4`, or a single
-    /// file's path). When another writer holds it, calls `on_wait` once (to tell the user) and
-    /// waits for it.
+    /// file's path). When another writer holds it, gives the program's wait notice (see
+    /// [`set_wait_notice`]) and calls `on_wait`, once each, then waits for it.
     pub fn acquire(stem: &Path, on_wait: impl FnOnce()) -> io::Result<WriteLock> {
         let path = sibling(stem, ".", ".lock");
         let mut on_wait = Some(on_wait);
@@ -37,6 +49,9 @@ impl WriteLock {
                 Ok(()) => {}
                 Err(TryLockError::WouldBlock) => {
                     if let Some(tell) = on_wait.take() {
+                        if let Some(notice) = WAIT_NOTICE.get() {
+                            notice(&path);
+                        }
                         tell();
                     }
                     file.lock()?;

@@ -133,18 +133,21 @@ impl Verification {
 }
 
 impl Report for Verification {
-    /// Plain text: each problem on a line, then `PATH: FORMAT (counts): ok|PROBLEMS FOUND`.
+    /// Plain text: each problem on a line, then `PATH: FORMAT (counts): ok|PROBLEMS FOUND`
+    /// (`nothing checked` in place of the counts when there are none).
     fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
         for p in &self.problems {
             writeln!(out, "{p}")?;
         }
         let checked: Vec<String> = self.checked.iter().map(|(k, v)| format!("{k} {}", plain(v))).collect();
+        // A file that could not be read at all checked nothing: say so rather than `()`.
+        let checked = if checked.is_empty() { "nothing checked".to_owned() } else { checked.join(", ") };
         writeln!(
             out,
             "{}: {} ({}): {}",
             self.path.display(),
             self.format,
-            checked.join(", "),
+            checked,
             if self.ok { "ok" } else { "PROBLEMS FOUND" }
         )
     }
@@ -272,6 +275,11 @@ mod tests {
             String::from_utf8(text).unwrap(),
             "warning: <input> (record 1): odd\nerror: <input> (record 2): bad\ng.pgn: pgn (games 2): PROBLEMS FOUND\n"
         );
+        let mut unread = Verification::new(Path::new("x.si4"), "scid4");
+        unread.problem(Diagnostic::error("scid.magic", Location::at(0), "not an index"));
+        let mut text = Vec::new();
+        unread.write_text(&mut text).unwrap();
+        assert!(String::from_utf8(text).unwrap().ends_with("x.si4: scid4 (nothing checked): PROBLEMS FOUND\n"));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! write, in the order to write them (a T-BASE set's `.dia` last: it names the set), and what
 //! the conversion met.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -102,6 +103,7 @@ fn output_encoding(output: &Output, inputs: &[Encoding]) -> Encoding {
 /// The problems of a set with their solutions resolved (a solution that does not replay is
 /// left out with a warning) and comments.
 struct Exported<'a> {
+    location: Location,
     diagram: &'a Diagram,
     moves: Vec<Move>,
     solution: Option<&'a Solution>,
@@ -128,13 +130,23 @@ fn export(contents: &Contents, output: &Output) -> Result<Conversion, Error> {
                     check.moves
                 } else {
                     let what = "the solution does not replay; written without it";
-                    conversion.diagnostics.push(Diagnostic::warning("tbase.solution_left_out", p.location, what));
+                    conversion.diagnostics.push(Diagnostic::warning(
+                        "tbase.solution_left_out",
+                        p.location.clone(),
+                        what,
+                    ));
                     Vec::new()
                 }
             }
             None => Vec::new(),
         };
-        problems.push(Exported { diagram: p.diagram, moves, solution: p.solution, comment: p.comment });
+        problems.push(Exported {
+            location: p.location.clone(),
+            diagram: p.diagram,
+            moves,
+            solution: p.solution,
+            comment: p.comment,
+        });
     }
     let kifu = |p: &Exported<'_>| tbase::to_kifu(p.diagram, &p.moves, p.comment);
     let encoding = output_encoding(output, &[]);
@@ -143,8 +155,30 @@ fn export(contents: &Contents, output: &Output) -> Result<Conversion, Error> {
     match output.format {
         Format::Kif | Format::Ki2 => {
             let single = problems.len() == 1 || out.as_os_str() == "-";
+            // Sets with a 作品番号 twice exist: the later problems get `_2`, `_3`… after the
+            // number instead of replacing the first one's file.
+            let mut written: HashMap<u16, usize> = HashMap::new();
             for p in &problems {
-                let path = if single { out.clone() } else { numbered(out, p.diagram.number) };
+                let path = if single {
+                    out.clone()
+                } else {
+                    let seen = written.entry(p.diagram.number).or_default();
+                    *seen += 1;
+                    let path = numbered(out, p.diagram.number, *seen);
+                    if *seen > 1 {
+                        let what = format!(
+                            "作品番号 {:04} again: this problem is written to {}",
+                            p.diagram.number,
+                            path.display()
+                        );
+                        conversion.diagnostics.push(Diagnostic::warning(
+                            "tbase.number_repeated",
+                            p.location.clone(),
+                            what,
+                        ));
+                    }
+                    path
+                };
                 file(path, records::write(std::slice::from_ref(&kifu(p)), output.format, encoding)?);
             }
         }
@@ -168,11 +202,13 @@ fn export(contents: &Contents, output: &Output) -> Result<Conversion, Error> {
     Ok(conversion)
 }
 
-/// `out_0003.kif` for problem 3 when several problems go to KIF/KI2 (one record per file).
-fn numbered(out: &Path, number: u16) -> PathBuf {
+/// `out_0003.kif` for problem 3 when several problems go to KIF/KI2 (one record per file), and
+/// `out_0003_2.kif` for the second problem numbered 3.
+fn numbered(out: &Path, number: u16, occurrence: usize) -> PathBuf {
     let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let ext = out.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
-    out.with_file_name(format!("{stem}_{number:04}.{ext}"))
+    let again = if occurrence > 1 { format!("_{occurrence}") } else { String::new() };
+    out.with_file_name(format!("{stem}_{number:04}{again}.{ext}"))
 }
 
 /// .dia → .dia: the records that decode, byte for byte as read (re-encoded records would

@@ -21,7 +21,7 @@ use tabiya_io::report::{Info, Verification};
 use tabiya_io::{Diagnostic, Location, Unit};
 
 use crate::notation::kif::Flavour;
-use crate::notation::{Kifu, csa, kif, sfen};
+use crate::notation::{Ending, Kifu, csa, kif, sfen};
 use crate::{Encoding, Error, Format, board};
 
 /// What a KIF, KI2, CSA or SFEN file holds.
@@ -67,7 +67,8 @@ pub fn parse(bytes: &[u8], format: Format, encoding: Option<Encoding>) -> Result
         Format::Kif | Format::Ki2 => vec![kif::read(&text)?],
         Format::Csa => csa::read(&text)?,
         Format::Sfen => sfen_lines(&text)?,
-        other => return Err(Error::Output(format!("{other} is not a KIF, KI2, CSA or SFEN file"))),
+        Format::JsonLines => json_lines(&text)?,
+        other => return Err(Error::Output(format!("{other} is not a KIF, KI2, CSA, SFEN or JSON Lines file"))),
     };
     Ok(RecordFile { records, encoding, diagnostics })
 }
@@ -184,16 +185,66 @@ pub fn encode(text: &str, format: Format, encoding: Encoding) -> Result<Vec<u8>,
 
 /// A record as one JSON object: headers, start SFEN, moves in USI, comments.
 fn json_line(kifu: &Kifu) -> String {
-    let headers: serde_json::Map<String, serde_json::Value> =
-        kifu.headers.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
     json!({
-        "headers": headers,
+        "headers": kifu.headers,
         "sfen": sfen::write(&kifu.start),
         "moves": kifu.moves.iter().map(|&m| board::usi(m)).collect::<Vec<_>>(),
         "comments": kifu.comments,
         "move_comments": kifu.move_comments,
+        "end": kifu.end.map(Ending::kif),
     })
     .to_string()
+}
+
+/// The records of a JSON Lines text as [`json_line`] writes them, one a line; blank lines are
+/// skipped. `headers` is a list of `[key, value]` pairs (file order and repeated keys kept).
+fn json_lines(text: &str) -> Result<Vec<Kifu>, Error> {
+    let mut offset = 0;
+    let mut records = Vec::new();
+    for (i, line) in text.split('\n').enumerate() {
+        let at = offset;
+        offset += line.len() + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let located = |e: String| {
+            let location = Location::of(Unit::Line, i as u64 + 1).with_offset(at as u64);
+            Error::Record(Diagnostic::error("jsonl.record", location, format!("expected {e}")))
+        };
+        let record: JsonRecord = serde_json::from_str(line).map_err(|e| located(format!("a shogi record ({e})")))?;
+        let mut kifu = Kifu::new(sfen::parse(&record.sfen).map_err(|e| located(format!("an SFEN position ({e})")))?);
+        let mut current = kifu.start.clone();
+        for text in &record.moves {
+            let mv = board::legal_moves(&current).into_iter().find(|&m| board::usi(m) == *text);
+            let mv = mv.ok_or_else(|| located(format!("a legal USI move, found {text:?}")))?;
+            current.make_move(mv);
+            kifu.moves.push(mv);
+        }
+        kifu.end = match record.end {
+            Some(word) => Some(Ending::from_kif(&word).ok_or_else(|| located(format!("an ending, found {word:?}")))?),
+            None => None,
+        };
+        kifu.headers = record.headers;
+        kifu.comments = record.comments;
+        kifu.move_comments = record.move_comments;
+        records.push(kifu);
+    }
+    Ok(records)
+}
+
+/// One line of a records JSON Lines file.
+#[derive(serde::Deserialize)]
+struct JsonRecord {
+    #[serde(default)]
+    headers: Vec<(String, String)>,
+    sfen: String,
+    #[serde(default)]
+    moves: Vec<String>,
+    #[serde(default)]
+    comments: Vec<String>,
+    #[serde(default)]
+    move_comments: Vec<(usize, String)>,
+    end: Option<String>,
 }
 
 /// `info` of a KIF, KI2, CSA or SFEN file: bytes, records, moves, encoding, the first record's

@@ -225,3 +225,26 @@ fn sealed_move_is_kept() {
     let ki2 = records::text(&file.records, Format::Ki2).unwrap();
     assert_eq!(tabiya(ki2.as_bytes(), Format::Ki2).records[0].end, Some(Ending::Sealed), "{ki2}");
 }
+
+/// JSON Lines is a source as well as a sink: every record of these files comes back from its
+/// line whole (headers in file order, start, moves, comments, ending), and KIF written from
+/// the line is the KIF written from the file.
+#[test]
+fn json_lines_read_back_every_record() {
+    for (name, format) in [
+        ("handicap_kyo.kif", Format::Kif),
+        ("handicap_nimai.ki2", Format::Ki2),
+        ("gps_eucjp.csa", Format::Csa),
+        ("utf8_nobom.kif", Format::Kif),
+    ] {
+        let file = tabiya(&fixture(name), format);
+        let lines = records::write(&file.records, Format::JsonLines, Encoding::Utf8).unwrap();
+        let back = tabiya(&lines, Format::JsonLines);
+        assert_eq!(back.records, file.records, "{name}");
+        let kif = |records: &[tabiya_shogi::notation::Kifu]| records::text(&records[..1], Format::Kif).unwrap();
+        assert_eq!(kif(&back.records), kif(&file.records), "{name}");
+        assert!(back.diagnostics.is_empty(), "{name}: {:?}", back.diagnostics);
+    }
+    let error = records::parse(b"{\"sfen\": \"startpos\"}\n", Format::JsonLines, None).unwrap_err();
+    assert!(error.to_string().contains("SFEN"), "{error}");
+}

@@ -1,21 +1,42 @@
 //! Test support for the tabiya crates, a development dependency only: finding the shared test
 //! corpus (the directory in `TABIYA_CORPUS`) and a replayable generator for damaged inputs.
 //!
-//! Unset, a corpus test prints that it was skipped and passes; set, a missing file fails it.
+//! Unset, a corpus test does not run: it returns at once, and writes its name to the file named
+//! by `TABIYA_SKIPS_FILE` when that is set, so that the test command (`scripts/test`) says how
+//! many tests did not run instead of counting them as passes. Set, a missing file fails it.
 
 use std::path::PathBuf;
+
+pub mod kill;
 
 /// The corpus file at `relative` (e.g. `"polyglot/performance.bin"`), or `None` when
 /// `TABIYA_CORPUS` is unset. Panics when the variable is set and the file is missing, so a
 /// moved corpus fails the tests instead of skipping them.
 pub fn corpus_file(relative: &str) -> Option<PathBuf> {
     let Some(dir) = std::env::var_os("TABIYA_CORPUS") else {
-        eprintln!("skipped: TABIYA_CORPUS is not set (needs {relative})");
+        eprintln!("not run: TABIYA_CORPUS is not set (needs {relative})");
+        record_not_run(relative);
         return None;
     };
     let path = PathBuf::from(dir).join(relative);
     assert!(path.exists(), "TABIYA_CORPUS is set but {} does not exist", path.display());
     Some(path)
+}
+
+/// Appends `test name: needs relative` to the file in `TABIYA_SKIPS_FILE`, if set. libtest
+/// names each test's thread after the test.
+fn record_not_run(relative: &str) {
+    use std::io::Write;
+    let Some(list) = std::env::var_os("TABIYA_SKIPS_FILE") else { return };
+    let test = std::thread::current().name().unwrap_or("?").to_owned();
+    let line = format!("{test}: needs {relative}\n");
+    // One write of one short line in append mode: lines of parallel tests do not mix.
+    let appended = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&list)
+        .and_then(|mut f| f.write_all(line.as_bytes()));
+    assert!(appended.is_ok(), "cannot record a test that did not run in {}", std::path::Path::new(&list).display());
 }
 
 /// A small deterministic generator (xorshift64) for the damaged-input tests every reader has:

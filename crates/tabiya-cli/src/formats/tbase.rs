@@ -95,7 +95,9 @@ fn run_convert(args: &ConvertArgs, global: &Global, to: S) -> Result<ExitCode, C
         for companion in ["tjn", "rem"].map(|ext| args.output.with_extension(ext)) {
             output::permit(&companion, false)?;
         }
-        tbase::commit_set(&args.output, &conversion.files).map_err(|e| CliError::output(&args.output, e))?;
+        let transaction = tbase::begin_set(&args.output).map_err(|e| CliError::output(&args.output, e))?;
+        tbase::commit_set(transaction, &args.output, &conversion.files)
+            .map_err(|e| CliError::output(&args.output, e))?;
         summary(global.quiet, &conversion.summary);
         return Ok(ExitCode::SUCCESS);
     }

@@ -10,6 +10,7 @@
 //! # Ok::<(), tabiya_othello::text::TextError>(())
 //! ```
 
+pub mod exported;
 pub mod ggf;
 pub mod obf;
 pub mod transcript;

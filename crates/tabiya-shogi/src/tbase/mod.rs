@@ -37,7 +37,7 @@ pub use convert::{from_kifu, to_json, to_kifu};
 pub use read::{DiaRecord, DiaRecords, RECORD_LEN, dia_records};
 pub use set::{Contents, FileSet, Problem, info, verify};
 pub use solutions::{Solution, read_solutions, write_solutions};
-pub use write::commit_set;
+pub use write::{begin_set, commit_set};
 
 use shogi_core::{Hand, PartialPosition, Square};
 

@@ -12,13 +12,18 @@ use super::{Diagram, Form, RECORD_LEN, field, letters};
 use crate::Error;
 use crate::board;
 
-/// Puts the files of the set whose `.dia` is `dia` in place as one commit (a kill leaves the
-/// old set or the new one, whole, for the next [`FileSet::read`](super::FileSet::read)):
-/// `files` in the order [`convert`](crate::convert::convert) gives them (`.tjn` and `.rem`
-/// first, the `.dia` last); a `.tjn` or `.rem` of the old set that the new one lacks is removed
-/// in the same commit. Waits while another writer holds the set.
-pub fn commit_set(dia: &Path, files: &[crate::convert::OutputFile]) -> io::Result<()> {
-    let mut transaction = Transaction::begin(&dia.with_extension(""), || {})?;
+/// Locks the set whose `.dia` is `dia` for writing (a second writer waits) and completes what
+/// an interrupted writer left, for [`commit_set`].
+pub fn begin_set(dia: &Path) -> io::Result<Transaction> {
+    Transaction::begin(&dia.with_extension(""), || {})
+}
+
+/// Puts the files of the set whose `.dia` is `dia` in place as one commit of `transaction`
+/// (from [`begin_set`]; a kill leaves the old set or the new one, whole, for the next
+/// [`FileSet::read`](super::FileSet::read)): `files` in the order
+/// [`convert`](crate::convert::convert) gives them (`.tjn` and `.rem` first, the `.dia` last);
+/// a `.tjn` or `.rem` of the old set that the new one lacks is removed in the same commit.
+pub fn commit_set(mut transaction: Transaction, dia: &Path, files: &[crate::convert::OutputFile]) -> io::Result<()> {
     for ext in ["tjn", "rem", "TJN", "REM"] {
         let companion = dia.with_extension(ext);
         if !files.iter().any(|f| f.path == companion) {
