@@ -344,6 +344,16 @@ fn corpus_book_statistics_match_the_pgn() {
             "{suffix}"
         );
     }
+
+    // To Polyglot block by block from the files: the entries of the book in memory, in the
+    // same order (their weights are checked against PGN counts in the round-trip test).
+    let (whole, whole_report) = tabiya_chess::kvetka::convert::to_polyglot(&book);
+    let reader = BookReader::open(&dir.path().join("a_0.kob"), ReadOptions::default()).unwrap();
+    assert!(reader.block_number() > 100, "{}", reader.block_number());
+    let (streamed, streamed_report) = tabiya_chess::kvetka::convert::to_polyglot_from(&reader).unwrap();
+    assert!(whole.len() > 50_000, "{}", whole.len());
+    assert!(streamed == whole);
+    assert_eq!(streamed_report, whole_report);
 }
 
 #[test]

@@ -129,16 +129,23 @@ fn damaged_books_exit_with_status_3_or_verify_1() {
 }
 
 #[test]
-fn names_windows_1251_cannot_hold_are_refused_with_the_game() {
+fn names_windows_1251_cannot_hold_lose_their_accents_with_a_warning_and_exit_1() {
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("m.pgn");
     std::fs::write(&pgn, "[White \"Ivanov\"]\n\n1. e4 1-0\n\n[White \"Müller\"]\n\n1. d4 0-1\n").unwrap();
     let book = dir.path().join("m.kob");
-    let out = tabiya(&["book", "-q", pgn.to_str().unwrap(), "-o", book.to_str().unwrap(), "--game-links"]);
-    assert_eq!(out.status.code(), Some(3));
+    let out = tabiya(&["book", pgn.to_str().unwrap(), "-o", book.to_str().unwrap(), "--game-links"]);
     let message = String::from_utf8_lossy(&out.stderr);
-    assert!(message.contains("m.pgn: the game at byte 29: White: 'ü'"), "{message}");
-    assert!(!dir.path().join("m_0.kob").exists());
-    // Without game references no name is stored, and the book is built.
-    ok(&["book", "-q", pgn.to_str().unwrap(), "-o", book.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{message}");
+    assert!(message.contains("1 player names"), "{message}");
+    assert!(message.contains("m.pgn: the game at byte 29: White \"Müller\" written as \"Muller\""), "{message}");
+    // The book is whole: both games, the second named in Windows-1251 as "Muller" (ASCII), the
+    // first as "Ivanov".
+    let ksf = std::fs::read(dir.path().join("m.ksf")).unwrap();
+    let holds = |name: &[u8]| ksf.windows(name.len()).any(|w| w == name);
+    assert!(holds(b"Muller") && holds(b"Ivanov") && !holds("ü".as_bytes()));
+    let info = json(&["info", "--json", book.to_str().unwrap()]);
+    assert_eq!(info["counts"]["games"], 2);
+    // Without game references no name is stored: nothing is altered.
+    ok(&["book", "-q", pgn.to_str().unwrap(), "-o", dir.path().join("n.kob").to_str().unwrap()]);
 }

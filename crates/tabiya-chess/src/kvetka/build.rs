@@ -79,6 +79,11 @@ pub struct BuildReport {
     pub links_dropped: u64,
     /// Comments dropped because the element did not fit even without links.
     pub comments_dropped: u64,
+    /// Player names of game references that Windows-1251 cannot hold, written with their
+    /// accents taken off or `?` (the `.ksf` keeps ANSI names).
+    pub names_altered: u64,
+    /// The first few of them: the name, what was written, and the game.
+    pub altered_names: Vec<String>,
     /// Positions (elements) written.
     pub positions: u64,
     /// 2048-byte blocks of the book written.
@@ -100,14 +105,20 @@ impl BuildReport {
             (&mut self.link_moves, other.link_moves),
             (&mut self.links_dropped, other.links_dropped),
             (&mut self.comments_dropped, other.comments_dropped),
+            (&mut self.names_altered, other.names_altered),
             (&mut self.positions, other.positions),
             (&mut self.blocks, other.blocks),
         ];
         for (mine, theirs) in pairs {
             *mine += theirs;
         }
+        let room = ALTERED_NAMES_KEPT.saturating_sub(self.altered_names.len());
+        self.altered_names.extend(other.altered_names.iter().take(room).cloned());
     }
 }
+
+/// How many altered names [`BuildReport::altered_names`] lists.
+const ALTERED_NAMES_KEPT: usize = 5;
 
 /// Accumulates games into positions; [`Builder::finish`] makes the book, [`Builder::write`]
 /// writes it without holding it in memory.
@@ -300,15 +311,28 @@ impl Builder {
             let Some(source) = self.sources.last_mut() else {
                 return Err(KvetkaError::unrepresentable("a game reference without a source"));
             };
-            let name = |name: &str| {
-                let context = format!("{}: the game at byte {}: {name}", source.address, place.offset);
-                encode_ansi(tag(name).as_deref().unwrap_or(""), &context)
+            let report = &mut self.report;
+            let mut name = |name: &str| {
+                let text = tag(name).unwrap_or_default();
+                let (bytes, exact) = encode_ansi(&text);
+                if !exact {
+                    report.names_altered += 1;
+                    if report.altered_names.len() < ALTERED_NAMES_KEPT {
+                        report.altered_names.push(format!(
+                            "{}: the game at byte {}: {name} {text:?} written as {:?}",
+                            source.address,
+                            place.offset,
+                            super::text::decode_ansi(&bytes)
+                        ));
+                    }
+                }
+                bytes
             };
             let record = GameRecord {
                 address: place.offset,
                 length: place.length,
-                white: name("White")?,
-                black: name("Black")?,
+                white: name("White"),
+                black: name("Black"),
                 white_elo,
                 black_elo,
                 result: match result {

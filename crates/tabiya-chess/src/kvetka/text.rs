@@ -4,7 +4,6 @@
 use tabiya_io::{ByteReader, Codepage, DataError};
 
 use super::conventions::StringEndian;
-use super::error::KvetkaError;
 
 /// Code-unit order actually used for a string that was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,14 +76,49 @@ pub(crate) fn decode_ansi(raw: &[u8]) -> String {
     Codepage::Windows1251.decode(raw).into_owned()
 }
 
-/// Windows-1251 bytes of `text`, or an error naming the character and `context`.
-pub(crate) fn encode_ansi(text: &str, context: &str) -> Result<Vec<u8>, KvetkaError> {
-    Codepage::Windows1251.encode(text).map(|b| b.into_owned()).map_err(|c| {
-        KvetkaError::unrepresentable(format!(
-            "{context}: '{c}' (U+{:04X}) cannot be written in Windows-1251; transliterate the name",
-            c as u32
-        ))
-    })
+/// Windows-1251 bytes of `text`, and whether they say exactly `text`. Windows-1251 holds
+/// Cyrillic and ASCII but few accented Latin letters: a character it lacks is written as its
+/// Latin letter without the accent (`ü` → `u`, `ß` → `ss`, `Ł` → `L`), or as `?` when it has
+/// none; the caller warns about every name that is not exact.
+pub(crate) fn encode_ansi(text: &str) -> (Vec<u8>, bool) {
+    if let Ok(bytes) = Codepage::Windows1251.encode(text) {
+        return (bytes.into_owned(), true);
+    }
+    let mut out = Vec::with_capacity(text.len());
+    let mut buffer = [0; 4];
+    for c in text.chars() {
+        match Codepage::Windows1251.encode(c.encode_utf8(&mut buffer)) {
+            Ok(bytes) => out.extend_from_slice(&bytes),
+            Err(_) => out.extend_from_slice(latin_base(c).as_bytes()),
+        }
+    }
+    (out, false)
+}
+
+/// The letters of U+00C0–U+017F without their accents, one per character (`?` where a
+/// character needs two letters or is no letter; those are in [`latin_base`]).
+const LATIN_BASES: &[u8; 192] = b"AAAAAA?CEEEEIIIIDNOOOOO?OUUUUY??aaaaaa?ceeeeiiiidnooooo?ouuuuy?y\
+AaAaAaCcCcCcCcDdDdEeEeEeEeEeGgGgGgGgHhHhIiIiIiIiIi??JjKkkLlLlLlL\
+lLlNnNnNnnNnOoOoOo??RrRrRrSsSsSsSsTtTtTtUuUuUuUuUuUuWwYyYZzZzZzs";
+
+/// A Latin letter's unaccented spelling in ASCII (`?` for anything else).
+fn latin_base(c: char) -> &'static str {
+    match c {
+        'Æ' => "AE",
+        'æ' => "ae",
+        'Þ' => "Th",
+        'þ' => "th",
+        'ß' => "ss",
+        'Ĳ' => "IJ",
+        'ĳ' => "ij",
+        'Œ' => "OE",
+        'œ' => "oe",
+        '\u{c0}'..='\u{17f}' => {
+            let i = c as usize - 0xc0;
+            std::str::from_utf8(&LATIN_BASES[i..=i]).unwrap_or("?")
+        }
+        _ => "?",
+    }
 }
 
 pub(crate) fn write_ansi(out: &mut Vec<u8>, raw: &[u8]) {
@@ -120,10 +154,14 @@ mod tests {
     }
 
     #[test]
-    fn ansi_is_windows_1251_and_refuses_what_it_cannot_hold() {
-        assert_eq!(encode_ansi("Иванов", "white").unwrap(), [0xc8, 0xe2, 0xe0, 0xed, 0xee, 0xe2]);
-        let err = encode_ansi("Müller", "game 3 white").unwrap_err().to_string();
-        assert!(err.contains("game 3 white") && err.contains("'ü'"), "{err}");
+    fn ansi_is_windows_1251_with_accents_taken_off_what_it_cannot_hold() {
+        assert_eq!(encode_ansi("Иванов"), (vec![0xc8, 0xe2, 0xe0, 0xed, 0xee, 0xe2], true));
+        // The letters as Python's unicodedata.normalize("NFD", c)[0] gives them (Ł, ß, Æ, ø
+        // have no decomposition: by hand); Ё and ж are Windows-1251's 0xA8 and 0xE6.
+        let (bytes, exact) = encode_ansi("Müller Łukasz Pérez Straße Ærø Ёж 中");
+        assert!(!exact);
+        let expected = [&b"Muller Lukasz Perez Strasse AEro "[..], &[0xa8, 0xe6], b" ?"].concat();
+        assert_eq!(bytes, expected);
         assert_eq!(decode_ansi(&[0xc8, 0x98]), "И\u{98}");
     }
 }

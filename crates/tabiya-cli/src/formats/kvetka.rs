@@ -169,7 +169,8 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
         None => builder.write_in(names.as_ref(), transaction, &Default::default()).map_err(write_error)?,
     };
     summary(global.quiet, build_summary(&args.output, &report));
-    Ok(ExitCode::SUCCESS)
+    // A name the book holds other than it was written in the games is a change of data.
+    Ok(if report.names_altered > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 fn build_summary(path: &Path, r: &BuildReport) -> String {
@@ -196,6 +197,16 @@ fn build_summary(path: &Path, r: &BuildReport) -> String {
     }
     if r.link_moves > 0 {
         text.push_str(&format!("; {} link moves", r.link_moves));
+    }
+    if r.names_altered > 0 {
+        text.push_str(&format!(
+            "\nwarning: {} player names of the game links are not Windows-1251 and were written without \
+             their accents or with '?' (exit status 1):",
+            r.names_altered
+        ));
+        for example in &r.altered_names {
+            text.push_str(&format!("\n  {example}"));
+        }
     }
     text
 }
@@ -239,8 +250,8 @@ fn to_polyglot(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError
     let [input] = args.inputs.as_slice() else {
         return Err(CliError::Usage("converting to Polyglot takes one Kvetka book".into()));
     };
-    let book = Book::read(input).map_err(input_error)?;
-    let (entries, report) = kvetka::convert::to_polyglot(&book);
+    let reader = kvetka::BookReader::open(input, ReadOptions::default()).map_err(input_error)?;
+    let (entries, report) = kvetka::convert::to_polyglot_from(&reader).map_err(input_error)?;
     let mut out = Output::create(&args.output)?;
     tabiya_chess::polyglot::write_entries(&entries, &mut out).map_err(|e| CliError::output(&args.output, e))?;
     out.finish(&args.output)?;
