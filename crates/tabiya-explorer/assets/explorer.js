@@ -7,7 +7,7 @@ const FILES = 'abcdefgh';
 
 // What is shown: a start FEN (null: the initial position), the UCI moves played from it, and
 // the moves taken back (for "forward").
-const state = { fen: null, play: [], future: [], flipped: false, selected: null, answer: null, viewer: null };
+const state = { fen: null, play: [], future: [], flipped: false, selected: null, answer: null, viewer: null, asked: 0 };
 // Request-to-table-drawn times in milliseconds, newest last (read by the browser test).
 window.tabiyaTimings = [];
 
@@ -28,6 +28,7 @@ function query() {
 
 async function show() {
   const started = performance.now();
+  const asked = ++state.asked;
   const q = query();
   history.replaceState(null, '', q ? '?' + q : location.pathname);
   let answer;
@@ -39,6 +40,8 @@ async function show() {
     $('status').textContent = String(e.message || e);
     return;
   }
+  // A later move was asked for while this answer came: that one is drawn instead.
+  if (asked !== state.asked) return;
   $('status').textContent = '';
   state.answer = answer;
   state.selected = null;
@@ -47,6 +50,8 @@ async function show() {
   drawTables();
   $('fen').value = answer.fen;
   $('opening').textContent = answer.opening ? `${answer.opening.eco} ${answer.opening.name}` : '';
+  // Drawn: the frame with the new tables has been laid out.
+  await new Promise((resolve) => requestAnimationFrame(() => resolve()));
   const elapsed = performance.now() - started;
   window.tabiyaTimings.push(elapsed);
   document.body.dataset.ready = String(window.tabiyaTimings.length);
