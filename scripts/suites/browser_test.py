@@ -134,6 +134,17 @@ def counted(pgn_path, prefix):
     return stats
 
 
+def play_by_clicks(driver, board, uci, answer):
+    """Clicks the move's two squares, waits for the page's `answer`-th answer, checks the board
+    (`board` with the move played) and returns the tables."""
+    driver.click(f"[data-square={uci[:2]}]")
+    driver.click(f"[data-square={uci[2:4]}]")
+    driver.drawn(answer)
+    board.push_uci(uci)
+    check(driver.run(BOARD) == board_pieces(board.fen()), f"clicking {uci[:2]} then {uci[2:4]} plays {uci}")
+    return driver.run(TABLES)
+
+
 def table_of(tables, format_name):
     return next(t for t in tables if t["format"] == format_name)
 
@@ -196,28 +207,22 @@ def main():
         check([t["format"] for t in tables] == ["ctg", "polyglot", "games", "kvetka"], "one table per source, in order")
         check(driver.run(BOARD) == board_pieces(chess.STARTING_FEN), "the board shows the start position")
 
-        driver.click("[data-square=e2]")
-        driver.click("[data-square=e4]")
-        driver.drawn(2)
         after_e4 = chess.Board()
-        after_e4.push_uci("e2e4")
-        check(driver.run(BOARD) == board_pieces(after_e4.fen()), "clicking e2 then e4 plays 1.e4")
-        tables = driver.run(TABLES)
+        tables = play_by_clicks(driver, after_e4, "e2e4", 2)
         check_ctg(table_of(tables, "ctg"), "c7c5", 498, "after 1.e4")
         check_polyglot(table_of(tables, "polyglot"), a.polyglot, after_e4.fen(), "after 1.e4")
         check_counts(table_of(tables, "games"), counted(a.scid_export, ["e2e4"]), "SCID after 1.e4")
         check_counts(table_of(tables, "kvetka"), counted(a.kvetka_pgn, ["e2e4"]), "Kvetka after 1.e4")
 
-        driver.click("[data-square=c7]")
-        driver.click("[data-square=c5]")
-        driver.drawn(3)
         sicilian = after_e4.copy()
-        sicilian.push_uci("c7c5")
-        check(driver.run(BOARD) == board_pieces(sicilian.fen()), "clicking c7 then c5 plays 1...c5")
-        tables = driver.run(TABLES)
+        tables = play_by_clicks(driver, sicilian, "c7c5", 3)
         check_ctg(table_of(tables, "ctg"), "b1c3", 421, "after 1.e4 c5")
         check_polyglot(table_of(tables, "polyglot"), a.polyglot, sicilian.fen(), "after 1.e4 c5")
-        check_counts(table_of(tables, "games"), counted(a.scid_export, ["e2e4", "c7c5"]), "SCID after 1.e4 c5")
+        expected = counted(a.scid_export, ["e2e4", "c7c5"])
+        check_counts(table_of(tables, "games"), expected, "SCID after 1.e4 c5")
+        white, draws, black = (sum(s[i] for s in expected.values()) for i in (1, 2, 3))
+        totals = f"results: white {white:,}, draws {draws:,}, black {black:,}"
+        check(table_of(tables, "games")["totals"] == totals, f"SCID after 1.e4 c5: {totals}")
         check(all(t["rows"] or t["format"] == "kvetka" for t in tables), "CTG, Polyglot and SCID tables for 1.e4 c5")
         check(table_of(tables, "games")["games"] > 0, "the SCID table lists top games")
         check(driver.run("return location.search") == "?play=e2e4%2Cc7c5", "the URL holds the moves")

@@ -316,7 +316,7 @@ function note(text, className) {
 }
 
 function totals(source) {
-  const p = note(`${number(source.white + source.draws + source.black)} games: white ${number(source.white)}, draws ${number(source.draws)}, black ${number(source.black)}`, 'note');
+  const p = note(`results: white ${number(source.white)}, draws ${number(source.draws)}, black ${number(source.black)}`, 'note');
   p.dataset.col = 'totals';
   return p;
 }
@@ -338,6 +338,7 @@ function bar(white, draws, black) {
 function topGames(source) {
   const list = document.createElement('ol');
   list.className = 'top-games';
+  list.title = 'top games: the best-rated games that reached this position';
   for (const g of source.topGames) {
     const item = document.createElement('li');
     const link = document.createElement('a');

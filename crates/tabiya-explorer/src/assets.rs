@@ -29,7 +29,11 @@ static ASSETS: &[Asset] = &[
         content_type: "text/javascript; charset=utf-8",
         bytes: include_bytes!("../assets/explorer.js"),
     },
-    Asset { path: "/explorer.css", content_type: "text/css; charset=utf-8", bytes: include_bytes!("../assets/explorer.css") },
+    Asset {
+        path: "/explorer.css",
+        content_type: "text/css; charset=utf-8",
+        bytes: include_bytes!("../assets/explorer.css"),
+    },
     piece!("wP"),
     piece!("wN"),
     piece!("wB"),

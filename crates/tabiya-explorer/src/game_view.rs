@@ -65,7 +65,7 @@ pub fn read_game(path: &Path, number: usize) -> Result<Option<Game>, GamesError>
         |game| game,
         |item| {
             seen += 1;
-            if seen > number { Err(item) } else { Ok(()) }
+            if seen > number { Err(Box::new(item)) } else { Ok(()) }
         },
     );
     match found {
@@ -80,11 +80,7 @@ impl GameView {
         let start = game.start_position().unwrap_or_default();
         GameView {
             game: number,
-            tags: game
-                .tags
-                .iter()
-                .map(|(name, value)| (lossy(name.as_bytes()), lossy(value.as_bytes())))
-                .collect(),
+            tags: game.tags.iter().map(|(name, value)| (lossy(name.as_bytes()), lossy(value.as_bytes()))).collect(),
             start: fen_of(&start),
             moves: line_view(&game.moves, &start),
             result: game.result.as_pgn(),

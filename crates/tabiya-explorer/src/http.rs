@@ -150,16 +150,14 @@ fn percent_decode(text: &str, plus_is_space: bool) -> String {
     while i < bytes.len() {
         let hex = |b: u8| (b as char).to_digit(16);
         match bytes[i] {
-            b'%' if i + 2 < bytes.len() => {
-                match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                    (Some(h), Some(l)) => {
-                        out.push((h * 16 + l) as u8);
-                        i += 3;
-                        continue;
-                    }
-                    _ => out.push(b'%'),
+            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push((h * 16 + l) as u8);
+                    i += 3;
+                    continue;
                 }
-            }
+                _ => out.push(b'%'),
+            },
             b'+' if plus_is_space => out.push(b' '),
             b => out.push(b),
         }
@@ -174,7 +172,8 @@ mod tests {
 
     #[test]
     fn reads_a_get_with_its_query() {
-        let request = read_request(&b"GET /api/explore?play=e2e4%2Cc7c5&fen=a+b HTTP/1.1\r\nHost: x\r\n\r\n"[..]).unwrap();
+        let request =
+            read_request(&b"GET /api/explore?play=e2e4%2Cc7c5&fen=a+b HTTP/1.1\r\nHost: x\r\n\r\n"[..]).unwrap();
         assert_eq!(request.method, "GET");
         assert_eq!(request.path, "/api/explore");
         assert_eq!(request.param("play"), Some("e2e4,c7c5"));
@@ -183,7 +182,9 @@ mod tests {
 
     #[test]
     fn refuses_what_is_not_a_request() {
-        for bad in [&b""[..], b"GET\r\n\r\n", b"GET / FTP/1\r\n\r\n", b"GET / HTTP/1.1\r\nHost: x", b"\xff / HTTP/1.1\r\n\r\n"] {
+        for bad in
+            [&b""[..], b"GET\r\n\r\n", b"GET / FTP/1\r\n\r\n", b"GET / HTTP/1.1\r\nHost: x", b"\xff / HTTP/1.1\r\n\r\n"]
+        {
             assert!(read_request(bad).is_err(), "{bad:?}");
         }
         let long = [b"GET /".as_slice(), &vec![b'a'; MAX_HEAD as usize], b" HTTP/1.1\r\n\r\n"].concat();

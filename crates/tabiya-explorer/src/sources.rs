@@ -12,25 +12,37 @@ use tabiya_io::report::Probe;
 
 use crate::games_tree::GamesTree;
 
-/// Why a source cannot be opened or looked up.
+/// Why a source cannot be opened or looked up (boxed: the formats' errors are large).
 #[derive(Debug, thiserror::Error)]
 pub enum SourceError {
     /// A book that cannot be read.
     #[error(transparent)]
-    Book(#[from] BookError),
+    Book(Box<BookError>),
     /// A games file that cannot be read.
     #[error(transparent)]
-    Games(#[from] GamesError),
+    Games(Box<GamesError>),
     /// Neither a book nor games.
     #[error("{}: neither an opening book nor games ({book}; {games})", path.display())]
     Neither {
         /// The file.
         path: PathBuf,
         /// Why it is not a book.
-        book: BookError,
+        book: Box<BookError>,
         /// Why it is not games.
-        games: GamesError,
+        games: Box<GamesError>,
     },
+}
+
+impl From<BookError> for SourceError {
+    fn from(e: BookError) -> SourceError {
+        SourceError::Book(Box::new(e))
+    }
+}
+
+impl From<GamesError> for SourceError {
+    fn from(e: GamesError) -> SourceError {
+        SourceError::Games(Box::new(e))
+    }
 }
 
 /// One opened file.
@@ -67,7 +79,7 @@ impl Source {
             Err(book @ BookError::NotABook { .. }) => match GamesTree::open(path) {
                 Ok(tree) => Ok(Source::Games(tree)),
                 Err(games @ GamesError::NotGames { .. }) => {
-                    Err(SourceError::Neither { path: path.to_path_buf(), book, games })
+                    Err(SourceError::Neither { path: path.to_path_buf(), book: Box::new(book), games: Box::new(games) })
                 }
                 Err(e) => Err(e.into()),
             },

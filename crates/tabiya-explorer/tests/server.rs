@@ -40,11 +40,7 @@ fn send(request: &[u8]) -> (u16, String, Vec<u8>) {
     let end = answer.windows(4).position(|w| w == b"\r\n\r\n").expect("a complete head");
     let head = String::from_utf8(answer[..end].to_vec()).unwrap();
     let status = head[9..12].parse().unwrap();
-    let content_type = head
-        .lines()
-        .find_map(|l| l.strip_prefix("Content-Type: "))
-        .unwrap_or_default()
-        .to_owned();
+    let content_type = head.lines().find_map(|l| l.strip_prefix("Content-Type: ")).unwrap_or_default().to_owned();
     (status, content_type, answer[end + 4..].to_vec())
 }
 
@@ -62,7 +58,14 @@ fn moves(table: &Value) -> Vec<(String, Value, Value, Value, Value, u64)> {
         .iter()
         .map(|m| {
             let san = m["san"].as_str().unwrap().to_owned();
-            (san, m["games"].clone(), m["white"].clone(), m["draws"].clone(), m["black"].clone(), m["weight"].as_u64().unwrap())
+            (
+                san,
+                m["games"].clone(),
+                m["white"].clone(),
+                m["draws"].clone(),
+                m["black"].clone(),
+                m["weight"].as_u64().unwrap(),
+            )
         })
         .collect()
 }
@@ -97,9 +100,13 @@ fn each_source_answers_for_the_position() {
     assert_eq!(games["format"], "games");
     let mut counted = moves(games);
     counted.sort_by(|a, b| a.0.cmp(&b.0));
-    let expected = |san: &str, n: u64| (san.to_owned(), Value::from(n), Value::from(n), Value::from(0), Value::from(0), n);
+    let expected =
+        |san: &str, n: u64| (san.to_owned(), Value::from(n), Value::from(n), Value::from(0), Value::from(0), n);
     assert_eq!(counted, [expected("Nf3", 3), expected("f4", 1)]);
-    assert_eq!((&games["white"], &games["draws"], &games["black"]), (&Value::from(4), &Value::from(0), &Value::from(0)));
+    assert_eq!(
+        (&games["white"], &games["draws"], &games["black"]),
+        (&Value::from(4), &Value::from(0), &Value::from(0))
+    );
     let top = games["topGames"].as_array().unwrap();
     assert_eq!(top.len(), 4, "the four games that reached 1.e4 e5");
     assert!(top.iter().all(|g| g["winner"] == "white"));
@@ -109,7 +116,10 @@ fn each_source_answers_for_the_position() {
 fn black_to_move_counts_by_colour() {
     let (_, answer) = get("/api/explorer/1?play=d2d4");
     // After 1.d4 the three games are Black's to answer: White won one, Black two.
-    assert_eq!((&answer["white"], &answer["draws"], &answer["black"]), (&Value::from(1), &Value::from(0), &Value::from(2)));
+    assert_eq!(
+        (&answer["white"], &answer["draws"], &answer["black"]),
+        (&Value::from(1), &Value::from(0), &Value::from(2))
+    );
     let (wins, losses): (u64, u64) = answer["moves"]
         .as_array()
         .unwrap()
@@ -147,7 +157,14 @@ fn bad_positions_are_named() {
 #[test]
 fn junk_gets_an_error_status_and_the_server_goes_on() {
     let long = [b"GET /".as_slice(), &vec![b'a'; 40 << 10], b" HTTP/1.1\r\n\r\n"].concat();
-    let junk: [&[u8]; 6] = [b"\x00\xff\xfe garbage\r\n\r\n", b"GET\r\n\r\n", b"GET / HTTP/1.1\r\nHost: x\r\n", &long, b"", b"GET /api/explore?play=%zz%ff HTTP/1.1\r\n\r\n"];
+    let junk: [&[u8]; 6] = [
+        b"\x00\xff\xfe garbage\r\n\r\n",
+        b"GET\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost: x\r\n",
+        &long,
+        b"",
+        b"GET /api/explore?play=%zz%ff HTTP/1.1\r\n\r\n",
+    ];
     for request in junk {
         let mut stream = TcpStream::connect(server()).unwrap();
         let _ = stream.write_all(request);
