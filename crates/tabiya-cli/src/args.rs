@@ -48,6 +48,8 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Othello endgame solving (positions, OBF files).
     Solve(SolveArgs),
+    /// The local web explorer: a board and one table per book or games file, with a JSON API.
+    Serve(ServeArgs),
     /// Every format: names for --from/--to, extensions, and what each command does with it.
     Formats(FormatsArgs),
     /// Shell completions for bash, zsh, fish, elvish or PowerShell, on standard output.
@@ -170,6 +172,23 @@ pub struct VerifyArgs {
     /// Directory with the name files (WTHOR.JOU/.TRN) when they are not beside the input.
     #[arg(long)]
     pub names: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Books (.bin, .ctg, .kob), trees, or games files (PGN, SCID, JSON Lines: counted in
+    /// memory at start).
+    #[arg(required = true)]
+    pub sources: Vec<PathBuf>,
+    /// The port to listen on (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 8765)]
+    pub port: u16,
+    /// The address to listen on; only this machine by default.
+    #[arg(long, default_value_t = crate::serve::loopback())]
+    pub host: std::net::IpAddr,
+    /// Allow a --host other than this machine's loopback.
+    #[arg(long)]
+    pub public: bool,
 }
 
 #[derive(Debug, Args)]

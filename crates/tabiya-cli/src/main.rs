@@ -7,6 +7,7 @@ mod manual;
 mod output;
 mod registry;
 mod report;
+mod serve;
 
 use std::process::ExitCode;
 
@@ -60,6 +61,7 @@ fn main() -> ExitCode {
         Command::Book(a) => formats::book(a, &cli.global),
         Command::Verify(a) => formats::verify(a, &cli.global),
         Command::Solve(a) => formats::solve(a, &cli.global),
+        Command::Serve(a) => serve::serve(a, &cli.global),
         Command::Formats(a) => formats::catalogue::print(a.json),
         Command::Completions(a) => manual::completions(a.shell, command),
         Command::Man(a) => manual::man(command, a.command.as_deref()),
