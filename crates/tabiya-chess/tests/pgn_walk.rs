@@ -8,6 +8,7 @@ use std::ops::ControlFlow;
 use shakmaty::Move;
 use tabiya_chess::game::GameResult;
 use tabiya_chess::pgn::{PgnReader, PgnWalk, ReadOptions, WalkOptions, walk_pieces};
+use tabiya_chess::text::TextBuf;
 use tabiya_chess::view::PositionView;
 use tabiya_testdata::corpus_file;
 
@@ -16,7 +17,7 @@ use tabiya_testdata::corpus_file;
 struct Seen {
     number: u64,
     offset: u64,
-    tags: Vec<(String, String)>,
+    tags: Vec<(TextBuf, TextBuf)>,
     start: String,
     chess960: bool,
     result: GameResult,

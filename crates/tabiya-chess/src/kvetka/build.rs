@@ -24,9 +24,10 @@ use super::write::{BlockPacker, EncodedElements, WriteOptions};
 use super::{Book, Header, Key};
 use crate::boardcode::{Normalization, Normalized};
 use crate::game::{Game, GameResult};
+use crate::text::Text;
 use crate::pgn::{PgnReader, ReadOptions, WalkOptions, WalkedGame, walk_pieces};
 use crate::view::PositionView;
-use tabiya_io::Transaction;
+use tabiya_io::{Codepage, Transaction};
 
 /// A hasher for keys: their bytes are already well mixed by the board code.
 #[derive(Default)]
@@ -280,7 +281,7 @@ impl Builder {
         &mut self,
         chess960: bool,
         result: GameResult,
-        tag: &dyn Fn(&str) -> Option<Cow<'t, str>>,
+        tag: &dyn Fn(&str) -> Option<Cow<'t, Text>>,
         place: GamePlace,
     ) -> Result<Option<GameWalk>, KvetkaError> {
         self.report.games_read += 1;
@@ -294,7 +295,7 @@ impl Builder {
             return Ok(None);
         }
         // The .ksf keeps ratings in 16 bits.
-        let elo = |name| tag(name).and_then(|v| v.trim().parse::<u16>().ok()).unwrap_or(0);
+        let elo = |name| tag(name).and_then(|v| v.trim().to_str()?.parse::<u16>().ok()).unwrap_or(0);
         let (white_elo, black_elo) = (elo("WhiteElo"), elo("BlackElo"));
         if self.header.references() {
             let Some(source) = self.sources.last_mut() else {
@@ -302,7 +303,13 @@ impl Builder {
             };
             let name = |name: &str| {
                 let context = format!("{}: the game at byte {}: {name}", source.address, place.offset);
-                encode_ansi(tag(name).as_deref().unwrap_or(""), &context)
+                // Text that is not UTF-8 is read as Windows-1252, the likeliest code page of old
+                // PGN files, before it is written in the .ksf's Windows-1251.
+                let text = tag(name).map(|t| match t.to_str() {
+                    Some(text) => text.to_owned(),
+                    None => Codepage::Windows1252.decode(t.as_bytes()).into_owned(),
+                });
+                encode_ansi(text.as_deref().unwrap_or(""), &context)
             };
             let record = GameRecord {
                 address: place.offset,
