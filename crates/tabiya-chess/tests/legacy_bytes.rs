@@ -169,7 +169,6 @@ fn pgn_to_pgn_and_json_lines_keep_legacy_bytes() {
     assert_eq!(tabiya_chess::jsonl::read_game(line.trim_end()).unwrap(), game);
 }
 
-
 /// `dirty-immortal-games-latin1-crlf.pgn` (36 games, comments with lone bytes such as
 /// `It\xe2s`): the names and 33 of the 36 game records are SCID 5.0.2's. Games 15 and 18 write a
 /// capture without its mark (`21...Raf8` for Raxf8, `15...Nd7` for Nxd7), which SCID reads

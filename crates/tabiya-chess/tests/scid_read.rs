@@ -84,7 +84,10 @@ fn five_names_and_first_game() {
     let game = db.game(0).unwrap();
     assert_eq!(game.tag("White").map(|t| t.as_bytes()), Some("Hossain, Enam".as_bytes()));
     assert_eq!(game.tag("ECO").map(|t| t.as_bytes()), Some("B36f".as_bytes()));
-    assert_eq!(game.tag("Variation").map(|t| t.as_bytes()), Some("accelerated fianchetto, Gurgenidze variation".as_bytes()));
+    assert_eq!(
+        game.tag("Variation").map(|t| t.as_bytes()),
+        Some("accelerated fianchetto, Gurgenidze variation".as_bytes())
+    );
     assert_eq!(game.ply_count(), 37);
 }
 

@@ -9,8 +9,8 @@ use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use super::{Book, EloFilter, KeyTrail, MoveStats, NO_POSITION, PackedPosition, PositionRecord, position_key};
 use crate::game::{Game, GameResult};
-use crate::text::Text;
 use crate::pgn::{WalkOptions, WalkedGame, walk_pieces};
+use crate::text::Text;
 
 /// Which games and moves go into the book.
 #[derive(Debug, Clone)]

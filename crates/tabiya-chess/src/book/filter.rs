@@ -1,7 +1,7 @@
 //! Which games go into a book by their players' ratings: one rule for every book format.
 
-use std::borrow::Cow;
 use crate::text::Text;
+use std::borrow::Cow;
 
 /// Minimum ratings a game's players must have (WhiteElo/BlackElo tags; a missing or
 /// unreadable rating counts as 0). A threshold of 0 filters nothing, so the default lets

@@ -17,7 +17,6 @@ use shakmaty::CastlingSide;
 use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::{File, Role, Square};
 
-
 use super::san_text;
 use crate::game::GameResult;
 

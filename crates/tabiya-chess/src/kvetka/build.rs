@@ -24,8 +24,8 @@ use super::write::{BlockPacker, EncodedElements, WriteOptions};
 use super::{Book, Header, Key};
 use crate::boardcode::{Normalization, Normalized};
 use crate::game::{Game, GameResult};
-use crate::text::Text;
 use crate::pgn::{PgnReader, ReadOptions, WalkOptions, WalkedGame, walk_pieces};
+use crate::text::Text;
 use crate::view::PositionView;
 use tabiya_io::{Codepage, Transaction};
 

@@ -473,8 +473,11 @@ impl StartPosition {
                 fen_read_as_chess960: false,
             });
         };
-        let invalid =
-            |reason: String| PgnError::InvalidFen { location: location.clone(), fen: text.to_str_lossy().into_owned(), reason };
+        let invalid = |reason: String| PgnError::InvalidFen {
+            location: location.clone(),
+            fen: text.to_str_lossy().into_owned(),
+            reason,
+        };
         let fen = Fen::from_ascii(text.trim().as_bytes()).map_err(|e| invalid(e.to_string()))?;
         let (position, fen_read_as_chess960) = match fen.clone().into_position(castling_mode) {
             Ok(pos) => (pos, false),

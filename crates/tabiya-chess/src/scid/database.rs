@@ -11,10 +11,10 @@ use shakmaty::san::SanPlus;
 use super::decode::{Record, decode_record, decode_record_with_san};
 use super::fields::{Eco, result_from_code};
 use super::index::{Header, Index, IndexEntry};
-use crate::text::Text;
 use super::names::{NameBase, NameType};
 use super::{ScidError, Version};
 use crate::game::{Game, Tags};
+use crate::text::Text;
 
 /// The three files of a database.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -273,10 +273,9 @@ impl Database {
         }
         let roster = ["Event", "Site", "Round", "White", "Black"];
         for (name, value) in &extra {
-            let existing = tags
-                .iter()
-                .enumerate()
-                .position(|(i, (n, _))| *n == name.as_text() && (i >= extra_start || roster.iter().any(|r| *name == *r)));
+            let existing = tags.iter().enumerate().position(|(i, (n, _))| {
+                *n == name.as_text() && (i >= extra_start || roster.iter().any(|r| *name == *r))
+            });
             match existing {
                 Some(i) => tags[i].1 = Cow::Borrowed(value.as_text()),
                 None => tags.push((name.as_text(), Cow::Borrowed(value.as_text()))),

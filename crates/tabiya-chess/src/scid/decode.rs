@@ -8,11 +8,11 @@ use tabiya_io::{ByteReader, DataError, Diagnostic, Location};
 use super::codes;
 use super::fields::Date;
 use super::move_codes::{KING_STEPS, KNIGHT_STEPS};
-use crate::text::{Text, TextBuf};
 use super::pieces::PieceLists;
 use crate::fast::rules;
 use crate::game::{Line, Node};
 use crate::pgn::write::san_plus;
+use crate::text::{Text, TextBuf};
 
 /// Names of the common tags stored as one byte (codes 241–250).
 pub const COMMON_TAGS: [&str; 10] = [

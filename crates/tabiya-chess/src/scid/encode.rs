@@ -13,8 +13,8 @@ use super::derived::MainLineFields;
 use super::fields::{Date, Eco, MAX_RATING, RATING_TYPES, encode_count, flags_from_letters, result_code, start_flags};
 use super::index::{FLAG_CHESS960, IndexEntry};
 use super::move_codes::{DIAGONAL_QUEEN, move_code, promotion_code};
-use super::pieces::{PieceLists, en_passant_victim};
 use super::names::scid_text;
+use super::pieces::{PieceLists, en_passant_victim};
 use crate::game::{Game, Line, Node};
 use crate::text::TextBuf;
 
