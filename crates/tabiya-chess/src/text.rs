@@ -282,7 +282,10 @@ mod tests {
         assert_eq!(format!("{legacy:?}"), r#""W\xe4lbers""#);
         assert_eq!(format!("{:?}", Text::new("Réti \"x\"")), r#""Réti \"x\"""#);
         assert_eq!(Text::new(b" \tx y\r\n").trim(), "x y");
-        assert!(TextBuf::from("Morphy") == "Morphy" && "Morphy" == TextBuf::from("Morphy"));
+        let morphy = TextBuf::from("Morphy");
+        assert_eq!(morphy, "Morphy");
+        assert_eq!("Morphy", morphy);
+        assert_eq!(*morphy, *"Morphy");
         assert_ne!(*Text::new(b"Andr\x82"), *"Andr‚");
     }
 }
