@@ -12,6 +12,8 @@
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Position, PositionError, Setup};
 
+use crate::text::{Text, TextBuf};
+
 /// A game's result, as PGN and SCID know it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum GameResult {
@@ -38,12 +40,12 @@ impl GameResult {
     }
 
     /// The result a PGN result token names, if it is one.
-    pub fn from_pgn(text: &str) -> Option<GameResult> {
-        Some(match text {
-            "1-0" => GameResult::WhiteWins,
-            "0-1" => GameResult::BlackWins,
-            "1/2-1/2" => GameResult::Draw,
-            "*" => GameResult::Unknown,
+    pub fn from_pgn(text: impl AsRef<[u8]>) -> Option<GameResult> {
+        Some(match text.as_ref() {
+            b"1-0" => GameResult::WhiteWins,
+            b"0-1" => GameResult::BlackWins,
+            b"1/2-1/2" => GameResult::Draw,
+            b"*" => GameResult::Unknown,
             _ => return None,
         })
     }
@@ -87,8 +89,8 @@ fn drop_notes(notes: Box<Notes>) {
 pub struct Notes {
     /// Numeric annotation glyphs, in order (`$1` = `!`).
     pub nags: Vec<u8>,
-    /// Comments after the move, in order.
-    pub comments: Vec<String>,
+    /// Comments after the move, in order, as the bytes they came as.
+    pub comments: Vec<TextBuf>,
     /// Alternatives to this move, each played from the position before it.
     pub variations: Vec<Line>,
 }
@@ -105,7 +107,7 @@ impl Node {
     }
 
     /// Comments after the move, in order.
-    pub fn comments(&self) -> &[String] {
+    pub fn comments(&self) -> &[TextBuf] {
         self.notes.0.as_deref().map_or(&[], |n| &n.comments)
     }
 
@@ -153,17 +155,18 @@ impl std::fmt::Debug for Node {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Line {
     /// Comments before the first move (the pre-game comment of the main line, or the comment
-    /// at the start of a variation).
-    pub comments: Vec<String>,
+    /// at the start of a variation), as the bytes they came as.
+    pub comments: Vec<TextBuf>,
     /// The moves, in order.
     pub nodes: Vec<Node>,
 }
 
-/// A game's tags (name, value) in the order they were read. Names and values are kept in one
-/// text, so that reading a game costs two allocations for its tags instead of two per tag.
+/// A game's tags (name, value) in the order they were read, as the bytes they came as. Names
+/// and values are kept in one buffer, so that reading a game costs two allocations for its
+/// tags instead of two per tag.
 #[derive(Clone, Default)]
 pub struct Tags {
-    text: String,
+    text: Vec<u8>,
     /// Where each tag's name and value end in `text`; a name starts where the tag before ends.
     ends: Vec<(usize, usize)>,
 }
@@ -171,7 +174,7 @@ pub struct Tags {
 impl Tags {
     /// Room for `tags` tags of `bytes` bytes of names and values together.
     pub fn with_capacity(tags: usize, bytes: usize) -> Tags {
-        Tags { text: String::with_capacity(bytes), ends: Vec::with_capacity(tags) }
+        Tags { text: Vec::with_capacity(bytes), ends: Vec::with_capacity(tags) }
     }
 
     /// Number of tags.
@@ -186,21 +189,21 @@ impl Tags {
 
     /// Appends a tag, even when one of that name is already there.
     #[inline]
-    pub fn push(&mut self, name: &str, value: &str) {
-        self.text.push_str(name);
+    pub fn push(&mut self, name: impl AsRef<[u8]>, value: impl AsRef<[u8]>) {
+        self.text.extend_from_slice(name.as_ref());
         let name_end = self.text.len();
-        self.text.push_str(value);
+        self.text.extend_from_slice(value.as_ref());
         self.ends.push((name_end, self.text.len()));
     }
 
     /// The value of the first tag with this name. Names are compared as bytes, lengths
     /// first: readers look up a few tags of every game, and most names differ in length.
     #[inline]
-    pub fn get(&self, name: &str) -> Option<&str> {
+    pub fn get(&self, name: &str) -> Option<&Text> {
         let mut start = 0;
         for &(name_end, value_end) in &self.ends {
-            if name_end - start == name.len() && self.text.as_bytes().get(start..name_end) == Some(name.as_bytes()) {
-                return self.text.get(name_end..value_end);
+            if name_end - start == name.len() && self.text.get(start..name_end) == Some(name.as_bytes()) {
+                return self.text.get(name_end..value_end).map(Text::new);
             }
             start = value_end;
         }
@@ -208,7 +211,8 @@ impl Tags {
     }
 
     /// Sets a tag, replacing the value of the first with the same name or appending.
-    pub fn set(&mut self, name: &str, value: &str) {
+    pub fn set(&mut self, name: &str, value: impl AsRef<[u8]>) {
+        let value = Text::new(value.as_ref());
         match self.iter().position(|(n, _)| n == name) {
             None => self.push(name, value),
             Some(replaced) => {
@@ -231,20 +235,20 @@ impl Tags {
 /// The (name, value) pairs of [`Tags`] in order.
 #[derive(Debug, Clone)]
 pub struct TagsIter<'a> {
-    text: &'a str,
+    text: &'a [u8],
     ends: std::slice::Iter<'a, (usize, usize)>,
     /// Where the next tag's name starts.
     start: usize,
 }
 
 impl<'a> Iterator for TagsIter<'a> {
-    type Item = (&'a str, &'a str);
+    type Item = (&'a Text, &'a Text);
 
     #[inline]
-    fn next(&mut self) -> Option<(&'a str, &'a str)> {
+    fn next(&mut self) -> Option<(&'a Text, &'a Text)> {
         let &(name_end, value_end) = self.ends.next()?;
         let start = std::mem::replace(&mut self.start, value_end);
-        Some((&self.text[start..name_end], &self.text[name_end..value_end]))
+        Some((Text::new(&self.text[start..name_end]), Text::new(&self.text[name_end..value_end])))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -255,7 +259,7 @@ impl<'a> Iterator for TagsIter<'a> {
 impl ExactSizeIterator for TagsIter<'_> {}
 
 impl<'a> IntoIterator for &'a Tags {
-    type Item = (&'a str, &'a str);
+    type Item = (&'a Text, &'a Text);
     type IntoIter = TagsIter<'a>;
 
     fn into_iter(self) -> TagsIter<'a> {
@@ -263,11 +267,11 @@ impl<'a> IntoIterator for &'a Tags {
     }
 }
 
-impl<N: AsRef<str>, V: AsRef<str>> FromIterator<(N, V)> for Tags {
+impl<N: AsRef<[u8]>, V: AsRef<[u8]>> FromIterator<(N, V)> for Tags {
     fn from_iter<I: IntoIterator<Item = (N, V)>>(iter: I) -> Tags {
         let mut tags = Tags::default();
         for (name, value) in iter {
-            tags.push(name.as_ref(), value.as_ref());
+            tags.push(name, value);
         }
         tags
     }
@@ -317,14 +321,14 @@ impl Default for Game {
 }
 
 impl Game {
-    /// The value of the first tag with this name.
-    pub fn tag(&self, name: &str) -> Option<&str> {
+    /// The value of the first tag with this name, as the bytes it came as.
+    pub fn tag(&self, name: &str) -> Option<&Text> {
         self.tags.get(name)
     }
 
     /// Sets a tag, replacing the first with the same name or appending.
-    pub fn set_tag(&mut self, name: &str, value: impl AsRef<str>) {
-        self.tags.set(name, value.as_ref());
+    pub fn set_tag(&mut self, name: &str, value: impl AsRef<[u8]>) {
+        self.tags.set(name, value);
     }
 
     /// The position the game starts from.
@@ -372,16 +376,15 @@ mod tests {
         let mut tags: Tags =
             [("Event", "Casual"), ("White", "Morphy"), ("Event", "again"), ("Black", "")].into_iter().collect();
         assert_eq!(tags.len(), 4);
-        assert_eq!(tags.get("Event"), Some("Casual"));
-        assert_eq!(tags.get("Black"), Some(""));
+        assert_eq!(tags.get("Event"), Some(Text::new("Casual")));
+        assert_eq!(tags.get("Black"), Some(Text::new("")));
         assert_eq!(tags.get("Site"), None);
         tags.set("Event", "Paris Opera");
         tags.set("Site", "Paris");
-        let pairs: Vec<(&str, &str)> = tags.iter().collect();
-        assert_eq!(
-            pairs,
-            [("Event", "Paris Opera"), ("White", "Morphy"), ("Event", "again"), ("Black", ""), ("Site", "Paris")]
-        );
+        let pairs: Vec<(&Text, &Text)> = tags.iter().collect();
+        let expected =
+            [("Event", "Paris Opera"), ("White", "Morphy"), ("Event", "again"), ("Black", ""), ("Site", "Paris")];
+        assert_eq!(pairs, expected.map(|(n, v)| (Text::new(n), Text::new(v))));
         assert_eq!(tags.iter().len(), 5);
         assert_eq!(format!("{:?}", Tags::from_iter([("A", "1")])), r#"[("A", "1")]"#);
         // Equal by content, whatever the text held before a replacement.

@@ -15,6 +15,13 @@
 //! A null move is `{"uci":"0000","san":"--"}`; `nags`, `comments` and `variations` are left out
 //! of a move that has none. Lines are read back by [`read_game`], which replays every move.
 //!
+//! JSON text is UTF-8, but a game's tags and comments are the bytes they came as
+//! ([`crate::text`]), which old files hold in Latin-1 or Windows-1252. A tag name, tag value or
+//! comment that is UTF-8 is a JSON string; one that is not is the object `{"latin1":"…"}`, whose
+//! string holds each byte as the character of the same number (U+0000–U+00FF), so every byte
+//! comes back as it was (`"Quadros,Andr\u0082"` is the byte 0x82; in Python,
+//! `value["latin1"].encode("latin-1")`).
+//!
 //! ```
 //! use tabiya_chess::game::Game;
 //! use tabiya_chess::jsonl;
@@ -40,15 +47,16 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use crate::game::{Game, GameResult, Line, Node};
+use crate::text::{Text, TextBuf};
 
 /// One game as a line of JSON Lines.
 #[derive(Serialize, Deserialize)]
 struct GameRecord {
-    tags: Vec<(String, String)>,
+    tags: Vec<(JsonText, JsonText)>,
     start: Option<String>,
     chess960: bool,
     result: String,
-    comments: Vec<String>,
+    comments: Vec<JsonText>,
     moves: Vec<MoveRecord>,
 }
 
@@ -60,7 +68,7 @@ struct MoveRecord {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     nags: Vec<u8>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    comments: Vec<String>,
+    comments: Vec<JsonText>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     variations: Vec<LineRecord>,
 }
@@ -68,8 +76,71 @@ struct MoveRecord {
 /// A variation: the comments before its first move, and its moves.
 #[derive(Serialize, Deserialize)]
 struct LineRecord {
-    comments: Vec<String>,
+    comments: Vec<JsonText>,
     moves: Vec<MoveRecord>,
+}
+
+/// Text in JSON: a string when it is UTF-8, else `{"latin1": …}` (see the module page).
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(from = "JsonTextForm", into = "JsonTextForm")]
+struct JsonText(TextBuf);
+
+/// The two JSON forms of [`JsonText`].
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum JsonTextForm {
+    Utf8(String),
+    Bytes { latin1: Latin1 },
+}
+
+/// Bytes as the string of the characters with the same numbers.
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+struct Latin1(Vec<u8>);
+
+impl TryFrom<String> for Latin1 {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Latin1, String> {
+        text.chars()
+            .map(|c| u8::try_from(c).map_err(|_| format!("expected Latin-1 characters (U+0000-U+00FF), found {c:?}")))
+            .collect::<Result<_, _>>()
+            .map(Latin1)
+    }
+}
+
+impl From<Latin1> for String {
+    fn from(bytes: Latin1) -> String {
+        bytes.0.iter().map(|&b| char::from(b)).collect()
+    }
+}
+
+impl From<JsonTextForm> for JsonText {
+    fn from(form: JsonTextForm) -> JsonText {
+        JsonText(match form {
+            JsonTextForm::Utf8(text) => TextBuf::from(text),
+            JsonTextForm::Bytes { latin1 } => TextBuf::from(latin1.0),
+        })
+    }
+}
+
+impl From<JsonText> for JsonTextForm {
+    fn from(text: JsonText) -> JsonTextForm {
+        match String::from_utf8(text.0.into_bytes()) {
+            Ok(text) => JsonTextForm::Utf8(text),
+            Err(e) => JsonTextForm::Bytes { latin1: Latin1(e.into_bytes()) },
+        }
+    }
+}
+
+/// Texts for JSON.
+fn json_texts<T: AsRef<Text>>(texts: &[T]) -> Vec<JsonText> {
+    texts.iter().map(|t| JsonText(t.as_ref().to_owned())).collect()
+}
+
+/// Texts from JSON.
+fn from_json_texts(texts: Vec<JsonText>) -> Vec<TextBuf> {
+    texts.into_iter().map(|t| t.0).collect()
 }
 
 /// UCI and SAN of a null move.
@@ -123,11 +194,11 @@ pub fn push_game(game: &Game, out: &mut Vec<u8>) -> Result<(), JsonLinesError> {
         reason: e.to_string(),
     })?;
     let record = GameRecord {
-        tags: game.tags.iter().map(|(n, v)| (n.to_owned(), v.to_owned())).collect(),
+        tags: game.tags.iter().map(|(n, v)| (JsonText(n.to_owned()), JsonText(v.to_owned()))).collect(),
         start: game.start.as_ref().map(ToString::to_string),
         chess960: game.castling_mode == CastlingMode::Chess960,
         result: game.result.as_pgn().to_owned(),
-        comments: game.moves.comments.clone(),
+        comments: json_texts(&game.moves.comments),
         moves: moves_of(&game.moves, start, game.castling_mode)?,
     };
     serde_json::to_writer(&mut *out, &record)?;
@@ -142,7 +213,7 @@ fn moves_of(line: &Line, mut pos: Chess, mode: CastlingMode) -> Result<Vec<MoveR
         let variations = node
             .variations()
             .iter()
-            .map(|v| Ok(LineRecord { comments: v.comments.clone(), moves: moves_of(v, pos.clone(), mode)? }))
+            .map(|v| Ok(LineRecord { comments: json_texts(&v.comments), moves: moves_of(v, pos.clone(), mode)? }))
             .collect::<Result<Vec<_>, JsonLinesError>>()?;
         let (uci, san) = match node.mv {
             None => {
@@ -158,7 +229,8 @@ fn moves_of(line: &Line, mut pos: Chess, mode: CastlingMode) -> Result<Vec<MoveR
                 (uci, san)
             }
         };
-        moves.push(MoveRecord { uci, san, nags: node.nags().to_vec(), comments: node.comments().to_vec(), variations });
+        let comments = json_texts(node.comments());
+        moves.push(MoveRecord { uci, san, nags: node.nags().to_vec(), comments, variations });
     }
     Ok(moves)
 }
@@ -175,7 +247,7 @@ pub fn read_game(line: &str) -> Result<Game, JsonLinesError> {
         }
     };
     let mut game = Game {
-        tags: record.tags.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect(),
+        tags: record.tags.iter().map(|(n, v)| (n.0.as_bytes(), v.0.as_bytes())).collect(),
         start,
         castling_mode,
         moves: Line::default(),
@@ -190,12 +262,12 @@ pub fn read_game(line: &str) -> Result<Game, JsonLinesError> {
 
 /// The line of `moves` replayed from `pos`.
 fn line_of(
-    comments: Vec<String>,
+    comments: Vec<JsonText>,
     moves: Vec<MoveRecord>,
     mut pos: Chess,
     mode: CastlingMode,
 ) -> Result<Line, JsonLinesError> {
-    let mut line = Line { comments, nodes: Vec::with_capacity(moves.len()) };
+    let mut line = Line { comments: from_json_texts(comments), nodes: Vec::with_capacity(moves.len()) };
     for (ply, record) in moves.into_iter().enumerate() {
         let illegal = || JsonLinesError::Move { ply: ply + 1, found: format!("{} {}", record.uci, record.san) };
         let mut variations = Vec::with_capacity(record.variations.len());
@@ -216,7 +288,8 @@ fn line_of(
         let mut node = Node::new(mv);
         if !(record.nags.is_empty() && record.comments.is_empty() && variations.is_empty()) {
             let notes = node.notes_mut();
-            (notes.nags, notes.comments, notes.variations) = (record.nags, record.comments, variations);
+            (notes.nags, notes.comments, notes.variations) =
+                (record.nags, from_json_texts(record.comments), variations);
         }
         line.nodes.push(node);
     }

@@ -86,15 +86,15 @@ fn unescaped_quotes_in_a_tag_value_keep_the_game_whole() {
     let read: Vec<_> = PgnReader::from_bytes(&pgn, Default::default()).collect::<Result<_, _>>().unwrap();
     assert_eq!(read.len(), 2);
     let first = &read[0];
-    assert_eq!(first.game.tag("White"), Some("\"Socrates Expert\""));
-    assert_eq!(first.game.tag("Black"), Some("Chess Genius"));
-    assert_eq!(first.game.tag("Result"), Some("1-0"));
+    assert_eq!(first.game.tag("White").map(|t| t.as_bytes()), Some("\"Socrates Expert\"".as_bytes()));
+    assert_eq!(first.game.tag("Black").map(|t| t.as_bytes()), Some("Chess Genius".as_bytes()));
+    assert_eq!(first.game.tag("Result").map(|t| t.as_bytes()), Some("1-0".as_bytes()));
     assert_eq!(first.game.ply_count(), 4);
     let codes: Vec<&str> = first.diagnostics.iter().map(|d| d.code).collect();
     assert_eq!(codes, ["pgn.tag_inner_quotes"]);
     let second = &read[1];
-    assert_eq!(second.game.tag("Black"), Some("\"Socrates\" \"Expert\""));
-    assert_eq!(second.game.tag("Round"), Some("2"));
+    assert_eq!(second.game.tag("Black").map(|t| t.as_bytes()), Some("\"Socrates\" \"Expert\"".as_bytes()));
+    assert_eq!(second.game.tag("Round").map(|t| t.as_bytes()), Some("2".as_bytes()));
     assert_eq!(second.game.ply_count(), 2);
     assert_eq!(second.diagnostics.len(), 1);
 }
@@ -215,7 +215,7 @@ fn rest_of_line_comments_before_the_tags_open_the_game() {
     assert_eq!((first.len(), fnv1a(first)), (186, 0xaa93_43a3_fb87_9293));
     let pgn = std::fs::read(&path).unwrap();
     let game = PgnReader::from_bytes(&pgn, Default::default()).next().unwrap().unwrap().game;
-    assert_eq!(game.tag("White"), Some("Pillsbury"));
+    assert_eq!(game.tag("White").map(|t| t.as_bytes()), Some("Pillsbury".as_bytes()));
     assert_eq!(
         game.moves.comments,
         [" Source of annotations:", " http://www.chess.com/download/view/600-annotated-games"]

@@ -23,7 +23,7 @@ fn random_line(mut pos: Chess, choices: &[u16], depth: usize) -> Line {
             node.notes_mut().nags.push((c % 200) as u8 + 1);
         }
         if i % 5 == 4 {
-            node.notes_mut().comments.push(format!("comment {c} at {depth}"));
+            node.notes_mut().comments.push(format!("comment {c} at {depth}").into());
         }
         if i % 7 == 1 && depth < 2 && moves.len() > 1 {
             let rest: Vec<u16> = choices[i..].iter().take(4).map(|x| x.wrapping_add(1)).collect();

@@ -10,6 +10,7 @@ use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 use super::{Book, EloFilter, KeyTrail, MoveStats, NO_POSITION, PackedPosition, PositionRecord, position_key};
 use crate::game::{Game, GameResult};
 use crate::pgn::{WalkOptions, WalkedGame, walk_pieces};
+use crate::text::Text;
 
 /// Which games and moves go into the book.
 #[derive(Debug, Clone)]
@@ -261,7 +262,7 @@ impl BookBuilder {
     fn admit<'t>(
         &mut self,
         castling_mode: CastlingMode,
-        tag: impl Fn(&str) -> Option<Cow<'t, str>>,
+        tag: impl Fn(&str) -> Option<Cow<'t, Text>>,
         start: Option<&Chess>,
         result: GameResult,
     ) -> Option<GameCount> {

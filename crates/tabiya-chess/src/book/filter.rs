@@ -1,5 +1,6 @@
 //! Which games go into a book by their players' ratings: one rule for every book format.
 
+use crate::text::Text;
 use std::borrow::Cow;
 
 /// Minimum ratings a game's players must have (WhiteElo/BlackElo tags; a missing or
@@ -25,14 +26,14 @@ impl EloFilter {
     }
 
     /// Whether a game with these tags passes.
-    pub fn admits_tags<'t>(&self, tag: impl Fn(&str) -> Option<Cow<'t, str>>) -> bool {
+    pub fn admits_tags<'t>(&self, tag: impl Fn(&str) -> Option<Cow<'t, Text>>) -> bool {
         *self == EloFilter::default() || self.admits(rating(tag("WhiteElo")), rating(tag("BlackElo")))
     }
 }
 
 /// A rating tag's value; 0 when missing or not a number.
-fn rating(value: Option<Cow<'_, str>>) -> u32 {
-    value.and_then(|v| v.trim().parse().ok()).unwrap_or(0)
+fn rating(value: Option<Cow<'_, Text>>) -> u32 {
+    value.and_then(|v| v.trim().to_str()?.parse().ok()).unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -47,7 +48,7 @@ mod tests {
         assert!(strong.admits(2600, 0) && !strong.admits(2400, 2499));
         let white = EloFilter { white: 2500, ..EloFilter::default() };
         assert!(white.admits(2500, 0) && !white.admits(0, 2500));
-        let tags = |name: &str| (name == "WhiteElo").then_some(Cow::Borrowed(" 2550 "));
+        let tags = |name: &str| (name == "WhiteElo").then_some(Cow::Borrowed(Text::new(" 2550 ")));
         assert!(white.admits_tags(tags) && !weak.admits_tags(tags));
         assert!(EloFilter::default().admits_tags(|_| None));
     }

@@ -17,8 +17,6 @@ use shakmaty::CastlingSide;
 use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::{File, Role, Square};
 
-use tabiya_io::Codepage;
-
 use super::san_text;
 use crate::game::GameResult;
 
@@ -567,21 +565,6 @@ fn parse_nag(digits: &[u8]) -> Option<u8> {
         return None;
     }
     digits.iter().try_fold(0u8, |n, &d| n.checked_mul(10)?.checked_add(d - b'0'))
-}
-
-/// Tag values and comments as text: UTF-8, or Windows-1252 (which covers Latin-1) if the bytes
-/// are not valid UTF-8 (then `true`). Owned bytes become the string without a copy.
-pub(crate) fn decode_text(bytes: Cow<'_, [u8]>) -> (Cow<'_, str>, bool) {
-    match bytes {
-        Cow::Borrowed(bytes) => match std::str::from_utf8(bytes) {
-            Ok(text) => (Cow::Borrowed(text), false),
-            Err(_) => (Codepage::Windows1252.decode(bytes), true),
-        },
-        Cow::Owned(bytes) => match String::from_utf8(bytes) {
-            Ok(text) => (Cow::Owned(text), false),
-            Err(e) => (Cow::Owned(Codepage::Windows1252.decode(e.as_bytes()).into_owned()), true),
-        },
-    }
 }
 
 /// A tag value with its escapes decoded, as pgn-reader 0.29 decoded them: `\"` and `\\`

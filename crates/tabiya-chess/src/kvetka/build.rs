@@ -25,8 +25,9 @@ use super::{Book, Header, Key};
 use crate::boardcode::{Normalization, Normalized};
 use crate::game::{Game, GameResult};
 use crate::pgn::{PgnReader, ReadOptions, WalkOptions, WalkedGame, walk_pieces};
+use crate::text::Text;
 use crate::view::PositionView;
-use tabiya_io::Transaction;
+use tabiya_io::{Codepage, Transaction};
 
 /// A hasher for keys: their bytes are already well mixed by the board code.
 #[derive(Default)]
@@ -291,7 +292,7 @@ impl Builder {
         &mut self,
         chess960: bool,
         result: GameResult,
-        tag: &dyn Fn(&str) -> Option<Cow<'t, str>>,
+        tag: &dyn Fn(&str) -> Option<Cow<'t, Text>>,
         place: GamePlace,
     ) -> Result<Option<GameWalk>, KvetkaError> {
         self.report.games_read += 1;
@@ -305,7 +306,7 @@ impl Builder {
             return Ok(None);
         }
         // The .ksf keeps ratings in 16 bits.
-        let elo = |name| tag(name).and_then(|v| v.trim().parse::<u16>().ok()).unwrap_or(0);
+        let elo = |name| tag(name).and_then(|v| v.trim().to_str()?.parse::<u16>().ok()).unwrap_or(0);
         let (white_elo, black_elo) = (elo("WhiteElo"), elo("BlackElo"));
         if self.header.references() {
             let Some(source) = self.sources.last_mut() else {
@@ -313,7 +314,14 @@ impl Builder {
             };
             let report = &mut self.report;
             let mut name = |name: &str| {
-                let text = tag(name).unwrap_or_default();
+                // Text that is not UTF-8 is read as Windows-1252, the likeliest code page of old
+                // PGN files, before it is written in the .ksf's Windows-1251.
+                let text = tag(name)
+                    .map(|t| match t.to_str() {
+                        Some(text) => text.to_owned(),
+                        None => Codepage::Windows1252.decode(t.as_bytes()).into_owned(),
+                    })
+                    .unwrap_or_default();
                 let (bytes, exact) = encode_ansi(&text);
                 if !exact {
                     report.names_altered += 1;

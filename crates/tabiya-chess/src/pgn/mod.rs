@@ -130,14 +130,15 @@ pub mod codes {
     pub const INVALID_FEN: &str = "pgn.invalid_fen";
     /// Warning: a comma between moves or a `d7d8R` promotion was repaired.
     pub const REPAIRED_TOKEN: &str = "pgn.repaired_token";
+    /// Warning: a piece move whose capture mark is wrong (`Raf8` that takes) was read without
+    /// it, as SCID reads it.
+    pub const CAPTURE_MARK: &str = "pgn.capture_mark";
     /// Warning: a variation still open at the end of the game was closed.
     pub const UNCLOSED_VARIATION: &str = "pgn.unclosed_variation";
     /// Warning: a `)` without a variation to close was ignored.
     pub const UNMATCHED_PARENTHESIS: &str = "pgn.unmatched_parenthesis";
     /// Warning: the Result tag and the movetext's result differ (the movetext's is kept).
     pub const RESULT_MISMATCH: &str = "pgn.result_mismatch";
-    /// Warning: text that is not UTF-8 was decoded as Windows-1252.
-    pub const NOT_UTF8: &str = "pgn.not_utf8";
     /// Warning: a file's games of variants tabiya does not play were skipped (one warning per
     /// file, with their count by variant).
     pub const VARIANT_GAMES_SKIPPED: &str = "pgn.variant_games_skipped";

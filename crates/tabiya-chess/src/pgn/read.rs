@@ -5,8 +5,8 @@
 //! Leniency rules (design notes, pgn-and-performance.md §1.5):
 //! * A blank line never ends a game: movetext split off at a blank line (a game without a
 //!   result token followed by tagless movetext) is joined to its game.
-//! * A UTF-8 BOM is skipped; text that is not valid UTF-8 is decoded as Windows-1252 and the
-//!   game gets a warning.
+//! * A UTF-8 BOM is skipped; tag names, values and comments are kept as the bytes they came as
+//!   ([`crate::text`]), whatever their encoding, escapes (`\\`, `\"`) decoded.
 //!
 //! Every game comes with the [`Diagnostic`]s of what reading found (codes in [`super::codes`]):
 //! what was repaired or dropped is a warning; an illegal or ambiguous move, whose line is lost
@@ -24,7 +24,6 @@
 //!   `d7d8R` promotions, each with a warning; [`PgnReader::new`] drops those tokens, as
 //!   pgn-reader did.
 
-use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::mem;
@@ -40,6 +39,7 @@ use super::{PgnError, codes};
 use crate::fast::position::PlayPosition;
 use crate::fast::scan::{self, Scanner};
 use crate::game::{Game, GameResult, Line, Node, Tags};
+use crate::text::{Text, TextBuf};
 
 /// What to keep of each game. Skipping variations and comments makes reading faster when
 /// only the main line matters (book building).
@@ -230,9 +230,8 @@ const TYPICAL_PLIES: usize = 128;
 
 struct TagSection {
     tags: Tags,
-    not_utf8: bool,
     /// Names of the tags whose value holds an unescaped quote.
-    inner_quotes: Vec<String>,
+    inner_quotes: Vec<TextBuf>,
 }
 
 /// A line being read: the main line or an open variation.
@@ -285,7 +284,6 @@ struct GameState {
     /// A variation is skipped unread; its `)` is still reported.
     skipping_variation: bool,
     outcome: Option<GameResult>,
-    not_utf8: bool,
     /// What the lenient reading repaired, reported after the game's other diagnostics.
     repairs: Vec<String>,
     diagnostics: Vec<Diagnostic>,
@@ -371,7 +369,7 @@ impl GameVisitor {
             self.number -= 1;
             return;
         }
-        let GameState { mut game, mut frames, outcome, not_utf8, repairs, mut diagnostics, location, .. } = *state;
+        let GameState { mut game, mut frames, outcome, repairs, mut diagnostics, location, .. } = *state;
         game.moves = mem::take(&mut frames[0].line);
         let tag_result = game.tag("Result").and_then(GameResult::from_pgn);
         game.result = match outcome {
@@ -387,9 +385,6 @@ impl GameVisitor {
             }
             None => tag_result.unwrap_or_default(),
         };
-        if not_utf8 {
-            diagnostics.push(Diagnostic::warning(codes::NOT_UTF8, location.clone(), NOT_UTF8));
-        }
         for message in repairs {
             diagnostics.push(Diagnostic::warning(codes::REPAIRED_TOKEN, location.clone(), message));
         }
@@ -418,7 +413,6 @@ impl GameVisitor {
             frames: vec![Frame::main_line(PlayPosition::new(&start.position))],
             skipping_variation: false,
             outcome: None,
-            not_utf8: tags.not_utf8,
             repairs: Vec::new(),
             diagnostics,
             location,
@@ -429,7 +423,6 @@ impl GameVisitor {
 }
 
 pub(super) const FEN_READ_AS_CHESS960: &str = "FEN castling rights are Chess960's; read as Chess960";
-pub(super) const NOT_UTF8: &str = "text is not valid UTF-8; decoded as Windows-1252";
 
 /// Whether a tag value's raw text holds a `"` that no backslash escapes.
 fn has_unescaped_quote(raw: &[u8]) -> bool {
@@ -452,22 +445,22 @@ pub(super) struct StartPosition {
 
 impl StartPosition {
     pub(super) fn from_tags(
-        variant: Option<&str>,
-        fen: Option<&str>,
+        variant: Option<&Text>,
+        fen: Option<&Text>,
         location: &Location,
     ) -> Result<StartPosition, PgnError> {
         let mut castling_mode = CastlingMode::Standard;
         if let Some(variant) = variant {
-            match variant.to_ascii_lowercase().as_str() {
+            match variant.as_bytes().to_ascii_lowercase().as_slice() {
                 // lichess studies name standard chess from a FEN "From Position".
-                "" | "standard" | "normal" | "from position" => {}
-                "chess960" | "chess 960" | "fischerandom" | "fischer random" | "fischerrandom" | "960" => {
+                b"" | b"standard" | b"normal" | b"from position" => {}
+                b"chess960" | b"chess 960" | b"fischerandom" | b"fischer random" | b"fischerrandom" | b"960" => {
                     castling_mode = CastlingMode::Chess960;
                 }
                 _ => {
                     return Err(PgnError::UnsupportedVariant {
                         location: location.clone(),
-                        variant: variant.to_owned(),
+                        variant: variant.to_str_lossy().into_owned(),
                     });
                 }
             }
@@ -480,8 +473,11 @@ impl StartPosition {
                 fen_read_as_chess960: false,
             });
         };
-        let invalid =
-            |reason: String| PgnError::InvalidFen { location: location.clone(), fen: text.to_owned(), reason };
+        let invalid = |reason: String| PgnError::InvalidFen {
+            location: location.clone(),
+            fen: text.to_str_lossy().into_owned(),
+            reason,
+        };
         let fen = Fen::from_ascii(text.trim().as_bytes()).map_err(|e| invalid(e.to_string()))?;
         let (position, fen_read_as_chess960) = match fen.clone().into_position(castling_mode) {
             Ok(pos) => (pos, false),
@@ -547,6 +543,26 @@ pub(super) fn move_error(what: &str, name: &str, main_line: bool, location: Loca
 /// What an ambiguous move is called in messages.
 const AMBIGUOUS: &str = "ambiguous move";
 
+/// The move a piece move names when its capture mark is not read (`Raf8` that takes on f8,
+/// `Nxd7` to an empty d7), as SCID 5.0.2 reads piece moves (`Position::ReadMove` looks only at
+/// the piece, the disambiguation and the target square). Pawn moves keep their mark: it says
+/// which pawn moves.
+#[cold]
+pub(super) fn without_capture_mark(san: San, pos: &PlayPosition) -> Option<Move> {
+    match san {
+        San::Normal { role, file, rank, capture, to, promotion: None } if role != Role::Pawn => {
+            pos.san_to_move(San::Normal { role, file, rank, capture: !capture, to, promotion: None }).ok()
+        }
+        _ => None,
+    }
+}
+
+/// The warning for a move read by [`without_capture_mark`].
+pub(super) fn capture_mark_warning(name: &str, location: Location) -> Diagnostic {
+    let message = format!("{name} read without its capture mark, as SCID reads it");
+    Diagnostic::warning(codes::CAPTURE_MARK, location, message)
+}
+
 /// A long-algebraic move (`g1f3`, `e7e8q`): SAN parsing reads it as a pawn move with a full
 /// from-square, which is only legal when a pawn stands there.
 #[cold]
@@ -574,36 +590,22 @@ impl GameVisitor {
     /// movetext starts a game, or goes on with the one before when that had no result and
     /// this piece has no tags.
     fn read_piece(&mut self, scan: &mut Scanner<'_>) {
-        let start = scan.at;
         let mut ranges = mem::take(&mut self.tag_ranges);
         ranges.clear();
         if let Err(what) = scan.read_tags(|name, value| ranges.push((name, value))) {
             return self.syntax_error(what);
         }
         let text = scan.text;
-        // One UTF-8 check for the whole section: its names and values lie between ASCII
-        // bytes, so each is then whole characters of it. Else each is decoded on its own.
-        let section = std::str::from_utf8(&text[start..scan.at]).ok();
-        let decode = |range: &Range<usize>| match section.and_then(|s| s.get(range.start - start..range.end - start)) {
-            Some(text) => (Cow::Borrowed(text), false),
-            None => scan::decode_text(Cow::Borrowed(&text[range.clone()])),
-        };
         let bytes = ranges.iter().map(|(name, value)| name.len() + value.len()).sum();
-        let mut tags = TagSection {
-            tags: Tags::with_capacity(TYPICAL_TAGS.max(ranges.len()), bytes),
-            not_utf8: false,
-            inner_quotes: Vec::new(),
-        };
+        let mut tags =
+            TagSection { tags: Tags::with_capacity(TYPICAL_TAGS.max(ranges.len()), bytes), inner_quotes: Vec::new() };
         for (name, value) in &ranges {
-            let (name, name_not_utf8) = decode(name);
+            let name = &text[name.clone()];
             let raw = &text[value.clone()];
-            let (value, value_not_utf8) =
-                if raw.contains(&b'\\') { scan::decode_text(scan::unescape(raw)) } else { decode(value) };
-            tags.not_utf8 |= name_not_utf8 | value_not_utf8;
             if has_unescaped_quote(raw) {
-                tags.inner_quotes.push(name.clone().into_owned());
+                tags.inner_quotes.push(TextBuf::from(name));
             }
-            tags.tags.push(&name, &value);
+            tags.tags.push(name, scan::unescape(raw));
         }
         self.tag_ranges = ranges;
         let mut state = match self.carry.take() {
@@ -627,7 +629,6 @@ impl GameVisitor {
                     Ok(mut state) => {
                         if let Some(mut opening) = opening {
                             state.frames[0].line.comments = mem::take(&mut opening.frames[0].line.comments);
-                            state.not_utf8 |= opening.not_utf8;
                         }
                         state
                     }
@@ -672,7 +673,15 @@ fn play_unusual_move(state: &mut GameState, san_plus: &SanPlus) {
     let ply = frame.ply;
     match play_unusual(san_plus.san, &mut frame.pos) {
         Ok(mv) => frame.push(mv),
-        Err(what) => end_line(state, ply, san_plus, what),
+        Err(what) => match without_capture_mark(san_plus.san, &frame.pos) {
+            Some(mv) => {
+                frame.pos.play(mv);
+                frame.push(Some(mv));
+                let warning = capture_mark_warning(&state.move_name(ply, san_plus), state.location.clone());
+                state.diagnostics.push(warning);
+            }
+            None => end_line(state, ply, san_plus, what),
+        },
     }
 }
 
@@ -737,12 +746,9 @@ impl scan::Movetext for Reading<'_> {
         if !self.options.comments {
             return;
         }
-        let (text, not_utf8) = scan::decode_text(Cow::Borrowed(bytes));
-        let state = &mut *self.state;
-        state.not_utf8 |= not_utf8;
-        let frame = state.current();
+        let frame = self.state.current();
         if !frame.stopped {
-            let text = text.into_owned();
+            let text = TextBuf::from(bytes);
             match frame.line.nodes.last_mut() {
                 Some(node) => node.notes_mut().comments.push(text),
                 None => frame.line.comments.push(text),

@@ -10,7 +10,7 @@
 //!
 //! The walk reads the games [`PgnReader`](super::PgnReader) reads, with the same leniency
 //! (a blank line never ends a game, commas between moves and `d7d8R` promotions repaired,
-//! text that is not UTF-8 decoded as Windows-1252, variants and invalid FENs are errors for
+//! tags kept as the bytes they came as, variants and invalid FENs are errors for
 //! their game) and the same diagnostics, apart from those about variations and comments, which
 //! it skips unread, and the illegal moves of games whose callers stop early. Tests hold it
 //! to `PgnReader`'s games, offsets, tags, results, main lines and diagnostics on every corpus
@@ -26,7 +26,7 @@
 //! let pgn = b"[White \"Morphy\"]\n[WhiteElo \"2690\"]\n\n1. e4 e5 2. Nf3 d6 (2... Nc6) 3. d4 1-0\n";
 //! let mut games = PgnWalk::new(pgn, WalkOptions { max_plies: 4, ..WalkOptions::default() });
 //! let mut game = games.next().expect("one game")?;
-//! assert_eq!(game.tag("White").as_deref(), Some("Morphy"));
+//! assert_eq!(game.tag("White").as_deref().map(|t| t.as_bytes()), Some(&b"Morphy"[..]));
 //! assert_eq!(game.result, GameResult::WhiteWins);
 //! assert_eq!((game.offset, game.length), (0, pgn.len() as u64));
 //! let mut moves = Vec::new();
@@ -50,12 +50,15 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Bitboard, Castles, CastlingMode, Chess, Color, Move, Position, Role, Square};
 use tabiya_io::{Diagnostic, Location, Severity, Unit};
 
-use super::read::{StartPosition, move_error, move_name, play_resolved, resolve_san};
+use super::read::{
+    StartPosition, capture_mark_warning, move_error, move_name, play_resolved, resolve_san, without_capture_mark,
+};
 use super::{PgnError, codes};
 pub use crate::fast::position::PlayPosition;
 use crate::fast::rules::Pieces;
 use crate::fast::scan::{self, Scanner};
 use crate::game::GameResult;
+use crate::text::{Text, TextBuf};
 use crate::view;
 
 /// Tag names and values as they stand in the text (escapes not decoded).
@@ -119,16 +122,15 @@ pub struct Played {
 }
 
 impl<'a> WalkedGame<'a> {
-    /// The value of the first tag with this name: escapes decoded, UTF-8 or else
-    /// Windows-1252.
-    pub fn tag(&self, name: &str) -> Option<Cow<'a, str>> {
+    /// The value of the first tag with this name: the bytes it came as, escapes decoded.
+    pub fn tag(&self, name: &str) -> Option<Cow<'a, Text>> {
         let (_, value) = self.tags.iter().find(|(n, _)| *n == name.as_bytes())?;
-        Some(decode(value).0)
+        Some(decode(value))
     }
 
     /// Every tag in order, decoded like [`WalkedGame::tag`].
-    pub fn tags(&self) -> impl Iterator<Item = (Cow<'a, str>, Cow<'a, str>)> + '_ {
-        self.tags.iter().map(|(name, value)| (decode(name).0, decode(value).0))
+    pub fn tags(&self) -> impl Iterator<Item = (Cow<'a, Text>, Cow<'a, Text>)> + '_ {
+        self.tags.iter().map(|(name, value)| (decode(name), decode(value)))
     }
 
     /// The position the game starts from (its FEN tag, or the standard start).
@@ -156,7 +158,12 @@ impl<'a> WalkedGame<'a> {
         for san in &sans {
             let found = match position.san_to_move(san.san) {
                 Ok(mv) => Ok(Some(mv)),
-                Err(_) => resolve_san(san.san, &position),
+                Err(_) => resolve_san(san.san, &position).or_else(|what| {
+                    let mv = without_capture_mark(san.san, &position).ok_or(what)?;
+                    let name = move_name(self.start.fullmoves().get(), self.start.turn(), plies, san);
+                    self.diagnostics.push(capture_mark_warning(&name, self.location.clone()));
+                    Ok(Some(mv))
+                }),
             };
             match found {
                 Ok(mv) => {
@@ -199,9 +206,12 @@ impl view::PositionView for PlayPosition {
     }
 }
 
-/// Tag text: escapes decoded, UTF-8 or else Windows-1252 (then `true`).
-fn decode(raw: &[u8]) -> (Cow<'_, str>, bool) {
-    scan::decode_text(scan::unescape(raw))
+/// Tag text: the bytes it came as, escapes decoded.
+fn decode(raw: &[u8]) -> Cow<'_, Text> {
+    match scan::unescape(raw) {
+        Cow::Borrowed(bytes) => Cow::Borrowed(Text::new(bytes)),
+        Cow::Owned(bytes) => Cow::Owned(TextBuf::from(bytes)),
+    }
 }
 
 /// The movetext read so far of the game being walked.
@@ -221,8 +231,6 @@ struct Pending<'a> {
     number: u64,
     offset: usize,
     tags: RawTags<'a>,
-    /// The whole tag section is UTF-8, so every tag is.
-    tags_utf8: bool,
     start: StartPosition,
     movetext: Movetext,
     diagnostics: Vec<Diagnostic>,
@@ -262,7 +270,7 @@ impl<'a> PgnWalk<'a> {
 
     /// Completes the pending game, which ends where `end` begins.
     fn finish_pending(&mut self, end: usize) -> Option<WalkedGame<'a>> {
-        let Pending { number, offset, tags, tags_utf8, start, movetext, mut diagnostics } = self.pending.take()?;
+        let Pending { number, offset, tags, start, movetext, mut diagnostics } = self.pending.take()?;
         let location = self.location(offset, number);
         // Text between games that holds no game at all: no tags, no result, no first move
         // that can be played.
@@ -276,7 +284,7 @@ impl<'a> PgnWalk<'a> {
         for (severity, code, message) in movetext.diagnostics {
             diagnostics.push(Diagnostic { severity, code, location: location.clone(), message });
         }
-        let tag_result = tags.iter().find(|(n, _)| *n == b"Result").map(|(_, v)| decode(v).0);
+        let tag_result = tags.iter().find(|(n, _)| *n == b"Result").map(|(_, v)| decode(v));
         let result = match movetext.outcome {
             Some(result) => {
                 if let Some(tag) = tag_result.as_deref()
@@ -289,9 +297,6 @@ impl<'a> PgnWalk<'a> {
             }
             None => tag_result.as_deref().and_then(GameResult::from_pgn).unwrap_or_default(),
         };
-        if !tags_utf8 && tags.iter().any(|(name, value)| decode(name).1 || decode(value).1) {
-            diagnostics.push(Diagnostic::warning(codes::NOT_UTF8, location.clone(), super::read::NOT_UTF8));
-        }
         for message in movetext.repairs {
             diagnostics.push(Diagnostic::warning(codes::REPAIRED_TOKEN, location.clone(), message));
         }
@@ -322,7 +327,6 @@ impl<'a> PgnWalk<'a> {
         if let Err(what) = self.scan.read_tags(|name, value| tags.push((&text[name], &text[value]))) {
             return Some(io_error(self, what, self.number.max(1)));
         }
-        let tags_end = self.scan.at;
         if tags.is_empty()
             && self.pending.as_ref().is_some_and(|p| p.movetext.outcome.is_none())
             && let Some(mut pending) = self.pending.take()
@@ -342,7 +346,7 @@ impl<'a> PgnWalk<'a> {
         self.ready = self.finish_pending(start).map(Ok);
         self.number += 1;
         let location = self.location(start, self.number);
-        let tag = |name: &str| tags.iter().find(|(n, _)| *n == name.as_bytes()).map(|(_, v)| decode(v).0);
+        let tag = |name: &str| tags.iter().find(|(n, _)| *n == name.as_bytes()).map(|(_, v)| decode(v));
         let start_position = StartPosition::from_tags(tag("Variant").as_deref(), tag("FEN").as_deref(), &location);
         let start_position = match start_position {
             Ok(start_position) => start_position,
@@ -368,9 +372,7 @@ impl<'a> PgnWalk<'a> {
         };
         let read = self.scan.read_movetext(&mut movetext);
         let number = self.number;
-        let tags_utf8 = std::str::from_utf8(&self.scan.text[start..tags_end]).is_ok();
-        self.pending =
-            Some(Pending { number, offset: start, tags, tags_utf8, start: start_position, movetext, diagnostics });
+        self.pending = Some(Pending { number, offset: start, tags, start: start_position, movetext, diagnostics });
         read.err().map(|what| {
             self.pending = None;
             io_error(self, what, number)

@@ -8,6 +8,7 @@ use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::{CastlingMode, CastlingSide, Chess, Color, Move, Position, Role, Square, attacks};
 
 use crate::game::{Game, Line};
+use crate::text::{Text, TextBuf};
 
 /// How moves are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -226,7 +227,7 @@ impl PgnText<'_> {
         self.line_len = 0;
     }
 
-    fn tag(&mut self, name: &str, value: &str) {
+    fn tag(&mut self, name: &Text, value: &Text) {
         self.buf.push(b'[');
         self.buf.extend_from_slice(name.as_bytes());
         self.buf.extend_from_slice(b" \"");
@@ -246,10 +247,10 @@ impl PgnText<'_> {
     }
 
     fn tags(&mut self, game: &Game) {
-        let roster_index = |name: &str| SEVEN_TAG_ROSTER.iter().position(|(n, _)| *n == name);
+        let roster_index = |name: &Text| SEVEN_TAG_ROSTER.iter().position(|(n, _)| name == *n);
         if self.options.seven_tag_roster_first {
             // The first value of each roster tag, found in one pass over the tags.
-            let mut values: [Option<&str>; 7] = [None; 7];
+            let mut values: [Option<&Text>; 7] = [None; 7];
             for (name, value) in &game.tags {
                 if let Some(i) = roster_index(name) {
                     values[i].get_or_insert(value);
@@ -257,7 +258,8 @@ impl PgnText<'_> {
             }
             let result = game.result.as_pgn();
             for ((name, missing), value) in SEVEN_TAG_ROSTER.into_iter().zip(values) {
-                self.tag(name, value.unwrap_or(if name == "Result" { result } else { missing }));
+                let value = value.unwrap_or(Text::new(if name == "Result" { result } else { missing }));
+                self.tag(Text::new(name), value);
             }
         }
         for (name, value) in &game.tags {
@@ -270,9 +272,9 @@ impl PgnText<'_> {
             && game.tag("FEN").is_none()
         {
             if game.tag("SetUp").is_none() {
-                self.tag("SetUp", "1");
+                self.tag(Text::new("SetUp"), Text::new("1"));
             }
-            self.tag("FEN", &fen.to_string());
+            self.tag(Text::new("FEN"), Text::new(&fen.to_string()));
         }
     }
 
@@ -300,14 +302,18 @@ impl PgnText<'_> {
         self.line_len += text.len();
     }
 
-    fn comment(&mut self, text: &str) {
+    fn comment(&mut self, text: &Text) {
         let (open, close) = if self.options.pad_comments { ("{ ", " }") } else { ("{", "}") };
         if self.options.line_width == 0 {
-            self.token(format!("{open}{text}{close}").as_bytes());
+            self.token(&[open.as_bytes(), text.as_bytes(), close.as_bytes()].concat());
             return;
         }
-        // Wrapped comments are split at white space, as the export format does.
-        let words: Vec<&str> = text.split_whitespace().collect();
+        // Wrapped comments are split at white space, as the export format does: Unicode's in
+        // UTF-8 text, ASCII's in text of another encoding.
+        let words: Vec<&[u8]> = match text.to_str() {
+            Some(text) => text.split_whitespace().map(str::as_bytes).collect(),
+            None => text.as_bytes().split(u8::is_ascii_whitespace).filter(|w| !w.is_empty()).collect(),
+        };
         if words.is_empty() {
             self.token(format!("{open}{close}").as_bytes());
             return;
@@ -322,7 +328,7 @@ impl PgnText<'_> {
                     token.clear();
                 }
             }
-            token.extend_from_slice(word.as_bytes());
+            token.extend_from_slice(word);
             if i == last && !self.options.pad_comments {
                 token.extend_from_slice(close.as_bytes());
             }
@@ -442,8 +448,8 @@ impl PgnText<'_> {
     }
 
     /// SCID's `PrintString`: words split at spaces, line breaks kept.
-    fn scid_string(&mut self, text: &str) {
-        let mut rest = text.as_bytes();
+    fn scid_string(&mut self, text: &[u8]) {
+        let mut rest = text;
         loop {
             let end = rest.iter().position(|&b| b == b' ' || b == b'\n').unwrap_or(rest.len());
             self.scid_word(&rest[..end]);
@@ -457,16 +463,16 @@ impl PgnText<'_> {
     }
 
     /// A comment as SCID writes it: `{`, the words, `}`, then a space.
-    fn scid_comment(&mut self, comments: &[String]) -> bool {
+    fn scid_comment(&mut self, comments: &[TextBuf]) -> bool {
         // Most places have no comment: no need to join anything.
-        if !self.options.comments || comments.iter().all(String::is_empty) {
+        if !self.options.comments || comments.iter().all(|c| c.is_empty()) {
             return false;
         }
-        let text = comments.iter().filter(|c| !c.is_empty()).map(String::as_str).collect::<Vec<_>>().join(" ");
+        let text = comments.iter().filter(|c| !c.is_empty()).map(|c| c.as_bytes()).collect::<Vec<_>>().join(&b' ');
         let (open, close) = if self.options.pad_comments { ("{ ", " }") } else { ("{", "}") };
-        self.scid_string(open);
+        self.scid_string(open.as_bytes());
         self.scid_string(&text);
-        self.scid_string(close);
+        self.scid_string(close.as_bytes());
         self.scid_space();
         true
     }

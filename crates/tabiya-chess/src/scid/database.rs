@@ -11,10 +11,10 @@ use shakmaty::san::SanPlus;
 use super::decode::{Record, decode_record, decode_record_with_san};
 use super::fields::{Eco, result_from_code};
 use super::index::{Header, Index, IndexEntry};
-use super::names::decode_text;
 use super::names::{NameBase, NameType};
 use super::{ScidError, Version};
 use crate::game::{Game, Tags};
+use crate::text::Text;
 
 /// The three files of a database.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,11 +73,6 @@ const RATING_TAGS: [[&str; 7]; 2] = [
     ["WhiteElo", "WhiteRating", "WhiteRapid", "WhiteICCF", "WhiteUSCF", "WhiteDWZ", "WhiteECF"],
     ["BlackElo", "BlackRating", "BlackRapid", "BlackICCF", "BlackUSCF", "BlackDWZ", "BlackECF"],
 ];
-
-/// Text of bytes known to be ASCII (a formatted date).
-fn ascii(bytes: &[u8]) -> &str {
-    std::str::from_utf8(bytes).unwrap_or_default()
-}
 
 /// An open SCID database.
 #[derive(Debug)]
@@ -241,61 +236,58 @@ impl Database {
     /// the seven-tag roster, ratings, ECO, EventDate, the extra tags, then FEN.
     pub fn assemble(&self, entry: &IndexEntry, record: Record) -> Game {
         let Record { tags: extra, start, start_text, moves, .. } = record;
-        // Names are borrowed from the name base when they are UTF-8 (all of a SCID 4/5 base).
-        let name = |kind, id| match self.names.get(kind, id) {
-            Some(bytes) => std::str::from_utf8(bytes).map_or_else(|_| Cow::Owned(decode_text(bytes)), Cow::Borrowed),
-            None => Cow::Borrowed("?"),
-        };
+        // Names are the name base's bytes; an ID out of range reads as `?`, as in SCID.
+        let name = |kind, id| Cow::Borrowed(Text::new(self.names.get(kind, id).unwrap_or(b"?")));
+        let text = |text: &'static str| Cow::Borrowed(Text::new(text));
         let result = result_from_code(entry.result());
         let (date, event_date) = (entry.date.pgn_bytes(), entry.event_date.pgn_bytes());
-        let mut tags: Vec<(&str, Cow<'_, str>)> = Vec::with_capacity(16);
+        let mut tags: Vec<(&Text, Cow<'_, Text>)> = Vec::with_capacity(16);
         tags.extend([
-            ("Event", name(NameType::Event, entry.event)),
-            ("Site", name(NameType::Site, entry.site)),
-            ("Date", Cow::Borrowed(ascii(&date))),
-            ("Round", name(NameType::Round, entry.round)),
-            ("White", name(NameType::Player, entry.white)),
-            ("Black", name(NameType::Player, entry.black)),
-            ("Result", Cow::Borrowed(result.as_pgn())),
+            (Text::new("Event"), name(NameType::Event, entry.event)),
+            (Text::new("Site"), name(NameType::Site, entry.site)),
+            (Text::new("Date"), Cow::Borrowed(Text::new(&date))),
+            (Text::new("Round"), name(NameType::Round, entry.round)),
+            (Text::new("White"), name(NameType::Player, entry.white)),
+            (Text::new("Black"), name(NameType::Player, entry.black)),
+            (Text::new("Result"), text(result.as_pgn())),
         ]);
         for (side, elo, kind) in
             [(0, entry.white_elo(), entry.white_rating_type()), (1, entry.black_elo(), entry.black_rating_type())]
         {
             if elo > 0 {
                 let name = RATING_TAGS[side].get(usize::from(kind)).copied().unwrap_or(RATING_TAGS[side][0]);
-                tags.push((name, Cow::Owned(elo.to_string())));
+                tags.push((Text::new(name), Cow::Owned(elo.to_string().into())));
             }
         }
         if let Some(eco) = Eco(entry.eco).to_text() {
-            tags.push(("ECO", Cow::Owned(eco)));
+            tags.push((Text::new("ECO"), Cow::Owned(eco.into())));
         }
         if entry.event_date.0 != 0 {
-            tags.push(("EventDate", Cow::Borrowed(ascii(&event_date))));
+            tags.push((Text::new("EventDate"), Cow::Borrowed(Text::new(&event_date))));
         }
         // As SCID's `Game::Decode`: the Variant tag of a Chess960 game first, then each stored tag
         // assigned by name (a name seen before, or a roster name, takes the new value in place).
         let extra_start = tags.len();
         if entry.chess960() {
-            tags.push(("Variant", Cow::Borrowed("Chess960")));
+            tags.push((Text::new("Variant"), text("Chess960")));
         }
         let roster = ["Event", "Site", "Round", "White", "Black"];
         for (name, value) in &extra {
-            let existing = tags
-                .iter()
-                .enumerate()
-                .position(|(i, (n, _))| n == name && (i >= extra_start || roster.contains(&name.as_str())));
+            let existing = tags.iter().enumerate().position(|(i, (n, _))| {
+                *n == name.as_text() && (i >= extra_start || roster.iter().any(|r| *name == *r))
+            });
             match existing {
-                Some(i) => tags[i].1 = Cow::Borrowed(value),
-                None => tags.push((name, Cow::Borrowed(value))),
+                Some(i) => tags[i].1 = Cow::Borrowed(value.as_text()),
+                None => tags.push((name.as_text(), Cow::Borrowed(value.as_text()))),
             }
         }
         if let Some(fen) = &start_text {
-            tags.push(("FEN", Cow::Borrowed(fen)));
+            tags.push((Text::new("FEN"), Cow::Borrowed(Text::new(fen))));
         }
         let bytes = tags.iter().map(|(n, v)| n.len() + v.len()).sum();
         let mut game_tags = Tags::with_capacity(tags.len(), bytes);
         for (name, value) in &tags {
-            game_tags.push(name, value);
+            game_tags.push(name, value.as_bytes());
         }
         Game {
             tags: game_tags,

@@ -8,11 +8,11 @@ use tabiya_io::{ByteReader, DataError, Diagnostic, Location};
 use super::codes;
 use super::fields::Date;
 use super::move_codes::{KING_STEPS, KNIGHT_STEPS};
-use super::names::decode_text;
 use super::pieces::PieceLists;
 use crate::fast::rules;
 use crate::game::{Line, Node};
 use crate::pgn::write::san_plus;
+use crate::text::{Text, TextBuf};
 
 /// Names of the common tags stored as one byte (codes 241–250).
 pub const COMMON_TAGS: [&str; 10] = [
@@ -46,7 +46,7 @@ pub const MAX_VARIATION_DEPTH: usize = 200;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Record {
     /// Extra tags in stored order (Annotator, titles, …).
-    pub tags: Vec<(String, String)>,
+    pub tags: Vec<(TextBuf, TextBuf)>,
     /// Start-board byte: bit 0 FEN, bit 1 promotion, bit 2 under-promotion.
     pub start_flags: u8,
     /// The start position, when the game does not start from the standard one.
@@ -157,12 +157,13 @@ fn decode(
         let at = r.offset();
         let text = r.nul_terminated("NUL-terminated FEN")?;
         let fen = Fen::from_ascii(text)
-            .map_err(|e| DataError::new(Location::at(at), "a FEN").found(format!("{:?} ({e})", decode_text(text))))?;
+            .map_err(|e| DataError::new(Location::at(at), "a FEN").found(format!("{:?} ({e})", Text::new(text))))?;
         let pos = start_position(&fen, mode).map_err(|e| DataError::new(Location::at(at), "a legal FEN").found(e))?;
         let lists = PieceLists::from_position(&pos)
             .map_err(|_| DataError::new(Location::at(at), "at most 16 pieces per side"))?;
         record.start = Some(fen);
-        record.start_text = Some(decode_text(text));
+        // `Fen::from_ascii` read it: the text is ASCII.
+        record.start_text = Some(String::from_utf8_lossy(text).into_owned());
         State { pos, lists }
     } else {
         State { pos: Chess::default(), lists: PieceLists::standard() }
@@ -177,7 +178,7 @@ fn decode(
     let mut strings = Vec::new();
     while !r.is_empty() {
         match r.nul_terminated("NUL-terminated comment") {
-            Ok(s) => strings.push(decode_text(s)),
+            Ok(s) => strings.push(TextBuf::from(s)),
             Err(_) => {
                 let at = Location::at(r.offset());
                 diagnostics.push(Diagnostic::warning(
@@ -185,7 +186,7 @@ fn decode(
                     at,
                     "last comment is not NUL-terminated",
                 ));
-                strings.push(decode_text(r.rest()));
+                strings.push(TextBuf::from(r.rest()));
                 break;
             }
         }
@@ -198,23 +199,23 @@ fn decode(
 }
 
 /// Reads the extra tags up to their 0 terminator.
-fn read_tags(r: &mut ByteReader) -> Result<Vec<(String, String)>, DataError> {
+fn read_tags(r: &mut ByteReader) -> Result<Vec<(TextBuf, TextBuf)>, DataError> {
     let mut tags = Vec::new();
     loop {
         let code = r.u8("tag code or name length")?;
         let name = match code {
             0 => return Ok(tags),
-            1..=240 => decode_text(r.bytes(usize::from(code), "tag name")?),
-            241..=250 => COMMON_TAGS[usize::from(code - 241)].to_owned(),
-            251..=254 => String::new(),
+            1..=240 => TextBuf::from(r.bytes(usize::from(code), "tag name")?),
+            241..=250 => TextBuf::from(COMMON_TAGS[usize::from(code - 241)]),
+            251..=254 => TextBuf::default(),
             255 => {
                 let d = r.u24_be("binary EventDate")?;
-                tags.push(("EventDate".to_owned(), Date(d & 0xFFFFF).to_pgn()));
+                tags.push((TextBuf::from("EventDate"), TextBuf::from(Date(d & 0xFFFFF).to_pgn())));
                 continue;
             }
         };
         let len = usize::from(r.u8("tag value length")?);
-        let value = decode_text(r.bytes(len, "tag value")?);
+        let value = TextBuf::from(r.bytes(len, "tag value")?);
         if !name.is_empty() {
             tags.push((name, value));
         }
@@ -235,7 +236,7 @@ struct MoveDecoder<'a> {
 }
 
 /// Marks a comment to be filled from the strings at the end of the record.
-const PLACEHOLDER: String = String::new();
+const PLACEHOLDER: TextBuf = TextBuf::new();
 
 impl MoveDecoder<'_> {
     fn offset(&self) -> u64 {
@@ -457,19 +458,19 @@ fn for_each_comment(line: &mut Line, f: &mut impl FnMut(Place<'_>)) {
 /// A comment place: the start of a line, or after a move (whose notes are made only when a
 /// comment is put there).
 enum Place<'a> {
-    Start(&'a mut Vec<String>),
+    Start(&'a mut Vec<TextBuf>),
     After(&'a mut Node),
 }
 
 impl Place<'_> {
-    fn comments(&self) -> &[String] {
+    fn comments(&self) -> &[TextBuf] {
         match self {
             Place::Start(comments) => comments,
             Place::After(node) => node.comments(),
         }
     }
 
-    fn comments_mut(&mut self) -> &mut Vec<String> {
+    fn comments_mut(&mut self) -> &mut Vec<TextBuf> {
         match self {
             Place::Start(comments) => comments,
             Place::After(node) => &mut node.notes_mut().comments,
@@ -480,7 +481,7 @@ impl Place<'_> {
 /// Gives the comment strings to their places, as SCID's decoder does: first to the marked places
 /// in order; strings left over go one by one to the places after the last marked one (SCID
 /// writes no markers at all for games where most places carry a comment).
-fn assign_comments(line: &mut Line, strings: Vec<String>, base: u64, diagnostics: &mut Vec<Diagnostic>) {
+fn assign_comments(line: &mut Line, strings: Vec<TextBuf>, base: u64, diagnostics: &mut Vec<Diagnostic>) {
     let (mut places, mut markers, mut last_marked) = (0usize, 0usize, None);
     for_each_comment(line, &mut |place| {
         let marked = place.comments().len();

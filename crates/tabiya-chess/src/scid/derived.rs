@@ -8,6 +8,7 @@ use shakmaty::{Board, ByColor, ByRole, Chess, Color, Move, Position, Rank, Role,
 
 use super::stored_lines::STORED_LINES;
 use crate::game::{Line, Node};
+use crate::text::TextBuf;
 
 /// What the main line determines.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -299,7 +300,7 @@ pub fn counts(line: &Line) -> Counts {
     c
 }
 
-fn has_comment(comments: &[String]) -> bool {
+fn has_comment(comments: &[TextBuf]) -> bool {
     comments.iter().any(|c| !c.is_empty())
 }
 

@@ -2,6 +2,8 @@
 //! which tags go to the index, the names, the extra tags, the move bytes, comment markers and
 //! strings, and every derived field.
 
+use std::borrow::Cow;
+
 use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, Square};
 use tabiya_io::{Diagnostic, Location, Unit};
 
@@ -11,8 +13,10 @@ use super::derived::MainLineFields;
 use super::fields::{Date, Eco, MAX_RATING, RATING_TYPES, encode_count, flags_from_letters, result_code, start_flags};
 use super::index::{FLAG_CHESS960, IndexEntry};
 use super::move_codes::{DIAGONAL_QUEEN, move_code, promotion_code};
+use super::names::scid_text;
 use super::pieces::{PieceLists, en_passant_victim};
 use crate::game::{Game, Line, Node};
+use crate::text::TextBuf;
 
 /// The longest game record SCID stores (a record must fit in one 128 KiB block).
 pub const MAX_RECORD: usize = 1 << 17;
@@ -91,37 +95,40 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
     entry.flags = if chess960 { FLAG_CHESS960 } else { 0 };
     // Room for the tags, one byte per move and the names: most games need no reallocation.
     let mut record = Vec::with_capacity(RECORD_ROOM + game.moves.nodes.len());
-    let mut names = [""; 5];
+    let mut names: [Cow<'_, [u8]>; 5] = Default::default();
     let mut dropped_tags = Vec::new();
     // The extra tags open the record, in PGN order.
     for (name, value) in &game.tags {
         if name.is_empty() {
             continue;
         }
+        // Values as SCID's import stores them, before it measures them.
+        let value = scid_text(value.as_bytes());
         if name.len() + value.len() > MAX_TAG_PAIR {
-            dropped_tags.push(name.to_owned());
+            dropped_tags.push(name.to_str_lossy().into_owned());
             continue;
         }
-        match name {
-            "ECO" => entry.eco = Eco::parse(value).map_or(0, |e| e.0),
-            "FEN" | "Result" => {}
-            "Date" => entry.date = Date::from_pgn(value),
-            "EventDate" => entry.event_date = Date::from_pgn(value),
-            "ScidFlags" => entry.flags |= flags_from_letters(value),
-            "Event" => names[0] = value,
-            "Site" => names[1] = value,
-            "Round" => names[2] = value,
-            "White" => names[3] = value,
-            "Black" => names[4] = value,
-            _ if name.len() >= 8 && rating_tag(&mut entry, name, value) => {}
+        let text = || String::from_utf8_lossy(&value);
+        match name.as_bytes() {
+            b"ECO" => entry.eco = Eco::parse(&text()).map_or(0, |e| e.0),
+            b"FEN" | b"Result" => {}
+            b"Date" => entry.date = Date::from_pgn(&text()),
+            b"EventDate" => entry.event_date = Date::from_pgn(&text()),
+            b"ScidFlags" => entry.flags |= flags_from_letters(&text()),
+            b"Event" => names[0] = value,
+            b"Site" => names[1] = value,
+            b"Round" => names[2] = value,
+            b"White" => names[3] = value,
+            b"Black" => names[4] = value,
+            _ if name.len() >= 8 && rating_tag(&mut entry, name.as_bytes(), &text()) => {}
             _ => {
                 if name == "UTCDate" && entry.date == Date::UNKNOWN {
-                    let date = Date::from_pgn(value);
+                    let date = Date::from_pgn(&text());
                     if date.year() != 0 && date.month() != 0 && date.day() != 0 {
                         entry.date = date;
                     }
                 }
-                push_extra_tag(&mut record, name, value);
+                push_extra_tag(&mut record, name.as_bytes(), &value);
             }
         }
     }
@@ -181,7 +188,7 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
     }
     // Each tag pair holds at most 240 bytes: the offsets fit u32 (as the record length does).
     let name_ends = names.map(|name| {
-        bytes.extend_from_slice(name.as_bytes());
+        bytes.extend_from_slice(&name);
         bytes.len() as u32
     });
     Ok(Encoded {
@@ -199,25 +206,25 @@ pub fn encode_game(game: &Game, version: Version) -> Result<Encoded, String> {
 const RECORD_ROOM: usize = 192;
 
 /// An extra tag: a common tag's one-byte code or its name, then its value (at most 255 bytes).
-fn push_extra_tag(record: &mut Vec<u8>, name: &str, value: &str) {
-    match COMMON_TAGS.iter().position(|t| *t == name) {
+fn push_extra_tag(record: &mut Vec<u8>, name: &[u8], value: &[u8]) {
+    match COMMON_TAGS.iter().position(|t| t.as_bytes() == name) {
         Some(i) => record.push(241 + i as u8),
         None => {
             record.push(name.len() as u8);
-            record.extend_from_slice(name.as_bytes());
+            record.extend_from_slice(name);
         }
     }
-    let value = &value.as_bytes()[..value.len().min(255)];
+    let value = &value[..value.len().min(255)];
     record.push(value.len() as u8);
     record.extend_from_slice(value);
 }
 
 /// `White<Type>` / `Black<Type>`: the first rating per colour goes to the index (SCID's
 /// `setRating`); a rating above 4000 is dropped. Returns whether the tag was consumed.
-fn rating_tag(entry: &mut IndexEntry, name: &str, value: &str) -> bool {
-    let (black, elo, rating_type) = if let Some(t) = name.strip_prefix("White") {
+fn rating_tag(entry: &mut IndexEntry, name: &[u8], value: &str) -> bool {
+    let (black, elo, rating_type) = if let Some(t) = name.strip_prefix(b"White") {
         (false, entry.white_elo(), t)
-    } else if let Some(t) = name.strip_prefix("Black") {
+    } else if let Some(t) = name.strip_prefix(b"Black") {
         (true, entry.black_elo(), t)
     } else {
         return false;
@@ -225,7 +232,7 @@ fn rating_tag(entry: &mut IndexEntry, name: &str, value: &str) -> bool {
     if elo != 0 {
         return false;
     }
-    let Some(t) = RATING_TYPES.iter().position(|t| *t == rating_type) else { return false };
+    let Some(t) = RATING_TYPES.iter().position(|t| t.as_bytes() == rating_type) else { return false };
     let value = strtoul(value);
     let elo = if value > u64::from(MAX_RATING) { 0 } else { value as u16 };
     entry.set_rating(black, elo, t as u8);
@@ -359,16 +366,21 @@ impl MoveWriter {
 
     /// A comment place: SCID joins the comments of one place and marks it when non-empty.
     #[inline]
-    fn comment(&mut self, comments: &[String]) {
+    fn comment(&mut self, comments: &[TextBuf]) {
         if !comments.is_empty() {
             self.joined_comment(comments);
         }
     }
 
-    fn joined_comment(&mut self, comments: &[String]) {
+    fn joined_comment(&mut self, comments: &[TextBuf]) {
         let start = self.comments.len();
         for c in comments {
-            self.comments.extend_from_slice(c.trim_matches([' ', '\n', '\r', '\t', '\x0b']).as_bytes());
+            // SCID's import trims each comment (`pgn::trim`), then stores it as it stores text.
+            let is_space = |b: &u8| matches!(b, b' ' | b'\n' | b'\r' | b'\t' | b'\x0b');
+            let bytes = c.as_bytes();
+            let first = bytes.iter().position(|b| !is_space(b)).unwrap_or(bytes.len());
+            let last = bytes.iter().rposition(|b| !is_space(b)).map_or(first, |i| i + 1);
+            self.comments.extend_from_slice(&scid_text(&bytes[first..last]));
         }
         if self.comments.len() > start {
             self.out.push(COMMENT);

@@ -15,7 +15,7 @@
 //! let db = Database::open(dir.path().join("games"))?; // any of the three files, or the stem
 //! assert_eq!(db.names.len(NameType::Player), 2);
 //! let game = db.game(0)?;
-//! assert_eq!(game.tag("White"), Some("Morphy"));
+//! assert_eq!(game.tag("White").map(|t| t.as_bytes()), Some(&b"Morphy"[..]));
 //! assert_eq!(game.ply_count(), 4);
 //! assert_eq!(db.entries[0].stored_line, 187); // SCID's opening-dictionary line "1.e4 e5 2.Nf3"
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -1,12 +1,13 @@
 //! Name files: the front-coded, sorted .sn4/.sn3 and the append-only .sn5 (spec sections 4
-//! and 8). Names are kept as raw bytes; [`NameBase::text`] decodes them.
+//! and 8). Names are kept as raw bytes; [`NameBase::text`] shows them.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 
-use tabiya_io::{ByteReader, Codepage, DataError, Diagnostic, Location};
+use tabiya_io::{ByteReader, DataError, Diagnostic, Location};
 
 use super::codes;
 use super::index::Header;
@@ -71,10 +72,10 @@ impl NameBase {
         self.names[kind as usize].get(id as usize).map(Vec::as_slice)
     }
 
-    /// A name as text: UTF-8, or Windows-1252 for bytes that are not UTF-8 (old databases).
-    /// An ID out of range reads as `?`, as in SCID.
+    /// A name for display (bytes that are not UTF-8 shown as U+FFFD; [`NameBase::get`] has
+    /// the bytes). An ID out of range reads as `?`, as in SCID.
     pub fn text(&self, kind: NameType, id: u32) -> String {
-        self.get(kind, id).map(decode_text).unwrap_or_else(|| "?".to_owned())
+        self.get(kind, id).map_or_else(|| "?".to_owned(), |name| String::from_utf8_lossy(name).into_owned())
     }
 
     /// The game count stored for each name in a .sn4/.sn3 file (by ID), empty for .sn5.
@@ -293,12 +294,25 @@ pub fn scid_name_order(a: &[u8], b: &[u8]) -> Ordering {
     Ordering::Equal
 }
 
-/// Decodes a stored string: UTF-8, else Windows-1252.
-pub fn decode_text(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_owned(),
-        Err(_) => Codepage::Windows1252.decode(bytes).into_owned(),
+/// Text as SCID's PGN import stores it (`pgn::normalize` of SCID 5.0.2's PGN lexer, applied to
+/// every tag value, name and comment): a byte 0xC0–0xFF that does not start a UTF-8 sequence
+/// (no byte 0x80–0xBF follows it) is taken for Latin-1 and stored as that character in UTF-8;
+/// every other byte, 0x80–0xBF included, stays as it is. Text already stored by SCID comes back
+/// unchanged (the rule makes no lone byte 0xC0–0xFF). Borrowed when nothing changes.
+pub fn scid_text(bytes: &[u8]) -> Cow<'_, [u8]> {
+    let lone_lead = |i: usize| bytes[i] >= 0xC0 && !matches!(bytes.get(i + 1), Some(0x80..=0xBF));
+    if !(0..bytes.len()).any(lone_lead) {
+        return Cow::Borrowed(bytes);
     }
+    let mut stored = Vec::with_capacity(bytes.len() + 8);
+    for (i, &b) in bytes.iter().enumerate() {
+        if lone_lead(i) {
+            stored.extend_from_slice(&[0xC3, b & 0xBF]);
+        } else {
+            stored.push(b);
+        }
+    }
+    Cow::Owned(stored)
 }
 
 /// Name → ID lookup while writing; IDs are assigned in order of first use.

@@ -4,7 +4,6 @@ use std::path::Path;
 
 use tabiya_io::report::Info;
 
-use super::names::decode_text;
 use super::{Database, NameType, Version};
 use crate::Format;
 
@@ -27,7 +26,7 @@ pub fn info(db: &Database, path: &Path) -> Info {
         info.count(kind.label(), db.names.len(kind) as u64);
     }
     info.count("deleted", db.deleted_count() as u64);
-    info.header("description", decode_text(&db.header.description));
+    info.header("description", String::from_utf8_lossy(&db.header.description).into_owned());
     info.header("base_type", db.header.base_type);
     let auto = db.header.auto_load;
     info.header("auto_load", auto);
@@ -40,7 +39,7 @@ pub fn info(db: &Database, path: &Path) -> Info {
         n => format!("game {}", n - 1),
     };
     info.header("auto_load_meaning", format!("SCID 5: {scid5}; Scid vs PC / SCID ≤ 4.3: {older}"));
-    let flags: Vec<String> = db.header.flag_names.iter().map(|f| decode_text(f)).collect();
+    let flags: Vec<String> = db.header.flag_names.iter().map(|f| String::from_utf8_lossy(f).into_owned()).collect();
     info.header("custom_flags", flags);
     let dates = db.entries.iter().map(|e| e.date).filter(|d| d.0 != 0);
     if let (Some(min), Some(max)) = (dates.clone().min(), dates.max()) {
