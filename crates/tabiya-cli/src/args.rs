@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::formats::{books, ctg, kvetka, pgn, polyglot, scid, solve, tbase, wthor};
+use crate::formats::{books, ctg, kvetka, pgn, polyglot, scid, select, solve, tbase, wthor};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -46,6 +46,8 @@ pub enum Command {
     Book(BookArgs),
     /// Integrity check; exit status 1 when problems are found.
     Verify(VerifyArgs),
+    /// The games that match tags, ratings, dates, an opening line; without duplicates or twins.
+    Select(SelectArgs),
     /// Othello endgame solving (positions, OBF files).
     Solve(SolveArgs),
     /// Every format: names for --from/--to, extensions, and what each command does with it.
@@ -170,6 +172,33 @@ pub struct VerifyArgs {
     /// Directory with the name files (WTHOR.JOU/.TRN) when they are not beside the input.
     #[arg(long)]
     pub names: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct SelectArgs {
+    /// Game files (PGN, JSON Lines, compressed or not; SCID) or directories of them (`-` is
+    /// standard input).
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Where the games go (.pgn, .jsonl, .si4, .si5; `.pgn.zst` compressed; `-` is standard output).
+    #[arg(short, long, required_unless_present = "count")]
+    pub output: Option<PathBuf>,
+    /// Print the number of games selected instead of writing them.
+    #[arg(long, conflicts_with = "output")]
+    pub count: bool,
+    /// Input format, when the file name does not say it.
+    #[arg(long)]
+    pub from: Option<String>,
+    /// Output format, when the file name does not say it.
+    #[arg(long)]
+    pub to: Option<String>,
+    /// Othello: the directory with the name files (WTHOR.JOU/.TRN) when they are not beside the input.
+    #[arg(long)]
+    pub names: Option<PathBuf>,
+    #[command(flatten)]
+    pub select: select::SelectOptions,
+    #[command(flatten)]
+    pub pgn: pgn::ConvertOptions,
 }
 
 #[derive(Debug, Args)]
