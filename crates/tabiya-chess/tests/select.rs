@@ -16,14 +16,18 @@ fn selected(path: &Path, selection: &Selection) -> Vec<String> {
     let mut items = Vec::new();
     Source::open(path)
         .unwrap()
-        .read_selected(selection, |game| format!("{game:?}"), |item: ReadItem<Option<String>>| {
-            items.push(match item {
-                Ok((Some(game), found)) => format!("{game} {found:?}"),
-                Ok((None, _)) => "-".to_owned(),
-                Err(e) => format!("error: {e}"),
-            });
-            Ok::<(), ()>(())
-        })
+        .read_selected(
+            selection,
+            |game| format!("{game:?}"),
+            |item: ReadItem<Option<String>>| {
+                items.push(match item {
+                    Ok((Some(game), found)) => format!("{game} {found:?}"),
+                    Ok((None, _)) => "-".to_owned(),
+                    Err(e) => format!("error: {e}"),
+                });
+                Ok::<(), ()>(())
+            },
+        )
         .unwrap();
     items
 }
@@ -48,10 +52,7 @@ fn selections() -> Vec<(&'static str, Selection)> {
         ("not player", Selection::all().with(Not(Box::new(TagPrefix::player("Ca"))))),
         ("elo", Selection::all().with(RatingIn::parse(&["WhiteElo"], "2500..").unwrap())),
         ("moves", Selection::all().with(StartsWith::parse("e4").unwrap())),
-        (
-            "not moves",
-            Selection::all().with(Not(Box::new(StartsWith::parse("e4").unwrap()) as Box<dyn GameFilter>)),
-        ),
+        ("not moves", Selection::all().with(Not(Box::new(StartsWith::parse("e4").unwrap()) as Box<dyn GameFilter>))),
     ]
 }
 

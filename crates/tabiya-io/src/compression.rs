@@ -31,7 +31,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::Error;
 use crate::input::{open_input, open_sequential, raw_head};
-use crate::sniff::HEAD_LEN;
 
 /// A compression (or archive) format tabiya reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -196,14 +196,8 @@ impl<W: Write + Send> Sink<W> {
                         let at = || Location::of(Unit::Game, number).in_file(source.path());
                         self.store(prepared, at, diagnostics)
                     }
-                    Err(GamesError::Pgn(e)) => {
-                        if let Some(e) = variants.count(e) {
-                            diagnostics.report(e.diagnostic());
-                        }
-                        Ok(())
-                    }
                     Err(e) => {
-                        diagnostics.report(e.diagnostic());
+                        report_unreadable(e, &mut variants, diagnostics);
                         Ok(())
                     }
                 }
@@ -233,5 +227,22 @@ impl<W: Write + Send> Sink<W> {
                 Ok(SinkSummary { written: summary.written, total: summary.total })
             }
         }
+    }
+}
+
+/// Reports a game that could not be read: a variant game is counted in `variants` (one
+/// warning for them all, at the end), any other is an error.
+pub(super) fn report_unreadable(
+    error: GamesError,
+    variants: &mut SkippedVariants,
+    diagnostics: &mut (impl DiagnosticSink + ?Sized),
+) {
+    match error {
+        GamesError::Pgn(e) => {
+            if let Some(e) = variants.count(e) {
+                diagnostics.report(e.diagnostic());
+            }
+        }
+        e => diagnostics.report(e.diagnostic()),
     }
 }

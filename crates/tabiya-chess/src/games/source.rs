@@ -197,7 +197,8 @@ impl Source {
                 let options = ReadOptions::default();
                 let read_piece = |text: Vec<u8>| -> PieceRead<T> {
                     let mut reader = PgnReader::from_vec(text, options.clone()).repairing();
-                    let games = reader.by_ref().map(|read| read.map(|read| (map(read.game), read.diagnostics))).collect();
+                    let games =
+                        reader.by_ref().map(|read| read.map(|read| (map(read.game), read.diagnostics))).collect();
                     (games, reader.into_vec())
                 };
                 read_pgn(path, pgn_piece, in_flight, read_piece, sink)

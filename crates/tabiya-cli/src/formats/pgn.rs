@@ -193,8 +193,9 @@ pub fn write_games(
         Format::Chess(C::Scid4 | C::Scid5) => {
             let version = if to == Format::Chess(C::Scid5) { Version::Scid5 } else { Version::Scid4 };
             super::scid::permit_outputs(output, append, version)?;
-            let writer = if append { DatabaseWriter::append(output, version) } else { DatabaseWriter::create(output, version) }
-                .map_err(|e| CliError::output(output, e))?;
+            let writer =
+                if append { DatabaseWriter::append(output, version) } else { DatabaseWriter::create(output, version) }
+                    .map_err(|e| CliError::output(output, e))?;
             let mut sink = GameSink::scid(writer);
             fill(&mut sink, printer)?;
             sink.finish(printer).map_err(write_error)

@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use tabiya_chess::Format as C;
-use tabiya_othello::Format as O;
 use tabiya_chess::games::Source;
 use tabiya_chess::games::select::criteria::{
     DateIn, EcoIn, PliesIn, Range, RatingIn, ResultIs, StartsWith, TagEquals, TagPrefix, TagRegex, VariantIs,
@@ -22,6 +21,7 @@ use tabiya_chess::games::select::{
     select_from,
 };
 use tabiya_io::DiagnosticSink;
+use tabiya_othello::Format as O;
 
 use super::pgn::{Printer, holds_games, write_games};
 use super::{Part, Role, check_options, input_format, output_format, wthor};
@@ -284,7 +284,8 @@ pub fn select(args: &SelectArgs, global: &Global) -> Result<ExitCode, CliError> 
                         .map_err(|e| CliError::Output(e.to_string()))?;
                     total += done;
                 }
-                removed = sink.finish_selected(duplicates, &inputs, printer).map_err(|e| CliError::Output(e.to_string()))?;
+                removed =
+                    sink.finish_selected(duplicates, &inputs, printer).map_err(|e| CliError::Output(e.to_string()))?;
                 Ok(())
             })?;
             written.written
@@ -298,8 +299,9 @@ pub fn select(args: &SelectArgs, global: &Global) -> Result<ExitCode, CliError> 
                     kept += 1;
                     Ok(())
                 };
-                let done = select_from(&source, n, &selection, |_| (), &mut duplicates, &mut printer, |k| bar.inc(k), count)
-                    .map_err(CliError::input)?;
+                let done =
+                    select_from(&source, n, &selection, |_| (), &mut duplicates, &mut printer, |k| bar.inc(k), count)
+                        .map_err(CliError::input)?;
                 total += done;
             }
             let (held, dropped) = duplicates.finish();
@@ -329,7 +331,6 @@ pub fn select(args: &SelectArgs, global: &Global) -> Result<ExitCode, CliError> 
     Ok(if errors == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-
 /// `select` of Othello games: `convert` with its game filters (`--player` and `--event` match
 /// anywhere in the name, any case, as Wthor exports do; `--date` takes whole years), to any
 /// Othello games output.
@@ -343,7 +344,9 @@ fn othello(args: &SelectArgs, global: &Global, inputs: &[PathBuf], from: Format)
     let years = match o.date.as_slice() {
         [] => None,
         [range] => {
-            let year = |s: &str| s.parse::<u16>().map_err(|_| format!("{s}: expected a year (Othello games are dated by year)"));
+            let year = |s: &str| {
+                s.parse::<u16>().map_err(|_| format!("{s}: expected a year (Othello games are dated by year)"))
+            };
             let range = Range::parse(range, year).map_err(|e| CliError::Usage(format!("--date: {e}")))?;
             Some(format!("{}-{}", range.low.unwrap_or(0), range.high.unwrap_or(u16::MAX)))
         }

@@ -33,13 +33,12 @@ impl<T> Range<T> {
             }
         }
     }
-
 }
 
 impl<T: Ord> Range<T> {
     /// True when `value` lies in the range.
     pub fn contains(&self, value: &T) -> bool {
-        !self.low.as_ref().is_some_and(|low| value < low) && !self.high.as_ref().is_some_and(|high| value > high)
+        self.low.as_ref().is_none_or(|low| value >= low) && self.high.as_ref().is_none_or(|high| value <= high)
     }
 }
 
@@ -187,7 +186,8 @@ impl DateIn {
             }
         };
         let range = Range::parse(text, bound)?;
-        let low = range.low.map(|(year, month, day)| PgnDate { year, month: month.unwrap_or(0), day: day.unwrap_or(0) });
+        let low =
+            range.low.map(|(year, month, day)| PgnDate { year, month: month.unwrap_or(0), day: day.unwrap_or(0) });
         let high = range.high.map(|(year, month, day)| PgnDate {
             year,
             month: month.unwrap_or(u8::MAX),

@@ -250,7 +250,9 @@ fn starts(mut group: Vec<usize>, ids: &[&Identity]) -> Vec<(usize, usize)> {
 /// and round, the same year and month; and the moves of the shorter game the start of the
 /// other's, or either game of one move or none. Of two twins the shorter goes, of two as long
 /// the earlier; a game with comments or variations is never removed (SCID's "keep all
-/// commented games" and "keep all games with variations").
+/// commented games" and "keep all games with variations"). SCID removes as many games from
+/// each set of twins; of twins as long, it keeps the one its (unstable) sort puts last, which
+/// is not always the later in the file.
 fn twins(ids: &[&Identity]) -> Vec<(usize, usize)> {
     type Key<'a> = ([u8; 4], [u8; 4], &'a str, &'a str, &'a str, u16, u8);
     let start = |name: &str| {
@@ -263,7 +265,8 @@ fn twins(ids: &[&Identity]) -> Vec<(usize, usize)> {
     let mut groups: HashMap<Key, Vec<usize>> = HashMap::new();
     for (i, id) in ids.iter().enumerate() {
         let (year, month) = PgnDate::from_tag(&id.date).map_or((0, 0), |d| (d.year(), d.month()));
-        let key = (start(&id.white), start(&id.black), id.event.as_str(), id.site.as_str(), id.round.as_str(), year, month);
+        let key =
+            (start(&id.white), start(&id.black), id.event.as_str(), id.site.as_str(), id.round.as_str(), year, month);
         groups.entry(key).or_default().push(i);
     }
     let mut found = Vec::new();
@@ -284,13 +287,10 @@ fn twins_in_group(mut group: Vec<usize>, ids: &[&Identity]) -> Vec<(usize, usize
         if id.annotated || id.plies() > SHORT {
             continue;
         }
-        let Some(longest) = longest.filter(|&l| l != i) else { continue };
-        let partner = if ids[longest].plies() > id.plies() {
-            Some(longest)
-        } else {
-            // As long: a later game, or an earlier one SCID may not remove.
+        // A longer game; else, as long, a later game or an earlier one that stays.
+        let partner = longest.filter(|&l| ids[l].plies() > id.plies()).or_else(|| {
             group.iter().copied().find(|&j| j != i && ids[j].plies() == id.plies() && (j > i || ids[j].annotated))
-        };
+        });
         if let Some(partner) = partner {
             found.push((i, partner));
         }
@@ -311,9 +311,8 @@ fn twins_in_group(mut group: Vec<usize>, ids: &[&Identity]) -> Vec<(usize, usize
             }
             // Removed for a longer game; else for a later one as long; else for an earlier
             // annotated one, which stays.
-            let partner = longer
-                .or_else(|| (i != last).then(|| run[k + 1]))
-                .or_else(|| first_annotated.filter(|&j| j != i));
+            let partner =
+                longer.or_else(|| (i != last).then(|| run[k + 1])).or_else(|| first_annotated.filter(|&j| j != i));
             if let Some(partner) = partner {
                 found.push((i, partner));
             }
@@ -343,7 +342,8 @@ mod tests {
 
     #[test]
     fn starts_of_lines() {
-        let games = [id("A", &[1, 2, 3], false), id("A", &[1, 2], false), id("A", &[1, 2, 3], false), id("A", &[1, 4], false)];
+        let games =
+            [id("A", &[1, 2, 3], false), id("A", &[1, 2], false), id("A", &[1, 2, 3], false), id("A", &[1, 4], false)];
         let ids: Vec<&Identity> = games.iter().collect();
         let mut found = starts((0..4).collect(), &ids);
         found.sort();

@@ -12,6 +12,7 @@ use tabiya_io::{Diagnostic, DiagnosticSink, Location, Unit};
 use super::duplicates::{Duplicates, GameRef, Held, Identity};
 use super::{Selection, TagView};
 use crate::game::Game;
+use crate::games::sink::report_unreadable;
 use crate::games::source::{PieceRead, read_pgn};
 use crate::games::{GamesError, ReadItem, Sink, Source};
 use crate::pgn::variants::SkippedVariants;
@@ -140,14 +141,8 @@ pub fn select_from<T: Send>(
                         None => Ok(()),
                     }
                 }
-                Err(GamesError::Pgn(e)) => {
-                    if let Some(e) = variants.count(e) {
-                        diagnostics.report(e.diagnostic());
-                    }
-                    Ok(())
-                }
                 Err(e) => {
-                    diagnostics.report(e.diagnostic());
+                    report_unreadable(e, &mut variants, diagnostics);
                     Ok(())
                 }
             }
