@@ -277,7 +277,7 @@ pub fn read_decompressed(path: &Path) -> Result<crate::FileBytes, Error> {
 const AHEAD_BLOCK: usize = 1 << 20;
 const AHEAD_BLOCKS: usize = 4;
 
-/// A reader read on a thread of its own, up to [`AHEAD_BLOCKS`] blocks of 1 MiB ahead of its
+/// A reader read on a thread of its own, up to four blocks of 1 MiB ahead of its
 /// consumer: decoding compressed data then takes none of the consumer's time on a machine with
 /// a core to spare, and memory stays flat (5 MiB). An error of the reader comes to the consumer
 /// where it happened in the data.

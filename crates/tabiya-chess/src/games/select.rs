@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use tabiya_chess::games::select::{Selection, criteria};
-//! use tabiya_chess::games::{Source, select::SelectSummary};
+//! use tabiya_chess::games::Source;
 //!
 //! let dir = tempfile::tempdir()?;
 //! let pgn = dir.path().join("games.pgn");

@@ -39,6 +39,10 @@ impl Source {
         let options = ReadOptions::default();
         let read_piece = |text: Vec<u8>| -> PieceRead<Option<T>> {
             let mut games = Vec::new();
+            // Where the text of the next game starts: the end of the game before (text between
+            // games, a comment before the tags, belongs to the game after it, as the reader
+            // reads it; after a game the walk gave up, its text too, read again below).
+            let mut from = 0usize;
             for walked in PgnWalk::new(&text, WalkOptions { max_plies: 0, file: None }) {
                 let walked = match walked {
                     Ok(walked) => walked,
@@ -47,23 +51,25 @@ impl Source {
                         continue;
                     }
                 };
+                let (start, end) = (from, (walked.offset + walked.length) as usize);
+                from = end;
                 if !selection.by_tags(&walked as &dyn TagView) {
                     games.push(Ok((None, Vec::new())));
                     continue;
                 }
-                // The game read whole from its own text: locations count from that text's
-                // start, and from the walk's number for the game.
-                let start = walked.offset as usize;
-                let own = &text[start..start + walked.length as usize];
+                // The game read whole from its own text, the last game of it: locations count
+                // from that text's start, and game numbers from the walk's for the game.
+                let read: Vec<_> = PgnReader::from_bytes(&text[start..end], options.clone()).collect();
+                let before = read.len() as u64;
                 let in_piece = |location: &mut Location| {
                     if let Some(at) = location.offset.as_mut() {
                         *at += start as u64;
                     }
                     if let Some(number) = location.number.as_mut() {
-                        *number += walked.number - 1;
+                        *number = (*number + walked.number).saturating_sub(before);
                     }
                 };
-                games.push(match PgnReader::from_bytes(own, options.clone()).next() {
+                games.push(match read.into_iter().last() {
                     Some(Ok(mut read)) => {
                         read.diagnostics.iter_mut().for_each(|d| in_piece(&mut d.location));
                         Ok((selection.by_game(&read.game).then(|| map(read.game)), read.diagnostics))
