@@ -16,6 +16,7 @@
 //! # Ok::<(), tabiya_chess::games::GamesError>(())
 //! ```
 
+pub mod select;
 mod sink;
 mod source;
 
@@ -110,7 +111,7 @@ enum SourceFormat {
 }
 
 fn source_format(path: &Path) -> Result<SourceFormat, GamesError> {
-    let format = if path.exists() {
+    let format = if path.exists() || path.as_os_str() == "-" {
         Head::read(path)
             .map(|head| Format::sniff(&head))
             .map_err(|e| GamesError::NotGames { path: path.into(), what: e.to_string() })?

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::formats::{books, ctg, kvetka, pgn, polyglot, scid, solve, tbase, wthor};
+use crate::formats::{books, ctg, kvetka, pgn, polyglot, scid, select, solve, tbase, wthor};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -34,6 +34,8 @@ pub struct Global {
     pub given: Vec<String>,
 }
 
+// Made once a run: the size of its largest variant (select's filters) costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// What a file is: format, version, counts, header fields.
@@ -46,6 +48,8 @@ pub enum Command {
     Book(BookArgs),
     /// Integrity check; exit status 1 when problems are found.
     Verify(VerifyArgs),
+    /// The games that match tags, ratings, dates, an opening line; without duplicates or twins.
+    Select(SelectArgs),
     /// Othello endgame solving (positions, OBF files).
     Solve(SolveArgs),
     /// The local web explorer: a board and one table per book or games file, with a JSON API.
@@ -189,6 +193,33 @@ pub struct ServeArgs {
     /// Allow a --host other than this machine's loopback.
     #[arg(long)]
     pub public: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SelectArgs {
+    /// Game files (PGN, JSON Lines, compressed or not; SCID) or directories of them (`-` is
+    /// standard input).
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Where the games go (.pgn, .jsonl, .si4, .si5; `.pgn.zst` compressed; `-` is standard output).
+    #[arg(short, long, required_unless_present = "count")]
+    pub output: Option<PathBuf>,
+    /// Print the number of games selected instead of writing them.
+    #[arg(long, conflicts_with = "output")]
+    pub count: bool,
+    /// Input format, when the file name does not say it.
+    #[arg(long)]
+    pub from: Option<String>,
+    /// Output format, when the file name does not say it.
+    #[arg(long)]
+    pub to: Option<String>,
+    /// Othello: the directory with the name files (WTHOR.JOU/.TRN) when they are not beside the input.
+    #[arg(long)]
+    pub names: Option<PathBuf>,
+    #[command(flatten)]
+    pub select: select::SelectOptions,
+    #[command(flatten)]
+    pub pgn: pgn::ConvertOptions,
 }
 
 #[derive(Debug, Args)]

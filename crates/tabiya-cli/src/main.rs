@@ -60,6 +60,7 @@ fn main() -> ExitCode {
         Command::Probe(a) => formats::probe(a, &cli.global),
         Command::Book(a) => formats::book(a, &cli.global),
         Command::Verify(a) => formats::verify(a, &cli.global),
+        Command::Select(a) => formats::select::select(a, &cli.global),
         Command::Solve(a) => formats::solve(a, &cli.global),
         Command::Serve(a) => serve::serve(a, &cli.global),
         Command::Formats(a) => formats::catalogue::print(a.json),
@@ -83,6 +84,10 @@ fn check_output(cli: &Cli) -> Result<(), CliError> {
     let (inputs, path, append) = match &cli.command {
         Command::Convert(a) => (&a.inputs, &a.output, a.scid.append),
         Command::Book(a) => (&a.inputs, &a.output, a.kvetka.append),
+        Command::Select(a) => match &a.output {
+            Some(output) => (&a.inputs, output, false),
+            None => return Ok(()),
+        },
         _ => return Ok(()),
     };
     output::configure(cli.global.force, inputs);

@@ -13,14 +13,15 @@
 //! naming the file and the offset in the compressed file where decoding stopped: never a
 //! short or a garbled read.
 //!
-//! Decoding runs on the reading thread, memory flat (5 MB for any size). It is not what limits
-//! a reader: the medium corpus ×8 (179 MB of PGN) decodes in 0.25–0.34 CPU s from zstd -3
+//! Decoding runs on the reading thread, memory flat (5 MB for any size), or on a thread of its
+//! own a few blocks ahead of the reader ([`ReadAhead`], [`Decompressed::decoding_ahead`]),
+//! so that a reader parsing on every core loses no time to it. Decoding alone is fast: the medium corpus ×8 (179 MB of PGN) decodes in 0.25–0.34 CPU s from zstd -3
 //! (zstdcat: 0.30–0.37 s) and 0.69–0.72 s from gzip -6 (zlib-rs; zcat: 1.08–1.13 s), 3 runs
 //! each (`examples/decompress.rs`). Decoding frames on several threads was not worth its code:
 //! `pzstd -d -p 2` took 0.47–0.61 s wall against 0.37–0.59 s for `-p 1` on the same file on
 //! the project's 2-core machine, whose second core is better spent parsing.
-//! (The decoded data of a stream, `-` or a FIFO, is never kept; its compressed bytes are, as
-//! every stream's are: see [`crate::open_input`].)
+//! A stream, `-` or a FIFO, is decoded as it comes, never kept (a zip stream excepted: see
+//! [`open_decompressed`]).
 
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
@@ -29,8 +30,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::Error;
-use crate::input::{Input, open_input};
-use crate::sniff::HEAD_LEN;
+use crate::input::{open_input, open_sequential, raw_head};
 
 /// A compression (or archive) format tabiya reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -175,7 +175,7 @@ pub struct Decompressed {
 }
 
 enum Inner {
-    Plain(Input),
+    Plain(Box<dyn Read + Send>),
     Decoding(Box<dyn Read + Send>),
 }
 
@@ -219,29 +219,139 @@ impl Read for Decompressed {
     }
 }
 
-/// Opens `path` (`-` is standard input, a stream is read whole as by [`open_input`]) for
-/// reading its data decompressed: the compression is found by the magic bytes; an
-/// uncompressed file reads as it is.
+/// Opens `path` (`-` is standard input; a stream is read as it comes, see
+/// [`crate::open_sequential`]) for reading its data decompressed: the compression is found by
+/// the magic bytes; an uncompressed file reads as it is. A zip is the exception: its members
+/// are found through its central directory at its end, so a zip stream is read whole.
 pub fn open_decompressed(path: &Path) -> Result<Decompressed, Error> {
     let io_error = |e| Error::io(path, e);
-    let mut input = open_input(path).map_err(io_error)?;
-    let head = read_prefix(&mut input, HEAD_LEN).map_err(io_error)?;
-    input.seek(SeekFrom::Start(0)).map_err(io_error)?;
-    let compression = Compression::detect(&head);
+    let compression = Compression::detect(&raw_head(path).map_err(io_error)?);
     let consumed = Arc::new(AtomicU64::new(0));
-    let Some(compression) = compression else {
-        return Ok(Decompressed { path: path.to_path_buf(), compression, inner: Inner::Plain(input), consumed });
+    let inner = match compression {
+        None => Inner::Plain(open_sequential(path).map_err(io_error)?),
+        Some(Compression::Zip) => Inner::Decoding(Box::new(ZipData::open(path, consumed.clone())?)),
+        Some(compression) => {
+            let counted = Counted {
+                inner: BufReader::with_capacity(1 << 16, open_sequential(path).map_err(io_error)?),
+                consumed: consumed.clone(),
+            };
+            Inner::Decoding(decoder(compression, path, counted).map_err(io_error)?)
+        }
     };
-    let counted = Counted { inner: BufReader::with_capacity(1 << 16, input), consumed: consumed.clone() };
-    let decoder: Box<dyn Read + Send> = match compression {
-        Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(counted)),
-        Compression::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(counted)),
-        Compression::Xz => Box::new(lzma_rust2::XzReader::new(counted, true)),
-        Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(counted).map_err(io_error)?),
-        Compression::Zip => Box::new(ZipData::open(path, consumed.clone())?),
-    };
-    let (compression, inner) = (Some(compression), Inner::Decoding(decoder));
     Ok(Decompressed { path: path.to_path_buf(), compression, inner, consumed })
+}
+
+/// The decoder of `compression` (not zip, an archive) over `data`.
+pub(crate) fn decoder(
+    compression: Compression,
+    path: &Path,
+    data: impl BufRead + Send + 'static,
+) -> io::Result<Box<dyn Read + Send>> {
+    Ok(match compression {
+        Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(data)),
+        Compression::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(data)),
+        Compression::Xz => Box::new(lzma_rust2::XzReader::new(data, true)),
+        Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(data)?),
+        Compression::Zip => {
+            let what = format!("{}: a zip is read through its directory, not as a stream", path.display());
+            return Err(io::Error::new(io::ErrorKind::Unsupported, what));
+        }
+    })
+}
+
+/// The bytes of `path` (`-` is standard input) decompressed: a regular file that is not
+/// compressed is memory-mapped as by [`crate::read_input`]; compressed data is decoded into
+/// memory. For formats read whole (Othello and shogi text, a PGN book source).
+pub fn read_decompressed(path: &Path) -> Result<crate::FileBytes, Error> {
+    let mut data = open_decompressed(path)?;
+    if data.compression().is_none() {
+        drop(data);
+        return crate::read_input(path);
+    }
+    let mut bytes = Vec::new();
+    data.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+    Ok(crate::FileBytes::Owned(bytes))
+}
+
+/// Blocks a [`ReadAhead`] reads at a time, and keeps ready.
+const AHEAD_BLOCK: usize = 1 << 20;
+const AHEAD_BLOCKS: usize = 4;
+
+/// A reader read on a thread of its own, up to four blocks of 1 MiB ahead of its
+/// consumer: decoding compressed data then takes none of the consumer's time on a machine with
+/// a core to spare, and memory stays flat (5 MiB). An error of the reader comes to the consumer
+/// where it happened in the data.
+pub struct ReadAhead {
+    blocks: std::sync::mpsc::Receiver<io::Result<Vec<u8>>>,
+    /// Emptied blocks sent back to be filled again.
+    spent: std::sync::mpsc::SyncSender<Vec<u8>>,
+    current: Vec<u8>,
+    at: usize,
+    ended: bool,
+}
+
+impl ReadAhead {
+    /// Starts reading `reader` on a new thread.
+    pub fn new(mut reader: impl Read + Send + 'static) -> ReadAhead {
+        let (filled, blocks) = std::sync::mpsc::sync_channel(AHEAD_BLOCKS);
+        let (spent, recycled) = std::sync::mpsc::sync_channel::<Vec<u8>>(AHEAD_BLOCKS + 1);
+        std::thread::spawn(move || {
+            loop {
+                let mut block = recycled.try_recv().unwrap_or_else(|_| Vec::with_capacity(AHEAD_BLOCK));
+                block.clear();
+                let read = (&mut reader).take(AHEAD_BLOCK as u64).read_to_end(&mut block);
+                let end = !matches!(read, Ok(n) if n > 0);
+                let sent = match read {
+                    Ok(0) => Ok(()),
+                    Ok(_) => filled.send(Ok(block)),
+                    Err(e) => filled.send(Err(e)),
+                };
+                // The consumer has gone, or the data has ended.
+                if end || sent.is_err() {
+                    return;
+                }
+            }
+        });
+        ReadAhead { blocks, spent, current: Vec::new(), at: 0, ended: false }
+    }
+}
+
+impl Read for ReadAhead {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.at == self.current.len() {
+            if self.ended {
+                return Ok(0);
+            }
+            match self.blocks.recv() {
+                Ok(Ok(block)) => {
+                    let spent = std::mem::replace(&mut self.current, block);
+                    // The reading thread may have ended; the block is then dropped.
+                    let _ = self.spent.try_send(spent);
+                    self.at = 0;
+                }
+                Ok(Err(e)) => {
+                    self.ended = true;
+                    return Err(e);
+                }
+                Err(_) => {
+                    self.ended = true;
+                    return Ok(0);
+                }
+            }
+        }
+        let n = buf.len().min(self.current.len() - self.at);
+        buf[..n].copy_from_slice(&self.current[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+impl Decompressed {
+    /// This input as a reader of its data: compressed data is decoded on a thread of its own
+    /// ([`ReadAhead`]); an uncompressed file is read as it is, on the caller's thread.
+    pub fn decoding_ahead(self) -> Box<dyn Read + Send> {
+        if self.compression.is_some() { Box::new(ReadAhead::new(self)) } else { Box::new(self) }
+    }
 }
 
 /// Up to `len` first bytes of `reader` (fewer only at its end).

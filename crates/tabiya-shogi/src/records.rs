@@ -35,9 +35,9 @@ pub struct RecordFile {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Reads a file; see [`parse`].
+/// Reads a file (compressed or not: gzip, bzip2, xz, zstd, zip); see [`parse`].
 pub fn read(path: &Path, format: Format, encoding: Option<Encoding>) -> Result<RecordFile, Error> {
-    let bytes = tabiya_io::read_input(path).map_err(|e| Error::of_input(e, path))?;
+    let bytes = tabiya_io::read_decompressed(path).map_err(|e| Error::of_input(e, path))?;
     let mut file = parse(&bytes, format, encoding).map_err(|e| e.in_file(path))?;
     for d in &mut file.diagnostics {
         *d = d.clone().in_file(path);

@@ -57,14 +57,14 @@ pub struct SinkSummary {
 }
 
 /// What a game is made into for a sink, on the thread that read it.
-enum Preparer {
+pub(super) enum Preparer {
     Pgn(WriterOptions),
     JsonLines,
     Scid(Version),
 }
 
 impl Preparer {
-    fn prepare(&self, game: &Game) -> Prepared {
+    pub(super) fn prepare(&self, game: &Game) -> Prepared {
         match self {
             Preparer::Pgn(options) => {
                 let mut text = Vec::with_capacity(1024);
@@ -84,7 +84,7 @@ impl Preparer {
 }
 
 /// A game made ready for its sink on the thread that read it.
-enum Prepared {
+pub(super) enum Prepared {
     /// PGN or JSON Lines text.
     Text(Vec<u8>),
     /// A SCID record, or why the game cannot be stored.
@@ -111,7 +111,7 @@ impl<W: Write + Send> Sink<W> {
     }
 
     /// How games are made ready for this sink, apart from the sink (to be shared by threads).
-    fn preparer(&self) -> Preparer {
+    pub(super) fn preparer(&self) -> Preparer {
         match &self.kind {
             SinkKind::Pgn { options, .. } => Preparer::Pgn(options.clone()),
             SinkKind::JsonLines { .. } => Preparer::JsonLines,
@@ -120,7 +120,7 @@ impl<W: Write + Send> Sink<W> {
     }
 
     /// Writes a prepared game; `at` locates it for a diagnostic.
-    fn store(
+    pub(super) fn store(
         &mut self,
         prepared: Prepared,
         at: impl FnOnce() -> Location,
@@ -196,14 +196,8 @@ impl<W: Write + Send> Sink<W> {
                         let at = || Location::of(Unit::Game, number).in_file(source.path());
                         self.store(prepared, at, diagnostics)
                     }
-                    Err(GamesError::Pgn(e)) => {
-                        if let Some(e) = variants.count(e) {
-                            diagnostics.report(e.diagnostic());
-                        }
-                        Ok(())
-                    }
                     Err(e) => {
-                        diagnostics.report(e.diagnostic());
+                        report_unreadable(e, &mut variants, diagnostics);
                         Ok(())
                     }
                 }
@@ -233,5 +227,22 @@ impl<W: Write + Send> Sink<W> {
                 Ok(SinkSummary { written: summary.written, total: summary.total })
             }
         }
+    }
+}
+
+/// Reports a game that could not be read: a variant game is counted in `variants` (one
+/// warning for them all, at the end), any other is an error.
+pub(super) fn report_unreadable(
+    error: GamesError,
+    variants: &mut SkippedVariants,
+    diagnostics: &mut (impl DiagnosticSink + ?Sized),
+) {
+    match error {
+        GamesError::Pgn(e) => {
+            if let Some(e) = variants.count(e) {
+                diagnostics.report(e.diagnostic());
+            }
+        }
+        e => diagnostics.report(e.diagnostic()),
     }
 }

@@ -1,8 +1,9 @@
 //! Where games come from: a PGN file, a SCID database or a JSON Lines file, read in order one
-//! game at a time ([`Games`]) or on all cores ([`Source`]).
+//! game at a time ([`Games`]) or on all cores ([`Source`]). PGN and JSON Lines may be
+//! compressed (gzip, bzip2, xz, zstd, zip: by their magic bytes) and may be streams (`-`, a
+//! FIFO): they are read as they come, decoded on a thread of their own, memory flat.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Seek};
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -12,6 +13,9 @@ use super::{GamesError, SourceFormat, source_format};
 use crate::game::Game;
 use crate::jsonl;
 use crate::pgn::{PgnError, PgnReader, ReadOptions};
+
+/// An input's data as it comes, decompressed (see [`tabiya_io::compression`]).
+type Data = Box<dyn Read + Send>;
 use crate::scid::Database;
 
 /// PGN text per piece read on one thread: a few hundred games.
@@ -22,7 +26,7 @@ const SCID_PIECE: usize = 512;
 /// The games of one file, in file order, one at a time. Made by [`open`](super::open).
 pub enum Games {
     /// A PGN file.
-    Pgn(Box<PgnReader<BufReader<File>>>),
+    Pgn(Box<PgnReader<BufReader<Data>>>),
     /// A SCID database; `next` is the number (from 0) of the next game.
     Scid {
         /// The database.
@@ -35,7 +39,7 @@ pub enum Games {
         /// The file, for errors.
         path: PathBuf,
         /// Its lines.
-        lines: std::io::Lines<BufReader<File>>,
+        lines: std::io::Lines<BufReader<Data>>,
         /// Lines read so far.
         number: u64,
     },
@@ -44,7 +48,7 @@ pub enum Games {
 impl Games {
     /// Opens the games of `path` in `format`.
     pub(super) fn open(path: &Path, format: SourceFormat) -> Result<Games, GamesError> {
-        let file = || File::open(path).map_err(|source| GamesError::Io { path: path.into(), source });
+        let file = || open_data(path);
         Ok(match format {
             SourceFormat::Pgn => Games::Pgn(Box::new(
                 PgnReader::with_options(BufReader::with_capacity(1 << 16, file()?), read_options(path)).repairing(),
@@ -86,6 +90,16 @@ impl Iterator for Games {
     }
 }
 
+/// The data of `path` (`-` is standard input), decompressed, compressed data decoded on a
+/// thread of its own.
+pub(super) fn open_data(path: &Path) -> Result<Data, GamesError> {
+    let data = tabiya_io::open_decompressed(path).map_err(|e| match e {
+        tabiya_io::Error::Io { path, source } => GamesError::Io { path, source },
+        other => GamesError::NotGames { path: path.into(), what: other.to_string() },
+    })?;
+    Ok(data.decoding_ahead())
+}
+
 fn read_options(path: &Path) -> ReadOptions {
     ReadOptions { file: Some(path.to_path_buf()), ..ReadOptions::default() }
 }
@@ -93,12 +107,10 @@ fn read_options(path: &Path) -> ReadOptions {
 /// A file of games opened for reading on all cores: a PGN file, a SCID database or a JSON
 /// Lines file.
 pub enum Source {
-    /// A PGN file.
+    /// A PGN file (compressed or not, a stream or not), opened when read.
     Pgn {
         /// The file as named.
         path: PathBuf,
-        /// The open file.
-        file: File,
     },
     /// A SCID database.
     Scid(Box<Database>),
@@ -106,7 +118,7 @@ pub enum Source {
     JsonLines {
         /// The file as named.
         path: PathBuf,
-        /// Its bytes.
+        /// Its bytes, decompressed.
         text: FileBytes,
     },
 }
@@ -118,13 +130,12 @@ pub type ReadItem<T> = Result<(T, Vec<Diagnostic>), GamesError>;
 impl Source {
     /// Opens PGN, JSON Lines, or a SCID database named by any of its files or its stem.
     pub fn open(path: &Path) -> Result<Source, GamesError> {
-        let io = |source| GamesError::Io { path: path.into(), source };
         match source_format(path)? {
-            SourceFormat::Pgn => Ok(Source::Pgn { path: path.to_path_buf(), file: File::open(path).map_err(io)? }),
+            SourceFormat::Pgn => Ok(Source::Pgn { path: path.to_path_buf() }),
             SourceFormat::Scid => Ok(Source::Scid(Box::new(Database::open(path)?))),
             SourceFormat::JsonLines => Ok(Source::JsonLines {
                 path: path.to_path_buf(),
-                text: tabiya_io::read_input(path)
+                text: tabiya_io::read_decompressed(path)
                     .map_err(|e| GamesError::NotGames { path: path.into(), what: e.to_string() })?,
             }),
         }
@@ -181,7 +192,17 @@ impl Source {
     ) -> Result<(), E> {
         let in_flight = 2 * rayon::current_num_threads();
         match self {
-            Source::Pgn { path, file } => read_pgn(path, file, pgn_piece, in_flight, map, sink),
+            Source::Pgn { path } => {
+                // The file is named in the diagnostics when they are relocated, not in every game.
+                let options = ReadOptions::default();
+                let read_piece = |text: Vec<u8>| -> PieceRead<T> {
+                    let mut reader = PgnReader::from_vec(text, options.clone()).repairing();
+                    let games =
+                        reader.by_ref().map(|read| read.map(|read| (map(read.game), read.diagnostics))).collect();
+                    (games, reader.into_vec())
+                };
+                read_pgn(path, pgn_piece, in_flight, read_piece, sink)
+            }
             Source::Scid(db) => read_numbered(db.len(), in_flight, &mut sink, |n| {
                 let mut found = Vec::new();
                 let game = db.read_game(n, &mut found)?;
@@ -201,7 +222,7 @@ impl Source {
 
 /// Reads games `0..count`, each by `read`, in pieces of [`SCID_PIECE`] games on all threads
 /// (`in_flight` pieces at a time), and hands them to `sink` in order.
-fn read_numbered<T: Send, E>(
+pub(super) fn read_numbered<T: Send, E>(
     count: usize,
     in_flight: usize,
     sink: &mut impl FnMut(ReadItem<T>) -> Result<(), E>,
@@ -219,7 +240,7 @@ fn read_numbered<T: Send, E>(
 }
 
 /// Line `number` (from 1) of a JSON Lines file.
-fn read_json_line(path: &Path, number: u64, line: &[u8]) -> Result<Game, GamesError> {
+pub(super) fn read_json_line(path: &Path, number: u64, line: &[u8]) -> Result<Game, GamesError> {
     let location = || Location::of(Unit::Line, number).in_file(path);
     let text = std::str::from_utf8(line).map_err(|e| GamesError::JsonLines {
         location: location(),
@@ -229,17 +250,20 @@ fn read_json_line(path: &Path, number: u64, line: &[u8]) -> Result<Game, GamesEr
         .map_err(|source| GamesError::JsonLines { location: location(), source })
 }
 
-/// [`Source::read_in_pieces`] for PGN.
-fn read_pgn<T: Send, E: Send>(
+/// What a piece of PGN text gives: each game that starts in it made into a `T` with what
+/// reading it found, or the error that made it unreadable; and the piece's buffer, for the
+/// next piece. Offsets and game numbers count from the piece's start (see [`relocate`]).
+pub(super) type PieceRead<T> = (Vec<Result<(T, Vec<Diagnostic>), PgnError>>, Vec<u8>);
+
+/// [`Source::read_in_pieces`] for PGN: the text of `path` cut into pieces of about
+/// `pgn_piece` bytes that hold whole games, each read by `read_piece` on a rayon thread.
+pub(super) fn read_pgn<T: Send, E: Send>(
     path: &Path,
-    mut file: &File,
     pgn_piece: usize,
     in_flight: usize,
-    map: impl Fn(Game) -> T + Sync,
+    read_piece: impl Fn(Vec<u8>) -> PieceRead<T> + Sync,
     mut sink: impl FnMut(ReadItem<T>) -> Result<(), E> + Send,
 ) -> Result<(), E> {
-    // The file is named in the diagnostics when they are relocated, not in every game.
-    let options = ReadOptions::default();
     // The text is read a piece at a time straight into the piece's own buffer; each piece ends
     // before the last game that starts in it (that game may be unfinished): only that game's
     // text is copied, to open the next piece. The buffers are kept for the pieces after (fresh
@@ -249,9 +273,10 @@ fn read_pgn<T: Send, E: Send>(
     // The games of the pieces before, not yet handed to `sink`.
     let mut read_before: ReadPieces<T> = Vec::new();
     let mut games_before = 0u64;
-    if let Err(source) = file.seek(std::io::SeekFrom::Start(0)) {
-        return sink(Err(GamesError::Io { path: path.into(), source }));
-    }
+    let mut file = match open_data(path) {
+        Ok(file) => file,
+        Err(e) => return sink(Err(e)),
+    };
     let mut end = false;
     loop {
         let mut pieces: Vec<(u64, Vec<u8>)> = Vec::with_capacity(in_flight);
@@ -263,7 +288,7 @@ fn read_pgn<T: Send, E: Send>(
                 // The line break before a game start may end the text searched before.
                 let searched = text.len().saturating_sub(1);
                 text.reserve(pgn_piece);
-                match file.take(pgn_piece as u64).read_to_end(&mut text) {
+                match (&mut file).take(pgn_piece as u64).read_to_end(&mut text) {
                     Ok(0) => {
                         end = true;
                         break;
@@ -290,10 +315,8 @@ fn read_pgn<T: Send, E: Send>(
                 pieces
                     .into_par_iter()
                     .map(|(offset, text)| {
-                        let mut reader = PgnReader::from_vec(text, options.clone()).repairing();
-                        let games =
-                            reader.by_ref().map(|read| read.map(|read| (map(read.game), read.diagnostics))).collect();
-                        ((offset, games), reader.into_vec())
+                        let (games, buffer) = read_piece(text);
+                        ((offset, games), buffer)
                     })
                     .unzip()
             },
@@ -344,7 +367,7 @@ fn store<T, E>(
 
 /// Moves a location found in a piece of a PGN file to the file at `path`: `offset` bytes and
 /// `games` games precede the piece.
-fn relocate(location: &mut Location, path: &Path, offset: u64, games: u64) {
+pub(super) fn relocate(location: &mut Location, path: &Path, offset: u64, games: u64) {
     location.file = Some(path.to_path_buf());
     if let Some(at) = location.offset.as_mut() {
         *at += offset;
@@ -370,7 +393,7 @@ mod tests {
     fn sequential(path: &Path) -> Vec<String> {
         match super::super::source_format(path).unwrap() {
             SourceFormat::Pgn => {
-                let file = BufReader::new(File::open(path).unwrap());
+                let file = BufReader::new(std::fs::File::open(path).unwrap());
                 PgnReader::with_options(file, read_options(path))
                     .repairing()
                     .map(|item| describe(item.map(|read| (read.game, read.diagnostics)).map_err(GamesError::from)))

@@ -22,23 +22,43 @@ struct Tally {
 }
 
 /// Reads every game of `path` (with the repairs of [`PgnReader::repairing`]), handing each
-/// problem to `on_problem`; `progress` gets (bytes read, file size).
+/// problem to `on_problem`; `progress` gets (bytes read, file size). A regular file is mapped;
+/// compressed data and streams are read as they come (decoded on a thread of their own), and
+/// their progress has no total.
 fn read_all(
     path: &Path,
     progress: &mut dyn FnMut(u64, u64),
-    mut on_problem: impl FnMut(Diagnostic),
+    on_problem: impl FnMut(Diagnostic),
 ) -> Result<Tally, PgnError> {
-    let bytes = tabiya_io::read_input(path).map_err(|e| match e {
+    let data_error = |e: tabiya_io::Error| match e {
         tabiya_io::Error::Io { source, .. } => PgnError::Io { location: Location::file(path), source },
         tabiya_io::Error::Data(d) => PgnError::Io {
             location: d.location.clone(),
             source: std::io::Error::new(std::io::ErrorKind::InvalidData, d.to_string()),
         },
-    })?;
-    let size = bytes.len() as u64;
+    };
     let options = ReadOptions { file: Some(path.to_path_buf()), ..ReadOptions::default() };
+    let data = tabiya_io::open_decompressed(path).map_err(data_error)?;
+    if data.compression().is_some() || !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        let games = PgnReader::with_options(data.decoding_ahead(), options).repairing();
+        return Ok(tally(games, 0, path, progress, on_problem));
+    }
+    drop(data);
+    let bytes = tabiya_io::read_input(path).map_err(data_error)?;
+    let size = bytes.len() as u64;
+    Ok(tally(PgnReader::from_bytes(&bytes, options), size, path, progress, on_problem))
+}
+
+/// Reads every game `games` gives (see [`read_all`]); `size` is the total for `progress`.
+fn tally<R: std::io::Read>(
+    games: PgnReader<R>,
+    size: u64,
+    path: &Path,
+    progress: &mut dyn FnMut(u64, u64),
+    mut on_problem: impl FnMut(Diagnostic),
+) -> Tally {
     let mut tally = Tally::default();
-    for item in PgnReader::from_bytes(&bytes, options) {
+    for item in games {
         match item {
             Ok(read) => {
                 tally.games += 1;
@@ -67,7 +87,7 @@ fn read_all(
         on_problem(d);
     }
     progress(size, size);
-    Ok(tally)
+    tally
 }
 
 /// What a PGN file holds: games (variant games included, which `variant_games` counts by

@@ -132,7 +132,7 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
         let (path, format) = super::input_format(input, None)?;
         match format {
             Format::Chess(tabiya_chess::Format::Pgn) => {
-                let bytes = read_input(&path).map_err(CliError::input)?;
+                let bytes = tabiya_io::read_decompressed(&path).map_err(CliError::input)?;
                 builder.add_pgn(&path, &bytes).map_err(input_error)?;
             }
             // Game links point at a game's byte offset in a PGN file; a SCID game has none.

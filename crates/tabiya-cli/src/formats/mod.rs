@@ -9,6 +9,7 @@ pub mod kvetka;
 pub mod pgn;
 pub mod polyglot;
 pub mod scid;
+pub mod select;
 pub mod solve;
 pub mod tbase;
 pub mod wthor;
@@ -41,6 +42,8 @@ pub enum Role {
     Verify,
     /// The book of `probe`.
     Probe,
+    /// An input of `select`.
+    Select,
 }
 
 impl Role {
@@ -52,6 +55,7 @@ impl Role {
             Role::Info => "info",
             Role::Verify => "verify",
             Role::Probe => "probe",
+            Role::Select => "select input",
         }
     }
 }
@@ -72,6 +76,9 @@ impl Part {
 
     /// The options (clap ids) this part takes, as the format's file declares them.
     pub fn takes(self) -> &'static [&'static str] {
+        if self.role == Role::Select {
+            return select::takes(self);
+        }
         match self.format {
             Format::Chess(C::Pgn | C::JsonLines) => pgn::takes(self),
             Format::Chess(C::Scid3 | C::Scid4 | C::Scid5) => scid::takes(self),
@@ -87,7 +94,7 @@ impl Part {
 impl std::fmt::Display for Part {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match (self.role, self.other) {
-            (Role::Read, Some(to)) => write!(f, "{} → {to}", self.format),
+            (Role::Read | Role::Select, Some(to)) => write!(f, "{} → {to}", self.format),
             (Role::Write | Role::Build, Some(from)) => write!(f, "{from} → {}", self.format),
             _ => write!(f, "{}", self.format),
         }
@@ -100,6 +107,7 @@ pub fn common_options(command: &str) -> &'static [&'static str] {
         "convert" => &["inputs", "output", "from", "to", "quiet", "force"],
         "book" => &["inputs", "output", "to", "quiet", "force"],
         "probe" => &["book", "fen", "moves", "json", "quiet", "force"],
+        "select" => &["inputs", "output", "count", "from", "to", "quiet", "force"],
         "info" | "verify" => &["path", "json", "quiet", "force"],
         _ => &["quiet", "force"],
     }
@@ -134,7 +142,7 @@ fn takers_of(id: &str, parts: &[Part]) -> Vec<String> {
     roles.dedup();
     for role in roles {
         for format in all_formats() {
-            let pair = matches!(role, Role::Read | Role::Write | Role::Build);
+            let pair = matches!(role, Role::Read | Role::Write | Role::Build | Role::Select);
             let others: Vec<Option<Format>> = if pair { all_formats().map(Some).collect() } else { vec![None] };
             let taking: Vec<Part> = others
                 .iter()
@@ -165,15 +173,10 @@ pub fn all_formats() -> impl Iterator<Item = Format> {
 pub fn input_format(path: &Path, explicit: Option<&str>) -> Result<(PathBuf, Format), CliError> {
     if let Some(name) = explicit {
         let f = Format::from_name(name, None).ok_or_else(|| unknown_format("--from", name))?;
-        if let Ok(head) = tabiya_io::Head::read(path) {
-            refuse_compressed(path, f, &head)?;
-        }
         return Ok((path.to_path_buf(), f));
     }
-    if path.as_os_str() == "-" {
-        return Err(CliError::Usage("standard input needs --from FORMAT".into()));
-    }
-    if !path.exists() {
+    let stdin = path.as_os_str() == "-";
+    if !path.exists() && !stdin {
         return match Format::find_by_stem(path) {
             Some(file) => input_format(&file, None),
             None => Err(CliError::Input(format!("{}: no such file", path.display()))),
@@ -181,29 +184,18 @@ pub fn input_format(path: &Path, explicit: Option<&str>) -> Result<(PathBuf, For
     }
     match tabiya_io::Head::read(path) {
         Ok(head) => match Format::sniff(&head) {
-            Some(f) => refuse_compressed(path, f, &head).map(|()| (path.to_path_buf(), f)),
+            Some(f) => Ok((path.to_path_buf(), f)),
             None => Err(CliError::Input(match Format::from_name(&head.extension, None) {
                 Some(named) => format!(
                     "{}: .{} names {named}, but the file does not look like one (use --from if it is)",
                     path.display(),
                     head.extension
                 ),
+                None if stdin => "standard input: not a format tabiya knows (use --from)".into(),
                 None => format!("{}: not a format tabiya knows (use --from)", path.display()),
             })),
         },
         Err(e) => Err(CliError::Input(format!("{}: {e}", path.display()))),
-    }
-}
-
-/// Refuses a compressed input (exit 2, naming its format and compression) until the readers
-/// read through `tabiya_io::open_decompressed`: read as it is, it would be taken for junk data.
-fn refuse_compressed(path: &Path, format: Format, head: &tabiya_io::Head) -> Result<(), CliError> {
-    match head.compression {
-        Some(compression) => Err(CliError::unsupported(format!(
-            "reading {} ({format} compressed with {compression}; decompress it first)",
-            path.display()
-        ))),
-        None => Ok(()),
     }
 }
 
@@ -430,6 +422,7 @@ mod tests {
             ("info", &[Role::Info]),
             ("verify", &[Role::Verify]),
             ("probe", &[Role::Probe]),
+            ("select", &[Role::Select, Role::Write]),
         ] {
             let sub = cli.find_subcommand(command).unwrap();
             for arg in sub.get_arguments() {
@@ -441,7 +434,7 @@ mod tests {
                 for &role in roles {
                     for format in all_formats() {
                         let others: Vec<Option<Format>> = match role {
-                            Role::Read | Role::Write | Role::Build => all_formats().map(Some).collect(),
+                            Role::Read | Role::Write | Role::Build | Role::Select => all_formats().map(Some).collect(),
                             _ => vec![None],
                         };
                         for other in others {

@@ -123,12 +123,7 @@ pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
 }
 
 /// Adds the games of every input to `sink`.
-fn fill<W: Write + Send>(
-    sink: &mut Sink<W>,
-    inputs: &[PathBuf],
-    printer: &mut Printer,
-    bar: &ProgressBar,
-) -> Result<(), CliError> {
+fn fill(sink: &mut GameSink<'_>, inputs: &[PathBuf], printer: &mut Printer, bar: &ProgressBar) -> Result<(), CliError> {
     for input in inputs {
         let source = Source::open(input).map_err(CliError::input)?;
         // A SCID database counts its games up front: a lone one gives the bar its total (PGN
@@ -142,10 +137,16 @@ fn fill<W: Write + Send>(
 }
 
 /// Prints what reading and writing found as it comes, and counts it.
-struct Printer {
-    quiet: bool,
-    errors: u64,
-    warnings: u64,
+pub struct Printer {
+    pub quiet: bool,
+    pub errors: u64,
+    pub warnings: u64,
+}
+
+impl Printer {
+    pub fn new(quiet: bool) -> Printer {
+        Printer { quiet, errors: 0, warnings: 0 }
+    }
 }
 
 impl DiagnosticSink for Printer {
@@ -159,47 +160,67 @@ impl DiagnosticSink for Printer {
     }
 }
 
+/// A games sink of any format: text goes to the output, a SCID database writes its files.
+pub type GameSink<'a> = Sink<Box<dyn Write + Send + 'a>>;
+
+/// Writes games as `to` (PGN, JSON Lines, SCID 4/5) at `output`: the sink is made (for SCID
+/// with `--append`, `append`), `fill` adds the games, and the output is finished. A game that
+/// cannot be written is an error in `printer`.
+pub fn write_games(
+    output: &Path,
+    to: Format,
+    pgn_layout: impl FnOnce() -> Result<WriterOptions, CliError>,
+    append: bool,
+    printer: &mut Printer,
+    fill: impl FnOnce(&mut GameSink<'_>, &mut Printer) -> Result<(), CliError>,
+) -> Result<games::SinkSummary, CliError> {
+    let write_error = |e: games::GamesError| CliError::Output(e.to_string());
+    match to {
+        Format::Chess(C::Pgn | C::JsonLines) => {
+            let mut out = Output::create(output)?;
+            let written = {
+                let text: Box<dyn Write + Send + '_> = Box::new(&mut out);
+                let mut sink = match to {
+                    Format::Chess(C::Pgn) => Sink::pgn(text, output, pgn_layout()?),
+                    _ => Sink::json_lines(text, output),
+                };
+                fill(&mut sink, printer)?;
+                sink.finish(printer).map_err(write_error)?
+            };
+            out.finish(output)?;
+            Ok(written)
+        }
+        Format::Chess(C::Scid4 | C::Scid5) => {
+            let version = if to == Format::Chess(C::Scid5) { Version::Scid5 } else { Version::Scid4 };
+            super::scid::permit_outputs(output, append, version)?;
+            let writer =
+                if append { DatabaseWriter::append(output, version) } else { DatabaseWriter::create(output, version) }
+                    .map_err(|e| CliError::output(output, e))?;
+            let mut sink = GameSink::scid(writer);
+            fill(&mut sink, printer)?;
+            sink.finish(printer).map_err(write_error)
+        }
+        other => Err(CliError::Usage(format!("{other} is read-only: write pgn, jsonl, si4 or si5"))),
+    }
+}
+
 /// Any games format to any writable one: every input is a `Source`, the output a `Sink`. A
 /// game lost on the way (unreadable, not storable, moves after an illegal one) is an error,
 /// printed, and makes the exit status 1.
 pub fn convert_games(args: &ConvertArgs, global: &Global, from: Format, to: Format) -> Result<ExitCode, CliError> {
-    let mut printer = Printer { quiet: global.quiet, errors: 0, warnings: 0 };
+    let mut printer = Printer::new(global.quiet);
     let bar = progress(Unit::Records, 0, global.quiet, "games");
-    let output = |e: games::GamesError| CliError::Output(e.to_string());
-    let written = match to {
-        Format::Chess(C::Pgn | C::JsonLines) => {
-            let mut out = Output::create(&args.output)?;
-            let mut sink = match to {
-                Format::Chess(C::Pgn) => Sink::pgn(&mut out, &args.output, args.pgn.writer_options(from)?),
-                _ => Sink::json_lines(&mut out, &args.output),
-            };
-            fill(&mut sink, &args.inputs, &mut printer, &bar)?;
-            let written = sink.finish(&mut printer).map_err(output)?;
-            out.finish(&args.output)?;
-            written
-        }
-        Format::Chess(C::Scid4 | C::Scid5) => {
-            let version = if to == Format::Chess(C::Scid5) { Version::Scid5 } else { Version::Scid4 };
-            super::scid::permit_outputs(args, version)?;
-            let writer = if args.scid.append {
-                DatabaseWriter::append(&args.output, version)
-            } else {
-                DatabaseWriter::create(&args.output, version)
-            }
-            .map_err(|e| CliError::output(&args.output, e))?;
-            let mut sink = Sink::<std::io::Sink>::scid(writer);
-            fill(&mut sink, &args.inputs, &mut printer, &bar)?;
-            sink.finish(&mut printer).map_err(output)?
-        }
-        other => return Err(CliError::Usage(format!("{other} is read-only: write pgn, jsonl, si4 or si5"))),
-    };
+    let layout = || args.pgn.writer_options(from);
+    let written = write_games(&args.output, to, layout, args.scid.append, &mut printer, |sink, printer| {
+        fill(sink, &args.inputs, printer, &bar)
+    })?;
     bar.finish_and_clear();
     let Printer { errors, warnings, .. } = printer;
     summary(
         global.quiet,
         format!(
             "{} written ({} in the output), {}, {}",
-            counted(written.written as u64, "game"),
+            counted(written.written, "game"),
             written.total,
             counted(errors, "error"),
             counted(warnings, "warning")

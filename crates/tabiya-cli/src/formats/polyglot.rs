@@ -89,7 +89,8 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
         let bar = progress(Unit::Records, 0, global.quiet, &format!("reading {}", path.display()));
         let this = match format {
             Format::Chess(tabiya_chess::Format::Pgn) => {
-                let bytes = tabiya_io::read_input(&path).map_err(CliError::input)?;
+                // Compressed PGN is decoded into memory: the build reads the text in parallel ranges.
+                let bytes = tabiya_io::read_decompressed(&path).map_err(CliError::input)?;
                 if args.inputs.len() == 1 {
                     // One PGN file, the usual case: the book is made range by range, never whole.
                     let made = polyglot::make_from_pgn(&bytes, &build_options, &make);

@@ -5,7 +5,8 @@
 use crate::registry::Format;
 use tabiya_chess::Format as C;
 
-use crate::args::ConvertArgs;
+use std::path::Path;
+
 use crate::output::{self, Output};
 use crate::report::CliError;
 use tabiya_chess::scid::{DatabasePaths, Version};
@@ -33,10 +34,10 @@ pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
 
 /// Refuses `-` (a database is three files) and an existing file of the database unless
 /// `--force` or `--append` allows it.
-pub fn permit_outputs(args: &ConvertArgs, version: Version) -> Result<(), CliError> {
-    Output::require_file(&args.output, "SCID")?;
-    let paths = DatabasePaths::with_version(&args.output, version);
-    [&paths.index, &paths.games, &paths.names].into_iter().try_for_each(|p| output::permit(p, args.scid.append))
+pub fn permit_outputs(output: &Path, append: bool, version: Version) -> Result<(), CliError> {
+    Output::require_file(output, "SCID")?;
+    let paths = DatabasePaths::with_version(output, version);
+    [&paths.index, &paths.games, &paths.names].into_iter().try_for_each(|p| output::permit(p, append))
 }
 
 /// The options SCID takes: `--append` when SCID 4 or 5 is written.

@@ -55,9 +55,11 @@ pub enum Theoretical {
     Unknown,
 }
 
+/// The bytes of an Othello file, decompressed when compressed (the text formats' are, as
+/// `games.ggf.gz`).
 fn read(path: &Path) -> Result<tabiya_io::FileBytes, CliError> {
     wthor::recover(dir_of(path)).map_err(CliError::input)?;
-    tabiya_io::read_input(path).map_err(CliError::input)
+    tabiya_io::read_decompressed(path).map_err(CliError::input)
 }
 
 fn input_error(path: &Path, e: impl Into<tabiya_io::DataError>) -> CliError {

@@ -1,0 +1,208 @@
+//! Choosing games: filters on tags, moves and positions, and the removal of duplicates.
+//!
+//! A [`Selection`] is a list of [`GameFilter`]s a game must all pass. Each filter decides in
+//! up to two steps, as pgn-extract and python-chess's visitors do: first on the tags
+//! ([`GameFilter::by_tags`], before any move is replayed: a PGN game rejected there is only
+//! tokenized, never replayed), then, for the filters that need it ([`GameFilter::needs_game`]),
+//! on the whole game ([`GameFilter::by_game`]: the main line, the positions it reaches). The
+//! tag criteria of `tabiya select` are in [`criteria`]; a position filter (`--fen`,
+//! `--material`) is a `GameFilter` whose `needs_game` is true, pushed onto the same selection.
+//!
+//! [`Source::read_selected`] reads a source through a selection on all cores;
+//! [`Sink::add_selected`] writes what it keeps, and [`Duplicates`] drops repeated games on
+//! the way (`--dedup`, `--twins`, `--contained`).
+//!
+//! ```
+//! use tabiya_chess::games::select::{Selection, criteria};
+//! use tabiya_chess::games::Source;
+//!
+//! let dir = tempfile::tempdir()?;
+//! let pgn = dir.path().join("games.pgn");
+//! std::fs::write(&pgn, "[White \"Morphy\"]\n[Black \"Duke\"]\n\n1. e4 e5 1-0\n\n[White \"Anderssen\"]\n\n1. e4 *\n")?;
+//! let selection = Selection::all().with(criteria::TagPrefix::player("morphy"));
+//! let mut kept = Vec::new();
+//! Source::open(&pgn)?.read_selected(&selection, |game| game.tag("Black").map(|b| b.as_bytes().to_vec()), |item| {
+//!     if let Ok((Some(black), _)) = item { kept.push(black) }
+//!     Ok::<(), ()>(())
+//! }).unwrap();
+//! assert_eq!(kept, [Some(b"Duke".to_vec())]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! [`Source::read_selected`]: super::Source::read_selected
+//! [`Sink::add_selected`]: super::Sink::add_selected
+
+pub mod criteria;
+mod duplicates;
+mod read;
+
+use std::borrow::Cow;
+
+pub use duplicates::{Duplicates, GameRef, Held, Identity, Merge, Removal, Rules};
+pub use read::{SelectSummary, removal_diagnostic, select_from};
+
+use crate::game::{Game, GameResult};
+use crate::text::Text;
+
+/// What a filter sees of a game before its moves are replayed: its tags and its result.
+pub trait TagView {
+    /// The value of the first tag named `name` (names are case-sensitive, as in PGN), decoded
+    /// for matching (UTF-8 as it is, other bytes as Windows-1252).
+    fn tag(&self, name: &str) -> Option<Cow<'_, str>>;
+    /// The game's result (the movetext's, else the `Result` tag's).
+    fn result(&self) -> GameResult;
+}
+
+/// A tag value as text to match: UTF-8 as it is, other bytes read as Windows-1252 (the code
+/// page of old PGN files; every byte decodes, so no value fails to match for its encoding).
+fn for_matching(value: Cow<'_, Text>) -> Cow<'_, str> {
+    let decode = |t: &Text| tabiya_io::Codepage::Windows1252.decode(t.as_bytes()).into_owned();
+    match value {
+        Cow::Borrowed(t) => t.to_str().map_or_else(|| Cow::Owned(decode(t)), Cow::Borrowed),
+        Cow::Owned(t) => Cow::Owned(t.to_str().map_or_else(|| decode(&t), str::to_owned)),
+    }
+}
+
+impl TagView for Game {
+    fn tag(&self, name: &str) -> Option<Cow<'_, str>> {
+        Game::tag(self, name).map(|value| for_matching(Cow::Borrowed(value)))
+    }
+
+    fn result(&self) -> GameResult {
+        self.result
+    }
+}
+
+impl TagView for crate::pgn::WalkedGame<'_> {
+    fn tag(&self, name: &str) -> Option<Cow<'_, str>> {
+        crate::pgn::WalkedGame::tag(self, name).map(for_matching)
+    }
+
+    fn result(&self) -> GameResult {
+        self.result
+    }
+}
+
+/// One condition on games. Thread-safe: games are judged on the threads that read them.
+pub trait GameFilter: Send + Sync {
+    /// False rejects the game on its tags alone, before its moves are replayed. A filter that
+    /// cannot tell from the tags returns true.
+    fn by_tags(&self, tags: &dyn TagView) -> bool {
+        let _ = tags;
+        true
+    }
+
+    /// True when the filter must see the whole game ([`GameFilter::by_game`]): its moves or
+    /// positions.
+    fn needs_game(&self) -> bool {
+        false
+    }
+
+    /// False rejects the game, whose tags passed [`GameFilter::by_tags`]. Called only when
+    /// [`GameFilter::needs_game`] is true.
+    fn by_game(&self, game: &Game) -> bool {
+        let _ = game;
+        true
+    }
+}
+
+/// The games that pass every one of a list of filters; an empty selection takes every game.
+pub struct Selection(AllOf);
+
+impl Default for Selection {
+    fn default() -> Selection {
+        Selection(AllOf(Vec::new()))
+    }
+}
+
+impl Selection {
+    /// Every game.
+    pub fn all() -> Selection {
+        Selection::default()
+    }
+
+    /// This selection with one more filter.
+    pub fn with(mut self, filter: impl GameFilter + 'static) -> Selection {
+        self.push(Box::new(filter));
+        self
+    }
+
+    /// Adds a filter.
+    pub fn push(&mut self, filter: Box<dyn GameFilter>) {
+        self.0.0.push(filter);
+    }
+
+    /// False when a filter rejects the game on its tags.
+    pub fn by_tags(&self, tags: &dyn TagView) -> bool {
+        self.0.by_tags(tags)
+    }
+
+    /// True when a filter must see the whole game.
+    pub fn needs_game(&self) -> bool {
+        self.0.needs_game()
+    }
+
+    /// False when a filter that needs the whole game rejects it (its tags passed).
+    pub fn by_game(&self, game: &Game) -> bool {
+        self.0.by_game(game)
+    }
+
+    /// True when the game passes every filter (tags, then the whole game).
+    pub fn accepts(&self, game: &Game) -> bool {
+        self.by_tags(game) && self.by_game(game)
+    }
+}
+
+/// The games a filter rejects (`tabiya select --player not:Carlsen`). A negated filter that
+/// needs the whole game decides on it whole (tags included); one of tags decides on the tags.
+pub struct Not(pub Box<dyn GameFilter>);
+
+impl GameFilter for Not {
+    fn by_tags(&self, tags: &dyn TagView) -> bool {
+        // Rejecting on tags alone is only possible when the inner filter decides on them.
+        self.0.needs_game() || !self.0.by_tags(tags)
+    }
+
+    fn needs_game(&self) -> bool {
+        self.0.needs_game()
+    }
+
+    fn by_game(&self, game: &Game) -> bool {
+        !(self.0.by_tags(game) && self.0.by_game(game))
+    }
+}
+
+/// The games that pass any of some filters (an option given several values).
+pub struct AnyOf(pub Vec<Box<dyn GameFilter>>);
+
+impl GameFilter for AnyOf {
+    fn by_tags(&self, tags: &dyn TagView) -> bool {
+        // A filter that needs the game may still pass it: it cannot be ruled out here.
+        self.0.iter().any(|f| f.needs_game() || f.by_tags(tags))
+    }
+
+    fn needs_game(&self) -> bool {
+        self.0.iter().any(|f| f.needs_game())
+    }
+
+    fn by_game(&self, game: &Game) -> bool {
+        self.0.iter().any(|f| f.by_tags(game) && (!f.needs_game() || f.by_game(game)))
+    }
+}
+
+/// The games that pass every one of some filters.
+pub struct AllOf(pub Vec<Box<dyn GameFilter>>);
+
+impl GameFilter for AllOf {
+    fn by_tags(&self, tags: &dyn TagView) -> bool {
+        self.0.iter().all(|f| f.by_tags(tags))
+    }
+
+    fn needs_game(&self) -> bool {
+        self.0.iter().any(|f| f.needs_game())
+    }
+
+    fn by_game(&self, game: &Game) -> bool {
+        self.0.iter().filter(|f| f.needs_game()).all(|f| f.by_game(game))
+    }
+}

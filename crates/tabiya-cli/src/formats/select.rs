@@ -1,0 +1,382 @@
+//! `tabiya select`: the games of any chess source that pass the filters, minus duplicates, to
+//! any chess sink (or counted). The filters are the library's (`games::select`); this file
+//! turns options into them.
+//!
+//! Every value option takes `not:` before its value to mean the opposite: `--player
+//! not:Carlsen` (no game of Carlsen's), `--eco not:B20..B99`, `--moves "not:e4"`. An option
+//! given several times keeps the games that match any of its values (`--result 1-0 --result
+//! 0-1`: decisive games), and every `not:` value must not match; different options must all
+//! hold.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use tabiya_chess::Format as C;
+use tabiya_chess::games::Source;
+use tabiya_chess::games::select::criteria::{
+    DateIn, EcoIn, PliesIn, Range, RatingIn, ResultIs, StartsWith, TagEquals, TagPrefix, TagRegex, VariantIs,
+};
+use tabiya_chess::games::select::{
+    AllOf, AnyOf, Duplicates, GameFilter, GameRef, Not, Rules, SelectSummary, Selection, removal_diagnostic,
+    select_from,
+};
+use tabiya_io::DiagnosticSink;
+use tabiya_othello::Format as O;
+
+use super::pgn::{Printer, holds_games, write_games};
+use super::{Part, Role, check_options, input_format, output_format, wthor};
+use crate::args::{ConvertArgs, Global, SelectArgs};
+use crate::registry::Format;
+use crate::report::{CliError, Unit, counted, progress, summary};
+
+/// The filters and duplicate rules of `select`.
+#[derive(Debug, Default, clap::Args)]
+#[group(skip)]
+pub struct SelectOptions {
+    /// Games of a player of either colour: the name starts with this (any case), as pgn-extract's
+    /// tag criteria match. Repeatable; `not:NAME` leaves the player's games out.
+    #[arg(long, value_name = "NAME")]
+    pub player: Vec<String>,
+    /// Games where White's name starts with this.
+    #[arg(long, value_name = "NAME")]
+    pub white: Vec<String>,
+    /// Games where Black's name starts with this.
+    #[arg(long, value_name = "NAME")]
+    pub black: Vec<String>,
+    /// Games whose Event starts with this.
+    #[arg(long, value_name = "NAME")]
+    pub event: Vec<String>,
+    /// Games whose Site starts with this.
+    #[arg(long, value_name = "NAME")]
+    pub site: Vec<String>,
+    /// Games played in a range of dates: `1990..1995.06`, `2000..`, `1972` (unknown years left out).
+    #[arg(long, value_name = "RANGE")]
+    pub date: Vec<String>,
+    /// Both players' ratings in a range: `2500..`, `2000..2199`.
+    #[arg(long, value_name = "RANGE")]
+    pub elo: Vec<String>,
+    /// White's rating in a range.
+    #[arg(long, value_name = "RANGE")]
+    pub white_elo: Vec<String>,
+    /// Black's rating in a range.
+    #[arg(long, value_name = "RANGE")]
+    pub black_elo: Vec<String>,
+    /// Games with this result: 1-0, 0-1, 1/2-1/2 (or 1/2), *.
+    #[arg(long, value_name = "RESULT")]
+    pub result: Vec<String>,
+    /// Games whose ECO tag lies in a range of codes: `B20..B99`, `C42`.
+    #[arg(long, value_name = "RANGE")]
+    pub eco: Vec<String>,
+    /// Games with this TimeControl tag (`180+2`).
+    #[arg(long, value_name = "TC")]
+    pub time_control: Vec<String>,
+    /// Games of this variant (the Variant tag; `standard` also takes games without one).
+    #[arg(long, value_name = "VARIANT")]
+    pub variant: Vec<String>,
+    /// Any tag: `NAME=VALUE` (the whole value) or `NAME~REGEX` (a regular expression found in it).
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub tag: Vec<String>,
+    /// Games whose main line has a number of plies in a range: `40..`, `..20`.
+    #[arg(long, value_name = "RANGE")]
+    pub plies: Vec<String>,
+    /// Games that open with this line, in this move order: "e4 c5 Nf3".
+    #[arg(long, value_name = "MOVES")]
+    pub moves: Vec<String>,
+    /// Leave out a game with the same moves, players, result and date as one before it.
+    #[arg(long)]
+    pub dedup: bool,
+    /// Leave out SCID's twins (same players, event, site, round, year and month; moves that
+    /// start the other game's), and say which games merged.
+    #[arg(long)]
+    pub twins: bool,
+    /// Leave out a game whose moves start another game by the same players.
+    #[arg(long)]
+    pub contained: bool,
+}
+
+/// The options of `select`'s filters and rules (clap ids).
+const CHESS: &[&str] = &[
+    "player",
+    "white",
+    "black",
+    "event",
+    "site",
+    "date",
+    "elo",
+    "white_elo",
+    "black_elo",
+    "result",
+    "eco",
+    "time_control",
+    "variant",
+    "tag",
+    "plies",
+    "moves",
+    "dedup",
+    "twins",
+    "contained",
+];
+
+/// The options a part of `select` takes: every filter for chess games; for Othello games, the
+/// filters their records can answer (Wthor games and GGF name players, tournaments and years;
+/// transcripts name nothing), and the name files' directory for Wthor.
+pub fn takes(part: Part) -> &'static [&'static str] {
+    match (part.role, part.format) {
+        (Role::Select, format) if holds_games(format) => CHESS,
+        (Role::Select, Format::Othello(O::WthorGames)) => &["player", "event", "date", "names"],
+        (Role::Select, Format::Othello(O::Ggf)) => &["player", "event", "date"],
+        _ => &[],
+    }
+}
+
+/// One option's values as a filter: the games that match any plain value and none of the
+/// `not:` values; `None` when the option was not given.
+fn option_filter(
+    values: &[String],
+    filter: impl Fn(&str) -> Result<Box<dyn GameFilter>, String>,
+    option: &str,
+) -> Result<Option<Box<dyn GameFilter>>, CliError> {
+    let usage = |e: String| CliError::Usage(format!("--{option}: {e}"));
+    let mut any = Vec::new();
+    let mut none = Vec::new();
+    for value in values {
+        match value.strip_prefix("not:") {
+            Some(value) => none.push(filter(value).map_err(usage)?),
+            None => any.push(filter(value).map_err(usage)?),
+        }
+    }
+    let mut all: Vec<Box<dyn GameFilter>> = none.into_iter().map(|f| Box::new(Not(f)) as Box<dyn GameFilter>).collect();
+    match any.len() {
+        0 => {}
+        1 => all.push(any.pop().expect("one")),
+        _ => all.push(Box::new(AnyOf(any))),
+    }
+    Ok(match all.len() {
+        0 => None,
+        1 => all.pop(),
+        _ => Some(Box::new(AllOf(all))),
+    })
+}
+
+/// The selection the options describe.
+pub fn selection(o: &SelectOptions) -> Result<Selection, CliError> {
+    fn boxed(f: impl GameFilter + 'static) -> Box<dyn GameFilter> {
+        Box::new(f)
+    }
+    let prefix = |tags: &'static [&'static str]| move |v: &str| Ok(boxed(TagPrefix::new(tags, v)));
+    let rating = |tags: &'static [&'static str]| move |v: &str| RatingIn::parse(tags, v).map(boxed);
+    let tag = |v: &str| -> Result<Box<dyn GameFilter>, String> {
+        match v.find(['=', '~']) {
+            Some(at) if v.as_bytes()[at] == b'=' => Ok(boxed(TagEquals::new(&v[..at], &v[at + 1..]))),
+            Some(at) => TagRegex::new(&v[..at], &v[at + 1..]).map(boxed),
+            None => Err(format!("{v}: expected NAME=VALUE or NAME~REGEX")),
+        }
+    };
+    let filters = [
+        option_filter(&o.player, prefix(&["White", "Black"]), "player")?,
+        option_filter(&o.white, prefix(&["White"]), "white")?,
+        option_filter(&o.black, prefix(&["Black"]), "black")?,
+        option_filter(&o.event, prefix(&["Event"]), "event")?,
+        option_filter(&o.site, prefix(&["Site"]), "site")?,
+        option_filter(&o.date, |v| DateIn::parse(v).map(boxed), "date")?,
+        option_filter(&o.elo, rating(&["WhiteElo", "BlackElo"]), "elo")?,
+        option_filter(&o.white_elo, rating(&["WhiteElo"]), "white-elo")?,
+        option_filter(&o.black_elo, rating(&["BlackElo"]), "black-elo")?,
+        option_filter(&o.result, |v| ResultIs::parse_result(v).map(|r| boxed(ResultIs(vec![r]))), "result")?,
+        option_filter(&o.eco, |v| EcoIn::parse(v).map(boxed), "eco")?,
+        option_filter(&o.time_control, |v| Ok(boxed(TagEquals::new("TimeControl", v))), "time-control")?,
+        option_filter(&o.variant, |v| Ok(boxed(VariantIs::new(v))), "variant")?,
+        option_filter(&o.tag, tag, "tag")?,
+        option_filter(&o.plies, |v| PliesIn::parse(v).map(boxed), "plies")?,
+        option_filter(&o.moves, |v| StartsWith::parse(v).map(boxed), "moves")?,
+    ];
+    let mut selection = Selection::all();
+    for filter in filters.into_iter().flatten() {
+        selection.push(filter);
+    }
+    Ok(selection)
+}
+
+/// The inputs, each directory replaced by the games files in it and below (PGN, JSON Lines,
+/// SCID index files), in name order.
+fn expand(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
+    let mut files = Vec::new();
+    for input in inputs {
+        if !input.is_dir() {
+            files.push(input.clone());
+            continue;
+        }
+        let mut found = Vec::new();
+        let mut dirs = vec![input.clone()];
+        while let Some(dir) = dirs.pop() {
+            let entries = std::fs::read_dir(&dir).map_err(|e| CliError::Input(format!("{}: {e}", dir.display())))?;
+            for entry in entries {
+                let path = entry.map_err(|e| CliError::Input(format!("{}: {e}", dir.display())))?.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if games_file(&path) {
+                    found.push(path);
+                }
+            }
+        }
+        found.sort();
+        files.extend(found);
+    }
+    Ok(files)
+}
+
+/// A file of chess games in a directory: PGN or JSON Lines (compressed or not), a SCID
+/// database by its index file.
+fn games_file(path: &Path) -> bool {
+    let Ok(head) = tabiya_io::Head::read(path) else { return false };
+    match C::sniff(&head) {
+        Some(C::Pgn | C::JsonLines) => true,
+        Some(C::Scid3 | C::Scid4 | C::Scid5) => matches!(head.extension.as_str(), "si3" | "si4" | "si5"),
+        _ => false,
+    }
+}
+
+/// `tabiya select INPUT... (-o OUTPUT | --count)`.
+pub fn select(args: &SelectArgs, global: &Global) -> Result<ExitCode, CliError> {
+    let inputs = expand(&args.inputs)?;
+    if inputs.is_empty() {
+        return Err(CliError::Input("no games files in the inputs".into()));
+    }
+    let mut formats = Vec::new();
+    for input in &inputs {
+        let (_, format) = input_format(input, args.from.as_deref())?;
+        let othello = matches!(format, Format::Othello(O::WthorGames | O::Ggf | O::Transcript));
+        if !holds_games(format) && !othello {
+            return Err(CliError::unsupported(format!("selecting games from {format} ({})", input.display())));
+        }
+        formats.push(format);
+    }
+    if let Format::Othello(_) = formats[0] {
+        return othello(args, global, &inputs, formats[0]);
+    }
+    let to = match &args.output {
+        Some(output) => Some(output_format(output, args.to.as_deref(), Some(formats[0]))?),
+        None => None,
+    };
+    let mut parts: Vec<Part> = formats.iter().map(|&f| Part::new(f, Role::Select, to)).collect();
+    if let Some(to) = to {
+        if !holds_games(to) || to == Format::Chess(C::Scid3) {
+            return Err(CliError::unsupported(format!("writing selected games as {to}")));
+        }
+        parts.push(Part::new(to, Role::Write, Some(formats[0])));
+    }
+    check_options("select", &global.given, &parts)?;
+    let selection = selection(&args.select)?;
+    let rules = Rules { dedup: args.select.dedup, twins: args.select.twins, contained: args.select.contained };
+    let mut printer = Printer::new(global.quiet);
+    let bar = progress(Unit::Records, 0, global.quiet, "games");
+    let mut total = SelectSummary::default();
+    let mut removed = Vec::new();
+    let kept = match (&args.output, to) {
+        (Some(output), Some(to)) => {
+            let layout = || args.pgn.writer_options(formats[0]);
+            let written = write_games(output, to, layout, false, &mut printer, |sink, printer| {
+                let mut duplicates = Duplicates::new(rules);
+                for (n, input) in inputs.iter().enumerate() {
+                    let source = Source::open(input).map_err(CliError::input)?;
+                    let done = sink
+                        .add_selected(&source, n, &selection, &mut duplicates, printer, |k| bar.inc(k))
+                        .map_err(|e| CliError::Output(e.to_string()))?;
+                    total += done;
+                }
+                removed =
+                    sink.finish_selected(duplicates, &inputs, printer).map_err(|e| CliError::Output(e.to_string()))?;
+                Ok(())
+            })?;
+            written.written
+        }
+        _ => {
+            let mut duplicates = Duplicates::<()>::new(rules);
+            let mut kept = 0u64;
+            for (n, input) in inputs.iter().enumerate() {
+                let source = Source::open(input).map_err(CliError::input)?;
+                let count = |_: GameRef, (), _: &mut dyn DiagnosticSink| {
+                    kept += 1;
+                    Ok(())
+                };
+                let done =
+                    select_from(&source, n, &selection, |_| (), &mut duplicates, &mut printer, |k| bar.inc(k), count)
+                        .map_err(CliError::input)?;
+                total += done;
+            }
+            let (held, dropped) = duplicates.finish();
+            removed = dropped;
+            kept += held.len() as u64;
+            println!("{kept}");
+            kept
+        }
+    };
+    bar.finish_and_clear();
+    for removal in &removed {
+        summary(global.quiet, removal_diagnostic(removal, &inputs));
+    }
+    let Printer { errors, warnings, .. } = printer;
+    summary(
+        global.quiet,
+        format!(
+            "{} kept of {} read ({} selected, {} left out as repeated), {}, {}",
+            counted(kept, "game"),
+            total.read,
+            total.selected,
+            removed.len(),
+            counted(errors, "error"),
+            counted(warnings, "warning")
+        ),
+    );
+    Ok(if errors == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// `select` of Othello games: `convert` with its game filters (`--player` and `--event` match
+/// anywhere in the name, any case, as Wthor exports do; `--date` takes whole years), to any
+/// Othello games output.
+fn othello(args: &SelectArgs, global: &Global, inputs: &[PathBuf], from: Format) -> Result<ExitCode, CliError> {
+    let Some(output) = &args.output else {
+        return Err(CliError::Usage("--count counts chess games; for Othello games write them (-o)".into()));
+    };
+    let to = output_format(output, args.to.as_deref(), Some(from))?;
+    check_options("select", &global.given, &[Part::new(from, Role::Select, Some(to))])?;
+    let o = &args.select;
+    let years = match o.date.as_slice() {
+        [] => None,
+        [range] => {
+            let year = |s: &str| {
+                s.parse::<u16>().map_err(|_| format!("{s}: expected a year (Othello games are dated by year)"))
+            };
+            let range = Range::parse(range, year).map_err(|e| CliError::Usage(format!("--date: {e}")))?;
+            Some(format!("{}-{}", range.low.unwrap_or(0), range.high.unwrap_or(u16::MAX)))
+        }
+        _ => return Err(CliError::Usage("--date: one range of years for Othello games".into())),
+    };
+    let negated = o.player.iter().chain(&o.event).any(|v| v.starts_with("not:"));
+    if negated {
+        return Err(CliError::Usage("not: applies to chess games; Othello filters keep what they name".into()));
+    }
+    let convert = ConvertArgs {
+        inputs: inputs.to_vec(),
+        output: output.clone(),
+        from: args.from.clone(),
+        to: args.to.clone(),
+        names: args.names.clone(),
+        pgn: Default::default(),
+        polyglot: Default::default(),
+        scid: Default::default(),
+        ctg: Default::default(),
+        kvetka: Default::default(),
+        wthor: wthor::ConvertOptions {
+            years,
+            players: o.player.clone(),
+            tournaments: o.event.clone(),
+            ..Default::default()
+        },
+        tbase: Default::default(),
+    };
+    match super::conversion(from, to) {
+        Some(run) => run(&convert, global),
+        None => Err(CliError::unsupported(format!("writing {from} games as {to}"))),
+    }
+}
