@@ -40,10 +40,7 @@ pub fn file_error(path: &Path, code: &'static str, what: impl std::fmt::Display)
 /// `FileExistsError` unless `force`: nothing is replaced unasked.
 pub fn refuse_existing(path: &Path, force: bool) -> PyResult<()> {
     if !force && path.exists() {
-        return Err(PyFileExistsError::new_err(format!(
-            "{}: exists; pass force=True to replace it",
-            path.display()
-        )));
+        return Err(PyFileExistsError::new_err(format!("{}: exists; pass force=True to replace it", path.display())));
     }
     Ok(())
 }

@@ -4,8 +4,9 @@
 //! writes PGN, JSON Lines or SCID 4/5.
 //!
 //! Text is bytes in the model (tag values, comments, names are kept as the file had them):
-//! Python gets `str` decoded as UTF-8, with U+FFFD for what is not, and the bytes themselves
-//! from `raw_tags` and `Game.tree(raw=True)`.
+//! Python gets `str` decoded as the file's text (UTF-8, or Latin-1 where the bytes are not
+//! UTF-8: PGN's two encodings), and the bytes themselves from `raw_tags`, `tag(name, raw=True)`
+//! and `Game.tree(raw=True)`.
 
 use std::fs::File;
 use std::io::{BufReader, Read};
@@ -14,7 +15,7 @@ use std::sync::Mutex;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Move};
 use tabiya_chess::game::{self, Line};
@@ -236,9 +237,16 @@ impl Game {
     }
 }
 
-/// Text as `str` (UTF-8, U+FFFD where the bytes are not) or as the bytes themselves.
+/// Text as `str` or as the bytes themselves. PGN is UTF-8 or Latin-1: bytes that are not
+/// UTF-8 are Latin-1, one character a byte.
 fn text<'py>(py: Python<'py>, bytes: &[u8], raw: bool) -> Bound<'py, PyAny> {
-    if raw { PyBytes::new(py, bytes).into_any() } else { String::from_utf8_lossy(bytes).into_pyobject(py).unwrap().into_any() }
+    if raw {
+        return PyBytes::new(py, bytes).into_any();
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => PyString::new(py, text).into_any(),
+        Err(_) => PyString::new(py, &bytes.iter().map(|&b| char::from(b)).collect::<String>()).into_any(),
+    }
 }
 
 /// Plays `mv` (a null move passes) and gives its SAN.
@@ -344,12 +352,19 @@ impl Game {
     }
 
     fn __repr__(&self) -> String {
-        let tag = |name| self.game.tag(name).map_or_else(String::new, |v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        let tag =
+            |name| self.game.tag(name).map_or_else(String::new, |v| String::from_utf8_lossy(v.as_bytes()).into_owned());
         format!("<tabiya.Game {} - {} {} ({} plies)>", tag("White"), tag("Black"), self.result(), self.ply_count())
     }
 }
 
-fn line_dict<'py>(py: Python<'py>, game: &Game, line: &Line, mut pos: Chess, raw: bool) -> PyResult<Bound<'py, PyDict>> {
+fn line_dict<'py>(
+    py: Python<'py>,
+    game: &Game,
+    line: &Line,
+    mut pos: Chess,
+    raw: bool,
+) -> PyResult<Bound<'py, PyDict>> {
     let comments = |list: &[String]| PyList::new(py, list.iter().map(|c| text(py, c.as_bytes(), raw)));
     let dict = PyDict::new(py);
     dict.set_item("comments", comments(&line.comments)?)?;
@@ -359,7 +374,7 @@ fn line_dict<'py>(py: Python<'py>, game: &Game, line: &Line, mut pos: Chess, raw
         let entry = PyDict::new(py);
         entry.set_item("uci", game.uci(node.mv))?;
         entry.set_item("san", play(&mut pos, node.mv))?;
-        entry.set_item("nags", node.nags().to_vec())?;
+        entry.set_item("nags", node.nags().iter().map(|&n| u32::from(n)).collect::<Vec<u32>>())?;
         entry.set_item("comments", comments(node.comments())?)?;
         let variations = PyList::empty(py);
         for variation in node.variations() {
@@ -388,7 +403,8 @@ fn write_games(path: PathBuf, games: &Bound<'_, PyAny>, force: bool) -> PyResult
      -> PyResult<()> {
         for game in games.try_iter()? {
             let game = game?;
-            let game = game.cast::<Game>().map_err(|_| PyTypeError::new_err("write_games takes tabiya.Game objects"))?;
+            let game =
+                game.cast::<Game>().map_err(|_| PyTypeError::new_err("write_games takes tabiya.Game objects"))?;
             sink(&game.get().game, found).map_err(|e| error(&e.diagnostic()))?;
         }
         Ok(())
@@ -415,7 +431,11 @@ fn write_games(path: PathBuf, games: &Bound<'_, PyAny>, force: bool) -> PyResult
             add_all(&mut |g, found| sink.add(g, found), &mut found)?;
             sink.finish(&mut found).map_err(|e| error(&e.diagnostic()))?
         }
-        other => return Err(PyValueError::new_err(format!("cannot write games as {other:?}: use .pgn, .jsonl, .si4 or .si5"))),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "cannot write games as {other:?}: use .pgn, .jsonl, .si4 or .si5"
+            )));
+        }
     };
     if let Some(lost) = found.iter().find(|d| d.severity == tabiya_io::Severity::Error) {
         return Err(error(lost));

@@ -63,7 +63,9 @@ fn wthor_games<'py>(py: Python<'py>, path: PathBuf, names: Option<PathBuf>) -> P
     let dir = names.unwrap_or_else(|| path.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf));
     let loaded = load_name_files(&dir).map_err(|e| file_error(&dir, "wthor.io", e))?;
     let (players, tournaments): (Vec<String>, Vec<String>) = match &loaded {
-        Some((jou, trn)) => (jou.names().map(|n| n.into_owned()).collect(), trn.names().map(|n| n.into_owned()).collect()),
+        Some((jou, trn)) => {
+            (jou.names().map(|n| n.into_owned()).collect(), trn.names().map(|n| n.into_owned()).collect())
+        }
         None => (Vec::new(), Vec::new()),
     };
     dict.set_item("players", players)?;

@@ -45,7 +45,9 @@ fn shogi_convert<'py>(
         .map(|path| Ok(Input { format: format_of(&path)?, path }))
         .collect::<PyResult<Vec<Input>>>()?;
     let format = match to {
-        Some(name) => Format::from_name(name).ok_or_else(|| PyValueError::new_err(format!("no shogi format {name:?}")))?,
+        Some(name) => {
+            Format::from_name(name).ok_or_else(|| PyValueError::new_err(format!("no shogi format {name:?}")))?
+        }
         None => output
             .extension()
             .and_then(|e| e.to_str())

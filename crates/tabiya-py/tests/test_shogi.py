@@ -8,11 +8,12 @@ from tabiya import shogi as tshogi
 
 
 def test_tbase_problems_have_solutions(shogi_data):
-    problems = tshogi.problems(shogi_data / "example_4line.dia")
+    problems = tshogi.problems(shogi_data / "seed0003.dia")
     assert problems
     for problem in problems:
         board = shogi.Board(problem["sfen"])
-        for usi in problem["solution_usi"] if "solution_usi" in problem else problem["solution"]["usi"]:
+        assert len(problem["solution_usi"]) == problem["moves"] > 0
+        for usi in problem["solution_usi"]:
             move = shogi.Move.from_usi(usi)
             assert move in board.legal_moves
             board.push(move)

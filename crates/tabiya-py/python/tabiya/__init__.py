@@ -13,8 +13,8 @@ Spark
     ``tabiya.spark.build_book(spark, paths, out)``.
 
 Text: tag values and comments are kept as the file's bytes. ``Game.tags``, ``Game.tag(name)``
-and ``Game.tree()`` give ``str`` decoded as UTF-8 (U+FFFD where the bytes are not UTF-8:
-convert Latin-1 PGN to UTF-8 with ``tabiya convert`` first, or read the bytes);
+and ``Game.tree()`` give ``str`` decoded as the file's text (UTF-8, or Latin-1 where the
+bytes are not UTF-8: PGN's two encodings);
 ``Game.raw_tags``, ``Game.tag(name, raw=True)`` and ``Game.tree(raw=True)`` give ``bytes``.
 
 Errors: a file or game that cannot be read raises ``TabiyaError`` with ``file``, ``offset``,
