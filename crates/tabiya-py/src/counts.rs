@@ -10,7 +10,7 @@
 
 use std::path::PathBuf;
 
-use numpy::{PyArray1, PyReadonlyArray1};
+use numpy::PyReadonlyArray1;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -18,6 +18,7 @@ use shakmaty::Color;
 use tabiya_chess::book::{self, BuildOptions, EloFilter, GamesBuild};
 use tabiya_chess::polyglot::{self, Entry, MakeOptions, MoveCount, encode_move};
 
+use crate::columns::set_column;
 use crate::errors::{error, file_error, refuse_existing};
 use crate::games::Input;
 
@@ -71,14 +72,14 @@ fn book_counts<'py>(
         }
     }
     let dict = PyDict::new(py);
-    dict.set_item("key", PyArray1::from_vec(py, columns.key))?;
-    dict.set_item("raw_move", PyArray1::from_vec(py, columns.raw_move))?;
-    dict.set_item("black", PyArray1::from_vec(py, columns.black))?;
-    dict.set_item("games", PyArray1::from_vec(py, columns.games))?;
-    dict.set_item("wins", PyArray1::from_vec(py, columns.wins))?;
-    dict.set_item("draws", PyArray1::from_vec(py, columns.draws))?;
-    dict.set_item("losses", PyArray1::from_vec(py, columns.losses))?;
-    dict.set_item("order", PyArray1::from_vec(py, columns.order))?;
+    set_column(&dict, "key", columns.key)?;
+    set_column(&dict, "raw_move", columns.raw_move)?;
+    set_column(&dict, "black", columns.black)?;
+    set_column(&dict, "games", columns.games)?;
+    set_column(&dict, "wins", columns.wins)?;
+    set_column(&dict, "draws", columns.draws)?;
+    set_column(&dict, "losses", columns.losses)?;
+    set_column(&dict, "order", columns.order)?;
     let summary = PyDict::new(py);
     summary.set_item("games_added", built.summary.games_added)?;
     summary.set_item("games_chess960", built.summary.games_chess960)?;

@@ -387,6 +387,9 @@ fn line_dict<'py>(
     Ok(dict)
 }
 
+/// A sink's `add`, for [`write_games`].
+type AddGame<'a> = dyn FnMut(&game::Game, &mut Vec<Diagnostic>) -> Result<(), GamesError> + 'a;
+
 /// Writes `games` (an iterable of `Game`) to `path`: PGN (`.pgn`), JSON Lines (`.jsonl`) or a
 /// SCID 4/5 database (`.si4`, `.si5`). An existing output is replaced only with `force=True`;
 /// text is written to a temporary file renamed into place. Returns the number of games
@@ -398,9 +401,7 @@ fn write_games(path: PathBuf, games: &Bound<'_, PyAny>, force: bool) -> PyResult
     let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     let io = |e: std::io::Error| file_error(&path, "games.io", e);
     let mut found: Vec<Diagnostic> = Vec::new();
-    let add_all = |sink: &mut dyn FnMut(&game::Game, &mut Vec<Diagnostic>) -> Result<(), GamesError>,
-                   found: &mut Vec<Diagnostic>|
-     -> PyResult<()> {
+    let add_all = |sink: &mut AddGame<'_>, found: &mut Vec<Diagnostic>| -> PyResult<()> {
         for game in games.try_iter()? {
             let game = game?;
             let game =

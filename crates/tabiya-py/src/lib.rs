@@ -1,13 +1,14 @@
 #![warn(missing_docs)]
 
 //! `tabiya._tabiya`, the Rust half of the `tabiya` Python package (`python/tabiya/`): chess
-//! games read on all cores ([`games`]), opening books ([`books`]), positions as NumPy arrays
-//! for machine learning ([`positions`]), the per-position move counts the Spark book build
-//! reduces ([`counts`]), Wthor games and the Othello solver ([`othello`]), shogi records
-//! ([`shogi`]). Every problem reaches Python as a [`errors::TabiyaError`] carrying the file,
+//! games read on all cores (`games`), opening books (`books`), positions as NumPy arrays
+//! for machine learning (`positions`), the per-position move counts the Spark book build
+//! reduces (`counts`), Wthor games and the Othello solver (`othello`), shogi records
+//! (`shogi`). Every problem reaches Python as a `TabiyaError` carrying the file,
 //! the offset and the diagnostic's code.
 
 mod books;
+mod columns;
 mod counts;
 mod errors;
 mod games;

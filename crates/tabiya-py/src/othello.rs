@@ -12,6 +12,7 @@ use tabiya_othello::board::{Color, Position, Square};
 use tabiya_othello::solve::Solver;
 use tabiya_othello::wthor::{GameFile, Replay, load_name_files};
 
+use crate::columns::set_column;
 use crate::errors::{error, file_error};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -53,13 +54,13 @@ fn wthor_games<'py>(py: Python<'py>, path: PathBuf, names: Option<PathBuf>) -> P
     let column = |f: fn(&tabiya_othello::wthor::Game) -> u16| file.games.iter().map(f).collect::<Vec<u16>>();
     let dict = PyDict::new(py);
     dict.set_item("moves", PyArray1::from_vec(py, moves).reshape([n, 60])?)?;
-    dict.set_item("black", PyArray1::from_vec(py, column(|g| g.black)))?;
-    dict.set_item("white", PyArray1::from_vec(py, column(|g| g.white)))?;
-    dict.set_item("tournament", PyArray1::from_vec(py, column(|g| g.tournament)))?;
+    set_column(&dict, "black", column(|g| g.black))?;
+    set_column(&dict, "white", column(|g| g.white))?;
+    set_column(&dict, "tournament", column(|g| g.tournament))?;
     let scores = |f: fn(&tabiya_othello::wthor::Game) -> u8| file.games.iter().map(f).collect::<Vec<u8>>();
-    dict.set_item("real_score", PyArray1::from_vec(py, scores(|g| g.real_score)))?;
-    dict.set_item("theoretical_score", PyArray1::from_vec(py, scores(|g| g.theoretical_score)))?;
-    dict.set_item("year", PyArray1::from_vec(py, vec![file.header.game_year; n]))?;
+    set_column(&dict, "real_score", scores(|g| g.real_score))?;
+    set_column(&dict, "theoretical_score", scores(|g| g.theoretical_score))?;
+    set_column(&dict, "year", vec![file.header.game_year; n])?;
     let dir = names.unwrap_or_else(|| path.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf));
     let loaded = load_name_files(&dir).map_err(|e| file_error(&dir, "wthor.io", e))?;
     let (players, tournaments): (Vec<String>, Vec<String>) = match &loaded {
@@ -114,10 +115,10 @@ fn wthor_positions<'py>(
         }
     }
     let dict = PyDict::new(py);
-    dict.set_item("black", PyArray1::from_vec(py, black))?;
-    dict.set_item("white", PyArray1::from_vec(py, white))?;
-    dict.set_item("black_to_move", PyArray1::from_vec(py, to_move))?;
-    dict.set_item("game", PyArray1::from_vec(py, games))?;
+    set_column(&dict, "black", black)?;
+    set_column(&dict, "white", white)?;
+    set_column(&dict, "black_to_move", to_move)?;
+    set_column(&dict, "game", games)?;
     Ok(dict)
 }
 

@@ -10,6 +10,7 @@ use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role};
 use tabiya_chess::game::{Game, GameResult};
 use tabiya_io::Diagnostic;
 
+use crate::columns::set_column;
 use crate::errors::error;
 use crate::games::Input;
 use crate::stream::Stream;
@@ -255,14 +256,14 @@ fn batch_dict(py: Python<'_>, c: Columns, planes: bool) -> PyResult<Bound<'_, Py
         let flat: Vec<u64> = c.bitboards.into_iter().flatten().collect();
         dict.set_item("bitboards", PyArray1::from_vec(py, flat).reshape([rows, PIECES])?)?;
     }
-    dict.set_item("turn", PyArray1::from_vec(py, c.turn))?;
-    dict.set_item("castling", PyArray1::from_vec(py, c.castling))?;
-    dict.set_item("en_passant", PyArray1::from_vec(py, c.en_passant))?;
-    dict.set_item("move", PyArray1::from_vec(py, c.mv))?;
-    dict.set_item("result", PyArray1::from_vec(py, c.result))?;
-    dict.set_item("white_elo", PyArray1::from_vec(py, c.white_elo))?;
-    dict.set_item("black_elo", PyArray1::from_vec(py, c.black_elo))?;
-    dict.set_item("ply", PyArray1::from_vec(py, c.ply))?;
-    dict.set_item("game", PyArray1::from_vec(py, c.game))?;
+    set_column(&dict, "turn", c.turn)?;
+    set_column(&dict, "castling", c.castling)?;
+    set_column(&dict, "en_passant", c.en_passant)?;
+    set_column(&dict, "move", c.mv)?;
+    set_column(&dict, "result", c.result)?;
+    set_column(&dict, "white_elo", c.white_elo)?;
+    set_column(&dict, "black_elo", c.black_elo)?;
+    set_column(&dict, "ply", c.ply)?;
+    set_column(&dict, "game", c.game)?;
     Ok(dict)
 }
