@@ -91,35 +91,69 @@ pub fn make_from_pgn(input: &[u8], build: &BuildOptions, options: &MakeOptions) 
 
 fn entries_of<'a>(positions: impl Iterator<Item = BookPosition<'a>>, options: &MakeOptions, room: usize) -> Vec<Entry> {
     let mut entries = Vec::with_capacity(room);
-    let mut counts: Vec<(u32, u32)> = Vec::new();
+    let mut counts = Vec::new();
     for position in positions {
-        let key = position.key;
-        if options.only.is_some_and(|side| side != position.turn()) {
-            continue;
-        }
-        counts.clear();
-        counts.extend(position.moves.iter().map(|m| (m.games, 2 * m.wins + (m.games - m.wins - m.losses))));
-        while counts.iter().any(|&(n, _)| n >= COUNT_MAX) {
-            for (n, sum) in &mut counts {
-                *n = n.div_ceil(2);
-                *sum = sum.div_ceil(2);
-            }
-        }
-        let first = entries.len();
-        for (stats, &(n, sum)) in position.moves.iter().zip(&counts) {
-            let score = f64::from(sum) / f64::from(n) / 2.0;
-            if n < options.min_games || sum == 0 || score < options.min_score / 100.0 {
-                continue;
-            }
-            let weight = if options.uniform { 1 } else { sum as u16 };
-            entries.push(Entry { key, raw_move: encode_move(stats.mv), weight, learn: 0 });
-        }
-        // Stable: equal weights keep the order the moves were first played.
-        if entries.len() - first > 1 {
-            entries[first..].sort_by_key(|e| std::cmp::Reverse(e.weight));
-        }
+        let moves = position.moves.iter().map(|m| MoveCount {
+            raw_move: encode_move(m.mv),
+            games: m.games,
+            wins: m.wins,
+            losses: m.losses,
+        });
+        push_position_entries(position.key, position.turn(), moves, options, &mut counts, &mut entries);
     }
     entries
+}
+
+/// One move of a position as [`push_position_entries`] weighs it: its Polyglot move field and
+/// its games, the mover's wins and losses among them (the rest are draws or unknown results).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveCount {
+    /// The move as Polyglot stores it ([`encode_move`]).
+    pub raw_move: u16,
+    /// Games that played it.
+    pub games: u32,
+    /// Games the mover won.
+    pub wins: u32,
+    /// Games the mover lost.
+    pub losses: u32,
+}
+
+/// Appends the entries `polyglot make-book` writes for one position (see
+/// [`entries_from_book`]) to `entries`: `moves` in the order they were first played, `turn`
+/// the side to move; `counts` is scratch space kept between calls. For counts summed
+/// elsewhere, such as the distributed book build of the Python package.
+pub fn push_position_entries(
+    key: u64,
+    turn: Color,
+    moves: impl Iterator<Item = MoveCount> + Clone,
+    options: &MakeOptions,
+    counts: &mut Vec<(u32, u32)>,
+    entries: &mut Vec<Entry>,
+) {
+    if options.only.is_some_and(|side| side != turn) {
+        return;
+    }
+    counts.clear();
+    counts.extend(moves.clone().map(|m| (m.games, 2 * m.wins + (m.games - m.wins - m.losses))));
+    while counts.iter().any(|&(n, _)| n >= COUNT_MAX) {
+        for (n, sum) in counts.iter_mut() {
+            *n = n.div_ceil(2);
+            *sum = sum.div_ceil(2);
+        }
+    }
+    let first = entries.len();
+    for (stats, &(n, sum)) in moves.zip(counts.iter()) {
+        let score = f64::from(sum) / f64::from(n) / 2.0;
+        if n < options.min_games || sum == 0 || score < options.min_score / 100.0 {
+            continue;
+        }
+        let weight = if options.uniform { 1 } else { sum as u16 };
+        entries.push(Entry { key, raw_move: stats.raw_move, weight, learn: 0 });
+    }
+    // Stable: equal weights keep the order the moves were first played.
+    if entries.len() - first > 1 {
+        entries[first..].sort_by_key(|e| std::cmp::Reverse(e.weight));
+    }
 }
 
 #[cfg(test)]

@@ -38,7 +38,9 @@ use tabiya_io::Location;
 pub use crate::book::position_key as key;
 pub use entry::{Entry, decode_move, encode_move, is_king_move_castling};
 pub use info::info;
-pub use make::{EntryRun, MakeOptions, entries_from_book, entries_from_range, make_from_pgn};
+pub use make::{
+    EntryRun, MakeOptions, MoveCount, entries_from_book, entries_from_range, make_from_pgn, push_position_entries,
+};
 pub use merge::{MergeRule, merge};
 pub use normalized::{push_entries, sort_entries};
 pub use probe::{ProbeHit, find, probe, probe_report};

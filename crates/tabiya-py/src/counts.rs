@@ -1,0 +1,181 @@
+//! The per-position move counts of a book build, and the Polyglot book written from counts
+//! summed elsewhere: the two halves of `tabiya.spark.build_book`.
+//!
+//! Each shard's games are counted into a book (`tabiya_chess::book`, as `tabiya book` counts
+//! them); every (position key, move) pair becomes a row with its games, the mover's wins,
+//! draws and losses, and an `order` = shard number × 2³² + the move's rank among its
+//! position's moves in that shard. Summing rows of equal (key, move) and keeping the least
+//! `order` gives the counts of the concatenated shards with the order their moves were first
+//! played: what `polyglot make-book` breaks ties of weight by. A tree reduces the same rows.
+
+use std::path::PathBuf;
+
+use numpy::PyReadonlyArray1;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use shakmaty::Color;
+use tabiya_chess::book::{self, BuildOptions, EloFilter, GamesBuild};
+use tabiya_chess::polyglot::{self, Entry, MakeOptions, MoveCount, encode_move};
+
+use crate::columns::set_column;
+use crate::errors::{error, file_error, refuse_existing};
+use crate::games::Input;
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(book_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(write_polyglot_counts, m)?)?;
+    Ok(())
+}
+
+/// The counts of every (position, move) of a book built from `source` (PGN text or a path to
+/// any chess games source), as a dict of NumPy arrays of one length: `key` (uint64, the
+/// Polyglot key), `raw_move` (uint16, Polyglot's move field), `black` (bool, Black to move),
+/// `games`, `wins`, `draws`, `losses` (uint32, the mover's), `order` (uint64, see the module),
+/// sorted by key then order; and `summary`, a dict of what the build did with the games.
+#[pyfunction]
+#[pyo3(signature = (source, *, shard = 0, max_ply = 1024, min_elo = 0, min_white_elo = 0, min_black_elo = 0, min_strong_elo = 0))]
+#[allow(clippy::too_many_arguments)]
+fn book_counts<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    shard: u32,
+    max_ply: u32,
+    min_elo: u32,
+    min_white_elo: u32,
+    min_black_elo: u32,
+    min_strong_elo: u32,
+) -> PyResult<Bound<'py, PyDict>> {
+    let options = BuildOptions {
+        max_ply,
+        elo: EloFilter { white: min_white_elo, black: min_black_elo, strong: min_strong_elo, weak: min_elo },
+        keep_positions: false,
+    };
+    let input = if let Ok(bytes) = source.cast::<pyo3::types::PyBytes>() {
+        Input::Text(bytes.as_bytes().to_vec())
+    } else {
+        Input::extract(source)?
+    };
+    let built = py.detach(|| build(input, &options))?;
+    let mut columns = Columns::default();
+    for position in built.book.positions() {
+        let black = position.turn() == Color::Black;
+        for (rank, m) in position.moves.iter().enumerate() {
+            columns.key.push(position.key);
+            columns.raw_move.push(encode_move(m.mv));
+            columns.black.push(black);
+            columns.games.push(m.games);
+            columns.wins.push(m.wins);
+            columns.draws.push(m.draws);
+            columns.losses.push(m.losses);
+            columns.order.push((u64::from(shard) << 32) | rank as u64);
+        }
+    }
+    let dict = PyDict::new(py);
+    set_column(&dict, "key", columns.key)?;
+    set_column(&dict, "raw_move", columns.raw_move)?;
+    set_column(&dict, "black", columns.black)?;
+    set_column(&dict, "games", columns.games)?;
+    set_column(&dict, "wins", columns.wins)?;
+    set_column(&dict, "draws", columns.draws)?;
+    set_column(&dict, "losses", columns.losses)?;
+    set_column(&dict, "order", columns.order)?;
+    let summary = PyDict::new(py);
+    summary.set_item("games_added", built.summary.games_added)?;
+    summary.set_item("games_chess960", built.summary.games_chess960)?;
+    summary.set_item("games_below_min_elo", built.summary.games_below_min_elo)?;
+    summary.set_item("games_invalid_start", built.summary.games_invalid_start)?;
+    summary.set_item("moves_added", built.summary.moves_added)?;
+    summary.set_item("unreadable", built.unreadable)?;
+    summary.set_item("warnings", built.warnings)?;
+    dict.set_item("summary", summary)?;
+    Ok(dict)
+}
+
+#[derive(Default)]
+struct Columns {
+    key: Vec<u64>,
+    raw_move: Vec<u16>,
+    black: Vec<bool>,
+    games: Vec<u32>,
+    wins: Vec<u32>,
+    draws: Vec<u32>,
+    losses: Vec<u32>,
+    order: Vec<u64>,
+}
+
+/// The book of one input, as `tabiya book` builds it: PGN text in parallel, other sources game
+/// by game.
+fn build(input: Input, options: &BuildOptions) -> PyResult<GamesBuild> {
+    match input {
+        Input::Text(text) => Ok(book::build_from_pgn(&text, options, None)),
+        Input::Path(path) => {
+            let head = tabiya_io::Head::read(&path).ok();
+            if head.as_ref().and_then(tabiya_chess::Format::sniff) == Some(tabiya_chess::Format::Pgn) {
+                let bytes = tabiya_io::read_input(&path).map_err(|e| file_error(&path, "games.io", e))?;
+                return Ok(book::build_from_pgn(&bytes, options, None));
+            }
+            let games = tabiya_chess::games::open(&path).map_err(|e| error(&e.diagnostic()))?;
+            Ok(book::build_from_games(games, options))
+        }
+    }
+}
+
+/// Writes the Polyglot book of summed counts (the columns of [`book_counts`], one row per
+/// (key, move), in any order) to `path` with `polyglot make-book`'s rules, atomically; an
+/// existing file is replaced only with `force`. Returns the number of entries.
+#[pyfunction]
+#[pyo3(signature = (path, key, raw_move, black, games, wins, losses, order, *, min_games = 3, min_score = 0.0, only = None, uniform = false, force = false))]
+#[allow(clippy::too_many_arguments)]
+fn write_polyglot_counts(
+    py: Python<'_>,
+    path: PathBuf,
+    key: PyReadonlyArray1<'_, u64>,
+    raw_move: PyReadonlyArray1<'_, u16>,
+    black: PyReadonlyArray1<'_, bool>,
+    games: PyReadonlyArray1<'_, u32>,
+    wins: PyReadonlyArray1<'_, u32>,
+    losses: PyReadonlyArray1<'_, u32>,
+    order: PyReadonlyArray1<'_, u64>,
+    min_games: u32,
+    min_score: f64,
+    only: Option<&str>,
+    uniform: bool,
+    force: bool,
+) -> PyResult<usize> {
+    refuse_existing(&path, force)?;
+    let only = match only {
+        None => None,
+        Some("white") => Some(Color::White),
+        Some("black") => Some(Color::Black),
+        Some(other) => return Err(PyValueError::new_err(format!("only must be 'white' or 'black', not {other:?}"))),
+    };
+    let options = MakeOptions { min_games, min_score, only, uniform };
+    let (key, raw_move, black) = (key.as_slice()?, raw_move.as_slice()?, black.as_slice()?);
+    let (games, wins, losses, order) = (games.as_slice()?, wins.as_slice()?, losses.as_slice()?, order.as_slice()?);
+    let len = key.len();
+    if [raw_move.len(), black.len(), games.len(), wins.len(), losses.len(), order.len()].iter().any(|&l| l != len) {
+        return Err(PyValueError::new_err("the count columns differ in length"));
+    }
+    let entries = py.detach(|| {
+        let mut rows: Vec<usize> = (0..len).collect();
+        rows.sort_unstable_by_key(|&i| (key[i], order[i]));
+        let mut entries: Vec<Entry> = Vec::with_capacity(len);
+        let mut counts = Vec::new();
+        for position in rows.chunk_by(|&a, &b| key[a] == key[b]) {
+            let moves = position.iter().map(|&i| MoveCount {
+                raw_move: raw_move[i],
+                games: games[i],
+                wins: wins[i],
+                losses: losses[i],
+            });
+            let turn = if black[position[0]] { Color::Black } else { Color::White };
+            polyglot::push_position_entries(key[position[0]], turn, moves, &options, &mut counts, &mut entries);
+        }
+        entries
+    });
+    let mut bytes = Vec::with_capacity(entries.len() * 16);
+    polyglot::write_entries(&entries, &mut bytes).map_err(|e| file_error(&path, "book.io", e))?;
+    tabiya_io::write_atomic(&path, &bytes).map_err(|e| file_error(&path, "book.io", e))?;
+    Ok(entries.len())
+}
