@@ -106,6 +106,8 @@ pub struct ConvertArgs {
     #[arg(long)]
     pub names: Option<PathBuf>,
     #[command(flatten)]
+    pub games: pgn::GamesOptions,
+    #[command(flatten)]
     pub pgn: pgn::ConvertOptions,
     #[command(flatten)]
     pub polyglot: polyglot::ConvertOptions,

@@ -17,6 +17,29 @@ use crate::args::*;
 use crate::report::{CliError, Output, Unit, counted, print, progress, summary};
 use indicatif::ProgressBar;
 
+/// What is done to every game on its way from any games format to any other.
+#[derive(Debug, Default, clap::Args)]
+#[group(skip)]
+pub struct GamesOptions {
+    /// Set each game's ECO and Opening tags from the last position of its main line that the
+    /// chess-openings table names (transpositions included); games it names none keep theirs.
+    #[arg(long)]
+    pub add_eco: bool,
+}
+
+impl GamesOptions {
+    /// `sink` with the edits asked for.
+    fn apply<W: Write + Send>(&self, sink: Sink<W>) -> Sink<W> {
+        if self.add_eco {
+            sink.editing(|game| {
+                tabiya_chess::openings::add_eco(game);
+            })
+        } else {
+            sink
+        }
+    }
+}
+
 /// How games are written as PGN, whatever they are read from.
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
@@ -169,10 +192,10 @@ pub fn convert_games(args: &ConvertArgs, global: &Global, from: Format, to: Form
     let written = match to {
         Format::Chess(C::Pgn | C::JsonLines) => {
             let mut out = Output::create(&args.output)?;
-            let mut sink = match to {
+            let mut sink = args.games.apply(match to {
                 Format::Chess(C::Pgn) => Sink::pgn(&mut out, &args.output, args.pgn.writer_options(from)?),
                 _ => Sink::json_lines(&mut out, &args.output),
-            };
+            });
             fill(&mut sink, &args.inputs, &mut printer, &bar)?;
             let written = sink.finish(&mut printer).map_err(output)?;
             out.finish(&args.output)?;
@@ -187,7 +210,7 @@ pub fn convert_games(args: &ConvertArgs, global: &Global, from: Format, to: Form
                 DatabaseWriter::create(&args.output, version)
             }
             .map_err(|e| CliError::output(&args.output, e))?;
-            let mut sink = Sink::<std::io::Sink>::scid(writer);
+            let mut sink = args.games.apply(Sink::<std::io::Sink>::scid(writer));
             fill(&mut sink, &args.inputs, &mut printer, &bar)?;
             sink.finish(&mut printer).map_err(output)?
         }
@@ -208,10 +231,12 @@ pub fn convert_games(args: &ConvertArgs, global: &Global, from: Format, to: Form
     Ok(if errors == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-/// The options PGN and JSON Lines take: the PGN layout wherever games are written as PGN.
+/// The options PGN and JSON Lines take: `--add-eco` wherever games are written, the PGN layout
+/// wherever they are written as PGN.
 pub fn takes(part: super::Part) -> &'static [&'static str] {
     use super::Role;
     const LAYOUT: &[&str] = &[
+        "add_eco",
         "pgn_layout",
         "pgn_line_width",
         "pgn_no_comments",
@@ -222,6 +247,7 @@ pub fn takes(part: super::Part) -> &'static [&'static str] {
     ];
     match (part.role, part.format, part.other) {
         (Role::Write, Format::Chess(C::Pgn), Some(from)) if holds_games(from) => LAYOUT,
+        (Role::Write, Format::Chess(C::JsonLines), Some(from)) if holds_games(from) => &["add_eco"],
         _ => &[],
     }
 }
