@@ -18,7 +18,7 @@ puts "$found games; ms: $times"
 if {$list ne ""} {
     set out [open $list w]
     foreach {idx line deleted} [sc_base gameslist $base 0 $found dbfilter N+] {
-        puts $out [lindex [split $idx _] end]
+        puts $out [lindex [split $idx _] 0]
     }
     close $out
 }

@@ -2,15 +2,18 @@
 //! through its index ([`search_scid`]), any other games file by replay.
 //!
 //! `cargo run --release -p tabiya-chess --example position_search -- FILE
-//!  (--moves "e4 c5" | --fen FEN | --material KRPkr) [--repeat N] [--list]`
+//!  (--moves "e4 c5" | --fen FEN | --material KRPkr) [--index] [--repeat N] [--list]`
 //!
 //! Prints the number of games found; `--list` adds their numbers (from 1), one a line; on
-//! standard error, the time of each search (the database opened once, before).
+//! standard error, the time of each search (the database opened once, before). `--index`
+//! searches a SCID database through its position index (`.tpx` beside it, made when missing:
+//! [`PositionIndex`]).
 
 use std::time::Instant;
 
 use shakmaty::san::San;
 use shakmaty::{Chess, Position};
+use tabiya_chess::games::index::PositionIndex;
 use tabiya_chess::games::search::{MaterialQuery, PositionQuery, search_scid};
 use tabiya_chess::games::{self, Source};
 
@@ -22,7 +25,8 @@ enum Query {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let value = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).cloned();
-    let path = args.first().ok_or("usage: position_search FILE (--moves M | --fen F | --material S) [--repeat N] [--list]")?;
+    let path =
+        args.first().ok_or("usage: position_search FILE (--moves M | --fen F | --material S) [--repeat N] [--list]")?;
     let query = match (value("--moves"), value("--fen"), value("--material")) {
         (Some(moves), _, _) => {
             let mut pos = Chess::default();
@@ -38,12 +42,31 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let repeat: usize = value("--repeat").map_or(Ok(1), |n| n.parse())?;
     let source = Source::open(path.as_ref())?;
+    let index = match (&source, args.iter().any(|a| a == "--index")) {
+        (Source::Scid(db), true) => {
+            let start = Instant::now();
+            let index = PositionIndex::open_or_build(db);
+            let games = db.len().max(1);
+            eprintln!(
+                "index: {} positions, {} bytes ({:.1} a game), ready in {:.2} ms",
+                index.positions(),
+                index.byte_len(),
+                index.byte_len() as f64 / games as f64,
+                start.elapsed().as_secs_f64() * 1e3
+            );
+            Some(index)
+        }
+        _ => None,
+    };
     let mut found = Vec::new();
     for _ in 0..repeat.max(1) {
         let start = Instant::now();
         found = match (&source, &query) {
             (Source::Scid(db), Query::Position(q)) => {
-                let search = search_scid(db, q);
+                let search = match &index {
+                    Some(index) => index.search(db, q),
+                    None => search_scid(db, q),
+                };
                 for problem in &search.problems {
                     eprintln!("{problem}");
                 }

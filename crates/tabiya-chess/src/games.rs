@@ -16,6 +16,7 @@
 //! # Ok::<(), tabiya_chess::games::GamesError>(())
 //! ```
 
+pub mod index;
 pub mod search;
 mod sink;
 mod source;

@@ -42,18 +42,18 @@ pub enum QueryError {
 
 /// What a position must still have for a target to be reachable from it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Reach {
+pub(super) struct Reach {
     /// The target's pawns on their home squares (White's on the second rank, Black's on the
     /// seventh): a pawn that leaves never comes back, and no other pawn can take its place.
-    home: Bitboard,
+    pub(super) home: Bitboard,
     /// Pawns per side: never more.
-    pawns: ByColor<u32>,
+    pub(super) pawns: ByColor<u32>,
     /// Men per side (promotions change a pawn into a piece): never more.
-    men: ByColor<u32>,
+    pub(super) men: ByColor<u32>,
 }
 
 impl Reach {
-    fn of(board: &Board) -> Reach {
+    pub(super) fn of(board: &Board) -> Reach {
         Reach {
             home: home_pawns(board),
             pawns: ByColor::new_with(|c| (board.pawns() & board.by_color(c)).count() as u32),
@@ -77,6 +77,14 @@ impl Reach {
 fn home_pawns(board: &Board) -> Bitboard {
     board.pawns()
         & (board.white() & Bitboard::from_rank(Rank::Second) | board.black() & Bitboard::from_rank(Rank::Seventh))
+}
+
+/// Pawns at home as SCID numbers them: 15 − file on White's second rank, 7 − file on Black's
+/// seventh.
+pub(super) fn scid_home_numbers(home: Bitboard) -> u16 {
+    home.into_iter().fold(0, |set, sq| {
+        set | 1 << if sq.rank() == Rank::Second { 15 - sq.file() as u16 } else { 7 - sq.file() as u16 }
+    })
 }
 
 /// The first ply (0 = the start) of the main line from `start` whose position `hit` accepts,
@@ -104,13 +112,17 @@ fn first_ply(start: Chess, nodes: &[Node], reach: &Reach, hit: impl Fn(&Chess) -
 #[derive(Debug, Clone)]
 pub struct PositionQuery {
     target: Chess,
-    reach: Reach,
+    pub(super) reach: Reach,
+    /// The target's pawns at home as SCID numbers them (15 − file on White's second rank,
+    /// 7 − file on Black's seventh).
+    pub(super) home_numbers: u16,
 }
 
 impl PositionQuery {
     /// The query for a position.
     pub fn new(target: Chess) -> PositionQuery {
-        PositionQuery { reach: Reach::of(target.board()), target }
+        let reach = Reach::of(target.board());
+        PositionQuery { home_numbers: scid_home_numbers(reach.home), reach, target }
     }
 
     /// The query for a FEN (standard chess; Chess960 castling rights in Shredder or X-FEN
@@ -167,12 +179,7 @@ impl PositionQuery {
     /// The first pawns to leave home in the game are exactly those gone from the target's home
     /// squares. SCID numbers a pawn 15 − file on White's second rank, 7 − file on Black's seventh.
     fn home_pawns_may_match(&self, entry: &IndexEntry) -> bool {
-        let number = |square: shakmaty::Square| match square.rank() {
-            Rank::Second => 15 - square.file() as u32,
-            _ => 7 - square.file() as u32,
-        };
-        let at_home = self.reach.home.into_iter().fold(0u16, |set, sq| set | 1 << number(sq));
-        let gone = !at_home;
+        let gone = !self.home_numbers;
         let count = gone.count_ones() as usize;
         if usize::from(entry.home_pawn_count) < count {
             return false;
@@ -190,7 +197,13 @@ impl PositionQuery {
         let material = self.target.board().material();
         [(Color::White, signature >> 12), (Color::Black, signature)].into_iter().all(|(color, side)| {
             let has = material.get(color);
-            let fields = [(Role::Queen, 10, 3), (Role::Rook, 8, 3), (Role::Bishop, 6, 3), (Role::Knight, 4, 3), (Role::Pawn, 0, 15)];
+            let fields = [
+                (Role::Queen, 10, 3),
+                (Role::Rook, 8, 3),
+                (Role::Bishop, 6, 3),
+                (Role::Knight, 4, 3),
+                (Role::Pawn, 0, 15),
+            ];
             fields.into_iter().all(|(role, shift, mask)| u32::from(*has.get(role)) >= (side >> shift) & mask)
         })
     }
@@ -211,7 +224,8 @@ impl MaterialQuery {
         let error = |why: &str| QueryError::Material { text: text.to_owned(), why: why.to_owned() };
         let mut material = ByColor::<ByRole<u8>>::default();
         for c in text.trim().chars() {
-            let piece = shakmaty::Piece::from_char(c).ok_or_else(|| error("letters K Q R B N P (White) and k q r b n p (Black) only"))?;
+            let piece = shakmaty::Piece::from_char(c)
+                .ok_or_else(|| error("letters K Q R B N P (White) and k q r b n p (Black) only"))?;
             let count = material.get_mut(piece.color).get_mut(piece.role);
             *count = count.checked_add(1).filter(|&n| n <= 16).ok_or_else(|| error("at most 16 of a kind"))?;
         }
@@ -231,7 +245,9 @@ impl MaterialQuery {
 
     /// The first ply of the game's main line (0 = its start) with exactly this material.
     pub fn find(&self, game: &Game) -> Option<usize> {
-        first_ply(game.start_position().ok()?, &game.moves.nodes, &self.reach, |pos| pos.board().material() == self.material)
+        first_ply(game.start_position().ok()?, &game.moves.nodes, &self.reach, |pos| {
+            pos.board().material() == self.material
+        })
     }
 
     /// Whether the game's main line reaches this material.
@@ -277,7 +293,12 @@ pub fn search_scid(db: &Database, query: &PositionQuery) -> ScidSearch {
 }
 
 /// Replays game `n`'s main line until the target or out of its reach.
-fn replay_scid(db: &Database, n: usize, entry: &IndexEntry, query: &PositionQuery) -> Result<bool, Diagnostic> {
+pub(super) fn replay_scid(
+    db: &Database,
+    n: usize,
+    entry: &IndexEntry,
+    query: &PositionQuery,
+) -> Result<bool, Diagnostic> {
     let record = db.raw_record(n).map_err(|e| e.diagnostic())?;
     let mut hit = false;
     crate::scid::decode::visit_main_line(record, entry.offset(), entry.chess960(), |pos| {

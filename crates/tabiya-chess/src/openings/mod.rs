@@ -75,8 +75,8 @@ fn openings() -> &'static Openings {
     })
 }
 
-/// The identity of a position by the table's rule.
-fn key(pos: &Chess) -> u64 {
+/// The identity of a position by the table's rule (64-bit Zobrist hash).
+pub(crate) fn key(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 

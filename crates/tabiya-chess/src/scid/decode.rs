@@ -189,11 +189,7 @@ fn decode(
 
 /// The start state after the start-board byte `flags`: the standard position, or the FEN that
 /// follows (with its text as stored).
-fn read_start(
-    r: &mut ByteReader,
-    flags: u8,
-    chess960: bool,
-) -> Result<(State, Option<(Fen, String)>), DataError> {
+fn read_start(r: &mut ByteReader, flags: u8, chess960: bool) -> Result<(State, Option<(Fen, String)>), DataError> {
     if flags & 1 == 0 {
         return Ok((State { pos: Chess::default(), lists: PieceLists::standard() }, None));
     }
@@ -372,7 +368,9 @@ impl MoveDecoder<'_> {
                 }
                 END_GAME => return Ok(()),
                 END_VARIATION => {
-                    return Err(DataError::new(Location::at(at), "end-of-game marker 15").found(END_VARIATION.to_string()));
+                    return Err(
+                        DataError::new(Location::at(at), "end-of-game marker 15").found(END_VARIATION.to_string())
+                    );
                 }
                 byte => {
                     let mv = self.decode_move(&state, byte, at)?;

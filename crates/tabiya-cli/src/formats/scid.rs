@@ -43,7 +43,9 @@ pub fn permit_outputs(args: &ConvertArgs, version: Version) -> Result<(), CliErr
 pub fn takes(part: super::Part) -> &'static [&'static str] {
     use super::Role;
     match (part.role, part.format, part.other) {
-        (Role::Write, Format::Chess(C::Scid4 | C::Scid5), Some(from)) if super::pgn::holds_games(from) => &["append", "add_eco"],
+        (Role::Write, Format::Chess(C::Scid4 | C::Scid5), Some(from)) if super::pgn::holds_games(from) => {
+            &["append", "add_eco"]
+        }
         _ => &[],
     }
 }
