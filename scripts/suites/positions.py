@@ -114,7 +114,8 @@ for number, ply in [(5, 14), (100, 22), (777, 40), (1500, 60), (2999, 30)]:
 for what, fen in queries:
     target = key(chess.Board(fen))
     expected = [n + 1 for n, keys in enumerate(positions) if target in keys]
-    check(f"--fen {what}: SCID index search ({len(expected)} games)", run_search(work / "subset.si4", "--fen", fen), expected)
+    check(f"--fen {what}: SCID search ({len(expected)} games)", run_search(work / "subset.si4", "--fen", fen), expected)
+    check(f"--fen {what}: SCID position index", run_search(work / "subset.si4", "--fen", fen, "--index"), expected)
     check(f"--fen {what}: PGN replay", run_search(subset, "--fen", fen), expected)
 
 for signature in ["KRPkr", "KQkq", "KRkr", "KRRPPkrrpp"]:
@@ -184,4 +185,4 @@ check("statistics: openings", stats["openings"], top(ecos))
 
 if failures:
     sys.exit(f"{len(failures)} failed: {', '.join(failures)}")
-print(f"all {len(queries) * 2 + 4 + 1 + 7} checks passed")
+print(f"all {len(queries) * 3 + 4 + 1 + 7} checks passed")

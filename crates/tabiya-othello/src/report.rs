@@ -187,7 +187,7 @@ const TOP: usize = 10;
 /// the board), the file's year as the date range, players and tournaments by name (by index,
 /// `#12`, without the name files). Wthor holds no ratings and no opening names.
 fn statistics<const M: usize>(file: &wthor::GamesFile<M>, names: Option<Names<'_>>) -> Statistics {
-    let half = u8::from(wthor::GameRecord::<M>::BOARD.side()).pow(2) / 2;
+    let half = wthor::GameRecord::<M>::BOARD.side().pow(2) / 2;
     let year = (file.header.game_year != 0).then(|| format!("{:04}", file.header.game_year));
     let name = |file: Option<&NameFile>, index: u16| -> Vec<u8> {
         match file.and_then(|f| f.name(usize::from(index))) {

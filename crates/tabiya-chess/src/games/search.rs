@@ -130,11 +130,10 @@ impl PositionQuery {
     pub fn from_fen(fen: &str) -> Result<PositionQuery, QueryError> {
         let error = |why: String| QueryError::Fen { fen: fen.to_owned(), why };
         let parsed: Fen = fen.trim().parse().map_err(|e: shakmaty::fen::ParseFenError| error(e.to_string()))?;
-        let target = parsed
-            .clone()
-            .into_position(CastlingMode::Standard)
-            .or_else(|_| parsed.into_position(CastlingMode::Chess960))
-            .map_err(|e| error(e.to_string()))?;
+        let target = match parsed.clone().into_position(CastlingMode::Standard) {
+            Ok(target) => target,
+            Err(_) => parsed.into_position(CastlingMode::Chess960).map_err(|e| error(e.to_string()))?,
+        };
         Ok(PositionQuery::new(target))
     }
 
