@@ -16,9 +16,12 @@
 //! # Ok::<(), tabiya_chess::games::GamesError>(())
 //! ```
 
+pub mod index;
+pub mod search;
 pub mod select;
 mod sink;
 mod source;
+pub mod statistics;
 
 use std::path::{Path, PathBuf};
 
@@ -133,17 +136,27 @@ fn source_format(path: &Path) -> Result<SourceFormat, GamesError> {
 /// What a games file is (`tabiya info`): PGN and JSON Lines are read through, a SCID database
 /// is described from its index and names. `progress` is called with (done, total) in bytes
 /// (PGN) or games.
+///
+/// Every games file also gets its [`statistics`](statistics::statistics): results, dates,
+/// ratings, the most frequent players, events and openings.
 pub fn info(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Info, GamesError> {
-    match source_format(path)? {
-        SourceFormat::Pgn => Ok(crate::pgn::report::info(path, progress)?),
-        SourceFormat::Scid => Ok(crate::scid::report::info(&Database::open(path)?, path)),
+    let mut info = match source_format(path)? {
+        SourceFormat::Pgn => crate::pgn::report::info(path, progress)?,
+        SourceFormat::Scid => {
+            let db = Database::open(path)?;
+            let mut info = crate::scid::report::info(&db, path);
+            info.statistics = Some(statistics::statistics(&Source::Scid(Box::new(db)))?);
+            return Ok(info);
+        }
         SourceFormat::JsonLines => {
             let tally = tally(path, progress)?;
             let mut info = Info::new(path, Format::JsonLines.name());
             info.count("games", tally.games).count("unreadable_games", tally.unreadable).count("plies", tally.plies);
-            Ok(info)
+            info
         }
-    }
+    };
+    info.statistics = Some(statistics::statistics(&Source::open(path)?)?);
+    Ok(info)
 }
 
 /// Checks a games file (`tabiya verify`): every game of PGN and JSON Lines is read and every

@@ -59,6 +59,7 @@ pub mod games;
 pub mod jsonl;
 pub mod kvetka;
 mod nibbles;
+pub mod openings;
 pub mod pgn;
 pub mod polyglot;
 pub mod scid;

@@ -112,6 +112,8 @@ pub struct ConvertArgs {
     #[arg(long)]
     pub names: Option<PathBuf>,
     #[command(flatten)]
+    pub games: pgn::GamesOptions,
+    #[command(flatten)]
     pub pgn: pgn::ConvertOptions,
     #[command(flatten)]
     pub polyglot: polyglot::ConvertOptions,
@@ -218,6 +220,8 @@ pub struct SelectArgs {
     pub names: Option<PathBuf>,
     #[command(flatten)]
     pub select: select::SelectOptions,
+    #[command(flatten)]
+    pub games: pgn::GamesOptions,
     #[command(flatten)]
     pub pgn: pgn::ConvertOptions,
 }

@@ -10,6 +10,10 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
 
+mod statistics;
+
+pub use statistics::{Frequent, FrequentNames, GameFacts, Outcome, Ratings, Results, Statistics, Tally};
+
 /// What every report is: JSON through serde, and plain text for people.
 pub trait Report: Serialize {
     /// The report as people read it.
@@ -34,6 +38,9 @@ pub struct Info {
     pub counts: Map<String, Value>,
     /// Header fields.
     pub header: Map<String, Value>,
+    /// What a collection of games holds (games, results, dates, ratings, frequent names).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub statistics: Option<Statistics>,
     /// What reading found; `info` shows it and counts it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<Diagnostic>,
@@ -48,6 +55,7 @@ impl Info {
             version: Value::Null,
             counts: Map::new(),
             header: Map::new(),
+            statistics: None,
             problems: Vec::new(),
         }
     }
@@ -81,11 +89,39 @@ impl Report for Info {
                 }
             }
         }
+        if let Some(s) = &self.statistics {
+            write_statistics(out, s)?;
+        }
         for p in &self.problems {
             writeln!(out, "{p}")?;
         }
         Ok(())
     }
+}
+
+/// The statistics as text: a `statistics:` block of `name: value` lines.
+fn write_statistics(out: &mut dyn Write, s: &Statistics) -> io::Result<()> {
+    let r = &s.results;
+    writeln!(out, "statistics:")?;
+    writeln!(out, "  games: {}", s.games)?;
+    writeln!(out, "  plies: {}", s.plies)?;
+    writeln!(out, "  results: white {}, draw {}, black {}, unknown {}", r.white, r.draw, r.black, r.unknown)?;
+    if let Some([first, last]) = &s.dates {
+        writeln!(out, "  dates: {first} to {last}")?;
+    }
+    if let Some(r) = &s.ratings {
+        writeln!(out, "  ratings: {} to {}, mean {:.1} ({} ratings)", r.min, r.max, r.mean, r.count)?;
+    }
+    for (title, list) in [("players", &s.players), ("events", &s.events), ("openings", &s.openings)] {
+        if !list.is_empty() {
+            let shown: Vec<String> = list.iter().map(|f| format!("{} ({})", f.name, f.games)).collect();
+            writeln!(out, "  {title}: {}", shown.join(", "))?;
+        }
+    }
+    if s.frequency_error > 0 {
+        writeln!(out, "  (frequent names: counts low by at most {})", s.frequency_error)?;
+    }
+    writeln!(out, "  problems: {}", s.problems)
 }
 
 /// An integrity check: `{"path", "format", "ok", "checked", "problems"}`. `ok` is false when

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use tabiya_io::report::{Info, Verification};
+use tabiya_io::report::{GameFacts, Info, Outcome, Statistics, Tally, Verification};
 use tabiya_io::{DataError, Diagnostic, Location, Unit};
 
 use crate::Format;
@@ -171,12 +171,52 @@ pub fn no_names(path: &Path) -> Diagnostic {
 fn game_counts<const M: usize>(info: &mut Info, file: &wthor::GamesFile<M>, names: Option<Names<'_>>) {
     header_fields(info, &file.header);
     info.count("games", file.games.len());
+    info.statistics = Some(statistics(file, names));
     let Some(names) = names else { return };
     let players: BTreeSet<u16> = file.games.iter().flat_map(|g| [g.black, g.white]).collect();
     let tournaments: BTreeSet<u16> = file.games.iter().map(|g| g.tournament).collect();
     let named = |set: &BTreeSet<u16>, file: &NameFile| set.iter().filter(|&&i| usize::from(i) < file.len()).count();
     info.count("players", players.len()).count("players_named", named(&players, names.players));
     info.count("tournaments", tournaments.len()).count("tournaments_named", named(&tournaments, names.tournaments));
+}
+
+/// Names of each kind shown in the statistics.
+const TOP: usize = 10;
+
+/// The statistics of a Wthor game file: results by the real score (Black's discs against half
+/// the board), the file's year as the date range, players and tournaments by name (by index,
+/// `#12`, without the name files). Wthor holds no ratings and no opening names.
+fn statistics<const M: usize>(file: &wthor::GamesFile<M>, names: Option<Names<'_>>) -> Statistics {
+    let half = wthor::GameRecord::<M>::BOARD.side().pow(2) / 2;
+    let year = (file.header.game_year != 0).then(|| format!("{:04}", file.header.game_year));
+    let name = |file: Option<&NameFile>, index: u16| -> Vec<u8> {
+        match file.and_then(|f| f.name(usize::from(index))) {
+            Some(name) => name.trim_end().as_bytes().to_vec(),
+            None => format!("#{index}").into_bytes(),
+        }
+    };
+    let mut tally = Tally::default();
+    for game in &file.games {
+        let [black, white, tournament] = [
+            name(names.map(|n| n.players), game.black),
+            name(names.map(|n| n.players), game.white),
+            name(names.map(|n| n.tournaments), game.tournament),
+        ];
+        tally.add(&GameFacts {
+            plies: game.moves.iter().take_while(|&&m| m != 0).count() as u64,
+            outcome: match game.real_score.cmp(&half) {
+                std::cmp::Ordering::Greater => Outcome::Black,
+                std::cmp::Ordering::Equal => Outcome::Draw,
+                std::cmp::Ordering::Less => Outcome::White,
+            },
+            date: year.as_deref().map(str::as_bytes),
+            ratings: [0, 0],
+            players: [Some(&black), Some(&white)],
+            event: Some(&tournament),
+            opening: None,
+        });
+    }
+    tally.finish(TOP)
 }
 
 fn name_kind(format: Format) -> NameKind {

@@ -39,6 +39,8 @@ pub struct Sink<W: Write + Send> {
     /// The output, for errors.
     path: PathBuf,
     written: u64,
+    /// What every game goes through before it is written ([`Sink::editing`]).
+    edit: Option<fn(&mut Game)>,
 }
 
 enum SinkKind<W> {
@@ -96,18 +98,25 @@ pub(super) enum Prepared {
 impl<W: Write + Send> Sink<W> {
     /// PGN text laid out by `options`, written to `out` (named `path` in errors).
     pub fn pgn(out: W, path: &Path, options: WriterOptions) -> Sink<W> {
-        Sink { kind: SinkKind::Pgn { out, options }, path: path.to_path_buf(), written: 0 }
+        Sink { kind: SinkKind::Pgn { out, options }, path: path.to_path_buf(), written: 0, edit: None }
     }
 
     /// JSON Lines (see [`crate::jsonl`]), written to `out` (named `path` in errors).
     pub fn json_lines(out: W, path: &Path) -> Sink<W> {
-        Sink { kind: SinkKind::JsonLines { out }, path: path.to_path_buf(), written: 0 }
+        Sink { kind: SinkKind::JsonLines { out }, path: path.to_path_buf(), written: 0, edit: None }
     }
 
     /// A SCID database being written; games are stored at [`Sink::finish`].
     pub fn scid(writer: DatabaseWriter) -> Sink<W> {
         let path = writer.paths().index.clone();
-        Sink { kind: SinkKind::Scid(Box::new(writer)), path, written: 0 }
+        Sink { kind: SinkKind::Scid(Box::new(writer)), path, written: 0, edit: None }
+    }
+
+    /// Every game goes through `edit` before it is written: `convert --add-eco` passes
+    /// [`crate::openings::add_eco`].
+    pub fn editing(mut self, edit: fn(&mut Game)) -> Sink<W> {
+        self.edit = Some(edit);
+        self
     }
 
     /// How games are made ready for this sink, apart from the sink (to be shared by threads).
@@ -147,7 +156,14 @@ impl<W: Write + Send> Sink<W> {
 
     /// Adds one game.
     pub fn add(&mut self, game: &Game, diagnostics: &mut impl DiagnosticSink) -> Result<(), GamesError> {
-        let prepared = self.preparer().prepare(game);
+        let prepared = match self.edit {
+            Some(edit) => {
+                let mut edited = game.clone();
+                edit(&mut edited);
+                self.preparer().prepare(&edited)
+            }
+            None => self.preparer().prepare(game),
+        };
         let number = self.written + 1;
         self.store(prepared, || Location::of(Unit::Game, number), diagnostics)
     }
@@ -166,7 +182,7 @@ impl<W: Write + Send> Sink<W> {
         for d in source.diagnostics() {
             diagnostics.report(d.clone());
         }
-        if let (Source::Scid(db), SinkKind::Pgn { out, options }) = (source, &mut self.kind) {
+        if let (Source::Scid(db), SinkKind::Pgn { out, options }, None) = (source, &mut self.kind, self.edit) {
             let path = &self.path;
             let done = export_pgn(db, options, out, &mut progress)
                 .map_err(|source| GamesError::Io { path: path.clone(), source })?;
@@ -181,10 +197,16 @@ impl<W: Write + Send> Sink<W> {
         }
         // Games are made ready on the threads that read them, and stored here in order.
         let preparer = self.preparer();
+        let edit = self.edit;
         let mut number = 0u64;
         let mut variants = SkippedVariants::default();
         source.read_with_diagnostics(
-            |game| preparer.prepare(&game),
+            |mut game| {
+                if let Some(edit) = edit {
+                    edit(&mut game);
+                }
+                preparer.prepare(&game)
+            },
             |item| {
                 number += 1;
                 progress(1);

@@ -152,22 +152,11 @@ fn decode(
     let mut r = ByteReader::with_base(data, base);
     let mut record = Record { tags: read_tags(&mut r)?, ..Record::default() };
     record.start_flags = r.u8("start-board byte")?;
-    let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
-    let state = if record.start_flags & 1 != 0 {
-        let at = r.offset();
-        let text = r.nul_terminated("NUL-terminated FEN")?;
-        let fen = Fen::from_ascii(text)
-            .map_err(|e| DataError::new(Location::at(at), "a FEN").found(format!("{:?} ({e})", Text::new(text))))?;
-        let pos = start_position(&fen, mode).map_err(|e| DataError::new(Location::at(at), "a legal FEN").found(e))?;
-        let lists = PieceLists::from_position(&pos)
-            .map_err(|_| DataError::new(Location::at(at), "at most 16 pieces per side"))?;
+    let (state, start) = read_start(&mut r, record.start_flags, chess960)?;
+    if let Some((fen, text)) = start {
         record.start = Some(fen);
-        // `Fen::from_ascii` read it: the text is ASCII.
-        record.start_text = Some(String::from_utf8_lossy(text).into_owned());
-        State { pos, lists }
-    } else {
-        State { pos: Chess::default(), lists: PieceLists::standard() }
-    };
+        record.start_text = Some(text);
+    }
     // About one byte per move.
     let san = (with_san && record.start.is_none()).then(|| Vec::with_capacity(r.remaining().min(600)));
     let mut moves = MoveDecoder { data: r.rest(), pos: 0, base: r.offset(), markers: 0, san };
@@ -196,6 +185,42 @@ fn decode(
         assign_comments(&mut record.moves, strings, base, diagnostics);
     }
     Ok((record, san))
+}
+
+/// The start state after the start-board byte `flags`: the standard position, or the FEN that
+/// follows (with its text as stored).
+fn read_start(r: &mut ByteReader, flags: u8, chess960: bool) -> Result<(State, Option<(Fen, String)>), DataError> {
+    if flags & 1 == 0 {
+        return Ok((State { pos: Chess::default(), lists: PieceLists::standard() }, None));
+    }
+    let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+    let at = r.offset();
+    let text = r.nul_terminated("NUL-terminated FEN")?;
+    let fen = Fen::from_ascii(text)
+        .map_err(|e| DataError::new(Location::at(at), "a FEN").found(format!("{:?} ({e})", Text::new(text))))?;
+    let pos = start_position(&fen, mode).map_err(|e| DataError::new(Location::at(at), "a legal FEN").found(e))?;
+    let lists =
+        PieceLists::from_position(&pos).map_err(|_| DataError::new(Location::at(at), "at most 16 pieces per side"))?;
+    // `Fen::from_ascii` read it: the text is ASCII.
+    Ok((State { pos, lists }, Some((fen, String::from_utf8_lossy(text).into_owned()))))
+}
+
+/// Plays the main line of a record without making the game: `visit` sees the start position,
+/// then the position after each main-line move, and ends the walk early by returning `false`.
+/// Variations are decoded (their bytes are moves of their own positions) and dropped; comments
+/// are not read. The replay of the position search ([`crate::games::search`]).
+pub fn visit_main_line(
+    data: &[u8],
+    base: u64,
+    chess960: bool,
+    visit: impl FnMut(&Chess) -> bool,
+) -> Result<(), DataError> {
+    let mut r = ByteReader::with_base(data, base);
+    read_tags(&mut r)?;
+    let flags = r.u8("start-board byte")?;
+    let (state, _) = read_start(&mut r, flags, chess960)?;
+    let mut moves = MoveDecoder { data: r.rest(), pos: 0, base: r.offset(), markers: 0, san: None };
+    moves.visit_main_line(state, visit)
 }
 
 /// Reads the extra tags up to their 0 terminator.
@@ -323,6 +348,43 @@ impl MoveDecoder<'_> {
                 }
             }
         }
+    }
+
+    /// The main line only, position by position (see [`visit_main_line`]).
+    fn visit_main_line(&mut self, mut state: State, mut visit: impl FnMut(&Chess) -> bool) -> Result<(), DataError> {
+        let mut before: Option<State> = None;
+        let mut going = visit(&state.pos);
+        while going {
+            let at = self.offset();
+            match self.byte("move byte or end-of-game marker 15")? {
+                NAG => {
+                    self.byte("NAG value")?;
+                }
+                COMMENT => {}
+                START_VARIATION => {
+                    let Some(from) = before.clone() else {
+                        return Err(DataError::new(Location::at(at), "a move before a variation"));
+                    };
+                    self.line(from, &mut Line::default(), 1)?;
+                }
+                END_GAME => return Ok(()),
+                END_VARIATION => {
+                    return Err(
+                        DataError::new(Location::at(at), "end-of-game marker 15").found(END_VARIATION.to_string())
+                    );
+                }
+                byte => {
+                    let mv = self.decode_move(&state, byte, at)?;
+                    before = variation_follows(self.data.get(self.pos..).unwrap_or_default()).then(|| state.clone());
+                    match mv {
+                        Some(m) => state.play_read(m, usize::from(byte >> 4), None),
+                        None => state.play(None),
+                    }
+                    going = visit(&state.pos);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// One move: `(slot << 4) | code`, a second byte for diagonal queen moves. `None` = null move.

@@ -17,6 +17,29 @@ use crate::args::*;
 use crate::report::{CliError, Output, Unit, counted, print, progress, summary};
 use indicatif::ProgressBar;
 
+/// What is done to every game on its way from any games format to any other.
+#[derive(Debug, Default, clap::Args)]
+#[group(skip)]
+pub struct GamesOptions {
+    /// Set each game's ECO and Opening tags from the last position of its main line that the
+    /// chess-openings table names (transpositions included); games it names none keep theirs.
+    #[arg(long)]
+    pub add_eco: bool,
+}
+
+impl GamesOptions {
+    /// `sink` with the edits asked for.
+    fn apply<W: Write + Send>(&self, sink: Sink<W>) -> Sink<W> {
+        if self.add_eco {
+            sink.editing(|game| {
+                tabiya_chess::openings::add_eco(game);
+            })
+        } else {
+            sink
+        }
+    }
+}
+
 /// How games are written as PGN, whatever they are read from.
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
@@ -170,6 +193,7 @@ pub fn write_games(
     output: &Path,
     to: Format,
     pgn_layout: impl FnOnce() -> Result<WriterOptions, CliError>,
+    edits: &GamesOptions,
     append: bool,
     printer: &mut Printer,
     fill: impl FnOnce(&mut GameSink<'_>, &mut Printer) -> Result<(), CliError>,
@@ -180,10 +204,10 @@ pub fn write_games(
             let mut out = Output::create(output)?;
             let written = {
                 let text: Box<dyn Write + Send + '_> = Box::new(&mut out);
-                let mut sink = match to {
+                let mut sink = edits.apply(match to {
                     Format::Chess(C::Pgn) => Sink::pgn(text, output, pgn_layout()?),
                     _ => Sink::json_lines(text, output),
-                };
+                });
                 fill(&mut sink, printer)?;
                 sink.finish(printer).map_err(write_error)?
             };
@@ -196,7 +220,7 @@ pub fn write_games(
             let writer =
                 if append { DatabaseWriter::append(output, version) } else { DatabaseWriter::create(output, version) }
                     .map_err(|e| CliError::output(output, e))?;
-            let mut sink = GameSink::scid(writer);
+            let mut sink = edits.apply(GameSink::scid(writer));
             fill(&mut sink, printer)?;
             sink.finish(printer).map_err(write_error)
         }
@@ -211,9 +235,10 @@ pub fn convert_games(args: &ConvertArgs, global: &Global, from: Format, to: Form
     let mut printer = Printer::new(global.quiet);
     let bar = progress(Unit::Records, 0, global.quiet, "games");
     let layout = || args.pgn.writer_options(from);
-    let written = write_games(&args.output, to, layout, args.scid.append, &mut printer, |sink, printer| {
-        fill(sink, &args.inputs, printer, &bar)
-    })?;
+    let written =
+        write_games(&args.output, to, layout, &args.games, args.scid.append, &mut printer, |sink, printer| {
+            fill(sink, &args.inputs, printer, &bar)
+        })?;
     bar.finish_and_clear();
     let Printer { errors, warnings, .. } = printer;
     summary(
@@ -229,10 +254,12 @@ pub fn convert_games(args: &ConvertArgs, global: &Global, from: Format, to: Form
     Ok(if errors == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-/// The options PGN and JSON Lines take: the PGN layout wherever games are written as PGN.
+/// The options PGN and JSON Lines take: `--add-eco` wherever games are written, the PGN layout
+/// wherever they are written as PGN.
 pub fn takes(part: super::Part) -> &'static [&'static str] {
     use super::Role;
     const LAYOUT: &[&str] = &[
+        "add_eco",
         "pgn_layout",
         "pgn_line_width",
         "pgn_no_comments",
@@ -243,6 +270,7 @@ pub fn takes(part: super::Part) -> &'static [&'static str] {
     ];
     match (part.role, part.format, part.other) {
         (Role::Write, Format::Chess(C::Pgn), Some(from)) if holds_games(from) => LAYOUT,
+        (Role::Write, Format::Chess(C::JsonLines), Some(from)) if holds_games(from) => &["add_eco"],
         _ => &[],
     }
 }

@@ -44,7 +44,9 @@ pub fn permit_outputs(output: &Path, append: bool, version: Version) -> Result<(
 pub fn takes(part: super::Part) -> &'static [&'static str] {
     use super::Role;
     match (part.role, part.format, part.other) {
-        (Role::Write, Format::Chess(C::Scid4 | C::Scid5), Some(from)) if super::pgn::holds_games(from) => &["append"],
+        (Role::Write, Format::Chess(C::Scid4 | C::Scid5), Some(from)) if super::pgn::holds_games(from) => {
+            &["append", "add_eco"]
+        }
         _ => &[],
     }
 }

@@ -275,7 +275,7 @@ pub fn select(args: &SelectArgs, global: &Global) -> Result<ExitCode, CliError> 
     let kept = match (&args.output, to) {
         (Some(output), Some(to)) => {
             let layout = || args.pgn.writer_options(formats[0]);
-            let written = write_games(output, to, layout, false, &mut printer, |sink, printer| {
+            let written = write_games(output, to, layout, &args.games, false, &mut printer, |sink, printer| {
                 let mut duplicates = Duplicates::new(rules);
                 for (n, input) in inputs.iter().enumerate() {
                     let source = Source::open(input).map_err(CliError::input)?;
@@ -363,6 +363,7 @@ fn othello(args: &SelectArgs, global: &Global, inputs: &[PathBuf], from: Format)
         to: args.to.clone(),
         names: args.names.clone(),
         pgn: Default::default(),
+        games: Default::default(),
         polyglot: Default::default(),
         scid: Default::default(),
         ctg: Default::default(),

@@ -1,0 +1,285 @@
+//! A position index kept beside a SCID database (`games.tpx` beside `games.si4`): what makes a
+//! `--fen` search of the common positions answer without replaying games.
+//!
+//! It holds, for every position that at least [`PositionIndex::MIN_GAMES`] games reach within
+//! their first [`PositionIndex::PLIES`] plies, the list of those games (numbers delta-coded in
+//! LEB128), keyed by the position's Zobrist hash (64 bits; the chess-openings identity of
+//! [`crate::openings`]); and for every game, what it still has at that ply (pawns at home, men
+//! and pawns a side: 4 bytes), so that a game that may reach the position later is found
+//! without decoding the others.
+//!
+//! A search ([`PositionIndex::search`]) is then exact: the listed games, plus those replayed
+//! because they are longer than the indexed plies and their state there allows the position;
+//! a position not in the index (rare, or deeper) falls back to [`search_scid`]'s pruned replay.
+//! Two different positions with one 64-bit hash would be taken for each other: about one chance
+//! in 10¹³ for an index of 2 million positions.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+use shakmaty::{ByColor, Chess, Color, Position};
+use tabiya_io::{ByteReader, DataError, Diagnostic, Location};
+
+use super::search::{PositionQuery, Reach, ScidSearch, replay_scid, scid_home_numbers, search_scid};
+use crate::scid::Database;
+
+/// The position index of a SCID database.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PositionIndex {
+    /// Games of the database it was made from, and the length of its game file: an index
+    /// that does not match is stale.
+    games: u32,
+    game_file_len: u64,
+    /// Position keys, sorted; `offsets[i]..offsets[i + 1]` of `postings` lists key `i`'s games.
+    keys: Vec<u64>,
+    offsets: Vec<u32>,
+    postings: Vec<u8>,
+    /// Each game's state after the indexed plies (or at its end): pawns at home (SCID's
+    /// numbering), then men − 1 and pawns of White and of Black, 4 bits each.
+    after: Vec<[u8; 4]>,
+    /// Games that could not be decoded: always replayed (and reported) by a search.
+    unindexed: Vec<u32>,
+}
+
+const MAGIC: &[u8; 16] = b"tabiya positions";
+const VERSION: u32 = 1;
+/// Magic, version, plies, minimum games, games, game file length, three table lengths.
+const HEADER_LEN: usize = 16 + 4 * 4 + 8 + 3 * 4;
+
+impl PositionIndex {
+    /// Plies indexed from each game's start.
+    pub const PLIES: usize = 20;
+    /// Positions reached by fewer games are left to the replay.
+    pub const MIN_GAMES: usize = 4;
+
+    /// The index file of a database: the stem with `.tpx`.
+    pub fn path_for(db: &Database) -> PathBuf {
+        db.paths.stem().with_extension("tpx")
+    }
+
+    /// Makes the index of `db`, replaying the first [`Self::PLIES`] plies of every game on all
+    /// cores.
+    pub fn build(db: &Database) -> PositionIndex {
+        let per_game: Vec<Option<(Vec<u64>, [u8; 4])>> =
+            (0..db.len()).into_par_iter().map(|n| opening_of(db, n)).collect();
+        let mut lists: HashMap<u64, Vec<u32>> = HashMap::new();
+        let mut after = Vec::with_capacity(db.len());
+        let mut unindexed = Vec::new();
+        for (n, game) in per_game.into_iter().enumerate() {
+            match game {
+                Some((keys, state)) => {
+                    for key in keys {
+                        lists.entry(key).or_default().push(n as u32);
+                    }
+                    after.push(state);
+                }
+                None => {
+                    unindexed.push(n as u32);
+                    after.push([0; 4]);
+                }
+            }
+        }
+        let mut kept: Vec<(u64, Vec<u32>)> = lists.into_iter().filter(|(_, g)| g.len() >= Self::MIN_GAMES).collect();
+        kept.sort_unstable_by_key(|(key, _)| *key);
+        let mut index = PositionIndex {
+            games: db.len() as u32,
+            game_file_len: db.game_file().len() as u64,
+            keys: Vec::with_capacity(kept.len()),
+            offsets: Vec::with_capacity(kept.len() + 1),
+            postings: Vec::new(),
+            after,
+            unindexed,
+        };
+        index.offsets.push(0);
+        for (key, games) in kept {
+            index.keys.push(key);
+            let mut last = 0;
+            for game in games {
+                tabiya_io::varint::write_leb128(&mut index.postings, u64::from(game - last));
+                last = game;
+            }
+            index.offsets.push(index.postings.len() as u32);
+        }
+        index
+    }
+
+    /// Whether the index was made from `db` as it is (same games, same game file length).
+    pub fn fits(&self, db: &Database) -> bool {
+        self.games as usize == db.len() && self.game_file_len == db.game_file().len() as u64
+    }
+
+    /// The index of `db` from its file when there is one that fits, else made and written
+    /// there (atomically). A file that cannot be read or written is not an error: the index
+    /// is made in memory.
+    pub fn open_or_build(db: &Database) -> PositionIndex {
+        let path = Self::path_for(db);
+        if let Some(index) = std::fs::read(&path).ok().and_then(|b| Self::from_bytes(&b).ok()).filter(|i| i.fits(db)) {
+            return index;
+        }
+        let index = Self::build(db);
+        let _ = tabiya_io::write_atomic(&path, &index.to_bytes());
+        index
+    }
+
+    /// The index as its file holds it (little-endian).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(64 + self.keys.len() * 12 + self.postings.len() + self.after.len() * 4);
+        out.extend_from_slice(MAGIC);
+        for n in [VERSION, Self::PLIES as u32, Self::MIN_GAMES as u32, self.games] {
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        out.extend_from_slice(&self.game_file_len.to_le_bytes());
+        for n in [self.keys.len(), self.postings.len(), self.unindexed.len()] {
+            out.extend_from_slice(&(n as u32).to_le_bytes());
+        }
+        self.keys.iter().for_each(|k| out.extend_from_slice(&k.to_le_bytes()));
+        self.offsets.iter().for_each(|o| out.extend_from_slice(&o.to_le_bytes()));
+        out.extend_from_slice(&self.postings);
+        self.after.iter().for_each(|a| out.extend_from_slice(a));
+        self.unindexed.iter().for_each(|g| out.extend_from_slice(&g.to_le_bytes()));
+        out
+    }
+
+    /// Reads an index file; an index of other plies or another version is refused.
+    pub fn from_bytes(data: &[u8]) -> Result<PositionIndex, DataError> {
+        let mut r = ByteReader::new(data);
+        if r.bytes(16, "magic")? != MAGIC {
+            return Err(DataError::new(Location::at(0), "the magic \"tabiya positions\""));
+        }
+        let settings = [r.u32_le("version")?, r.u32_le("plies")?, r.u32_le("minimum games")?];
+        if settings != [VERSION, Self::PLIES as u32, Self::MIN_GAMES as u32] {
+            return Err(DataError::new(Location::at(16), "an index of this version").found(format!("{settings:?}")));
+        }
+        let games = r.u32_le("games")?;
+        let game_file_len = r.u64_le("game file length")?;
+        let [keys, postings, unindexed] =
+            [r.u32_le("keys")?, r.u32_le("postings length")?, r.u32_le("unindexed games")?].map(|n| n as usize);
+        // Every count is checked against the bytes left before anything is allocated.
+        let need = keys * 12 + 4 + postings + games as usize * 4 + unindexed * 4;
+        if r.remaining() != need {
+            return Err(r.error(format!("{need} bytes of tables")).found(format!("{}", r.remaining())));
+        }
+        let keys = (0..keys).map(|_| r.u64_le("key")).collect::<Result<Vec<_>, _>>()?;
+        let offsets = (0..=keys.len()).map(|_| r.u32_le("offset")).collect::<Result<Vec<_>, _>>()?;
+        if offsets.windows(2).any(|w| w[0] > w[1]) || offsets.last() != Some(&(postings as u32)) {
+            return Err(r.error("offsets in order up to the postings length"));
+        }
+        let postings = r.bytes(postings, "postings")?.to_vec();
+        let after = (0..games).map(|_| r.array::<4>("game state")).collect::<Result<Vec<_>, _>>()?;
+        let unindexed = (0..unindexed).map(|_| r.u32_le("unindexed game")).collect::<Result<Vec<_>, _>>()?;
+        Ok(PositionIndex { games, game_file_len, keys, offsets, postings, after, unindexed })
+    }
+
+    /// Positions indexed.
+    pub fn positions(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// The games listed for a position key, in order.
+    fn listed(&self, key: u64) -> Option<Vec<usize>> {
+        let i = self.keys.binary_search(&key).ok()?;
+        let mut list = &self.postings[self.offsets[i] as usize..self.offsets[i + 1] as usize];
+        let mut games = Vec::new();
+        let mut game = 0u64;
+        while !list.is_empty() {
+            let (delta, used) = tabiya_io::varint::decode_leb128(list).ok()?;
+            game += delta;
+            games.push(game as usize);
+            list = &list[used..];
+        }
+        Some(games)
+    }
+
+    /// The games of `db` (which the index [`fits`](Self::fits)) whose main line reaches
+    /// `query`'s position: the same games as [`search_scid`], found from the index when the
+    /// position is in it.
+    pub fn search(&self, db: &Database, query: &PositionQuery) -> ScidSearch {
+        let Some(listed) = self.listed(crate::openings::key(query.target())) else {
+            return search_scid(db, query);
+        };
+        // Games that may reach the position after the indexed plies, and those not indexed.
+        // A cheap test a game, on one thread.
+        let mut later: Vec<usize> = (db.entries.iter().zip(&self.after).enumerate())
+            .filter(|(_, (entry, after))| {
+                usize::from(entry.plies) > Self::PLIES
+                    && unpack(**after).allows(query)
+                    && entry.length() > 0
+                    && query.may_match_scid(entry)
+            })
+            .map(|(n, _)| n)
+            .collect();
+        later.extend(self.unindexed.iter().map(|&n| n as usize));
+        later.retain(|n| listed.binary_search(n).is_err());
+        let replayed: Vec<(usize, Result<bool, Diagnostic>)> =
+            later.par_iter().with_min_len(256).map(|&n| (n, replay_scid(db, n, &db.entries[n], query))).collect();
+        let mut search = ScidSearch { games: listed, replayed: replayed.len(), problems: Vec::new() };
+        for (n, result) in replayed {
+            match result {
+                Ok(true) => search.games.push(n),
+                Ok(false) => {}
+                Err(problem) => search.problems.push(problem),
+            }
+        }
+        search.games.sort_unstable();
+        search
+    }
+
+    /// The index file's size, in bytes.
+    pub fn byte_len(&self) -> usize {
+        HEADER_LEN + self.keys.len() * 12 + 4 + self.postings.len() + self.after.len() * 4 + self.unindexed.len() * 4
+    }
+}
+
+/// A game's position keys over its first plies (each once) and its state after them; `None`
+/// when it cannot be decoded.
+fn opening_of(db: &Database, n: usize) -> Option<(Vec<u64>, [u8; 4])> {
+    let entry = db.entries.get(n)?;
+    let record = db.raw_record(n).ok()?;
+    let mut keys = Vec::with_capacity(PositionIndex::PLIES + 1);
+    let mut last: Option<Chess> = None;
+    crate::scid::decode::visit_main_line(record, entry.offset(), entry.chess960(), |pos| {
+        keys.push(crate::openings::key(pos));
+        last = Some(pos.clone());
+        keys.len() <= PositionIndex::PLIES
+    })
+    .ok()?;
+    keys.sort_unstable();
+    keys.dedup();
+    Some((keys, pack(&Reach::of(last?.board()))))
+}
+
+fn pack(reach: &Reach) -> [u8; 4] {
+    let [a, b] = scid_home_numbers(reach.home).to_le_bytes();
+    let side = |c: Color| ((*reach.men.get(c) - 1) << 4 | *reach.pawns.get(c)) as u8;
+    [a, b, side(Color::White), side(Color::Black)]
+}
+
+/// A game's state after the indexed plies: pawns at home (SCID's numbers), men and pawns a
+/// side.
+struct After {
+    home: u16,
+    men: ByColor<u32>,
+    pawns: ByColor<u32>,
+}
+
+fn unpack(b: [u8; 4]) -> After {
+    let side = |x: u8| (u32::from(x >> 4) + 1, u32::from(x & 15));
+    let (white, black) = (side(b[2]), side(b[3]));
+    After {
+        home: u16::from_le_bytes([b[0], b[1]]),
+        men: ByColor { white: white.0, black: black.0 },
+        pawns: ByColor { white: white.1, black: black.1 },
+    }
+}
+
+impl After {
+    /// Whether a game in this state can still reach `query`'s position.
+    fn allows(&self, query: &PositionQuery) -> bool {
+        let reach = &query.reach;
+        self.home & query.home_numbers == query.home_numbers
+            && Color::ALL
+                .into_iter()
+                .all(|c| self.pawns.get(c) >= reach.pawns.get(c) && self.men.get(c) >= reach.men.get(c))
+    }
+}
