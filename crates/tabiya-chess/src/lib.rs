@@ -62,6 +62,7 @@ mod nibbles;
 pub mod pgn;
 pub mod polyglot;
 pub mod scid;
+pub mod tree;
 pub mod view;
 
 pub use format::Format;

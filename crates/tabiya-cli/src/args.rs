@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::formats::{books, ctg, kvetka, pgn, polyglot, scid, solve, tbase, wthor};
+use crate::formats::{books, ctg, kvetka, pgn, polyglot, scid, solve, tbase, tree, wthor};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -46,6 +46,8 @@ pub enum Command {
     Book(BookArgs),
     /// Integrity check; exit status 1 when problems are found.
     Verify(VerifyArgs),
+    /// The explorer's position tree of games (mergeable: `convert a.tree b.tree -o ab.tree`).
+    Tree(TreeArgs),
     /// Othello endgame solving (positions, OBF files).
     Solve(SolveArgs),
     /// Every format: names for --from/--to, extensions, and what each command does with it.
@@ -119,6 +121,9 @@ pub struct ConvertArgs {
     pub wthor: wthor::ConvertOptions,
     #[command(flatten)]
     pub tbase: tbase::ConvertOptions,
+    /// `make-book`'s weight rules, for a tree made into a Polyglot book.
+    #[command(flatten)]
+    pub book: polyglot::BookOptions,
 }
 
 #[derive(Debug, Args)]
@@ -155,6 +160,18 @@ pub struct BookArgs {
     pub polyglot: polyglot::BookOptions,
     #[command(flatten)]
     pub kvetka: kvetka::BookOptions,
+}
+
+#[derive(Debug, Args)]
+pub struct TreeArgs {
+    /// Game files (PGN, SCID 3/4/5, JSON Lines), counted in this order.
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// The tree to write (`.tree`).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    #[command(flatten)]
+    pub tree: tree::TreeOptions,
 }
 
 #[derive(Debug, Args)]

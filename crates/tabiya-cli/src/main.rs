@@ -56,6 +56,7 @@ fn main() -> ExitCode {
         Command::Probe(a) => formats::probe(a, &cli.global),
         Command::Book(a) => formats::book(a, &cli.global),
         Command::Verify(a) => formats::verify(a, &cli.global),
+        Command::Tree(a) => formats::tree::build(a, &cli.global),
         Command::Solve(a) => formats::solve(a, &cli.global),
         Command::Formats(a) => formats::catalogue::print(a.json),
         Command::Completions(a) => manual::completions(a.shell, command),
@@ -71,13 +72,14 @@ fn main() -> ExitCode {
     }
 }
 
-/// Sets the rule of `output.rs` for the run and applies it to the `-o` path of `convert` and
-/// `book` before any format starts: for every format at once, including the first file of a
+/// Sets the rule of `output.rs` for the run and applies it to the `-o` path of `convert`,
+/// `book` and `tree` before any format starts: for every format at once, including the first file of a
 /// multi-file output named by that file. `--append` updates what is there.
 fn check_output(cli: &Cli) -> Result<(), CliError> {
     let (inputs, path, append) = match &cli.command {
         Command::Convert(a) => (&a.inputs, &a.output, a.scid.append),
         Command::Book(a) => (&a.inputs, &a.output, a.kvetka.append),
+        Command::Tree(a) => (&a.inputs, &a.output, false),
         _ => return Ok(()),
     };
     output::configure(cli.global.force, inputs);
