@@ -19,7 +19,8 @@ fn options(dir: &Path) -> TreeOptions {
 
 fn build(paths: &[&Path], options: TreeOptions) -> Vec<u8> {
     let (bytes, _, summary) = tree::build(paths, options, Vec::new()).unwrap();
-    assert_eq!(summary.games_left_out(), 0, "{:?}", summary.problems);
+    // small-varied.pgn holds Chess960 games: left out (standard chess only), and said.
+    assert_eq!(summary.games_left_out(), summary.games_chess960, "{:?}", summary.problems);
     bytes
 }
 
@@ -52,10 +53,11 @@ fn merge_is_the_tree_of_the_union(pgn: &Path, cuts: &[f64]) {
         let whole = build(&[&a, &b], options(dir.path()));
         let parts = [build(&[&a], options(dir.path())), build(&[&b], options(dir.path()))];
         assert!(merged(dir.path(), &[&parts[0], &parts[1]]) == whole, "cut at {share}");
-        // Spilling after every 1,000 moves gives the same bytes.
-        let small = TreeOptions { memory: 1, ..options(dir.path()) };
+        // Spilling about 40 runs (merged into one every 32) gives the same bytes.
+        let moves = Tree::open(&write(dir.path(), "whole.tree", &whole)).unwrap().footer().occurrences;
+        let small = TreeOptions { memory: (moves / 40).max(16) * 56, ..options(dir.path()) };
         let (spilled, _, summary) = tree::build(&[&a, &b], small, Vec::new()).unwrap();
-        assert!(summary.runs > 1 || summary.moves_added < 1024, "{summary:?}");
+        assert!(summary.runs > 32, "{summary:?}");
         assert!(spilled == whole, "spilled, cut at {share}");
         let tree = Tree::open(&write(dir.path(), "whole.tree", &whole)).unwrap();
         let verification = tree.verify();
@@ -160,7 +162,8 @@ fn top_games_are_the_best_rated_and_name_their_source() {
     let d4 = &probe.moves[1];
     assert_eq!((d4.draws, d4.extra["average_rating"].is_null(), d4.extra["first_year"].is_null()), (Some(1), true, true));
     let info = tree.info();
-    assert_eq!((info.counts["positions"].as_u64(), info.counts["games"].as_u64()), (Some(4), Some(3)));
+    // The start, after 1.e4 and after 1.d4: a position no move was played from is no record.
+    assert_eq!((info.counts["positions"].as_u64(), info.counts["games"].as_u64()), (Some(3), Some(3)));
 }
 
 #[test]

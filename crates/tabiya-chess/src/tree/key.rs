@@ -79,7 +79,8 @@ impl PositionKey {
     pub fn position(&self) -> Option<Chess> {
         let occupied = Bitboard(u64::from_be_bytes(self.0[..8].try_into().ok()?));
         let pieces = u128::from_be_bytes(self.0[8..24].try_into().ok()?);
-        if occupied.count() > 32 || (pieces << (4 * occupied.count())) != 0 {
+        // Nibbles beyond the pieces must be zero.
+        if occupied.count() > 32 || pieces.checked_shl(4 * occupied.count() as u32).unwrap_or(0) != 0 {
             return None;
         }
         let mut board = Board::empty();

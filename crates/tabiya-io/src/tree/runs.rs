@@ -25,8 +25,25 @@ pub struct RunBuilder<const K: usize> {
     limit: usize,
     temp_dir: PathBuf,
     runs: Vec<File>,
+    spilled: u64,
     table: TableWriter,
     sources: Vec<TreeSource>,
+}
+
+/// Runs merged at once: when as many wait, they are merged into one (a merge reads a record
+/// of each run for every position, and each run is an open file).
+const MAX_RUNS: usize = 32;
+
+/// A run written to its end, read from its start.
+fn rewound(run: BufWriter<File>) -> io::Result<File> {
+    let mut file = run.into_inner().map_err(io::IntoInnerError::into_error)?;
+    file.seek(SeekFrom::Start(0))?;
+    Ok(file)
+}
+
+/// Runs as streams for [`merge`].
+fn streams<const K: usize>(runs: Vec<File>) -> io::Result<Vec<Stream<BufReader<File>, K>>> {
+    runs.into_iter().map(|run| Stream::new(Decoder::new(BufReader::with_capacity(1 << 16, run), 0), 0)).collect()
 }
 
 impl<const K: usize> RunBuilder<K> {
@@ -39,6 +56,7 @@ impl<const K: usize> RunBuilder<K> {
             limit,
             temp_dir: temp_dir.to_path_buf(),
             runs: Vec::new(),
+            spilled: 0,
             table: TableWriter::new(temp_dir)?,
             sources: Vec::new(),
         })
@@ -46,7 +64,7 @@ impl<const K: usize> RunBuilder<K> {
 
     /// Runs spilled so far.
     pub fn runs(&self) -> u64 {
-        self.runs.len() as u64
+        self.spilled
     }
 
     /// Begins a source: the games added next are its.
@@ -93,13 +111,17 @@ impl<const K: usize> RunBuilder<K> {
         Ok(())
     }
 
-    /// Writes the occurrences as a sorted run.
+    /// Writes the occurrences as a sorted run; [`MAX_RUNS`] runs are merged into one.
     fn spill(&mut self) -> io::Result<()> {
         let mut run = BufWriter::with_capacity(1 << 16, tempfile::tempfile_in(&self.temp_dir)?);
         self.drain(|key, moves| write_position(&mut run, key, moves))?;
-        let mut file = run.into_inner().map_err(io::IntoInnerError::into_error)?;
-        file.seek(SeekFrom::Start(0))?;
-        self.runs.push(file);
+        self.runs.push(rewound(run)?);
+        self.spilled += 1;
+        if self.runs.len() >= MAX_RUNS {
+            let mut run = BufWriter::with_capacity(1 << 16, tempfile::tempfile_in(&self.temp_dir)?);
+            merge(streams::<K>(std::mem::take(&mut self.runs))?, |key, moves| write_position(&mut run, key, moves))?;
+            self.runs.push(rewound(run)?);
+        }
         Ok(())
     }
 
@@ -128,11 +150,7 @@ impl<const K: usize> RunBuilder<K> {
                 self.spill()?;
             }
             self.occurrences = Vec::new();
-            let streams = std::mem::take(&mut self.runs)
-                .into_iter()
-                .map(|run| Stream::new(Decoder::new(BufReader::with_capacity(1 << 16, run), 0), 0))
-                .collect::<io::Result<Vec<Stream<_, K>>>>()?;
-            merge(streams, &mut write)?;
+            merge(streams(std::mem::take(&mut self.runs))?, &mut write)?;
         }
         let (mut games, offsets) = self.table.into_reader()?;
         writer.finish(&mut games, &offsets, &self.sources)
