@@ -38,8 +38,11 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
 }
 
 fn merged(dir: &Path, parts: &[&[u8]]) -> Vec<u8> {
-    let trees: Vec<Tree> =
-        parts.iter().enumerate().map(|(i, bytes)| Tree::open(&write(dir, &format!("part{i}.tree"), bytes)).unwrap()).collect();
+    let trees: Vec<Tree> = parts
+        .iter()
+        .enumerate()
+        .map(|(i, bytes)| Tree::open(&write(dir, &format!("part{i}.tree"), bytes)).unwrap())
+        .collect();
     tree::merge_trees(&trees, Vec::new()).unwrap()
 }
 
@@ -154,13 +157,17 @@ fn top_games_are_the_best_rated_and_name_their_source() {
     // Opponents' mean 2300, one win and one loss: 2300.
     assert_eq!(e4.extra["performance"], 2300);
     assert_eq!((e4.extra["first_year"].as_u64(), e4.extra["last_year"].as_u64()), (Some(1990), Some(2001)));
-    let top: Vec<&str> = e4.extra["top_games"].as_array().unwrap().iter().map(|g| g["white"].as_str().unwrap()).collect();
+    let top: Vec<&str> =
+        e4.extra["top_games"].as_array().unwrap().iter().map(|g| g["white"].as_str().unwrap()).collect();
     assert_eq!(top, ["C", "A"]);
     assert_eq!(e4.extra["top_games"][0]["number"], 2);
     assert_eq!(e4.extra["top_games"][0]["source"], games.display().to_string());
     assert_eq!(e4.extra["top_games"][0]["result"], "0-1");
     let d4 = &probe.moves[1];
-    assert_eq!((d4.draws, d4.extra["average_rating"].is_null(), d4.extra["first_year"].is_null()), (Some(1), true, true));
+    assert_eq!(
+        (d4.draws, d4.extra["average_rating"].is_null(), d4.extra["first_year"].is_null()),
+        (Some(1), true, true)
+    );
     let info = tree.info();
     // The start, after 1.e4 and after 1.d4: a position no move was played from is no record.
     assert_eq!((info.counts["positions"].as_u64(), info.counts["games"].as_u64()), (Some(3), Some(3)));

@@ -169,7 +169,8 @@ impl TreeBuilder {
             Ok(moves) => moves,
             Err(Leftout::Chess960) => {
                 self.summary.games_chess960 += 1;
-                self.summary.problem(format!("{name}: game {number}: Chess960 left out (the tree holds standard chess)"));
+                self.summary
+                    .problem(format!("{name}: game {number}: Chess960 left out (the tree holds standard chess)"));
                 return Ok(());
             }
             Err(Leftout::InvalidStart) => {
@@ -214,7 +215,8 @@ impl TreeBuilder {
 /// Builds the tree of the games of `paths` (PGN, SCID 3/4/5, JSON Lines), in that order, into
 /// `out`; each source is named in the tree as its path is written.
 pub fn build<W: Write>(paths: &[&Path], options: TreeOptions, out: W) -> Result<(W, Footer, TreeSummary), GamesError> {
-    let mut builder = TreeBuilder::new(options).map_err(|source| GamesError::Io { path: PathBuf::from("."), source })?;
+    let mut builder =
+        TreeBuilder::new(options).map_err(|source| GamesError::Io { path: PathBuf::from("."), source })?;
     for path in paths {
         let io = |source| GamesError::Io { path: path.to_path_buf(), source };
         let source = Source::open(path)?;

@@ -42,8 +42,8 @@ mod table;
 pub use build::{TreeBuilder, TreeOptions, TreeSummary, build, code_move, move_code};
 pub use key::{KEY_BYTES, KeyError, PositionKey};
 pub use report::{FORMAT, Tree, codes, merge_trees};
-pub use table::GameRef;
 pub use tabiya_io::tree::{Footer, MAGIC, TOP_GAMES, TopGame, TreeError, TreeMove, TreeSource};
+pub use table::GameRef;
 
 /// The number that marks a tree's keys as chess positions ([`tabiya_io::tree::TreeFile::open`]).
 pub const GAME: u8 = 1;

@@ -222,7 +222,9 @@ impl Tree {
                 }
                 let top_ok = m.top.len() <= TOP_GAMES
                     && m.top.len() as u64 <= m.games
-                    && m.top.windows(2).all(|w| (std::cmp::Reverse(w[0].rating), w[0].game) < (std::cmp::Reverse(w[1].rating), w[1].game))
+                    && m.top.windows(2).all(|w| {
+                        (std::cmp::Reverse(w[0].rating), w[0].game) < (std::cmp::Reverse(w[1].rating), w[1].game)
+                    })
                     && m.top.iter().all(|t| t.game < f.games);
                 let counts_ok = m.games > 0
                     && m.wins + m.draws + m.losses <= m.games
@@ -231,7 +233,8 @@ impl Tree {
                     && (m.first_year <= m.last_year)
                     && (m.first_year == 0) == (m.last_year == 0);
                 if !(top_ok && counts_ok) {
-                    let what = format!("the counts of move code {:#06x} in {} contradict each other", m.code, fen_of(&pos));
+                    let what =
+                        format!("the counts of move code {:#06x} in {} contradict each other", m.code, fen_of(&pos));
                     v.problem(Diagnostic::error(codes::COUNTS, at(offset), what));
                 }
             }
@@ -267,7 +270,8 @@ impl Tree {
         let mut records = self.file.records();
         let mut written = 0;
         while let Some((key, moves)) = records.position::<KEY_BYTES>().map_err(damaged)? {
-            let pos = PositionKey(key).position().ok_or_else(|| damaged(io::Error::other("a key that is no position")))?;
+            let pos =
+                PositionKey(key).position().ok_or_else(|| damaged(io::Error::other("a key that is no position")))?;
             let moves: Vec<Value> = moves
                 .iter()
                 .filter_map(|m| {
@@ -299,7 +303,8 @@ impl Tree {
         let mut records = self.file.records();
         let narrow = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
         while let Some((key, moves)) = records.position::<KEY_BYTES>().map_err(damaged)? {
-            let pos = PositionKey(key).position().ok_or_else(|| damaged(io::Error::other("a key that is no position")))?;
+            let pos =
+                PositionKey(key).position().ok_or_else(|| damaged(io::Error::other("a key that is no position")))?;
             for m in &moves {
                 let Some(mv) = code_move(m.code, &pos) else { continue };
                 let stats = MoveStats {

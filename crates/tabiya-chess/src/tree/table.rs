@@ -4,8 +4,8 @@
 
 use std::io::{self, Read, Write};
 
-use tabiya_io::tree::{Decoder, write_varint};
 use crate::game::{Game, GameResult};
+use tabiya_io::tree::{Decoder, write_varint};
 
 /// A game of the table as a probe shows it; texts are the bytes the source gave, decoded for
 /// display (`String::from_utf8_lossy`).

@@ -130,7 +130,9 @@ pub fn build(args: &TreeArgs, global: &Global) -> Result<ExitCode, CliError> {
         sources.push(path);
     }
     if othello > 0 && othello < sources.len() {
-        return Err(CliError::Usage("a tree holds the positions of one game: chess or Othello inputs, not both".into()));
+        return Err(CliError::Usage(
+            "a tree holds the positions of one game: chess or Othello inputs, not both".into(),
+        ));
     }
     let temp_dir = match args.output.parent() {
         Some(dir) if args.output.as_os_str() != "-" && !dir.as_os_str().is_empty() => dir.to_path_buf(),
@@ -175,7 +177,12 @@ pub fn build(args: &TreeArgs, global: &Global) -> Result<ExitCode, CliError> {
 }
 
 /// `tabiya tree WTH_*.wtb -o TREE`: the name files beside each input name the players.
-fn build_othello(args: &TreeArgs, global: &Global, sources: &[PathBuf], temp_dir: PathBuf) -> Result<ExitCode, CliError> {
+fn build_othello(
+    args: &TreeArgs,
+    global: &Global,
+    sources: &[PathBuf],
+    temp_dir: PathBuf,
+) -> Result<ExitCode, CliError> {
     use tabiya_othello::tree::{TreeBuilder as OthelloBuilder, TreeOptions as OthelloOptions};
     use tabiya_othello::wthor::{self, GameFile};
 
@@ -191,7 +198,8 @@ fn build_othello(args: &TreeArgs, global: &Global, sources: &[PathBuf], temp_dir
     for (path, input) in sources.iter().zip(&args.inputs) {
         let bytes = tabiya_io::read_input(path).map_err(CliError::input)?;
         let mut found = Vec::new();
-        let file = GameFile::read(&bytes, &mut found).map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+        let file =
+            GameFile::read(&bytes, &mut found).map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
         damaged += found.iter().filter(|d| d.is_error()).count();
         if !global.quiet {
             found.iter().for_each(|d| eprintln!("{}", d.clone().in_file(path)));

@@ -173,12 +173,7 @@ impl<W: Write, const K: usize> TreeWriter<W, K> {
 
     /// Ends the positions, writes the game table (its bytes and where each record starts) and
     /// the sources, and gives the output back with what the footer says.
-    pub fn finish(
-        mut self,
-        games: &mut dyn Read,
-        offsets: &[u64],
-        sources: &[TreeSource],
-    ) -> io::Result<(W, Footer)> {
+    pub fn finish(mut self, games: &mut dyn Read, offsets: &[u64], sources: &[TreeSource]) -> io::Result<(W, Footer)> {
         let out = &mut self.out;
         self.footer.index_offset = out.written;
         for offset in &self.index {
@@ -285,15 +280,15 @@ impl<const K: usize> TreeFile<K> {
         let bounds_ok = footer.footer_offset == footer_at
             && footer.block > 0
             && HEADER_BYTES <= footer.index_offset
-            && footer.index_offset.checked_add(footer.positions.div_ceil(footer.block) * 8) == Some(footer.games_offset)
+            && footer.index_offset.checked_add(footer.positions.div_ceil(footer.block) * 8)
+                == Some(footer.games_offset)
             && footer.games_offset <= footer.game_index_offset
             && footer.game_index_offset.checked_add(footer.games.saturating_mul(8)) == Some(footer.sources_offset)
             && footer.sources_offset <= footer_at;
         if !bounds_ok {
             return Err(damaged(format!("the footer at offset {footer_at} names sections that do not fit the file")));
         }
-        let mut decoder =
-            Decoder::new(&map[footer.sources_offset as usize..footer_at as usize], footer.sources_offset);
+        let mut decoder = Decoder::new(&map[footer.sources_offset as usize..footer_at as usize], footer.sources_offset);
         let mut sources = Vec::new();
         for _ in 0..footer.sources {
             let source = (|| {
@@ -343,7 +338,8 @@ impl<const K: usize> TreeFile<K> {
         let (mut lo, mut hi) = (0, blocks);
         while lo < hi {
             let mid = (lo + hi) / 2;
-            let first = key_at(entry(mid)).ok_or_else(|| self.damaged(format!("index entry {mid} points outside the records")))?;
+            let first = key_at(entry(mid))
+                .ok_or_else(|| self.damaged(format!("index entry {mid} points outside the records")))?;
             if first <= &key[..] {
                 lo = mid + 1;
             } else {
@@ -353,7 +349,10 @@ impl<const K: usize> TreeFile<K> {
         let Some(block) = lo.checked_sub(1) else { return Ok(None) };
         let start = entry(block);
         let end = if block + 1 < blocks { entry(block + 1) } else { self.footer.index_offset };
-        let bytes = self.map.get(start as usize..end as usize).ok_or_else(|| self.damaged(format!("index entry {block} is out of order")))?;
+        let bytes = self
+            .map
+            .get(start as usize..end as usize)
+            .ok_or_else(|| self.damaged(format!("index entry {block} is out of order")))?;
         let mut decoder = Decoder::new(bytes, start);
         while let Some((found, moves)) =
             decoder.position().map_err(|e| self.damaged(format!("record before offset {}: {e}", decoder.offset)))?
@@ -401,7 +400,8 @@ impl<const K: usize> TreeFile<K> {
     /// The game table's bytes and where each record starts (for merging trees).
     pub fn game_table(&self) -> (&[u8], impl Iterator<Item = u64> + '_) {
         let bytes = &self.map[self.footer.games_offset as usize..self.footer.game_index_offset as usize];
-        let offsets = (0..self.footer.games).map(|i| u64_at(&self.map, self.footer.game_index_offset + 8 * i).unwrap_or(0));
+        let offsets =
+            (0..self.footer.games).map(|i| u64_at(&self.map, self.footer.game_index_offset + 8 * i).unwrap_or(0));
         (bytes, offsets)
     }
 }

@@ -26,7 +26,10 @@ impl<R: Read, const K: usize> Stream<R, K> {
         if let Some((key, moves)) = &mut self.head {
             if last.is_some_and(|last| last >= *key) {
                 let at = self.decoder.offset;
-                return Err(io::Error::new(io::ErrorKind::InvalidData, format!("keys out of order before offset {at}")));
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("keys out of order before offset {at}"),
+                ));
             }
             if self.shift > 0 {
                 moves.iter_mut().for_each(|m| m.shift_games(self.shift));

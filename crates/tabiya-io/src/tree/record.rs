@@ -8,7 +8,6 @@
 
 use std::io::{self, Read, Write};
 
-
 /// Best-rated games kept per move.
 pub const TOP_GAMES: usize = 5;
 

@@ -80,7 +80,9 @@ impl Tree {
         extra.insert("last_year".into(), year(m.last_year));
         let games = m.top.iter().filter_map(|t| {
             self.game(t.game)
-                .map_err(|e| problems.push(Diagnostic::error("tree.damaged", Location::file(self.file.path()), e.to_string())))
+                .map_err(|e| {
+                    problems.push(Diagnostic::error("tree.damaged", Location::file(self.file.path()), e.to_string()))
+                })
                 .ok()
         });
         extra.insert("top_games".into(), Value::Array(games.collect()));
@@ -106,7 +108,8 @@ impl Tree {
         let mut all = TreeMove::default();
         for m in &moves {
             all.add(m);
-            let name = Square::from_index(m.code as u8).map(|s| s.to_string()).unwrap_or_else(|| format!("#{}", m.code));
+            let name =
+                Square::from_index(m.code as u8).map(|s| s.to_string()).unwrap_or_else(|| format!("#{}", m.code));
             let extra = self.extra(m, &mut probe.problems);
             probe.moves.push(ProbeMove {
                 uci: name.clone(),
@@ -134,7 +137,8 @@ impl Tree {
         let f = self.file.footer();
         info.count("positions", f.positions).count("moves", f.moves).count("games", f.games);
         info.count("occurrences", f.occurrences).count("sources", f.sources);
-        let sources: Vec<Value> = self.file.sources().iter().map(|s| json!({"name": s.name, "games": s.games})).collect();
+        let sources: Vec<Value> =
+            self.file.sources().iter().map(|s| json!({"name": s.name, "games": s.games})).collect();
         info.header("sources", sources);
         info
     }
@@ -181,7 +185,10 @@ impl Tree {
         }
         let f = self.file.footer();
         if (positions, moves) != (f.positions, f.moves) {
-            let what = format!("the footer counts {} positions, {} moves; the records hold {positions}, {moves}", f.positions, f.moves);
+            let what = format!(
+                "the footer counts {} positions, {} moves; the records hold {positions}, {moves}",
+                f.positions, f.moves
+            );
             v.problem(Diagnostic::error("tree.damaged", at(f.footer_offset), what));
         }
         v.checked("positions", positions).checked("moves", moves);
