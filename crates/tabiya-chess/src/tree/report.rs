@@ -193,7 +193,7 @@ impl Tree {
                     break;
                 }
             };
-            if positions % BLOCK == 0 {
+            if positions.is_multiple_of(BLOCK) {
                 let entry = self.file.index_entry(positions / BLOCK);
                 if entry != Some(offset) {
                     let what = format!("index entry {} is {entry:?}, the record is at {offset}", positions / BLOCK);

@@ -160,7 +160,7 @@ impl<W: Write, const K: usize> TreeWriter<W, K> {
     /// Adds a position with its moves (sorted by code); keys must ascend.
     pub fn position(&mut self, key: &[u8; K], moves: &[TreeMove]) -> io::Result<()> {
         debug_assert!(self.last.is_none_or(|last| last < *key), "keys ascend");
-        if self.footer.positions % BLOCK == 0 {
+        if self.footer.positions.is_multiple_of(BLOCK) {
             self.index.push(self.out.written);
         }
         write_position(&mut self.out, key, moves)?;

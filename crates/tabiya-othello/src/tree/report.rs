@@ -162,7 +162,7 @@ impl Tree {
                     break;
                 }
             };
-            if positions % BLOCK == 0 && self.file.index_entry(positions / BLOCK) != Some(offset) {
+            if positions.is_multiple_of(BLOCK) && self.file.index_entry(positions / BLOCK) != Some(offset) {
                 v.problem(Diagnostic::error("tree.damaged", at(offset), "the index does not point at this record"));
             }
             positions += 1;
