@@ -26,6 +26,8 @@ pub enum Format {
     Kvetka,
     /// JSON Lines, one record a line.
     JsonLines,
+    /// The explorer's position tree ([`crate::tree`]).
+    Tree,
 }
 
 const SCID_INDEX_MAGIC: &[u8; 8] = b"Scid.si\0";
@@ -34,7 +36,7 @@ const CTG_MAGIC: &[u8; 4] = &[0x00, 0x20, 0x10, 0x00];
 
 impl Format {
     /// Every chess format.
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 9] = [
         Format::Pgn,
         Format::Polyglot,
         Format::Scid3,
@@ -43,6 +45,7 @@ impl Format {
         Format::Ctg,
         Format::Kvetka,
         Format::JsonLines,
+        Format::Tree,
     ];
 
     /// Stable snake_case name used in JSON output and `--from`/`--to`.
@@ -56,6 +59,7 @@ impl Format {
             Format::Ctg => "ctg",
             Format::Kvetka => "kvetka",
             Format::JsonLines => "jsonl",
+            Format::Tree => "tree",
         }
     }
 
@@ -70,6 +74,7 @@ impl Format {
             Format::Ctg => &["ctg", "cto", "ctb"],
             Format::Kvetka => &["kob", "kin", "ksf"],
             Format::JsonLines => &["jsonl", "ndjson"],
+            Format::Tree => &["tree"],
         }
     }
 
@@ -97,6 +102,9 @@ impl Format {
         }
         if bytes.starts_with(SCID_NAMES_MAGIC) {
             return Some(if head.extension == "sn3" { Format::Scid3 } else { Format::Scid4 });
+        }
+        if bytes.starts_with(crate::tree::MAGIC) {
+            return Some(Format::Tree);
         }
         if head.extension == "ctg" && bytes.starts_with(CTG_MAGIC) {
             return Some(Format::Ctg);

@@ -64,6 +64,7 @@ pub mod pgn;
 pub mod polyglot;
 pub mod scid;
 pub mod text;
+pub mod tree;
 pub mod view;
 
 pub use format::Format;

@@ -94,7 +94,7 @@ fn open(case: &str, dir: &Path) {
 #[test]
 #[ignore = "run by the tests below as a child process"]
 fn child_writes() {
-    kill::child(|case, dir, hook| write_new(case, dir, hook));
+    kill::child(write_new);
 }
 
 fn killed_at_every_step(case: &str) {

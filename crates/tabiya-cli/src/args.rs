@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::formats::{books, ctg, kvetka, pgn, polyglot, scid, select, solve, tbase, wthor};
+use crate::formats::{books, ctg, kvetka, pgn, polyglot, scid, select, solve, tbase, tree, wthor};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -50,6 +50,8 @@ pub enum Command {
     Verify(VerifyArgs),
     /// The games that match tags, ratings, dates, an opening line; without duplicates or twins.
     Select(SelectArgs),
+    /// The explorer's position tree of games (mergeable: `convert a.tree b.tree -o ab.tree`).
+    Tree(TreeArgs),
     /// Othello endgame solving (positions, OBF files).
     Solve(SolveArgs),
     /// The local web explorer: a board and one table per book or games file, with a JSON API.
@@ -127,6 +129,9 @@ pub struct ConvertArgs {
     pub wthor: wthor::ConvertOptions,
     #[command(flatten)]
     pub tbase: tbase::ConvertOptions,
+    /// `make-book`'s weight rules, for a tree made into a Polyglot book.
+    #[command(flatten)]
+    pub book: polyglot::BookOptions,
 }
 
 #[derive(Debug, Args)]
@@ -163,6 +168,18 @@ pub struct BookArgs {
     pub polyglot: polyglot::BookOptions,
     #[command(flatten)]
     pub kvetka: kvetka::BookOptions,
+}
+
+#[derive(Debug, Args)]
+pub struct TreeArgs {
+    /// Game files (PGN, SCID 3/4/5, JSON Lines), counted in this order.
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// The tree to write (`.tree`).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    #[command(flatten)]
+    pub tree: tree::TreeOptions,
 }
 
 #[derive(Debug, Args)]

@@ -61,6 +61,7 @@ fn main() -> ExitCode {
         Command::Book(a) => formats::book(a, &cli.global),
         Command::Verify(a) => formats::verify(a, &cli.global),
         Command::Select(a) => formats::select::select(a, &cli.global),
+        Command::Tree(a) => formats::tree::build(a, &cli.global),
         Command::Solve(a) => formats::solve(a, &cli.global),
         Command::Serve(a) => serve::serve(a, &cli.global),
         Command::Formats(a) => formats::catalogue::print(a.json),
@@ -77,8 +78,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// Sets the rule of `output.rs` for the run and applies it to the `-o` path of `convert` and
-/// `book` before any format starts: for every format at once, including the first file of a
+/// Sets the rule of `output.rs` for the run and applies it to the `-o` path of `convert`,
+/// `book` and `tree` before any format starts: for every format at once, including the first file of a
 /// multi-file output named by that file. `--append` updates what is there.
 fn check_output(cli: &Cli) -> Result<(), CliError> {
     let (inputs, path, append) = match &cli.command {
@@ -88,6 +89,7 @@ fn check_output(cli: &Cli) -> Result<(), CliError> {
             Some(output) => (&a.inputs, output, false),
             None => return Ok(()),
         },
+        Command::Tree(a) => (&a.inputs, &a.output, false),
         _ => return Ok(()),
     };
     output::configure(cli.global.force, inputs);

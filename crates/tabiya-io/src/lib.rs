@@ -30,6 +30,7 @@ pub mod report;
 pub mod sniff;
 mod text;
 mod transaction;
+pub mod tree;
 pub mod varint;
 
 pub use atomic::{AtomicFile, write_atomic};

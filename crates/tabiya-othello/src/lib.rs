@@ -71,6 +71,7 @@ pub mod game;
 pub mod report;
 pub mod solve;
 pub mod text;
+pub mod tree;
 pub mod wthor;
 
 pub use format::Format;

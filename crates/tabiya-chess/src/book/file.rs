@@ -10,8 +10,9 @@ use crate::Format;
 use crate::ctg::{self, CtgError, Weights};
 use crate::kvetka::{self, KvetkaError, conventions::ReadOptions};
 use crate::polyglot::{self, Entry, PolyglotError};
+use crate::tree::{Tree, TreeError};
 
-/// An opened Polyglot, CTG or Kvetka book.
+/// An opened Polyglot, CTG or Kvetka book, or a position tree.
 #[derive(Debug)]
 pub enum BookFile {
     /// A Polyglot `.bin`, all entries in memory (16 bytes each).
@@ -30,6 +31,8 @@ pub enum BookFile {
     },
     /// A Kvetka book (`.kob` parts, `.kin`, `.ksf`), read block by block as probes need.
     Kvetka(kvetka::BookReader),
+    /// The explorer's position tree (memory-mapped), probed like a book.
+    Tree(Tree),
 }
 
 /// Why a book cannot be opened or read.
@@ -47,6 +50,9 @@ pub enum BookError {
     /// A Kvetka book that cannot be read.
     #[error(transparent)]
     Kvetka(#[from] KvetkaError),
+    /// A tree that cannot be read.
+    #[error(transparent)]
+    Tree(#[from] TreeError),
     /// The file is not a book tabiya knows.
     #[error("{}: not an opening book ({})", path.display(), format.map_or("format not recognised", Format::name))]
     NotABook {
@@ -78,6 +84,7 @@ impl BookFile {
             }
             Format::Ctg => BookFile::Ctg { book: ctg::Book::open(path)?, weights: Weights::default() },
             Format::Kvetka => BookFile::Kvetka(kvetka::BookReader::open(path, ReadOptions::default())?),
+            Format::Tree => BookFile::Tree(Tree::open(path)?),
             other => return Err(BookError::NotABook { path: path.to_path_buf(), format: Some(other) }),
         })
     }
@@ -96,6 +103,7 @@ impl BookFile {
             BookFile::Polyglot { .. } => Format::Polyglot,
             BookFile::Ctg { .. } => Format::Ctg,
             BookFile::Kvetka(_) => Format::Kvetka,
+            BookFile::Tree(_) => Format::Tree,
         }
     }
 
@@ -108,6 +116,7 @@ impl BookFile {
             BookFile::Polyglot { path, entries } => polyglot::probe_report(path, entries, pos),
             BookFile::Ctg { book, weights } => book.probe_report(pos, *weights)?,
             BookFile::Kvetka(reader) => kvetka::probe::probe_report(reader, pos)?,
+            BookFile::Tree(tree) => tree.probe(pos)?,
         })
     }
 
@@ -117,6 +126,7 @@ impl BookFile {
             BookFile::Polyglot { path, entries } => polyglot::info(path, entries),
             BookFile::Ctg { book, .. } => ctg::info(book)?,
             BookFile::Kvetka(reader) => kvetka::info(&reader.files().part(0))?,
+            BookFile::Tree(tree) => tree.info(),
         })
     }
 
@@ -126,6 +136,7 @@ impl BookFile {
             BookFile::Polyglot { path, entries } => polyglot::verification(path, entries),
             BookFile::Ctg { book, .. } => ctg::verify(book),
             BookFile::Kvetka(reader) => kvetka::verify(&reader.files().part(0)),
+            BookFile::Tree(tree) => tree.verify(),
         }
     }
 }

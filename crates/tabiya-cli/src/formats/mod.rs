@@ -12,6 +12,7 @@ pub mod scid;
 pub mod select;
 pub mod solve;
 pub mod tbase;
+pub mod tree;
 pub mod wthor;
 
 use std::path::{Path, PathBuf};
@@ -85,6 +86,7 @@ impl Part {
             Format::Chess(C::Polyglot) => polyglot::takes(self),
             Format::Chess(C::Ctg) => ctg::takes(self),
             Format::Chess(C::Kvetka) => kvetka::takes(self),
+            Format::Chess(C::Tree) => tree::takes(self),
             Format::Othello(_) => wthor::takes(self),
             Format::Shogi(_) => tbase::takes(self),
         }
@@ -109,6 +111,7 @@ pub fn common_options(command: &str) -> &'static [&'static str] {
         "probe" => &["book", "fen", "moves", "json", "quiet", "force"],
         "select" => &["inputs", "output", "count", "from", "to", "quiet", "force"],
         "info" | "verify" => &["path", "json", "quiet", "force"],
+        "tree" => &["inputs", "output", "max_ply", "memory", "solve_empties", "quiet", "force"],
         _ => &["quiet", "force"],
     }
 }
@@ -237,6 +240,7 @@ pub fn info(args: &InfoArgs, global: &Global) -> Result<ExitCode, CliError> {
         Format::Chess(C::Polyglot) => polyglot::info(&path, args, global),
         Format::Chess(C::Ctg) => ctg::info(&path, args, global),
         Format::Chess(C::Kvetka) => kvetka::info(&path, args, global),
+        Format::Chess(C::Tree) => tree::info(&path, args, global),
         Format::Othello(_) => wthor::info(&path, format, args, global),
         Format::Shogi(_) => tbase::info(&path, format, args, global),
     }
@@ -268,6 +272,7 @@ const CONVERTERS: &[Converter] = &[
     wthor::converts,
     solve::converts,
     tbase::converts,
+    tree::converts,
 ];
 
 /// The conversion of `from` to `to`, when `convert` does it: the one source of truth for
@@ -306,7 +311,7 @@ pub fn verifies(format: Format) -> bool {
 
 /// True when `probe` looks positions up in `format`.
 pub fn probes(format: Format) -> bool {
-    matches!(format, Format::Chess(C::Polyglot | C::Ctg | C::Kvetka))
+    matches!(format, Format::Chess(C::Polyglot | C::Ctg | C::Kvetka | C::Tree))
 }
 
 pub fn convert(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
@@ -334,6 +339,7 @@ pub fn probe(args: &ProbeArgs, global: &Global) -> Result<ExitCode, CliError> {
         Format::Chess(C::Polyglot) => polyglot::probe(&path, args, global),
         Format::Chess(C::Ctg) => ctg::probe(&path, args, global),
         Format::Chess(C::Kvetka) => kvetka::probe(&path, args, global),
+        Format::Chess(C::Tree) => tree::probe(&path, args, global),
         other => Err(CliError::Usage(format!("{}: {other} is not an opening book", path.display()))),
     }
 }
@@ -392,6 +398,7 @@ pub fn verify(args: &VerifyArgs, global: &Global) -> Result<ExitCode, CliError> 
         Format::Chess(C::Polyglot) => polyglot::verify(&path, args, global),
         Format::Chess(C::Ctg) => ctg::verify(&path, args, global),
         Format::Chess(C::Kvetka) => kvetka::verify(&path, args, global),
+        Format::Chess(C::Tree) => tree::verify(&path, args, global),
         Format::Othello(_) => wthor::verify(&path, format, args, global),
         Format::Shogi(S::TbaseDiagrams | S::TbaseSolutions | S::TbaseComments | S::Kif | S::Ki2 | S::Csa) => {
             tbase::verify(&path, format, args, global)

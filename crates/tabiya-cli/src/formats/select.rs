@@ -364,6 +364,7 @@ fn othello(args: &SelectArgs, global: &Global, inputs: &[PathBuf], from: Format)
         names: args.names.clone(),
         pgn: Default::default(),
         games: Default::default(),
+        book: Default::default(),
         polyglot: Default::default(),
         scid: Default::default(),
         ctg: Default::default(),

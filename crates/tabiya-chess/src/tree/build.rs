@@ -1,0 +1,226 @@
+//! Building a chess tree from games: each game's main line becomes occurrences (the exact key
+//! of each position and the move's code, with the game's result from the mover's view, the
+//! ratings, the year and the game's number), counted by [`RunBuilder`] within the memory
+//! budget. Keys are worked out on the reading threads.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use shakmaty::{CastlingMode, Color, Move, Position};
+use tabiya_io::tree::{Footer, Outcome, Played, RunBuilder};
+
+use super::GAME;
+use super::key::{KEY_BYTES, PositionKey};
+use super::table::{rating, write_game, year};
+use crate::game::{Game, GameResult};
+use crate::games::{GamesError, Source};
+
+/// What goes into the tree and how much memory building it may take.
+#[derive(Debug, Clone)]
+pub struct TreeOptions {
+    /// Moves at plies `0..max_ply` of each game are counted; `None`: every move.
+    pub max_ply: Option<u32>,
+    /// Bytes of occurrences held before a run is spilled to disk (about 56 bytes a move).
+    pub memory: u64,
+    /// Where spilled runs and the game table wait (unnamed files, gone when the process ends).
+    pub temp_dir: PathBuf,
+}
+
+impl Default for TreeOptions {
+    fn default() -> TreeOptions {
+        TreeOptions { max_ply: None, memory: 1 << 30, temp_dir: std::env::temp_dir() }
+    }
+}
+
+/// What the builder did with the games it was given.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TreeSummary {
+    /// Games counted into the tree.
+    pub games_added: u64,
+    /// Chess960 games: the tree's keys are standard chess positions.
+    pub games_chess960: u64,
+    /// Games whose start position is not legal chess (or has more than 32 pieces).
+    pub games_invalid_start: u64,
+    /// Games that could not be read.
+    pub games_unreadable: u64,
+    /// Moves counted.
+    pub moves_added: u64,
+    /// Runs spilled to disk.
+    pub runs: u64,
+    /// What went wrong with the games left out: the first errors met, with where.
+    pub problems: Vec<String>,
+}
+
+impl TreeSummary {
+    /// Games read but left out of the tree.
+    pub fn games_left_out(&self) -> u64 {
+        self.games_chess960 + self.games_invalid_start + self.games_unreadable
+    }
+
+    fn problem(&mut self, what: String) {
+        if self.problems.len() < 20 {
+            self.problems.push(what);
+        }
+    }
+}
+
+/// A game made ready on a reading thread: the keys and moves of its main line, or why it is
+/// left out.
+struct PreparedGame {
+    game: Game,
+    moves: Result<Vec<(PositionKey, u16)>, Leftout>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Leftout {
+    Chess960,
+    InvalidStart,
+}
+
+/// The UCI code of a move ([`TreeMove::code`](super::TreeMove::code)).
+pub fn move_code(mv: Move) -> u16 {
+    match mv.to_uci(CastlingMode::Standard) {
+        shakmaty::uci::UciMove::Normal { from, to, promotion } => {
+            from as u16 | (to as u16) << 6 | promotion.map_or(0, |r| r as u16) << 12
+        }
+        shakmaty::uci::UciMove::Put { .. } | shakmaty::uci::UciMove::Null => 0,
+    }
+}
+
+/// The move a code stands for in `pos`, when it is legal there.
+pub fn code_move(code: u16, pos: &shakmaty::Chess) -> Option<Move> {
+    let square = |bits: u16| shakmaty::Square::new(u32::from(bits & 63));
+    let promotion = match code >> 12 {
+        0 => None,
+        r => Some(shakmaty::Role::try_from(r as u8).ok()?),
+    };
+    let uci = shakmaty::uci::UciMove::Normal { from: square(code), to: square(code >> 6), promotion };
+    uci.to_move(pos).ok()
+}
+
+impl PreparedGame {
+    /// Works out the keys of `game`'s main line (on a reading thread), up to `max_ply` moves; a
+    /// null move ends it.
+    fn new(game: Game, max_ply: Option<u32>) -> PreparedGame {
+        let moves = (|| {
+            if game.castling_mode == CastlingMode::Chess960 {
+                return Err(Leftout::Chess960);
+            }
+            let mut pos = game.start_position().map_err(|_| Leftout::InvalidStart)?;
+            let limit = max_ply.map_or(usize::MAX, |m| m as usize);
+            let mut moves = Vec::with_capacity(game.moves.nodes.len().min(limit));
+            for node in game.moves.nodes.iter().take(limit) {
+                let Some(mv) = node.mv else { break };
+                let key = PositionKey::new(&pos).map_err(|_| Leftout::InvalidStart)?;
+                moves.push((key, move_code(mv)));
+                pos.play_unchecked(mv);
+            }
+            Ok(moves)
+        })();
+        PreparedGame { game, moves }
+    }
+}
+
+/// Accumulates games into a tree file, within [`TreeOptions::memory`].
+pub struct TreeBuilder {
+    options: TreeOptions,
+    runs: RunBuilder<KEY_BYTES>,
+    summary: TreeSummary,
+}
+
+impl TreeBuilder {
+    /// A builder with nothing in it.
+    pub fn new(options: TreeOptions) -> io::Result<TreeBuilder> {
+        let runs = RunBuilder::new(options.memory, &options.temp_dir)?;
+        Ok(TreeBuilder { options, runs, summary: TreeSummary::default() })
+    }
+
+    /// What it did so far.
+    pub fn summary(&self) -> &TreeSummary {
+        &self.summary
+    }
+
+    /// Counts every game of `source`, read on all rayon threads, in file order; `name` is how
+    /// the tree names the source.
+    pub fn add_source(&mut self, source: &Source, name: &str) -> io::Result<()> {
+        self.runs.start_source(name);
+        let max_ply = self.options.max_ply;
+        let mut number = 0;
+        source.read_in_parallel(
+            |game| PreparedGame::new(game, max_ply),
+            |item: Result<PreparedGame, GamesError>| {
+                number += 1;
+                match item {
+                    Ok(game) => self.add_prepared(game, number, name),
+                    Err(e) => {
+                        self.summary.games_unreadable += 1;
+                        self.summary.problem(format!("{name}: game {number}: {e}"));
+                        Ok(())
+                    }
+                }
+            },
+        )
+    }
+
+    /// Counts a game made ready by [`PreparedGame::new`]; `number` is its number in its source
+    /// (from 1), `name` the source's.
+    fn add_prepared(&mut self, prepared: PreparedGame, number: u64, name: &str) -> io::Result<()> {
+        let moves = match prepared.moves {
+            Ok(moves) => moves,
+            Err(Leftout::Chess960) => {
+                self.summary.games_chess960 += 1;
+                self.summary
+                    .problem(format!("{name}: game {number}: Chess960 left out (the tree holds standard chess)"));
+                return Ok(());
+            }
+            Err(Leftout::InvalidStart) => {
+                self.summary.games_invalid_start += 1;
+                self.summary.problem(format!("{name}: game {number}: the start position is not legal chess"));
+                return Ok(());
+            }
+        };
+        let game = &prepared.game;
+        let mut record = Vec::with_capacity(128);
+        write_game(&mut record, game, number)?;
+        let id = self.runs.add_game(&record)?;
+        self.summary.games_added += 1;
+        self.summary.moves_added += moves.len() as u64;
+        let elo = |name| rating(game.tag(name).map(|t| t.as_bytes()));
+        let (white, black) = (elo("WhiteElo"), elo("BlackElo"));
+        let year = year(game.tag("Date").map(|t| t.as_bytes()));
+        for (key, code) in moves {
+            let turn = key.turn();
+            let outcome = match (game.result, turn) {
+                (GameResult::Unknown, _) => Outcome::Unknown,
+                (GameResult::Draw, _) => Outcome::Drawn,
+                (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => Outcome::Won,
+                _ => Outcome::Lost,
+            };
+            let (mover_rating, opponent_rating) = if turn == Color::White { (white, black) } else { (black, white) };
+            let played = Played { code, outcome, mover_rating, opponent_rating, year, game: id };
+            self.runs.push(key.0, played)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the tree to `out` and gives it back with the file's footer and what was done.
+    pub fn finish<W: Write>(self, out: W) -> io::Result<(W, Footer, TreeSummary)> {
+        let mut summary = self.summary;
+        summary.runs = self.runs.runs();
+        let (out, footer) = self.runs.finish(out, GAME)?;
+        Ok((out, footer, summary))
+    }
+}
+
+/// Builds the tree of the games of `paths` (PGN, SCID 3/4/5, JSON Lines), in that order, into
+/// `out`; each source is named in the tree as its path is written.
+pub fn build<W: Write>(paths: &[&Path], options: TreeOptions, out: W) -> Result<(W, Footer, TreeSummary), GamesError> {
+    let mut builder =
+        TreeBuilder::new(options).map_err(|source| GamesError::Io { path: PathBuf::from("."), source })?;
+    for path in paths {
+        let io = |source| GamesError::Io { path: path.to_path_buf(), source };
+        let source = Source::open(path)?;
+        builder.add_source(&source, &path.display().to_string()).map_err(io)?;
+    }
+    builder.finish(out).map_err(|source| GamesError::Io { path: PathBuf::from("<output>"), source })
+}

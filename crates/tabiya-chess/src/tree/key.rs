@@ -1,0 +1,160 @@
+//! The tree's position key: the position itself, normalised and packed in 26 bytes, so that two
+//! positions share a key exactly when they are the same position for the rules of repetition
+//! (pieces, side to move, castling rights, an en-passant capture that is legal). No hash: a
+//! Zobrist key (Polyglot's 64 bits) has collisions in large collections, and a 128-bit hash
+//! could not give the position back for a FEN, a book or the explorer.
+
+use shakmaty::{Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, FromSetup, Piece, Position};
+use shakmaty::{Role, Setup, Square};
+
+/// Bytes of a key on disk.
+pub const KEY_BYTES: usize = 26;
+
+/// A normalised standard-chess position: the occupied squares (8 bytes, big-endian), a nibble
+/// per occupied square in ascending square order (16 bytes: at most 32 pieces), then a byte of
+/// side to move (bit 0, Black) and castling rights (bits 1–4: White king side, White queen
+/// side, Black king side, Black queen side) and a byte of the legal en-passant file + 1 (0:
+/// none). Keys sort as their bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PositionKey(pub [u8; KEY_BYTES]);
+
+/// Why a position has no key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyError {
+    /// More than 32 pieces (possible from a FEN only).
+    TooManyPieces,
+}
+
+const CASTLING: [(Color, CastlingSide); 4] = [
+    (Color::White, CastlingSide::KingSide),
+    (Color::White, CastlingSide::QueenSide),
+    (Color::Black, CastlingSide::KingSide),
+    (Color::Black, CastlingSide::QueenSide),
+];
+
+fn piece_code(piece: Piece) -> u8 {
+    piece.role as u8 | if piece.color == Color::Black { 8 } else { 0 }
+}
+
+fn code_piece(code: u8) -> Option<Piece> {
+    let role = Role::try_from(code & 7).ok()?;
+    Some(Piece { role, color: if code & 8 == 0 { Color::White } else { Color::Black } })
+}
+
+impl PositionKey {
+    /// The key of `pos`.
+    pub fn new(pos: &Chess) -> Result<PositionKey, KeyError> {
+        let board = pos.board();
+        let occupied = board.occupied();
+        if occupied.count() > 32 {
+            return Err(KeyError::TooManyPieces);
+        }
+        let mut pieces: u128 = 0;
+        for (i, square) in occupied.into_iter().enumerate() {
+            let code = board.piece_at(square).map_or(0, piece_code);
+            pieces |= u128::from(code) << (124 - 4 * i);
+        }
+        let mut state = u8::from(pos.turn() == Color::Black);
+        for (bit, (color, side)) in CASTLING.into_iter().enumerate() {
+            if pos.castles().has(color, side) {
+                state |= 2 << bit;
+            }
+        }
+        let ep = pos.ep_square(EnPassantMode::Legal).map_or(0, |sq| sq.file() as u8 + 1);
+        let mut key = [0; KEY_BYTES];
+        key[..8].copy_from_slice(&occupied.0.to_be_bytes());
+        key[8..24].copy_from_slice(&pieces.to_be_bytes());
+        key[24] = state;
+        key[25] = ep;
+        Ok(PositionKey(key))
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        if self.0[24] & 1 == 0 { Color::White } else { Color::Black }
+    }
+
+    /// The position back (halfmove clock 0, move number 1), or `None` when the bytes are no
+    /// legal position (a damaged file).
+    pub fn position(&self) -> Option<Chess> {
+        let occupied = Bitboard(u64::from_be_bytes(self.0[..8].try_into().ok()?));
+        let pieces = u128::from_be_bytes(self.0[8..24].try_into().ok()?);
+        // Nibbles beyond the pieces must be zero.
+        if occupied.count() > 32 || pieces.checked_shl(4 * occupied.count() as u32).unwrap_or(0) != 0 {
+            return None;
+        }
+        let mut board = Board::empty();
+        for (i, square) in occupied.into_iter().enumerate() {
+            board.set_piece_at(square, code_piece((pieces >> (124 - 4 * i)) as u8 & 0xf)?);
+        }
+        let turn = self.turn();
+        let mut rooks = Bitboard::EMPTY;
+        for (bit, (color, side)) in CASTLING.into_iter().enumerate() {
+            if self.0[24] & (2 << bit) != 0 {
+                let file = if side == CastlingSide::KingSide { shakmaty::File::H } else { shakmaty::File::A };
+                rooks.add(Square::from_coords(file, color.backrank()));
+            }
+        }
+        if self.0[24] >> 5 != 0 || self.0[25] > 8 {
+            return None;
+        }
+        let mut setup = Setup::empty();
+        setup.board = board;
+        setup.turn = turn;
+        setup.castling_rights = rooks;
+        setup.ep_square = self.0[25].checked_sub(1).map(|file| {
+            let rank = if turn == Color::White { shakmaty::Rank::Sixth } else { shakmaty::Rank::Third };
+            Square::from_coords(shakmaty::File::new(u32::from(file)), rank)
+        });
+        let pos = Chess::from_setup(setup, CastlingMode::Standard).ok()?;
+        // Only a key made by `new` is well formed: anything else (an en-passant file without a
+        // legal capture) is damage.
+        (PositionKey::new(&pos).ok()? == *self).then_some(pos)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::fen::Fen;
+
+    use super::*;
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+    }
+
+    #[test]
+    fn keys_give_their_positions_back() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "r3k2r/8/8/8/8/8/8/4K2R b Kq - 0 1",
+            "8/8/8/KPp4r/8/8/8/7k w - c6 0 2",
+        ] {
+            let p = pos(fen);
+            let key = PositionKey::new(&p).unwrap();
+            let back = key.position().unwrap();
+            assert_eq!(PositionKey::new(&back).unwrap(), key, "{fen}");
+            assert_eq!(back.board(), p.board());
+            assert_eq!(key.turn(), p.turn());
+        }
+    }
+
+    #[test]
+    fn en_passant_counts_only_when_legal() {
+        // After 1. e4 no black pawn can take: the same key as without the square.
+        let with = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+        let without = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        assert_eq!(PositionKey::new(&with), PositionKey::new(&without));
+        let legal = pos("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+        assert_eq!(PositionKey::new(&legal).unwrap().0[25], 6);
+    }
+
+    #[test]
+    fn damaged_keys_are_refused() {
+        let mut key = PositionKey::new(&Chess::default()).unwrap();
+        key.0[25] = 3;
+        assert_eq!(key.position(), None);
+        assert_eq!(PositionKey([0xff; KEY_BYTES]).position(), None);
+    }
+}

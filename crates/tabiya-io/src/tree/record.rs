@@ -1,0 +1,379 @@
+//! A position's moves with their statistics (any game: positions are opaque keys, moves
+//! 16-bit codes), how two counts of the same move add up, and their
+//! encoding: the one byte layout of the tree file's records and of the builder's sorted runs.
+//!
+//! Adding up is associative and commutative (sums, least and greatest years, the best-rated
+//! games by a total order with duplicates removed), which is what makes the tree of A + B the
+//! merge of the trees of A and B, whatever the order the counts meet in.
+
+use std::io::{self, Read, Write};
+
+/// Best-rated games kept per move.
+pub const TOP_GAMES: usize = 5;
+
+/// A game among a move's best rated: its rating (the mean of both players', an unknown rating
+/// counting 0) and its number in the tree's game table. Better games sort first: higher rating,
+/// then lower number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TopGame {
+    /// The mean of the two players' ratings.
+    pub rating: u16,
+    /// The game's number in the tree's game table, from 0.
+    pub game: u64,
+}
+
+impl TopGame {
+    fn order(&self) -> (std::cmp::Reverse<u16>, u64) {
+        (std::cmp::Reverse(self.rating), self.game)
+    }
+}
+
+/// One move of a position with everything counted for it, from the point of view of the side
+/// that plays it. `games - wins - draws - losses` games had no known result.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TreeMove {
+    /// The move in UCI as `from | to << 6 | promotion role << 12` (castling as the king's two
+    /// squares, `e1g1`).
+    pub code: u16,
+    /// Times it was played (a game that repeats a position and a move counts each time).
+    pub games: u64,
+    /// Games the mover won.
+    pub wins: u64,
+    /// Drawn games.
+    pub draws: u64,
+    /// Games the mover lost.
+    pub losses: u64,
+    /// The sum of the mover's ratings, over the games where it is known.
+    pub mover_rating_sum: u64,
+    /// Games where the mover's rating is known.
+    pub mover_rated: u64,
+    /// The sum of the opponent's ratings, over the games where it is known.
+    pub opponent_rating_sum: u64,
+    /// Games where the opponent's rating is known.
+    pub opponent_rated: u64,
+    /// The first year it was played in (0: no game with a known year).
+    pub first_year: u16,
+    /// The last year it was played in (0: no game with a known year).
+    pub last_year: u16,
+    /// Its best-rated games, best first, at most [`TOP_GAMES`].
+    pub top: Vec<TopGame>,
+    /// Its exact value when the position was solved (Othello: the mover's final disc
+    /// difference with best play); the same in every count of a position.
+    pub exact: Option<i8>,
+}
+
+/// One game's move: what the builder counts, [`TreeMove::count`] adds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Played {
+    /// The move's code ([`TreeMove::code`]).
+    pub code: u16,
+    /// 1 the mover won, 0 lost, 2 draw, 3 unknown.
+    pub outcome: Outcome,
+    /// The mover's rating (0: unknown).
+    pub mover_rating: u16,
+    /// The opponent's rating (0: unknown).
+    pub opponent_rating: u16,
+    /// The game's year (0: unknown).
+    pub year: u16,
+    /// The game's number in the tree's game table.
+    pub game: u64,
+}
+
+/// A game's result from the mover's point of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The mover won.
+    Won,
+    /// Draw.
+    Drawn,
+    /// The mover lost.
+    Lost,
+    /// No known result.
+    Unknown,
+}
+
+fn min_year(a: u16, b: u16) -> u16 {
+    match (a, b) {
+        (0, y) | (y, 0) => y,
+        (a, b) => a.min(b),
+    }
+}
+
+impl TreeMove {
+    /// A move counted once.
+    pub fn of(played: &Played) -> TreeMove {
+        let mut m = TreeMove { code: played.code, ..TreeMove::default() };
+        m.count(played);
+        m
+    }
+
+    /// Counts one more game of the move.
+    pub fn count(&mut self, p: &Played) {
+        self.games += 1;
+        match p.outcome {
+            Outcome::Won => self.wins += 1,
+            Outcome::Drawn => self.draws += 1,
+            Outcome::Lost => self.losses += 1,
+            Outcome::Unknown => {}
+        }
+        if p.mover_rating > 0 {
+            self.mover_rating_sum += u64::from(p.mover_rating);
+            self.mover_rated += 1;
+        }
+        if p.opponent_rating > 0 {
+            self.opponent_rating_sum += u64::from(p.opponent_rating);
+            self.opponent_rated += 1;
+        }
+        self.first_year = min_year(self.first_year, p.year);
+        self.last_year = self.last_year.max(p.year);
+        let rating = ((u32::from(p.mover_rating) + u32::from(p.opponent_rating)) / 2) as u16;
+        self.add_top(&[TopGame { rating, game: p.game }]);
+    }
+
+    /// Adds another count of the same move.
+    pub fn add(&mut self, other: &TreeMove) {
+        self.games += other.games;
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+        self.mover_rating_sum += other.mover_rating_sum;
+        self.mover_rated += other.mover_rated;
+        self.opponent_rating_sum += other.opponent_rating_sum;
+        self.opponent_rated += other.opponent_rated;
+        self.first_year = min_year(self.first_year, other.first_year);
+        self.last_year = self.last_year.max(other.last_year);
+        self.add_top(&other.top);
+        self.exact = self.exact.or(other.exact);
+    }
+
+    fn add_top(&mut self, games: &[TopGame]) {
+        self.top.extend_from_slice(games);
+        self.top.sort_unstable_by_key(TopGame::order);
+        self.top.dedup();
+        self.top.truncate(TOP_GAMES);
+    }
+
+    /// Game numbers moved up by `shift` (the games of the trees before this one in a merge).
+    pub fn shift_games(&mut self, shift: u64) {
+        for top in &mut self.top {
+            top.game += shift;
+        }
+    }
+}
+
+/// Adds the moves of `other` into `moves` (both sorted by code), keeping them sorted.
+pub fn add_moves(moves: &mut Vec<TreeMove>, other: Vec<TreeMove>) {
+    for m in other {
+        match moves.binary_search_by_key(&m.code, |x| x.code) {
+            Ok(i) => moves[i].add(&m),
+            Err(i) => moves.insert(i, m),
+        }
+    }
+}
+
+/// Writes an unsigned LEB128 number.
+pub fn write_varint(out: &mut impl Write, mut n: u64) -> io::Result<()> {
+    let mut buf = [0u8; 10];
+    let mut len = 0;
+    loop {
+        let byte = (n & 0x7f) as u8;
+        n >>= 7;
+        buf[len] = byte | if n == 0 { 0 } else { 0x80 };
+        len += 1;
+        if n == 0 {
+            return out.write_all(&buf[..len]);
+        }
+    }
+}
+
+/// Reads bytes as records: positions, moves and their numbers, with the offset reached.
+pub struct Decoder<R> {
+    input: R,
+    /// Bytes read so far.
+    pub offset: u64,
+}
+
+fn damaged(what: impl Into<String>) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, what.into())
+}
+
+impl<R: Read> Decoder<R> {
+    /// Reads from `input`, whose first byte is at `offset` of its file.
+    pub fn new(input: R, offset: u64) -> Decoder<R> {
+        Decoder { input, offset }
+    }
+
+    fn byte(&mut self) -> io::Result<u8> {
+        let mut b = [0];
+        self.input.read_exact(&mut b)?;
+        self.offset += 1;
+        Ok(b[0])
+    }
+
+    /// An unsigned LEB128 number.
+    pub fn varint(&mut self) -> io::Result<u64> {
+        let mut n = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            n |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Ok(n);
+            }
+        }
+        Err(damaged(format!("a number longer than 10 bytes before offset {}", self.offset)))
+    }
+
+    /// A number that must fit 16 bits.
+    fn u16_varint(&mut self, what: &str) -> io::Result<u16> {
+        let at = self.offset;
+        u16::try_from(self.varint()?).map_err(|_| damaged(format!("{what} at offset {at} is over 65535")))
+    }
+
+    /// `len` bytes.
+    pub fn bytes(&mut self, len: usize) -> io::Result<Vec<u8>> {
+        let mut v = vec![0; len];
+        self.input.read_exact(&mut v)?;
+        self.offset += len as u64;
+        Ok(v)
+    }
+
+    /// A string: its length, then its bytes.
+    pub fn text(&mut self) -> io::Result<Vec<u8>> {
+        let len = self.varint()?;
+        if len > 1 << 20 {
+            return Err(damaged(format!("a text of {len} bytes before offset {}", self.offset)));
+        }
+        self.bytes(len as usize)
+    }
+
+    /// The next position (its key of `K` bytes) and its moves, or `None` at the end of the
+    /// input.
+    pub fn position<const K: usize>(&mut self) -> io::Result<Option<([u8; K], Vec<TreeMove>)>> {
+        let mut key = [0; K];
+        match self.input.read(&mut key[..1])? {
+            0 => return Ok(None),
+            _ => self.input.read_exact(&mut key[1..])?,
+        }
+        self.offset += K as u64;
+        let count = self.varint()?;
+        if count == 0 || count > 256 {
+            return Err(damaged(format!("{count} moves in the position before offset {}", self.offset)));
+        }
+        let mut moves = Vec::with_capacity(count as usize);
+        for _ in 0..count {
+            moves.push(self.tree_move()?);
+        }
+        Ok(Some((key, moves)))
+    }
+
+    fn tree_move(&mut self) -> io::Result<TreeMove> {
+        let code = self.u16_varint("a move")?;
+        let mut numbers = [0u64; 8];
+        for n in &mut numbers {
+            *n = self.varint()?;
+        }
+        let [games, wins, draws, losses, mover_rating_sum, mover_rated, opponent_rating_sum, opponent_rated] = numbers;
+        let first_year = self.u16_varint("a year")?;
+        let last_year = self.u16_varint("a year")?;
+        let flags = self.byte()?;
+        let tops = flags & 0x7f;
+        let exact = if flags & 0x80 != 0 { Some(self.byte()? as i8) } else { None };
+        if usize::from(tops) > TOP_GAMES {
+            return Err(damaged(format!("{tops} top games before offset {}", self.offset)));
+        }
+        let mut top = Vec::with_capacity(usize::from(tops));
+        for _ in 0..tops {
+            let rating = self.u16_varint("a rating")?;
+            top.push(TopGame { rating, game: self.varint()? });
+        }
+        Ok(TreeMove {
+            code,
+            games,
+            wins,
+            draws,
+            losses,
+            mover_rating_sum,
+            mover_rated,
+            opponent_rating_sum,
+            opponent_rated,
+            first_year,
+            last_year,
+            top,
+            exact,
+        })
+    }
+}
+
+/// Writes a position and its moves (sorted by code) as [`Decoder::position`] reads them.
+pub fn write_position(out: &mut impl Write, key: &[u8], moves: &[TreeMove]) -> io::Result<()> {
+    out.write_all(key)?;
+    write_varint(out, moves.len() as u64)?;
+    for m in moves {
+        write_varint(out, u64::from(m.code))?;
+        for n in [
+            m.games,
+            m.wins,
+            m.draws,
+            m.losses,
+            m.mover_rating_sum,
+            m.mover_rated,
+            m.opponent_rating_sum,
+            m.opponent_rated,
+            u64::from(m.first_year),
+            u64::from(m.last_year),
+        ] {
+            write_varint(out, n)?;
+        }
+        // The number of top games, bit 7 set when the exact value follows.
+        out.write_all(&[m.top.len() as u8 | if m.exact.is_some() { 0x80 } else { 0 }])?;
+        if let Some(exact) = m.exact {
+            out.write_all(&[exact as u8])?;
+        }
+        for top in &m.top {
+            write_varint(out, u64::from(top.rating))?;
+            write_varint(out, top.game)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn played(code: u16, outcome: Outcome, rating: u16, year: u16, game: u64) -> Played {
+        Played { code, outcome, mover_rating: rating, opponent_rating: rating, year, game }
+    }
+
+    #[test]
+    fn counts_add_up_in_any_grouping() {
+        let games: Vec<Played> = (0..40u64)
+            .map(|g| {
+                let outcome = [Outcome::Won, Outcome::Drawn, Outcome::Lost, Outcome::Unknown][g as usize % 4];
+                played(7, outcome, (g % 7) as u16 * 100, if g % 3 == 0 { 0 } else { 1990 + (g % 5) as u16 * 3 }, g)
+            })
+            .collect();
+        let one = |games: &[Played]| {
+            let mut m = TreeMove::of(&games[0]);
+            games[1..].iter().for_each(|p| m.count(p));
+            m
+        };
+        let whole = one(&games);
+        for cut in [1, 13, 39] {
+            let mut split = one(&games[cut..]);
+            split.add(&one(&games[..cut]));
+            assert_eq!(split, whole, "{cut}");
+        }
+        assert_eq!((whole.games, whole.wins, whole.draws, whole.losses), (40, 10, 10, 10));
+        assert_eq!((whole.first_year, whole.last_year), (1990, 2002));
+        assert_eq!(whole.top.iter().map(|t| t.game).collect::<Vec<_>>(), [6, 13, 20, 27, 34]);
+        let mut bytes = Vec::new();
+        let key = [3; 26];
+        let solved = TreeMove { exact: Some(-12), ..whole.clone() };
+        write_position(&mut bytes, &key, &[whole.clone(), solved.clone()]).unwrap();
+        let mut decoder = Decoder::new(&bytes[..], 0);
+        assert_eq!(decoder.position().unwrap(), Some((key, vec![whole, solved])));
+        assert_eq!(decoder.position::<26>().unwrap(), None);
+        assert_eq!(decoder.offset, bytes.len() as u64);
+    }
+}

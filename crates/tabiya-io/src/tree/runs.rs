@@ -1,0 +1,186 @@
+//! Counting within a memory budget: occurrences (a position's key and a game's move) are held
+//! until the budget is full, then sorted, added up by position and move and spilled to an
+//! unnamed temporary file as a sorted run; at the end the runs are merged into the tree file.
+//! Counting adds up in any grouping (record.rs), so the bytes do not depend on the budget.
+//! Also the game table, written as games come to another unnamed temporary file.
+
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use super::file::{Footer, TreeSource, TreeWriter};
+use super::merge::{Stream, merge};
+use super::record::{Decoder, Played, TreeMove, write_position};
+
+/// A move of a game where it was played.
+#[derive(Debug, Clone, Copy)]
+struct Occurrence<const K: usize> {
+    key: [u8; K],
+    played: Played,
+}
+
+/// Occurrences counted into sorted runs, spilled past a memory budget, and the game table.
+pub struct RunBuilder<const K: usize> {
+    occurrences: Vec<Occurrence<K>>,
+    limit: usize,
+    temp_dir: PathBuf,
+    runs: Vec<File>,
+    spilled: u64,
+    table: TableWriter,
+    sources: Vec<TreeSource>,
+}
+
+/// Runs merged at once: when as many wait, they are merged into one (a merge reads a record
+/// of each run for every position, and each run is an open file).
+const MAX_RUNS: usize = 32;
+
+/// A run written to its end, read from its start.
+fn rewound(run: BufWriter<File>) -> io::Result<File> {
+    let mut file = run.into_inner().map_err(io::IntoInnerError::into_error)?;
+    file.seek(SeekFrom::Start(0))?;
+    Ok(file)
+}
+
+/// Runs as streams for [`merge`].
+fn streams<const K: usize>(runs: Vec<File>) -> io::Result<Vec<Stream<BufReader<File>, K>>> {
+    runs.into_iter().map(|run| Stream::new(Decoder::new(BufReader::with_capacity(1 << 16, run), 0), 0)).collect()
+}
+
+impl<const K: usize> RunBuilder<K> {
+    /// A builder that holds about `memory` bytes of occurrences before it spills a run to an
+    /// unnamed file in `temp_dir` (gone when the process ends, however it ends).
+    pub fn new(memory: u64, temp_dir: &Path) -> io::Result<RunBuilder<K>> {
+        let limit = (memory / size_of::<Occurrence<K>>() as u64).max(16) as usize;
+        Ok(RunBuilder {
+            occurrences: Vec::new(),
+            limit,
+            temp_dir: temp_dir.to_path_buf(),
+            runs: Vec::new(),
+            spilled: 0,
+            table: TableWriter::new(temp_dir)?,
+            sources: Vec::new(),
+        })
+    }
+
+    /// Runs spilled so far.
+    pub fn runs(&self) -> u64 {
+        self.spilled
+    }
+
+    /// Begins a source: the games added next are its.
+    pub fn start_source(&mut self, name: &str) {
+        self.sources.push(TreeSource { name: name.to_owned(), games: 0 });
+    }
+
+    /// Adds a game's record to the table (of the last source begun); its number (from 0) is
+    /// what [`Played::game`] names.
+    pub fn add_game(&mut self, record: &[u8]) -> io::Result<u64> {
+        if let Some(source) = self.sources.last_mut() {
+            source.games += 1;
+        }
+        self.table.add(record)
+    }
+
+    /// Counts a move played in position `key`.
+    pub fn push(&mut self, key: [u8; K], played: Played) -> io::Result<()> {
+        if self.occurrences.len() >= self.limit {
+            self.spill()?;
+        }
+        self.occurrences.push(Occurrence { key, played });
+        Ok(())
+    }
+
+    /// Sorts the occurrences and adds them up, handing each position with its moves to `emit`.
+    fn drain(&mut self, mut emit: impl FnMut(&[u8; K], &mut [TreeMove]) -> io::Result<()>) -> io::Result<()> {
+        let mut occurrences = std::mem::take(&mut self.occurrences);
+        occurrences.sort_unstable_by(|a, b| a.key.cmp(&b.key).then(a.played.code.cmp(&b.played.code)));
+        let mut moves: Vec<TreeMove> = Vec::new();
+        for (i, o) in occurrences.iter().enumerate() {
+            match moves.last_mut() {
+                Some(last) if last.code == o.played.code => last.count(&o.played),
+                _ => moves.push(TreeMove::of(&o.played)),
+            }
+            if occurrences.get(i + 1).is_none_or(|next| next.key != o.key) {
+                emit(&o.key, &mut moves)?;
+                moves.clear();
+            }
+        }
+        // The vector keeps its room for the next run.
+        occurrences.clear();
+        self.occurrences = occurrences;
+        Ok(())
+    }
+
+    /// Writes the occurrences as a sorted run; [`MAX_RUNS`] runs are merged into one.
+    fn spill(&mut self) -> io::Result<()> {
+        let mut run = BufWriter::with_capacity(1 << 16, tempfile::tempfile_in(&self.temp_dir)?);
+        self.drain(|key, moves| write_position(&mut run, key, moves))?;
+        self.runs.push(rewound(run)?);
+        self.spilled += 1;
+        if self.runs.len() >= MAX_RUNS {
+            let mut run = BufWriter::with_capacity(1 << 16, tempfile::tempfile_in(&self.temp_dir)?);
+            merge(streams::<K>(std::mem::take(&mut self.runs))?, |key, moves| write_position(&mut run, key, moves))?;
+            self.runs.push(rewound(run)?);
+        }
+        Ok(())
+    }
+
+    /// Writes the tree of `game` to `out` and gives `out` back with the file's footer.
+    pub fn finish<W: Write>(self, out: W, game: u8) -> io::Result<(W, Footer)> {
+        self.finish_with(out, game, |_, _| ())
+    }
+
+    /// [`RunBuilder::finish`], each position's moves handed to `annotate` once, added up,
+    /// before they are written (to set [`TreeMove::exact`]).
+    pub fn finish_with<W: Write>(
+        mut self,
+        out: W,
+        game: u8,
+        mut annotate: impl FnMut(&[u8; K], &mut [TreeMove]),
+    ) -> io::Result<(W, Footer)> {
+        let mut writer = TreeWriter::<W, K>::new(out, game)?;
+        let mut write = |key: &[u8; K], moves: &mut [TreeMove]| {
+            annotate(key, moves);
+            writer.position(key, moves)
+        };
+        if self.runs.is_empty() {
+            self.drain(&mut write)?;
+        } else {
+            if !self.occurrences.is_empty() {
+                self.spill()?;
+            }
+            self.occurrences = Vec::new();
+            merge(streams(std::mem::take(&mut self.runs))?, &mut write)?;
+        }
+        let (mut games, offsets) = self.table.into_reader()?;
+        writer.finish(&mut games, &offsets, &self.sources)
+    }
+}
+
+/// Game records written as they come, to an unnamed temporary file, with where each starts
+/// (8 bytes a game in memory).
+struct TableWriter {
+    file: BufWriter<File>,
+    offsets: Vec<u64>,
+    len: u64,
+}
+
+impl TableWriter {
+    fn new(dir: &Path) -> io::Result<TableWriter> {
+        Ok(TableWriter { file: BufWriter::new(tempfile::tempfile_in(dir)?), offsets: Vec::new(), len: 0 })
+    }
+
+    fn add(&mut self, record: &[u8]) -> io::Result<u64> {
+        self.file.write_all(record)?;
+        self.offsets.push(self.len);
+        self.len += record.len() as u64;
+        Ok(self.offsets.len() as u64 - 1)
+    }
+
+    /// The table's bytes, read from the start, and where each record starts.
+    fn into_reader(self) -> io::Result<(impl Read, Vec<u64>)> {
+        let mut file = self.file.into_inner().map_err(io::IntoInnerError::into_error)?;
+        file.seek(SeekFrom::Start(0))?;
+        Ok((BufReader::new(file).take(self.len), self.offsets))
+    }
+}
