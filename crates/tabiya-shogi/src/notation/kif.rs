@@ -100,7 +100,9 @@ pub fn write(kifu: &Kifu, flavour: Flavour) -> String {
         variations: &kifu.variations,
         first_has_sibling: false,
     };
-    let mut writer = Writer { out, flavour, first: start.side_to_move() };
+    let handicap = kifu.header("手合割").is_some_and(handicap::is_handicap);
+    let names = if handicap { ["下手", "上手"] } else { ["先手", "後手"] };
+    let mut writer = Writer { out, flavour, first: start.side_to_move(), names };
     writer.line(line, start.clone(), None, [0, 0], true);
     for (ply, variation, has_sibling) in line.branches() {
         writer.variation(line, start, ply, variation, has_sibling);
@@ -167,6 +169,8 @@ struct Writer {
     flavour: Flavour,
     /// The side that moves first in the record, for KI2's ▲/△.
     first: Color,
+    /// What the summary calls sente and gote: 先手 and 後手, or 下手 and 上手 in a handicap game.
+    names: [&'static str; 2],
 }
 
 impl Writer {
@@ -219,7 +223,7 @@ impl Writer {
                 self.push(&format!("{n:>4} {}{time}{mark}", end.kif()));
             }
             if main || self.flavour == Flavour::Ki2 {
-                self.push(&summary(end, played, self.first));
+                self.push(&summary(end, played, self.first, self.names));
             }
         }
     }
@@ -301,17 +305,18 @@ fn split_time(text: &str) -> (&str, Option<MoveTime>) {
 
 /// The `まで…` line after the moves: `まで17手詰` for a mate (the tsume form), else who won
 /// or how the game stopped, as 柿木将棋 writes it.
-fn summary(end: Ending, played: usize, first: Color) -> String {
+/// `names` are sente's and gote's (下手 and 上手 in a handicap game).
+fn summary(end: Ending, played: usize, first: Color, names: [&str; 2]) -> String {
     // The side to move after the moves is the one the ending befalls.
     let loser = if played.is_multiple_of(2) { first } else { first.flip() };
-    let winner = if loser == Color::Black { "後手" } else { "先手" };
+    let (winner, loser) = if loser == Color::Black { (names[1], names[0]) } else { (names[0], names[1]) };
     match end {
         Ending::Mate => format!("まで{played}手詰"),
         Ending::Resign => format!("まで{played}手で{winner}の勝ち"),
         Ending::TimeUp => format!("まで{played}手で時間切れにより{winner}の勝ち"),
         Ending::IllegalMove => format!("まで{played}手で{winner}の反則勝ち"),
         Ending::EnteringKing => {
-            format!("まで{played}手で入玉宣言により{}の勝ち", if winner == "先手" { "後手" } else { "先手" })
+            format!("まで{played}手で入玉宣言により{loser}の勝ち")
         }
         other => format!("まで{played}手で{}", other.kif()),
     }
