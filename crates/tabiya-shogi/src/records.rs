@@ -117,7 +117,8 @@ fn sfen_lines(text: &str) -> Result<Vec<Kifu>, Error> {
         let mut kifu = Kifu::new(start);
         let mut current = kifu.start.clone();
         let texts: Vec<String> = moves.split_ascii_whitespace().map(str::to_owned).collect();
-        kifu.moves = usi_moves(&mut current, &texts).map_err(|e| located("sfen.illegal_move", format!("expected {e}")))?;
+        kifu.moves =
+            usi_moves(&mut current, &texts).map_err(|e| located("sfen.illegal_move", format!("expected {e}")))?;
         records.push(kifu);
     }
     Ok(records)
@@ -134,8 +135,10 @@ fn sfen_line(kifu: &Kifu) -> String {
 }
 
 /// The text of `records` in `format`: KIF and KI2 hold one record, CSA several (separated by
-/// `/`), SFEN one a line (`sfen POSITION moves …` when it has moves), JSON Lines one a line. CSA hands are written piece by piece (`P-00AL` is for T-BASE
-/// problems, see [`convert`](crate::convert)).
+/// `/`), SFEN one a line (`sfen POSITION moves …` when it has moves), JSON Lines one a line.
+/// CSA hands are written piece by piece (`P-00AL` is for T-BASE problems, see
+/// [`convert`](crate::convert)). What the format cannot hold is left out: say it with
+/// [`left_out`].
 pub fn text(records: &[Kifu], format: Format) -> Result<String, Error> {
     Ok(match format {
         Format::Csa => csa::write(records, false),
@@ -215,11 +218,17 @@ fn json_end(word: Option<String>) -> Result<Option<Ending>, String> {
 
 /// The variations of a JSON line that branch off the line of `moves` from move number `first`,
 /// played from `start`.
-fn json_variations(list: Vec<JsonVariation>, start: &PartialPosition, first: usize, moves: &[Move]) -> Result<Vec<Variation>, String> {
+fn json_variations(
+    list: Vec<JsonVariation>,
+    start: &PartialPosition,
+    first: usize,
+    moves: &[Move],
+) -> Result<Vec<Variation>, String> {
     let mut read = Vec::with_capacity(list.len());
     for v in list {
         let before = v.ply.checked_sub(first).filter(|&n| n <= moves.len() && v.ply > 0);
-        let before = before.ok_or_else(|| format!("a variation from move {first} to {}, found {}", first + moves.len(), v.ply))?;
+        let before = before
+            .ok_or_else(|| format!("a variation from move {first} to {}, found {}", first + moves.len(), v.ply))?;
         let mut position = start.clone();
         for &mv in &moves[..before] {
             position.make_move(mv);

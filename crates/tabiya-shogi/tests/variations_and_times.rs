@@ -63,11 +63,22 @@ fn rsshogi_lines(record: &Record) -> Vec<Line> {
 
 /// The same from tabiya's record.
 fn tabiya_lines(kifu: &Kifu, with_times: bool) -> Vec<Line> {
-    fn timed(moves: &[shogi_core::Move], times: &[Option<tabiya_shogi::notation::MoveTime>], with: bool) -> Vec<(String, Option<u32>)> {
+    fn timed(
+        moves: &[shogi_core::Move],
+        times: &[Option<tabiya_shogi::notation::MoveTime>],
+        with: bool,
+    ) -> Vec<(String, Option<u32>)> {
         let time = |i: usize| times.get(i).copied().flatten().map(|t| t.seconds).filter(|_| with);
         moves.iter().enumerate().map(|(i, &m)| (usi(m), time(i))).collect()
     }
-    fn walk(list: &[Variation], first: usize, prefix: &[String], moves: &[shogi_core::Move], with: bool, out: &mut Vec<Line>) {
+    fn walk(
+        list: &[Variation],
+        first: usize,
+        prefix: &[String],
+        moves: &[shogi_core::Move],
+        with: bool,
+        out: &mut Vec<Line>,
+    ) {
         for v in list {
             let mut before: Vec<String> = prefix.to_vec();
             before.extend(moves[..v.ply - first].iter().map(|&m| usi(m)));

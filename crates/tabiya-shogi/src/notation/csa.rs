@@ -215,10 +215,7 @@ impl Reader {
             self.kifu().end = Some(Ending::Sealed);
             return Ok(());
         }
-        if s.is_empty()
-            || s.starts_with('V')
-            || s.starts_with('N') && s.len() > 1 && s[1..].starts_with(['+', '-'])
-        {
+        if s.is_empty() || s.starts_with('V') || s.starts_with('N') && s.len() > 1 && s[1..].starts_with(['+', '-']) {
             if let Some(name) = s.strip_prefix("N+").or_else(|| s.strip_prefix("N-")) {
                 let key = if s.starts_with("N+") { "先手" } else { "後手" };
                 self.kifu().headers.push((key.into(), name.into()));

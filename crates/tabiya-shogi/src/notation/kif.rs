@@ -1,6 +1,8 @@
 //! KIF and KI2 (柿木将棋 formats): `キー：値` headers, the board diagram with both hands written
-//! out, then the moves — KIF one per numbered line with the origin `(xy)`, KI2 as `▲７三銀 △同　金`.
-//! The text is Unicode here; `.kif`/`.ki2` files are Shift-JIS, `.kifu`/`.ki2u` UTF-8.
+//! out (or a `手合割` that names the start), then the moves — KIF one per numbered line with the
+//! origin `(xy)` and the time column `( 0:16/00:00:16)`, KI2 as `▲７三銀 △同　金` — and after
+//! them the variations, each a `変化：N手` block. The text is Unicode here; `.kif`/`.ki2` files
+//! are Shift-JIS, `.kifu`/`.ki2u` UTF-8.
 
 use shogi_core::{Color, Hand, Move, PartialPosition, Piece, Square};
 
@@ -183,7 +185,14 @@ impl Writer {
     /// and the players' running totals `totals` (sente, gote; for times that give none). The
     /// main line ends with the `まで…` summary; a KI2 variation with an ending too (KI2 has no
     /// ending move line).
-    fn line(&mut self, line: LineView<'_>, mut position: PartialPosition, mut previous: Option<Square>, mut totals: [u32; 2], main: bool) {
+    fn line(
+        &mut self,
+        line: LineView<'_>,
+        mut position: PartialPosition,
+        mut previous: Option<Square>,
+        mut totals: [u32; 2],
+        main: bool,
+    ) {
         let style = if self.flavour == Flavour::Kif { Style::Kif } else { Style::Ki2 };
         let mut row: Vec<String> = Vec::new();
         for (i, &mv) in line.moves.iter().enumerate() {
@@ -218,7 +227,12 @@ impl Writer {
             let played = line.ply - 1 + line.moves.len();
             if self.flavour == Flavour::Kif {
                 let n = played + 1;
-                let time = time_column(end.kif(), line.times.get(line.moves.len()).copied().flatten(), position.side_to_move(), &mut totals);
+                let time = time_column(
+                    end.kif(),
+                    line.times.get(line.moves.len()).copied().flatten(),
+                    position.side_to_move(),
+                    &mut totals,
+                );
                 let mark = if line.branches_at(n) { "+" } else { "" };
                 self.push(&format!("{n:>4} {}{time}{mark}", end.kif()));
             }
@@ -230,7 +244,14 @@ impl Writer {
 
     /// Writes `variation`, which branches off `parent` (from `start`) at move `ply`, then the
     /// variations off it: a blank line, `変化：N手`, its moves.
-    fn variation(&mut self, parent: LineView<'_>, start: &PartialPosition, ply: usize, variation: &Variation, has_sibling: bool) {
+    fn variation(
+        &mut self,
+        parent: LineView<'_>,
+        start: &PartialPosition,
+        ply: usize,
+        variation: &Variation,
+        has_sibling: bool,
+    ) {
         let (position, previous, totals) = replay(start, parent, ply);
         self.push("");
         self.push(&format!("変化：{ply}手"));
@@ -475,9 +496,8 @@ fn read_move_line(
 ) -> Result<bool, Error> {
     let body = text.trim_start();
     if body.starts_with(['▲', '△', '☗', '☖']) {
-        let tokens = japanese::parse_tokens(body).map_err(|(at, expected)| {
-            line_error("kif.move", offset, number, expected, body.get(at..).unwrap_or(""))
-        })?;
+        let tokens = japanese::parse_tokens(body)
+            .map_err(|(at, expected)| line_error("kif.move", offset, number, expected, body.get(at..).unwrap_or("")))?;
         for token in tokens {
             let mv = japanese::resolve(current, *previous, &token)
                 .map_err(|e| line_error("kif.illegal_move", offset, number, e, body))?;
@@ -518,7 +538,12 @@ struct BranchPoint {
 
 /// The branch points along `line` (played from `position` after `previous`), owned by `owner`:
 /// one before each move and one after the last.
-fn branch_points(line: &Variation, mut position: PartialPosition, mut previous: Option<Square>, owner: &[usize]) -> Vec<BranchPoint> {
+fn branch_points(
+    line: &Variation,
+    mut position: PartialPosition,
+    mut previous: Option<Square>,
+    owner: &[usize],
+) -> Vec<BranchPoint> {
     let mut points = Vec::with_capacity(line.moves.len() + 1);
     for &mv in &line.moves {
         points.push(BranchPoint { position: position.clone(), previous, owner: owner.to_vec() });
@@ -544,7 +569,12 @@ fn branches_mut<'a>(kifu: &'a mut Kifu, path: &[usize]) -> &'a mut Vec<Variation
 /// 柿木将棋 writes them (and rsshogi reads them), a block branches off the line read last:
 /// its moves replace that line's from move N on; when that line itself starts at move N, the
 /// block is another alternative to the same move.
-fn read_variations(kifu: &mut Kifu, main: &Variation, start: &PartialPosition, lines: &[(usize, usize, &str)]) -> Result<(), Error> {
+fn read_variations(
+    kifu: &mut Kifu,
+    main: &Variation,
+    start: &PartialPosition,
+    lines: &[(usize, usize, &str)],
+) -> Result<(), Error> {
     let mut active = branch_points(main, start.clone(), None, &[]);
     let mut i = 0;
     while i < lines.len() {
@@ -603,7 +633,6 @@ fn read_variations(kifu: &mut Kifu, main: &Variation, start: &PartialPosition, l
     }
     Ok(())
 }
-
 
 fn play(position: &mut PartialPosition, moves: &mut Vec<Move>, previous: &mut Option<Square>, mv: Move) {
     // Callers pass legal moves only, which `make_move` accepts.

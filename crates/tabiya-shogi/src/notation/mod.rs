@@ -84,7 +84,14 @@ pub struct Variation {
 impl Variation {
     /// An empty variation from move number `ply`.
     pub fn new(ply: usize) -> Variation {
-        Variation { ply, moves: Vec::new(), times: Vec::new(), move_comments: Vec::new(), end: None, variations: Vec::new() }
+        Variation {
+            ply,
+            moves: Vec::new(),
+            times: Vec::new(),
+            move_comments: Vec::new(),
+            end: None,
+            variations: Vec::new(),
+        }
     }
 
     /// Every variation in it and below, itself included.
