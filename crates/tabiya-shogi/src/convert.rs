@@ -86,6 +86,7 @@ pub fn convert(inputs: &[Input], output: &Output) -> Result<Conversion, Error> {
                 kifus.extend(file.records);
             }
             let encoding = output_encoding(output, &encodings);
+            conversion.diagnostics.extend(records::left_out(&kifus, output.format));
             let bytes = records::write(&kifus, output.format, encoding)?;
             conversion.files.push(OutputFile { path: output.path.clone(), bytes });
             conversion.summary = format!("{} records written", kifus.len());

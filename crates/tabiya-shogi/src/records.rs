@@ -16,12 +16,12 @@
 use std::path::Path;
 
 use serde_json::json;
-use shogi_core::PartialPosition;
+use shogi_core::{Move, PartialPosition};
 use tabiya_io::report::{Info, Verification};
 use tabiya_io::{Diagnostic, Location, Unit};
 
 use crate::notation::kif::Flavour;
-use crate::notation::{Ending, Kifu, csa, kif, sfen};
+use crate::notation::{Ending, Kifu, MoveTime, Variation, csa, kif, sfen};
 use crate::{Encoding, Error, Format, board};
 
 /// What a KIF, KI2, CSA or SFEN file holds.
@@ -62,7 +62,6 @@ pub fn parse(bytes: &[u8], format: Format, encoding: Option<Encoding>) -> Result
         let what = format!("bytes that are not {encoding}, decoded as U+FFFD (give --from's file an encoding?)");
         diagnostics.push(Diagnostic::warning(code, Location::default(), what));
     }
-    diagnostics.extend(not_kept(&text, format));
     let records = match format {
         Format::Kif | Format::Ki2 => vec![kif::read(&text)?],
         Format::Csa => csa::read(&text)?,
@@ -73,35 +72,24 @@ pub fn parse(bytes: &[u8], format: Format, encoding: Option<Encoding>) -> Result
     Ok(RecordFile { records, encoding, diagnostics })
 }
 
-/// What the readers do not keep yet, said as warnings instead of dropped silently: KIF
-/// variations (`変化：`, the first one located) and time columns, CSA `T` times.
-fn not_kept(text: &str, format: Format) -> Vec<Diagnostic> {
+/// What a `format` file cannot hold of `records`, said as warnings before they are written:
+/// variations (CSA and SFEN have no branches), move times (KI2 and SFEN have no time column).
+pub fn left_out(records: &[Kifu], format: Format) -> Vec<Diagnostic> {
     let mut found = Vec::new();
-    let lines = || text.split('\n').map(|l| l.trim_end_matches('\r'));
-    let line_at = |n: usize| Location::of(Unit::Line, n as u64 + 1);
-    if matches!(format, Format::Kif | Format::Ki2) {
-        let variations: Vec<usize> = lines()
-            .enumerate()
-            .filter(|(_, l)| l.starts_with("変化：") || l.starts_with("変化:"))
-            .map(|(i, _)| i)
-            .collect();
-        if let Some(&first) = variations.first() {
-            let code = if format == Format::Kif { "kif.variations_not_kept" } else { "ki2.variations_not_kept" };
-            let what = format!("{} variations (変化) not kept: the main line is read", variations.len());
-            found.push(Diagnostic::warning(code, line_at(first), what));
-        }
-        let timed = lines().filter(|l| l.trim_end().ends_with(')') && l.contains("/") && l.contains(":")).count();
-        if format == Format::Kif && timed > 0 {
-            let what = format!("{timed} move times (消費時間) not kept");
-            found.push(Diagnostic::warning("kif.times_not_kept", Location::default(), what));
-        }
+    if !matches!(format, Format::Csa | Format::Sfen | Format::Ki2) {
+        return found;
     }
-    if format == Format::Csa {
-        let times = lines().flat_map(|l| l.split(',')).filter(|s| s.starts_with('T')).count();
-        if times > 0 {
-            let what = format!("{times} move times (T) not kept");
-            found.push(Diagnostic::warning("csa.times_not_kept", Location::default(), what));
-        }
+    let variations: usize = records.iter().map(Kifu::variation_count).sum();
+    if variations > 0 && format != Format::Ki2 {
+        let code = if format == Format::Csa { "csa.variations_left_out" } else { "sfen.variations_left_out" };
+        let what = format!("{variations} variations (変化) left out: {format} holds the main line only");
+        found.push(Diagnostic::warning(code, Location::default(), what));
+    }
+    let times: usize = records.iter().map(|k| k.times.iter().flatten().count()).sum();
+    if times > 0 && format != Format::Csa {
+        let code = if format == Format::Ki2 { "ki2.times_left_out" } else { "sfen.times_left_out" };
+        let what = format!("{times} move times left out: {format} has no time column");
+        found.push(Diagnostic::warning(code, Location::default(), what));
     }
     found
 }
@@ -128,13 +116,9 @@ fn sfen_lines(text: &str) -> Result<Vec<Kifu>, Error> {
         };
         let mut kifu = Kifu::new(start);
         let mut current = kifu.start.clone();
-        for text in moves.split_ascii_whitespace() {
-            let mv = board::legal_moves(&current).into_iter().find(|&m| board::usi(m) == text);
-            let mv =
-                mv.ok_or_else(|| located("sfen.illegal_move", format!("expected a legal USI move, found {text:?}")))?;
-            current.make_move(mv);
-            kifu.moves.push(mv);
-        }
+        let texts: Vec<String> = moves.split_ascii_whitespace().map(str::to_owned).collect();
+        kifu.moves =
+            usi_moves(&mut current, &texts).map_err(|e| located("sfen.illegal_move", format!("expected {e}")))?;
         records.push(kifu);
     }
     Ok(records)
@@ -151,8 +135,10 @@ fn sfen_line(kifu: &Kifu) -> String {
 }
 
 /// The text of `records` in `format`: KIF and KI2 hold one record, CSA several (separated by
-/// `/`), SFEN one a line (`sfen POSITION moves …` when it has moves), JSON Lines one a line. CSA hands are written piece by piece (`P-00AL` is for T-BASE
-/// problems, see [`convert`](crate::convert)).
+/// `/`), SFEN one a line (`sfen POSITION moves …` when it has moves), JSON Lines one a line.
+/// CSA hands are written piece by piece (`P-00AL` is for T-BASE problems, see
+/// [`convert`](crate::convert)). What the format cannot hold is left out: say it with
+/// [`left_out`].
 pub fn text(records: &[Kifu], format: Format) -> Result<String, Error> {
     Ok(match format {
         Format::Csa => csa::write(records, false),
@@ -192,8 +178,71 @@ fn json_line(kifu: &Kifu) -> String {
         "comments": kifu.comments,
         "move_comments": kifu.move_comments,
         "end": kifu.end.map(Ending::kif),
+        "times": kifu.times,
+        "variations": kifu.variations.iter().map(variation_json).collect::<Vec<_>>(),
     })
     .to_string()
+}
+
+/// A variation as JSON: the number of its first move, moves in USI, times, comments, ending,
+/// the variations off it.
+fn variation_json(v: &Variation) -> serde_json::Value {
+    json!({
+        "ply": v.ply,
+        "moves": v.moves.iter().map(|&m| board::usi(m)).collect::<Vec<_>>(),
+        "times": v.times,
+        "move_comments": v.move_comments,
+        "end": v.end.map(Ending::kif),
+        "variations": v.variations.iter().map(variation_json).collect::<Vec<_>>(),
+    })
+}
+
+/// The legal moves of USI texts played from `position`, which ends after them.
+fn usi_moves(position: &mut PartialPosition, texts: &[String]) -> Result<Vec<Move>, String> {
+    let mut moves = Vec::with_capacity(texts.len());
+    for text in texts {
+        let mv = board::legal_moves(position).into_iter().find(|&m| board::usi(m) == *text);
+        let mv = mv.ok_or_else(|| format!("a legal USI move, found {text:?}"))?;
+        position.make_move(mv);
+        moves.push(mv);
+    }
+    Ok(moves)
+}
+
+fn json_end(word: Option<String>) -> Result<Option<Ending>, String> {
+    match word {
+        Some(word) => Ending::from_kif(&word).map(Some).ok_or_else(|| format!("an ending, found {word:?}")),
+        None => Ok(None),
+    }
+}
+
+/// The variations of a JSON line that branch off the line of `moves` from move number `first`,
+/// played from `start`.
+fn json_variations(
+    list: Vec<JsonVariation>,
+    start: &PartialPosition,
+    first: usize,
+    moves: &[Move],
+) -> Result<Vec<Variation>, String> {
+    let mut read = Vec::with_capacity(list.len());
+    for v in list {
+        let before = v.ply.checked_sub(first).filter(|&n| n <= moves.len() && v.ply > 0);
+        let before = before
+            .ok_or_else(|| format!("a variation from move {first} to {}, found {}", first + moves.len(), v.ply))?;
+        let mut position = start.clone();
+        for &mv in &moves[..before] {
+            position.make_move(mv);
+        }
+        let branch = position.clone();
+        let mut variation = Variation::new(v.ply);
+        variation.moves = usi_moves(&mut position, &v.moves)?;
+        variation.variations = json_variations(v.variations, &branch, v.ply, &variation.moves)?;
+        variation.times = v.times;
+        variation.move_comments = v.move_comments;
+        variation.end = json_end(v.end)?;
+        read.push(variation);
+    }
+    Ok(read)
 }
 
 /// The records of a JSON Lines text as [`json_line`] writes them, one a line; blank lines are
@@ -214,16 +263,10 @@ fn json_lines(text: &str) -> Result<Vec<Kifu>, Error> {
         let record: JsonRecord = serde_json::from_str(line).map_err(|e| located(format!("a shogi record ({e})")))?;
         let mut kifu = Kifu::new(sfen::parse(&record.sfen).map_err(|e| located(format!("an SFEN position ({e})")))?);
         let mut current = kifu.start.clone();
-        for text in &record.moves {
-            let mv = board::legal_moves(&current).into_iter().find(|&m| board::usi(m) == *text);
-            let mv = mv.ok_or_else(|| located(format!("a legal USI move, found {text:?}")))?;
-            current.make_move(mv);
-            kifu.moves.push(mv);
-        }
-        kifu.end = match record.end {
-            Some(word) => Some(Ending::from_kif(&word).ok_or_else(|| located(format!("an ending, found {word:?}")))?),
-            None => None,
-        };
+        kifu.moves = usi_moves(&mut current, &record.moves).map_err(located)?;
+        kifu.end = json_end(record.end).map_err(located)?;
+        kifu.times = record.times;
+        kifu.variations = json_variations(record.variations, &kifu.start, 1, &kifu.moves).map_err(located)?;
         kifu.headers = record.headers;
         kifu.comments = record.comments;
         kifu.move_comments = record.move_comments;
@@ -245,6 +288,25 @@ struct JsonRecord {
     #[serde(default)]
     move_comments: Vec<(usize, String)>,
     end: Option<String>,
+    #[serde(default)]
+    times: Vec<Option<MoveTime>>,
+    #[serde(default)]
+    variations: Vec<JsonVariation>,
+}
+
+/// A variation in a records JSON Lines file, as [`variation_json`] writes it.
+#[derive(serde::Deserialize)]
+struct JsonVariation {
+    ply: usize,
+    #[serde(default)]
+    moves: Vec<String>,
+    #[serde(default)]
+    times: Vec<Option<MoveTime>>,
+    #[serde(default)]
+    move_comments: Vec<(usize, String)>,
+    end: Option<String>,
+    #[serde(default)]
+    variations: Vec<JsonVariation>,
 }
 
 /// `info` of a KIF, KI2, CSA or SFEN file: bytes, records, moves, encoding, the first record's

@@ -5,7 +5,7 @@
 
 use shogi_core::{Color, Move, PartialPosition, Piece, PieceKind, Square};
 
-use super::{Ending, Kifu, line_error, numbered_lines};
+use super::{Ending, Kifu, MoveTime, line_error, numbered_lines, set_time};
 use crate::Error;
 use crate::board::{self, HAND_KINDS};
 
@@ -122,6 +122,9 @@ fn write_one(out: &mut String, kifu: &Kifu, all_to_gote: bool) {
             }
         };
         line(&text);
+        if let Some(time) = kifu.time_of(i + 1) {
+            line(&format!("T{}", time.seconds));
+        }
         if position.make_move(mv).is_none() {
             break;
         }
@@ -131,8 +134,19 @@ fn write_one(out: &mut String, kifu: &Kifu, all_to_gote: bool) {
     }
     if let Some(end) = kifu.written_end() {
         line(end.csa());
+        if end == Ending::Sealed {
+            line(SEALED);
+        }
+        if let Some(time) = kifu.time_of(kifu.moves.len() + 1) {
+            line(&format!("T{}", time.seconds));
+        }
     }
 }
+
+/// The comment line that follows `%CHUDAN` when the game was adjourned with a sealed move: the
+/// CSA standard (V2.2, V3.0) has no statement for it, so tabiya writes the game as interrupted
+/// and says why in a comment, which it reads back as [`Ending::Sealed`].
+const SEALED: &str = "'封じ手";
 
 /// Reads every record of a CSA text.
 pub fn read(text: &str) -> Result<Vec<Kifu>, Error> {
@@ -194,11 +208,14 @@ impl Reader {
 
     fn statement(&mut self, s: &str) -> Result<(), String> {
         let s = s.trim_end();
-        if s.is_empty()
-            || s.starts_with('V')
-            || s.starts_with('T')
-            || s.starts_with('N') && s.len() > 1 && s[1..].starts_with(['+', '-'])
-        {
+        if let Some(seconds) = s.strip_prefix('T') {
+            return self.time(seconds);
+        }
+        if s == SEALED && self.kifu().end == Some(Ending::Interrupt) {
+            self.kifu().end = Some(Ending::Sealed);
+            return Ok(());
+        }
+        if s.is_empty() || s.starts_with('V') || s.starts_with('N') && s.len() > 1 && s[1..].starts_with(['+', '-']) {
             if let Some(name) = s.strip_prefix("N+").or_else(|| s.strip_prefix("N-")) {
                 let key = if s.starts_with("N+") { "先手" } else { "後手" };
                 self.kifu().headers.push((key.into(), name.into()));
@@ -248,6 +265,21 @@ impl Reader {
             return self.play(s);
         }
         Err("a CSA statement".into())
+    }
+
+    /// `T16`: the seconds of the move before (of the ending after a `%` statement). V3.0's
+    /// fractions (`T16.250`) are read as whole seconds, what KIF's time column holds.
+    fn time(&mut self, text: &str) -> Result<(), String> {
+        let whole = text.split_once('.').map_or(text, |(whole, _)| whole);
+        let seconds = whole.parse::<u32>().map_err(|_| format!("seconds after T, found {text:?}"))?;
+        let kifu = self.kifu();
+        let index = match (kifu.end, kifu.moves.len()) {
+            (Some(_), n) => n,
+            (None, 0) => return Err("a move before its time".into()),
+            (None, n) => n - 1,
+        };
+        set_time(&mut kifu.times, index, MoveTime { seconds, total: None });
+        Ok(())
     }
 
     fn placement(&mut self, rest: &str) -> Result<(), String> {

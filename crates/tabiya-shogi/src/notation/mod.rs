@@ -41,6 +41,71 @@ pub struct Kifu {
     pub move_comments: Vec<(usize, String)>,
     /// How the record says the game ended (`投了`, `%TORYO`, `詰み`, …), when it says.
     pub end: Option<Ending>,
+    /// The time of each move (index `n - 1` for the n-th move), then of the ending line (index
+    /// `moves.len()`): KIF's time column, CSA's `T`. Shorter than the moves, or empty, where the
+    /// record gives no time.
+    pub times: Vec<Option<MoveTime>>,
+    /// The lines that branch off the main line (KIF's and KI2's `変化：N手` blocks), in file
+    /// order; each holds the lines that branch off it in turn.
+    pub variations: Vec<Variation>,
+}
+
+/// The time a move took, as KIF's time column (`( 0:16/00:00:16)`: this move, and the mover's
+/// running total) and CSA's `T16` (this move only) say it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct MoveTime {
+    /// Seconds the move took.
+    pub seconds: u32,
+    /// The mover's total in seconds after the move, when the record states it (KIF does, CSA
+    /// does not).
+    pub total: Option<u32>,
+}
+
+/// A line of play that branches off another: its moves replace that line's moves from move
+/// number `ply` on (KIF's `変化：N手`, N = `ply`). The alternatives to a variation's first move
+/// are its siblings in the list that holds it, in file order, as KIF writes them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Variation {
+    /// The number of its first move in the game (1 for an alternative first move).
+    pub ply: usize,
+    /// Its moves, every one legal.
+    pub moves: Vec<Move>,
+    /// As [`Kifu::times`]: index `i` is move number `ply + i`, then the ending.
+    pub times: Vec<Option<MoveTime>>,
+    /// As [`Kifu::move_comments`], `n` the move's number in the game (`ply - 1` for lines
+    /// before its first move).
+    pub move_comments: Vec<(usize, String)>,
+    /// How the line ends, when it says (`投了`, …).
+    pub end: Option<Ending>,
+    /// The lines that branch off its second and later moves.
+    pub variations: Vec<Variation>,
+}
+
+impl Variation {
+    /// An empty variation from move number `ply`.
+    pub fn new(ply: usize) -> Variation {
+        Variation {
+            ply,
+            moves: Vec::new(),
+            times: Vec::new(),
+            move_comments: Vec::new(),
+            end: None,
+            variations: Vec::new(),
+        }
+    }
+
+    /// Every variation in it and below, itself included.
+    pub fn count(&self) -> usize {
+        1 + self.variations.iter().map(Variation::count).sum::<usize>()
+    }
+}
+
+/// Sets `times[index]`, growing the list with `None` up to it.
+pub(crate) fn set_time(times: &mut Vec<Option<MoveTime>>, index: usize, time: MoveTime) {
+    if times.len() <= index {
+        times.resize(index + 1, None);
+    }
+    times[index] = Some(time);
 }
 
 /// How a game ended, as KIF's last move line and CSA's `%` statement say it.
@@ -64,8 +129,9 @@ pub enum Ending {
     Mate,
     /// 不詰, `%FUZUMI`: no mate (tsume).
     NoMate,
-    /// 封じ手: the game was adjourned with a sealed move. CSA has no such statement: it is
-    /// written `%CHUDAN`, which reads back as [`Ending::Interrupt`].
+    /// 封じ手: the game was adjourned with a sealed move. CSA (V2.2 and V3.0) has no statement
+    /// for it: it is written `%CHUDAN` (what the game is to a reader that knows no more) followed
+    /// by the comment line `'封じ手`, which tabiya reads back as this ending.
     Sealed,
 }
 
@@ -118,7 +184,19 @@ impl Kifu {
             comments: Vec::new(),
             move_comments: Vec::new(),
             end: None,
+            times: Vec::new(),
+            variations: Vec::new(),
         }
+    }
+
+    /// The time of the `n`-th move (`moves.len() + 1`: the ending line's), when it is given.
+    pub fn time_of(&self, n: usize) -> Option<MoveTime> {
+        self.times.get(n.checked_sub(1)?).copied().flatten()
+    }
+
+    /// The number of variations, nested ones included.
+    pub fn variation_count(&self) -> usize {
+        self.variations.iter().map(Variation::count).sum()
     }
 
     /// The ending to write: the stated one, else 詰み when the moves end in mate.
