@@ -98,6 +98,11 @@ def run_search(path, *query):
     return [int(line) for line in out.split("\n")[1:] if line]
 
 
+def select_count(path, *query):
+    out = subprocess.run([tabiya, "select", str(path), *query, "--count", "--quiet"], check=True, capture_output=True, text=True)
+    return int(out.stdout.strip())
+
+
 # Positions: the openings of BENCHMARKS.md and positions taken from games at several depths.
 lines = ["e4", "Nf3", "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6", "d4 Nf6 c4 e6 Nc3 Bb4", "e4 e5 Nf3 Nc6 Bb5 a6"]
 queries = []
@@ -117,11 +122,13 @@ for what, fen in queries:
     check(f"--fen {what}: SCID search ({len(expected)} games)", run_search(work / "subset.si4", "--fen", fen), expected)
     check(f"--fen {what}: SCID position index", run_search(work / "subset.si4", "--fen", fen, "--index"), expected)
     check(f"--fen {what}: PGN replay", run_search(subset, "--fen", fen), expected)
+    check(f"--fen {what}: tabiya select --count", select_count(subset, "--fen", fen), len(expected))
 
 for signature in ["KRPkr", "KQkq", "KRkr", "KRRPPkrrpp"]:
     wanted = "".join(sorted(signature))
     expected = [n + 1 for n, seen in enumerate(materials) if wanted in seen]
     check(f"--material {signature} ({len(expected)} games)", run_search(subset, "--material", signature), expected)
+    check(f"--material {signature}: tabiya select --count", select_count(subset, "--material", signature), len(expected))
 
 # Openings: the last named position of each game, from the table's own TSVs.
 named = {}

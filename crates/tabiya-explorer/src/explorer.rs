@@ -27,8 +27,8 @@ pub struct Exploration {
     /// The position and how it was reached.
     #[serde(flatten)]
     pub position: Located,
-    /// The opening's ECO code and name. The slot of the chess-openings look-up
-    /// (`tabiya_chess::openings::lookup`), wired when it lands; absent until then.
+    /// The ECO code and name the chess-openings table gives the position itself
+    /// ([`tabiya_chess::openings::lookup`]); absent when it names none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub opening: Option<Opening>,
     /// One answer per source, in the sources' order.
@@ -122,8 +122,9 @@ impl Explorer {
     pub fn explore(&self, fen: Option<&str>, play: Option<&str>) -> Result<Exploration, String> {
         let position = locate(fen, play)?;
         let sources = (0..self.sources.len()).map(|i| self.answer(i, &position.position)).collect();
-        // The chess-openings look-up goes here: `opening: lookup(&position.position)`.
-        Ok(Exploration { position, opening: None, sources })
+        let opening = tabiya_chess::openings::lookup(&position.position)
+            .map(|o| Opening { eco: o.eco.to_owned(), name: o.name.to_owned() });
+        Ok(Exploration { position, opening, sources })
     }
 
     /// Source `source`'s answer alone (lichess's shape at the top level).

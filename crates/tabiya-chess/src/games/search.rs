@@ -255,6 +255,28 @@ impl MaterialQuery {
     }
 }
 
+/// `select --fen`: a game passes when its main line reaches the position.
+impl crate::games::select::GameFilter for PositionQuery {
+    fn needs_game(&self) -> bool {
+        true
+    }
+
+    fn by_game(&self, game: &Game) -> bool {
+        self.matches(game)
+    }
+}
+
+/// `select --material`: a game passes when its main line reaches the material.
+impl crate::games::select::GameFilter for MaterialQuery {
+    fn needs_game(&self) -> bool {
+        true
+    }
+
+    fn by_game(&self, game: &Game) -> bool {
+        self.matches(game)
+    }
+}
+
 /// What [`search_scid`] found.
 #[derive(Debug, Clone, Default)]
 pub struct ScidSearch {

@@ -13,6 +13,7 @@ use std::process::ExitCode;
 
 use tabiya_chess::Format as C;
 use tabiya_chess::games::Source;
+use tabiya_chess::games::search::{MaterialQuery, PositionQuery};
 use tabiya_chess::games::select::criteria::{
     DateIn, EcoIn, PliesIn, Range, RatingIn, ResultIs, StartsWith, TagEquals, TagPrefix, TagRegex, VariantIs,
 };
@@ -82,6 +83,13 @@ pub struct SelectOptions {
     /// Games that open with this line, in this move order: "e4 c5 Nf3".
     #[arg(long, value_name = "MOVES")]
     pub moves: Vec<String>,
+    /// Games whose main line reaches this position by any move order (pieces, side to move,
+    /// castling rights, and an en-passant square only when the capture is legal).
+    #[arg(long, value_name = "FEN")]
+    pub fen: Vec<String>,
+    /// Games whose main line reaches this material, White's pieces in capitals: `KRPkr`.
+    #[arg(long, value_name = "PIECES")]
+    pub material: Vec<String>,
     /// Leave out a game with the same moves, players, result and date as one before it.
     #[arg(long)]
     pub dedup: bool,
@@ -112,6 +120,8 @@ const CHESS: &[&str] = &[
     "tag",
     "plies",
     "moves",
+    "fen",
+    "material",
     "dedup",
     "twins",
     "contained",
@@ -189,6 +199,8 @@ pub fn selection(o: &SelectOptions) -> Result<Selection, CliError> {
         option_filter(&o.tag, tag, "tag")?,
         option_filter(&o.plies, |v| PliesIn::parse(v).map(boxed), "plies")?,
         option_filter(&o.moves, |v| StartsWith::parse(v).map(boxed), "moves")?,
+        option_filter(&o.fen, |v| PositionQuery::from_fen(v).map(boxed).map_err(|e| e.to_string()), "fen")?,
+        option_filter(&o.material, |v| MaterialQuery::parse(v).map(boxed).map_err(|e| e.to_string()), "material")?,
     ];
     let mut selection = Selection::all();
     for filter in filters.into_iter().flatten() {
