@@ -24,13 +24,13 @@ fn new_files(dir: &Path) -> Vec<AtomicFile> {
     let mut players = NameFile::read(NameKind::Players, &read("WTHOR.JOU"), &mut found).unwrap();
     let mut tournaments = NameFile::read(NameKind::Tournaments, &read("WTHOR.TRN"), &mut found).unwrap();
     let mut games = GameFile::read(&read("WTH_2001.wtb"), &mut found).unwrap();
-    let mut game = games.games[0].clone();
+    let mut game = games.games[0];
     game.black = players.append("Killed Writer").unwrap();
     game.tournament = tournaments.append("Commit Step Open").unwrap();
     games.games.push(game);
     [("WTHOR.JOU", players.to_bytes()), ("WTHOR.TRN", tournaments.to_bytes()), ("WTH_2001.wtb", games.to_bytes())]
         .into_iter()
-        .map(|(name, bytes)| AtomicFile::with_bytes(&dir.join(name), &bytes).unwrap())
+        .map(|(name, bytes)| AtomicFile::with_bytes(dir.join(name), &bytes).unwrap())
         .collect()
 }
 

@@ -184,7 +184,7 @@ mod tests {
         let expected = Game { ggf: None, ..game.clone() };
         let jsonl = format!("{}\n", game.json().unwrap());
         let read: Vec<_> = parse_jsonl(&jsonl).map(|(_, g)| g.unwrap()).collect();
-        assert_eq!(read, [expected.clone()]);
+        assert_eq!(read, std::slice::from_ref(&expected));
         let csv = format!("{}\n{}\n", Game::CSV_HEADER, game.csv_row().unwrap());
         let read: Vec<_> = parse_csv(&csv).map(|(_, g)| g.unwrap()).collect();
         assert_eq!(read, [expected]);
