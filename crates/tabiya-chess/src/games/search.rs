@@ -6,7 +6,7 @@
 //! Positions are the same by the chess-openings rule: pieces, side to move, castling rights, and
 //! the en passant square only where a capture is legal.
 //!
-//! A replay stops as soon as the target cannot be reached any more ([`Reach`]): pawns never
+//! A replay stops as soon as the target cannot be reached any more (`Reach`): pawns never
 //! return to their home squares, and neither side ever gains pawns or men. Most games leave a
 //! position's reach within a few moves of it.
 
