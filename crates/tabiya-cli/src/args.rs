@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::formats::{books, ctg, kvetka, pgn, polyglot, scid, solve, tbase, wthor};
+use crate::formats::{books, ctg, kvetka, parquet, pgn, polyglot, scid, solve, tbase, wthor};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -119,6 +119,8 @@ pub struct ConvertArgs {
     pub wthor: wthor::ConvertOptions,
     #[command(flatten)]
     pub tbase: tbase::ConvertOptions,
+    #[command(flatten)]
+    pub parquet: parquet::ConvertOptions,
 }
 
 #[derive(Debug, Args)]

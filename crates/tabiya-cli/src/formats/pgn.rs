@@ -130,6 +130,10 @@ fn fill<W: Write + Send>(
     bar: &ProgressBar,
 ) -> Result<(), CliError> {
     for input in inputs {
+        if super::parquet::is_parquet(input) {
+            super::parquet::fill(sink, input, printer, bar)?;
+            continue;
+        }
         let source = Source::open(input).map_err(CliError::input)?;
         // A SCID database counts its games up front: a lone one gives the bar its total (PGN
         // does not count them, so a mix has none).
@@ -142,10 +146,10 @@ fn fill<W: Write + Send>(
 }
 
 /// Prints what reading and writing found as it comes, and counts it.
-struct Printer {
-    quiet: bool,
-    errors: u64,
-    warnings: u64,
+pub struct Printer {
+    pub quiet: bool,
+    pub errors: u64,
+    pub warnings: u64,
 }
 
 impl DiagnosticSink for Printer {
