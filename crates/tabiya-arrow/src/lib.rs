@@ -84,9 +84,11 @@ impl ArrowError {
                 Diagnostic::error(codes::UNREADABLE_ROW, location.clone(), what.clone())
             }
             ArrowError::Games(e) => e.diagnostic(),
-            ArrowError::Io { path, .. } | ArrowError::ParquetFile { path, .. } | ArrowError::NotGames { path, .. } => {
-                Diagnostic::error(codes::FILE, Location::file(path), self.to_string())
+            ArrowError::Io { path, source } => Diagnostic::error(codes::FILE, Location::file(path), source.to_string()),
+            ArrowError::ParquetFile { path, source } => {
+                Diagnostic::error(codes::FILE, Location::file(path), source.to_string())
             }
+            ArrowError::NotGames { path, what } => Diagnostic::error(codes::FILE, Location::file(path), what.clone()),
             other => Diagnostic::error(codes::FILE, Location::default(), other.to_string()),
         }
     }
