@@ -25,7 +25,9 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use arrow_array::builder::{ArrayBuilder, ListBuilder, StringBuilder, UInt8Builder, UInt16Builder, UInt32Builder, UInt64Builder};
+use arrow_array::builder::{
+    ArrayBuilder, ListBuilder, StringBuilder, UInt8Builder, UInt16Builder, UInt32Builder, UInt64Builder,
+};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema};
 use tabiya_othello::board::{Color, Position, Square};
@@ -47,7 +49,8 @@ impl OthelloTable {
     /// The table's schema (see the module's tables).
     pub fn schema(self) -> Schema {
         let u8s = |names: &[&str]| names.iter().map(|&n| Field::new(n, DataType::UInt8, false)).collect::<Vec<_>>();
-        let mut fields = vec![Field::new("game_index", DataType::UInt64, false), Field::new("year", DataType::UInt16, false)];
+        let mut fields =
+            vec![Field::new("game_index", DataType::UInt64, false), Field::new("year", DataType::UInt16, false)];
         match self {
             OthelloTable::Games => {
                 fields.push(Field::new("record", DataType::UInt32, false));
@@ -137,12 +140,8 @@ impl<W: Write + Send> OthelloWriter<W> {
     }
 }
 
-fn square_name(square: Square) -> [u8; 2] {
-    square.name()
-}
-
 fn push_square(builder: &mut StringBuilder, square: Square) {
-    let name = square_name(square);
+    let name = square.name();
     builder.append_value(std::str::from_utf8(&name).unwrap_or("??"));
 }
 
@@ -166,12 +165,11 @@ impl GameRows {
         self.record.append_value(game.record as u32);
         let record = game.game;
         let names = [game.tournament_name(), game.black_name(), game.white_name()];
-        for ((builder, name), (indices, index)) in self
-            .names
-            .iter_mut()
-            .zip(names)
-            .zip(self.indices.iter_mut().zip([record.tournament, record.black, record.white]))
-        {
+        for ((builder, name), (indices, index)) in self.names.iter_mut().zip(names).zip(self.indices.iter_mut().zip([
+            record.tournament,
+            record.black,
+            record.white,
+        ])) {
             builder.append_value(name);
             indices.append_value(index);
         }
@@ -244,7 +242,7 @@ impl PositionRows {
             }
             let played = position.play(square).map_err(|e| ReplayError::Illegal {
                 index,
-                square: String::from_utf8_lossy(&square_name(square)).into_owned(),
+                square: String::from_utf8_lossy(&square.name()).into_owned(),
                 side: e.side,
             })?;
             positions.push(position);

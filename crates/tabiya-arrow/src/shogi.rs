@@ -159,9 +159,8 @@ pub struct ProblemsSummary {
 /// Writes the problems of the T-BASE set of `dia` (its `.tjn` and `.rem` found beside it) to
 /// `out` as Parquet; the summary and the output.
 pub fn write_problems<W: Write + Send>(dia: &Path, out: W) -> Result<(ProblemsSummary, W), ArrowError> {
-    let contents = FileSet::beside(dia)
-        .read()
-        .map_err(|e| ArrowError::NotGames { path: dia.into(), what: e.to_string() })?;
+    let contents =
+        FileSet::beside(dia).read().map_err(|e| ArrowError::NotGames { path: dia.into(), what: e.to_string() })?;
     let mut summary = ProblemsSummary { diagnostics: contents.findings.clone(), ..ProblemsSummary::default() };
     for error in contents.records.iter().filter_map(|r| r.as_ref().err()) {
         let d = error.diagnostic("tbase.record");
@@ -181,7 +180,11 @@ pub fn write_problems<W: Write + Send>(dia: &Path, out: W) -> Result<(ProblemsSu
                 moves = check.moves;
             } else {
                 let what = "the solution does not replay; written without solution_usi";
-                summary.diagnostics.push(Diagnostic::warning("tbase.solution_left_out", problem.location.clone(), what));
+                summary.diagnostics.push(Diagnostic::warning(
+                    "tbase.solution_left_out",
+                    problem.location.clone(),
+                    what,
+                ));
             }
         }
         let value = tbase::to_json(problem.diagram, &moves, problem.solution, problem.comment);

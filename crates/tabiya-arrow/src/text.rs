@@ -53,7 +53,9 @@ impl TextEncoding {
     pub fn from_column(self, text: &str) -> Option<Cow<'_, [u8]>> {
         match self {
             TextEncoding::Utf8 => Some(Cow::Borrowed(text.as_bytes())),
-            TextEncoding::Latin1 => text.chars().map(|c| u8::try_from(u32::from(c)).ok()).collect::<Option<Vec<u8>>>().map(Cow::Owned),
+            TextEncoding::Latin1 => {
+                text.chars().map(|c| u8::try_from(u32::from(c)).ok()).collect::<Option<Vec<u8>>>().map(Cow::Owned)
+            }
         }
     }
 }

@@ -91,7 +91,8 @@ fn the_moves_table_gives_polyglot_keys_san_and_the_movers_score() {
     let keys = table.column_by_name("polyglot_key").unwrap().as_primitive::<UInt64Type>();
     assert_eq!(keys.value(0), 0x463b96181691fc9c);
     assert_eq!(keys.value(1), 0x823c9b50fd114196);
-    let column = |name| table.column_by_name(name).unwrap().as_string::<i32>().iter().map(Option::unwrap).collect::<Vec<_>>();
+    let column =
+        |name| table.column_by_name(name).unwrap().as_string::<i32>().iter().map(Option::unwrap).collect::<Vec<_>>();
     assert_eq!(column("uci"), ["e2e4", "e7e5", "g1f3"]);
     assert_eq!(column("san"), ["e4", "e5", "Nf3"]);
     assert_eq!(column("fen")[1], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");

@@ -21,7 +21,9 @@
 
 use std::sync::Arc;
 
-use arrow_array::builder::{ArrayBuilder, Int32Builder, ListBuilder, StringBuilder, StructBuilder, UInt32Builder, UInt64Builder};
+use arrow_array::builder::{
+    ArrayBuilder, Int32Builder, ListBuilder, StringBuilder, StructBuilder, UInt32Builder, UInt64Builder,
+};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Fields, Schema};
 use shakmaty::Move;
@@ -126,7 +128,10 @@ impl GameRow {
             tags: tags
                 .iter()
                 .map(|(name, value)| {
-                    (encoding.to_column(name.as_bytes()).into_owned(), encoding.to_column(value.as_bytes()).into_owned())
+                    (
+                        encoding.to_column(name.as_bytes()).into_owned(),
+                        encoding.to_column(value.as_bytes()).into_owned(),
+                    )
                 })
                 .collect(),
             encoding,

@@ -99,9 +99,12 @@ impl<W: Write + Send> ChessWriter<W> {
             ChessTable::Games => {
                 WriterKind::Games(TableWriter::new(out, table.schema(), &games::PLAIN_COLUMNS, games::GameRows::new())?)
             }
-            ChessTable::Moves { fen } => {
-                WriterKind::Moves(TableWriter::new(out, table.schema(), &moves::PLAIN_COLUMNS, moves::MoveRows::new(fen))?)
-            }
+            ChessTable::Moves { fen } => WriterKind::Moves(TableWriter::new(
+                out,
+                table.schema(),
+                &moves::PLAIN_COLUMNS,
+                moves::MoveRows::new(fen),
+            )?),
         };
         Ok(ChessWriter { table, kind, games: 0 })
     }
@@ -180,4 +183,3 @@ impl<W: Write + Send> ChessWriter<W> {
         Ok((TableSummary { games: self.games, rows }, out))
     }
 }
-

@@ -71,11 +71,8 @@ impl GameMoves {
     /// start position is not legal chess has no moves here (its moves could not be read).
     pub fn new(game: &Game, with_fen: bool) -> GameMoves {
         let rating = |name| game.tag(name).and_then(|v| v.trim().parse::<i32>().ok());
-        let mut moves = GameMoves {
-            result: game.result,
-            elo: [rating("WhiteElo"), rating("BlackElo")],
-            ..GameMoves::default()
-        };
+        let mut moves =
+            GameMoves { result: game.result, elo: [rating("WhiteElo"), rating("BlackElo")], ..GameMoves::default() };
         let Ok(mut pos) = game.start_position() else { return moves };
         moves.white_first = pos.turn() == Color::White;
         for node in &game.moves.nodes {
@@ -86,7 +83,7 @@ impl GameMoves {
             moves.push_text(&uci(node.mv.as_ref(), game));
             match &node.mv {
                 Some(mv) => {
-                    let san = SanPlus::from_move_and_play_unchecked(&mut pos, mv.clone());
+                    let san = SanPlus::from_move_and_play_unchecked(&mut pos, *mv);
                     moves.push_text(&san.to_string());
                 }
                 None => {
@@ -207,4 +204,3 @@ impl Rows for MoveRows {
         Ok(RecordBatch::try_new(schema.clone(), columns)?)
     }
 }
-

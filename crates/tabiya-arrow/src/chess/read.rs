@@ -137,7 +137,12 @@ impl Iterator for ParquetGames {
 /// Where a batch keeps its games.
 enum Shape<'a> {
     /// tabiya's games table.
-    Tabiya { tags: &'a arrow_array::ListArray, start_fen: Option<&'a ArrayRef>, movetext: &'a ArrayRef, encoding: &'a ArrayRef },
+    Tabiya {
+        tags: &'a arrow_array::ListArray,
+        start_fen: Option<&'a ArrayRef>,
+        movetext: &'a ArrayRef,
+        encoding: &'a ArrayRef,
+    },
     /// A column per tag (lichess's).
     TagColumns { tags: Vec<(&'a str, &'a ArrayRef)>, movetext: &'a ArrayRef },
 }
@@ -169,9 +174,10 @@ impl<'a> Shape<'a> {
                 let encoding =
                     TextEncoding::from_name(&name).ok_or_else(|| format!("unknown text_encoding {name:?}"))?;
                 let bytes = |text: &str| {
-                    encoding.from_column(text).map(|b| b.into_owned()).ok_or_else(|| {
-                        format!("a latin-1 text holds a character past U+00FF: {text:?}")
-                    })
+                    encoding
+                        .from_column(text)
+                        .map(|b| b.into_owned())
+                        .ok_or_else(|| format!("a latin-1 text holds a character past U+00FF: {text:?}"))
                 };
                 let entries = tags.value(row);
                 let entries = entries.as_struct_opt().ok_or("the tags are not (name, value) pairs")?;
@@ -252,7 +258,9 @@ fn cell_text(column: &ArrayRef, row: usize) -> Option<String> {
         DataType::Float64 => float_text(column.as_primitive::<Float64Type>().value(row)),
         DataType::Date32 => date_text(i64::from(column.as_primitive::<Date32Type>().value(row))),
         DataType::Date64 => date_text(column.as_primitive::<Date64Type>().value(row).div_euclid(86_400_000)),
-        DataType::Time32(TimeUnit::Second) => time_text(i64::from(column.as_primitive::<Time32SecondType>().value(row))),
+        DataType::Time32(TimeUnit::Second) => {
+            time_text(i64::from(column.as_primitive::<Time32SecondType>().value(row)))
+        }
         DataType::Time32(TimeUnit::Millisecond) => {
             time_text(i64::from(column.as_primitive::<Time32MillisecondType>().value(row)) / 1000)
         }

@@ -194,7 +194,10 @@ pub fn fill<W: std::io::Write + Send>(
 pub fn info(path: &Path, args: &InfoArgs) -> Result<ExitCode, CliError> {
     let table = tabiya_arrow::describe(path).map_err(CliError::input)?;
     let mut report = tabiya_io::Info::new(path, Format::Parquet.name());
-    report.count("rows", table.rows).count("row_groups", table.row_groups as u64).count("columns", table.columns.len() as u64);
+    report
+        .count("rows", table.rows)
+        .count("row_groups", table.row_groups as u64)
+        .count("columns", table.columns.len() as u64);
     report.header("columns", table.columns.join(" "));
     print(&report, args.json)?;
     Ok(ExitCode::SUCCESS)
