@@ -87,8 +87,9 @@ pub struct OthelloWriter<W: Write + Send> {
 }
 
 enum Kind<W: Write + Send> {
-    Games(TableWriter<W, GameRows>),
-    Positions(TableWriter<W, PositionRows>),
+    // Boxed: the builders of a table are a few kilobytes.
+    Games(Box<TableWriter<W, GameRows>>),
+    Positions(Box<TableWriter<W, PositionRows>>),
 }
 
 impl<W: Write + Send> OthelloWriter<W> {
@@ -96,9 +97,9 @@ impl<W: Write + Send> OthelloWriter<W> {
     pub fn new(out: W, table: OthelloTable) -> Result<OthelloWriter<W>, ArrowError> {
         let schema = table.schema();
         let kind = match table {
-            OthelloTable::Games => Kind::Games(TableWriter::new(out, schema, &[], GameRows::default())?),
+            OthelloTable::Games => Kind::Games(Box::new(TableWriter::new(out, schema, &[], GameRows::default())?)),
             OthelloTable::Positions => {
-                Kind::Positions(TableWriter::new(out, schema, &["black", "white"], PositionRows::default())?)
+                Kind::Positions(Box::new(TableWriter::new(out, schema, &["black", "white"], PositionRows::default())?))
             }
         };
         Ok(OthelloWriter { kind, games: 0 })

@@ -88,23 +88,27 @@ pub struct ChessWriter<W: Write + Send> {
 }
 
 enum WriterKind<W: Write + Send> {
-    Games(TableWriter<W, games::GameRows>),
-    Moves(TableWriter<W, moves::MoveRows>),
+    // Boxed: the builders of a table are a few kilobytes.
+    Games(Box<TableWriter<W, games::GameRows>>),
+    Moves(Box<TableWriter<W, moves::MoveRows>>),
 }
 
 impl<W: Write + Send> ChessWriter<W> {
     /// Starts a file of `table` on `out`.
     pub fn new(out: W, table: ChessTable) -> Result<ChessWriter<W>, ArrowError> {
         let kind = match table {
-            ChessTable::Games => {
-                WriterKind::Games(TableWriter::new(out, table.schema(), &games::PLAIN_COLUMNS, games::GameRows::new())?)
-            }
-            ChessTable::Moves { fen } => WriterKind::Moves(TableWriter::new(
+            ChessTable::Games => WriterKind::Games(Box::new(TableWriter::new(
+                out,
+                table.schema(),
+                &games::PLAIN_COLUMNS,
+                games::GameRows::new(),
+            )?)),
+            ChessTable::Moves { fen } => WriterKind::Moves(Box::new(TableWriter::new(
                 out,
                 table.schema(),
                 &moves::PLAIN_COLUMNS,
                 moves::MoveRows::new(fen),
-            )?),
+            )?)),
         };
         Ok(ChessWriter { table, kind, games: 0 })
     }
