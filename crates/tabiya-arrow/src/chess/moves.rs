@@ -70,7 +70,11 @@ impl GameMoves {
     /// Replays the main line of `game`; the FEN of each position `with_fen`. A game whose
     /// start position is not legal chess has no moves here (its moves could not be read).
     pub fn new(game: &Game, with_fen: bool) -> GameMoves {
-        let rating = |name| game.tag(name).and_then(|v| v.trim().parse::<i32>().ok());
+        // Tag values are read as bytes (the model's text may be any bytes).
+        let rating = |name| {
+            let value = game.tag(name).map(|v| v.as_bytes()).and_then(|v| std::str::from_utf8(v).ok());
+            value.and_then(|v| v.trim().parse::<i32>().ok())
+        };
         let mut moves =
             GameMoves { result: game.result, elo: [rating("WhiteElo"), rating("BlackElo")], ..GameMoves::default() };
         let Ok(mut pos) = game.start_position() else { return moves };
