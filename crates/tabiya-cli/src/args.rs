@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::formats::{books, ctg, kvetka, pgn, polyglot, scid, select, solve, tbase, tree, wthor};
+use crate::formats::{books, ctg, kvetka, parquet, pgn, polyglot, scid, select, solve, tbase, tree, wthor};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -96,7 +96,7 @@ pub struct InfoArgs {
     pub names: Option<PathBuf>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Default, Args)]
 pub struct ConvertArgs {
     /// Input files (`-` is standard input).
     #[arg(required = true)]
@@ -132,6 +132,8 @@ pub struct ConvertArgs {
     /// `make-book`'s weight rules, for a tree made into a Polyglot book.
     #[command(flatten)]
     pub book: polyglot::BookOptions,
+    #[command(flatten)]
+    pub parquet: parquet::ConvertOptions,
 }
 
 #[derive(Debug, Args)]

@@ -1,5 +1,6 @@
 //! Every format of every game crate, under one name for the command line: sniffing a file asks
-//! each family in turn, and `--from`/`--to` names resolve in the family of the input.
+//! each family in turn, and `--from`/`--to` names resolve in the family of the input. Parquet
+//! (tabiya-arrow) is a table of any family's games: a family of its own.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -12,6 +13,8 @@ pub enum Format {
     Chess(tabiya_chess::Format),
     Othello(tabiya_othello::Format),
     Shogi(tabiya_shogi::Format),
+    /// Apache Parquet: chess games and moves, Wthor games and positions, T-BASE problems.
+    Parquet,
 }
 
 /// The game a format belongs to.
@@ -20,6 +23,8 @@ pub enum Family {
     Chess,
     Othello,
     Shogi,
+    /// Tables of any game's records (Parquet).
+    Table,
 }
 
 impl Format {
@@ -28,6 +33,7 @@ impl Format {
             Format::Chess(f) => f.name(),
             Format::Othello(f) => f.name(),
             Format::Shogi(f) => f.name(),
+            Format::Parquet => "parquet",
         }
     }
 
@@ -37,6 +43,7 @@ impl Format {
             Format::Chess(f) => f.extensions(),
             Format::Othello(f) => f.extensions(),
             Format::Shogi(f) => f.extensions(),
+            Format::Parquet => &["parquet"],
         }
     }
 
@@ -45,6 +52,7 @@ impl Format {
             Format::Chess(_) => Family::Chess,
             Format::Othello(_) => Family::Othello,
             Format::Shogi(_) => Family::Shogi,
+            Format::Parquet => Family::Table,
         }
     }
 
@@ -54,10 +62,13 @@ impl Format {
         let chess = || tabiya_chess::Format::from_name(name).map(Format::Chess);
         let othello = || tabiya_othello::Format::from_name(name).map(Format::Othello);
         let shogi = || tabiya_shogi::Format::from_name(name).map(Format::Shogi);
+        if name.eq_ignore_ascii_case("parquet") {
+            return Some(Format::Parquet);
+        }
         match family {
             Some(Family::Othello) => othello().or_else(chess).or_else(shogi),
             Some(Family::Shogi) => shogi().or_else(chess).or_else(othello),
-            Some(Family::Chess) | None => chess().or_else(othello).or_else(shogi),
+            Some(Family::Chess | Family::Table) | None => chess().or_else(othello).or_else(shogi),
         }
     }
 
@@ -66,6 +77,9 @@ impl Format {
     /// the look of PGN.
     pub fn sniff(head: &Head) -> Option<Format> {
         use tabiya_othello::Format as O;
+        if head.bytes.starts_with(tabiya_arrow::MAGIC) {
+            return Some(Format::Parquet);
+        }
         use tabiya_shogi::Format as S;
         if O::from_extension(&head.extension).is_some_and(|f| f != O::JsonLines) {
             return O::sniff(head).map(Format::Othello);

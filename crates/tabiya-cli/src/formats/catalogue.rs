@@ -18,7 +18,7 @@ use crate::report::CliError;
 pub struct Entry {
     /// The name for `--from`/`--to`.
     pub name: &'static str,
-    /// `chess`, `othello` or `shogi`.
+    /// `chess`, `othello`, `shogi`, or `table` (Parquet).
     pub family: &'static str,
     /// The extensions, which `--from`/`--to` also take; the usual one first.
     pub extensions: &'static [&'static str],
@@ -43,6 +43,7 @@ fn family_name(family: Family) -> &'static str {
         Family::Chess => "chess",
         Family::Othello => "othello",
         Family::Shogi => "shogi",
+        Family::Table => "table",
     }
 }
 

@@ -6,6 +6,7 @@ pub mod books;
 pub mod catalogue;
 pub mod ctg;
 pub mod kvetka;
+pub mod parquet;
 pub mod pgn;
 pub mod polyglot;
 pub mod scid;
@@ -89,6 +90,7 @@ impl Part {
             Format::Chess(C::Tree) => tree::takes(self),
             Format::Othello(_) => wthor::takes(self),
             Format::Shogi(_) => tbase::takes(self),
+            Format::Parquet => parquet::takes(self),
         }
     }
 }
@@ -169,6 +171,7 @@ pub fn all_formats() -> impl Iterator<Item = Format> {
         .map(Format::Chess)
         .chain(O::ALL.into_iter().map(Format::Othello))
         .chain(S::ALL.into_iter().map(Format::Shogi))
+        .chain([Format::Parquet])
 }
 
 /// The format of an input: `--from`, else the file's magic bytes and extension. A path that
@@ -243,6 +246,7 @@ pub fn info(args: &InfoArgs, global: &Global) -> Result<ExitCode, CliError> {
         Format::Chess(C::Tree) => tree::info(&path, args, global),
         Format::Othello(_) => wthor::info(&path, format, args, global),
         Format::Shogi(_) => tbase::info(&path, format, args, global),
+        Format::Parquet => parquet::info(&path, args),
     }
 }
 
@@ -264,6 +268,7 @@ type Converter = fn(Format, Format) -> Option<Conversion>;
 
 /// Tried in order; the first that claims the (input, output) pair does the conversion.
 const CONVERTERS: &[Converter] = &[
+    parquet::converts,
     scid::converts,
     pgn::converts,
     polyglot::converts,
@@ -306,7 +311,7 @@ pub fn info_depth(format: Format) -> InfoDepth {
 
 /// True when `verify` checks files of `format`.
 pub fn verifies(format: Format) -> bool {
-    !matches!(format, Format::Shogi(S::Sfen | S::JsonLines))
+    !matches!(format, Format::Shogi(S::Sfen | S::JsonLines) | Format::Parquet)
 }
 
 /// True when `probe` looks positions up in `format`.
@@ -480,8 +485,8 @@ mod tests {
         let err = check_options("convert", &["pgn_long".into()], &parts).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "--pgn-long does not apply to pgn → scid4 in `convert`; it applies to pgn → pgn, scid3 → pgn, \
-             scid4 → pgn, scid5 → pgn, jsonl → pgn"
+            "--pgn-long does not apply to pgn → scid4 in `convert`; it applies to parquet → pgn, pgn → pgn, \
+             scid3 → pgn, scid4 → pgn, scid5 → pgn, jsonl → pgn"
         );
     }
 }

@@ -148,6 +148,10 @@ pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
 /// Adds the games of every input to `sink`.
 fn fill(sink: &mut GameSink<'_>, inputs: &[PathBuf], printer: &mut Printer, bar: &ProgressBar) -> Result<(), CliError> {
     for input in inputs {
+        if super::parquet::is_parquet(input) {
+            super::parquet::fill(sink, input, printer, bar)?;
+            continue;
+        }
         let source = Source::open(input).map_err(CliError::input)?;
         // A SCID database counts its games up front: a lone one gives the bar its total (PGN
         // does not count them, so a mix has none).

@@ -374,20 +374,13 @@ fn othello(args: &SelectArgs, global: &Global, inputs: &[PathBuf], from: Format)
         from: args.from.clone(),
         to: args.to.clone(),
         names: args.names.clone(),
-        pgn: Default::default(),
-        games: Default::default(),
-        book: Default::default(),
-        polyglot: Default::default(),
-        scid: Default::default(),
-        ctg: Default::default(),
-        kvetka: Default::default(),
         wthor: wthor::ConvertOptions {
             years,
             players: o.player.clone(),
             tournaments: o.event.clone(),
             ..Default::default()
         },
-        tbase: Default::default(),
+        ..Default::default()
     };
     match super::conversion(from, to) {
         Some(run) => run(&convert, global),

@@ -395,7 +395,7 @@ impl<'a> Lines<'a> {
 
     /// Writes one game; a game that cannot be written is skipped with an error at `at`.
     /// `Ok(false)` when the reader closed the pipe (`head`): it has what it wants.
-    fn write(&mut self, game: &impl TextExport, at: impl FnOnce() -> String, quiet: bool) -> Result<bool, CliError> {
+    fn write(&mut self, game: &impl TextExport, at: &dyn Fn() -> String, quiet: bool) -> Result<bool, CliError> {
         match game.line(self.format, self.empties) {
             Ok(Some(line)) => {
                 match writeln!(self.out, "{line}") {
@@ -426,13 +426,28 @@ impl<'a> Lines<'a> {
 
 /// Wthor games → transcripts, GGF, OBF, JSON Lines or CSV.
 fn export(args: &ConvertArgs, global: &Global, to: O) -> Result<ExitCode, CliError> {
+    let mut lines = Lines::create::<GameContext>(args, to)?;
+    let damaged = each_game(args, global, |context, at| lines.write(context, at, global.quiet))?;
+    match damaged {
+        Some(damaged) => lines.finish(damaged, global.quiet),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// Hands every game of the Wthor inputs that the filters keep, with its names, to `each`
+/// (with where it is, for messages); `each` returns false to stop (the reader of the output
+/// went away). `Some(true)` when reading found an error, `None` when `each` stopped.
+pub fn each_game(
+    args: &ConvertArgs,
+    global: &Global,
+    mut each: impl FnMut(&GameContext<'_>, &dyn Fn() -> String) -> Result<bool, CliError>,
+) -> Result<Option<bool>, CliError> {
     let filter = filter(&args.wthor)?;
     let names = load_names(dir_of(&args.inputs[0]), args.names.as_deref())?;
     let names_ref = names.as_ref().map(|(players, tournaments)| Names { players, tournaments });
     if names_ref.is_none() && filter.uses_names() {
         return Err(CliError::Usage("name filters need WTHOR.JOU/WTHOR.TRN beside the input or in --names".into()));
     }
-    let mut lines = Lines::create::<GameContext>(args, to)?;
     let mut damaged = false;
     for input in &args.inputs {
         let (file, errors) = read_wthor(input, global, GameFile::read)?;
@@ -449,12 +464,12 @@ fn export(args: &ConvertArgs, global: &Global, to: O) -> Result<ExitCode, CliErr
                 continue;
             }
             let at = || Location::at((16 + record * 68) as u64).in_file(input).with_record(record as u64).to_string();
-            if !lines.write(&context, at, global.quiet)? {
-                return Ok(ExitCode::SUCCESS);
+            if !each(&context, &at)? {
+                return Ok(None);
             }
         }
     }
-    lines.finish(damaged, global.quiet)
+    Ok(Some(damaged))
 }
 
 /// Transcripts or GGF → transcripts, GGF, OBF, JSON Lines or CSV, through the game model,
@@ -490,7 +505,7 @@ fn export_text(args: &ConvertArgs, global: &Global, from: O, to: O) -> Result<Ex
             match game {
                 Ok(game) if filter.keeps_game(&game) => {
                     let at = || format!("{} game {}", input.display(), n + 1);
-                    if !lines.write(&game, at, global.quiet)? {
+                    if !lines.write(&game, &at, global.quiet)? {
                         return Ok(ExitCode::SUCCESS);
                     }
                 }
