@@ -62,6 +62,7 @@ pub fn parse(bytes: &[u8], format: Format, encoding: Option<Encoding>) -> Result
         let what = format!("bytes that are not {encoding}, decoded as U+FFFD (give --from's file an encoding?)");
         diagnostics.push(Diagnostic::warning(code, Location::default(), what));
     }
+    diagnostics.extend(not_kept(&text, format));
     let records = match format {
         Format::Kif | Format::Ki2 => vec![kif::read(&text)?],
         Format::Csa => csa::read(&text)?,
@@ -70,6 +71,40 @@ pub fn parse(bytes: &[u8], format: Format, encoding: Option<Encoding>) -> Result
         other => return Err(Error::Output(format!("{other} is not a KIF, KI2, CSA, SFEN or JSON Lines file"))),
     };
     Ok(RecordFile { records, encoding, diagnostics })
+}
+
+/// What the readers do not keep, said as warnings instead of dropped silently: KIF and KI2
+/// `#` lines (program banners such as Kakinoki's, the `#KIF version=… encoding=…`
+/// declaration: the writers write neither), CSA V3.0's fractions of a second (`T16.250` is
+/// kept as 16 seconds, what KIF's time column holds).
+fn not_kept(text: &str, format: Format) -> Vec<Diagnostic> {
+    let lines = || text.split('\n').map(|l| l.trim_start_matches('\u{feff}').trim_end_matches('\r')).enumerate();
+    let first_and_count = |found: &dyn Fn(&str) -> bool| {
+        let mut matching = lines().filter(|(_, l)| found(l));
+        matching.next().map(|(first, _)| (first, 1 + matching.count()))
+    };
+    let at = |line: usize| Location::of(Unit::Line, line as u64 + 1);
+    let mut found = Vec::new();
+    if matches!(format, Format::Kif | Format::Ki2)
+        && let Some((first, count)) = first_and_count(&|l| l.starts_with('#'))
+    {
+        let code = if format == Format::Kif { "kif.comment_lines_not_kept" } else { "ki2.comment_lines_not_kept" };
+        found.push(Diagnostic::warning(code, at(first), format!("{count} `#` lines not kept (not written back)")));
+    }
+    let fraction = |l: &str| {
+        l.split(',').any(|s| {
+            s.strip_prefix('T').and_then(|t| t.split_once('.')).is_some_and(|(w, f)| {
+                !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) && !f.is_empty() && f.bytes().any(|b| b != b'0')
+            })
+        })
+    };
+    if format == Format::Csa
+        && let Some((first, count)) = first_and_count(&fraction)
+    {
+        let what = format!("{count} move times with fractions of a second kept as whole seconds");
+        found.push(Diagnostic::warning("csa.time_fractions_not_kept", at(first), what));
+    }
+    found
 }
 
 /// What a `format` file cannot hold of `records`, said as warnings before they are written:

@@ -258,3 +258,19 @@ fn json_lines_read_back_every_record() {
     let error = records::parse(b"{\"sfen\": \"startpos\"}\n", Format::JsonLines, None).unwrap_err();
     assert!(error.to_string().contains("SFEN"), "{error}");
 }
+
+/// What is not kept is said: KIF `#` lines (Kakinoki's banner, the encoding declaration) and
+/// CSA V3.0 fractions of a second each give a warning naming the first line.
+#[test]
+fn banner_lines_and_time_fractions_are_warned() {
+    let kif = "#KIF version=2.0 encoding=UTF-8\n# ---- Kifu for Windows V7 棋譜ファイル ----\n手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:01/00:00:01)\n";
+    let file = tabiya(kif.as_bytes(), Format::Kif);
+    let codes: Vec<_> = file.diagnostics.iter().map(|d| (d.code, d.location.number)).collect();
+    assert_eq!(codes, [("kif.comment_lines_not_kept", Some(1))]);
+    assert!(file.diagnostics[0].message.starts_with("2 "), "{}", file.diagnostics[0].message);
+    let csa = "V3.0\nPI\n+\n+7776FU\nT16.250\n-3334FU\nT3\n";
+    let file = tabiya(csa.as_bytes(), Format::Csa);
+    let codes: Vec<_> = file.diagnostics.iter().map(|d| (d.code, d.location.number)).collect();
+    assert_eq!(codes, [("csa.time_fractions_not_kept", Some(5))]);
+    assert_eq!(file.records[0].times.iter().flatten().map(|t| t.seconds).collect::<Vec<_>>(), [16, 3]);
+}
