@@ -77,7 +77,10 @@ def test_comments_nags_variations_and_round_trip_to_python_chess():
     compared = 0
     for game in ours:
         expected = by_moves.get(tuple(game.moves))
-        if expected is None:
+        # Compared where python-chess read the game whole: it ends a game at a blank line
+        # inside the movetext (corpus game 2,318), which tabiya reads on with a warning.
+        split = any("pgn.blank_line_in_movetext" in str(w) for w in game.warnings)
+        if expected is None or expected.errors or split:
             continue
         converted = game.to_python_chess()
         assert [m.uci() for m in converted.mainline_moves()] == game.moves
