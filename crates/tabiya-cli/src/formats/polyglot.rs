@@ -52,6 +52,18 @@ pub struct BookOptions {
     pub uniform: bool,
 }
 
+impl BookOptions {
+    /// The library's `make-book` rules these options ask for (books from games and from trees).
+    pub fn make_options(&self) -> MakeOptions {
+        let only = match (self.only_white, self.only_black) {
+            (true, _) => Some(Color::White),
+            (_, true) => Some(Color::Black),
+            _ => None,
+        };
+        MakeOptions { min_games: self.min_games, min_score: self.min_score, only, uniform: self.uniform }
+    }
+}
+
 fn read_book(path: &Path) -> Result<Vec<Entry>, CliError> {
     let bytes = tabiya_io::read_input(path).map_err(CliError::input)?;
     polyglot::read_entries(&bytes, Some(path)).map_err(CliError::input)
@@ -76,13 +88,7 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
         elo: args.books.elo(),
         keep_positions: false,
     };
-    let only = match (options.only_white, options.only_black) {
-        (true, _) => Some(Color::White),
-        (_, true) => Some(Color::Black),
-        _ => None,
-    };
-    let make =
-        MakeOptions { min_games: options.min_games, min_score: options.min_score, only, uniform: options.uniform };
+    let make = options.make_options();
     let mut built: Option<book::GamesBuild> = None;
     for input in &args.inputs {
         let (path, format) = super::input_format(input, None)?;

@@ -6,9 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use shakmaty::Color;
 use tabiya_chess::games::Source;
-use tabiya_chess::polyglot::{self, EntryRun, MakeOptions};
+use tabiya_chess::polyglot::{self, EntryRun};
 use tabiya_chess::tree::{self, Tree, TreeBuilder};
 use tabiya_othello::tree::Tree as OthelloTree;
 
@@ -273,14 +272,7 @@ fn dump(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
 /// A Polyglot book with `make-book`'s rules (`--min-games`, `--min-score`, …) over the tree's
 /// counts; several trees are merged first.
 fn to_polyglot(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
-    let options = &args.book;
-    let only = match (options.only_white, options.only_black) {
-        (true, _) => Some(Color::White),
-        (_, true) => Some(Color::Black),
-        _ => None,
-    };
-    let make =
-        MakeOptions { min_games: options.min_games, min_score: options.min_score, only, uniform: options.uniform };
+    let make = args.book.make_options();
     let mut book: Option<tabiya_chess::book::Book> = None;
     for tree in trees(args)? {
         let this = tree.to_book().map_err(CliError::input)?;
