@@ -152,6 +152,7 @@ pub fn info(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Info, Gam
             let tally = tally(path, progress)?;
             let mut info = Info::new(path, Format::JsonLines.name());
             info.count("games", tally.games).count("unreadable_games", tally.unreadable).count("plies", tally.plies);
+            info.problems = tally.problems;
             info
         }
     };

@@ -6,7 +6,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use indicatif::{HumanBytes, HumanCount, HumanDuration, ProgressBar, ProgressState, ProgressStyle};
-use tabiya_io::report::{Report, Verification};
+use tabiya_io::Severity;
+use tabiya_io::report::{Info, Report, Verification};
 
 /// A failed command, with the exit status design.md gives it.
 #[derive(Debug)]
@@ -54,6 +55,14 @@ pub fn print(report: &impl Report, json: bool) -> Result<(), CliError> {
     let mut out = io::stdout().lock();
     let written = if json { report.write_json(&mut out) } else { report.write_text(&mut out) };
     written.and_then(|()| out.flush()).map_err(|e| CliError::output(Path::new("-"), e))
+}
+
+/// Prints what `info` found; exit status 1 when reading met an error (a game, record or
+/// part that could not be read), so that a script tells a damaged file from a clean one.
+pub fn print_info(info: &Info, json: bool) -> Result<ExitCode, CliError> {
+    print(info, json)?;
+    let lost = info.problems.iter().any(|problem| problem.severity == Severity::Error);
+    Ok(if lost { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 /// `verify`'s exit status: 1 when an error was found.

@@ -167,3 +167,38 @@ fn obf_that_is_not_text_names_the_line() {
     assert_eq!(out.status.code(), Some(3));
     assert!(stderr(&out).contains("(line 3): not UTF-8 text"), "{}", stderr(&out));
 }
+
+/// The first two games of small-varied.pgn, then the third cut inside its tag section (byte
+/// 2,000 of the corpus file falls in game 3's tags: `[Event …` of game 3 starts at 0x708).
+fn two_games_and_a_cut_one(dir: &std::path::Path) -> Option<String> {
+    let whole = corpus_file("pgn/small-varied.pgn")?;
+    let path = dir.join("cut.pgn");
+    std::fs::write(&path, &std::fs::read(whole).unwrap()[..2000]).unwrap();
+    Some(path.to_str().unwrap().to_owned())
+}
+
+/// A game that could not be read shows in the exit status of every command that reads games:
+/// `info` and `verify` name it, and a book or tree built without it says so and exits 1.
+#[test]
+fn an_unreadable_game_is_seen_in_the_exit_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(cut) = two_games_and_a_cut_one(dir.path()) else { return };
+    let out = tabiya(&["info", "--json", &cut]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let j = json(&out);
+    assert_eq!((j["counts"]["games"].as_u64(), j["counts"]["unreadable_games"].as_u64()), (Some(2), Some(1)));
+    let problem = &j["problems"].as_array().unwrap()[0];
+    assert_eq!(problem["severity"], "error");
+    assert!(problem["where"].as_str().unwrap().contains("@0x708"), "{problem}");
+    for (command, output) in
+        [("verify", None), ("book", Some("b.bin")), ("book", Some("b.kob")), ("tree", Some("t.tree"))]
+    {
+        let mut args = vec![command, "-q", &cut];
+        let path = output.map(|name| dir.path().join(name).to_str().unwrap().to_owned());
+        if let Some(path) = &path {
+            args.extend(["-o", path]);
+        }
+        let out = tabiya(&args);
+        assert_eq!(out.status.code(), Some(1), "{command} {output:?}: {}", stderr(&out));
+    }
+}

@@ -94,8 +94,15 @@ fn tally<R: std::io::Read>(
 /// variant), unreadable games, errors and warnings of the games read
 /// (lost and repaired moves), plies of the main lines. `progress` gets (bytes read, file size).
 pub fn info(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Info, PgnError> {
-    let tally = read_all(path, progress, |_| {})?;
+    // Warnings are only counted; what was lost (errors) is listed, as `verify` lists it.
+    let mut lost = Vec::new();
+    let tally = read_all(path, progress, |d| {
+        if d.is_error() {
+            lost.push(d)
+        }
+    })?;
     let mut info = Info::new(path, Format::Pgn.name());
+    info.problems = lost;
     info.count("games", tally.games).count("unreadable_games", tally.unreadable);
     if tally.variants.total() > 0 {
         info.count("variant_games", tally.variants.by_variant());

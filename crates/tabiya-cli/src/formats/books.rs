@@ -9,7 +9,7 @@ use tabiya_chess::book::{BookFile, EloFilter};
 
 use super::Format;
 use crate::args::{Global, InfoArgs, ProbeArgs, VerifyArgs};
-use crate::report::{CliError, print, verdict};
+use crate::report::{CliError, print, print_info, verdict};
 
 fn open(path: &Path, format: Format) -> Result<BookFile, CliError> {
     let Format::Chess(format) = format else { unreachable!("book formats are chess formats") };
@@ -24,8 +24,7 @@ fn printed(result: std::io::Result<()>) -> Result<(), CliError> {
 pub fn info(path: &Path, args: &InfoArgs, format: Format) -> Result<ExitCode, CliError> {
     let mut info = open(path, format)?.info().map_err(CliError::input)?;
     info.path = path.to_path_buf();
-    print(&info, args.json)?;
-    Ok(ExitCode::SUCCESS)
+    print_info(&info, args.json)
 }
 
 /// `tabiya verify BOOK`: exit 1 when an error is found; a book that cannot be opened is one.

@@ -169,8 +169,9 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
         None => builder.write_in(names.as_ref(), transaction, &Default::default()).map_err(write_error)?,
     };
     summary(global.quiet, build_summary(&args.output, &report));
-    // A name the book holds other than it was written in the games is a change of data.
-    Ok(if report.names_altered > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    // A game left unread, or a name the book holds other than it was written in the games, is
+    // a change of data.
+    Ok(if report.names_altered > 0 || report.games_unreadable > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 fn build_summary(path: &Path, r: &BuildReport) -> String {

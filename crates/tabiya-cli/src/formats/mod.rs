@@ -126,7 +126,7 @@ pub fn check_options(command: &str, given: &[String], parts: &[Part]) -> Result<
         if common_options(command).contains(&id) || parts.iter().any(|p| p.takes().contains(&id)) {
             continue;
         }
-        let takers = takers_of(id, parts);
+        let takers = takers_of(command, id, parts);
         let mut at_hand: Vec<String> = parts.iter().map(ToString::to_string).collect();
         at_hand.dedup();
         let flag = format!("--{}", id.replace('_', "-"));
@@ -141,20 +141,24 @@ pub fn check_options(command: &str, given: &[String], parts: &[Part]) -> Result<
 
 /// The formats that take option `id` in the roles of `parts`: a format that takes it whatever
 /// the other side is named alone (`kvetka (book output)`), else each pair that takes it.
-fn takers_of(id: &str, parts: &[Part]) -> Vec<String> {
+fn takers_of(command: &str, id: &str, parts: &[Part]) -> Vec<String> {
     let mut takers: Vec<String> = Vec::new();
     let mut roles: Vec<Role> = parts.iter().map(|p| p.role).collect();
     roles.dedup();
     for role in roles {
         for format in all_formats() {
             let pair = matches!(role, Role::Read | Role::Write | Role::Build | Role::Select);
-            let others: Vec<Option<Format>> = if pair { all_formats().map(Some).collect() } else { vec![None] };
+            let others: Vec<Option<Format>> = if pair {
+                all_formats().filter(|&other| pair_exists(command, role, format, other)).map(Some).collect()
+            } else {
+                vec![None]
+            };
             let taking: Vec<Part> = others
                 .iter()
                 .map(|&other| Part::new(format, role, other))
                 .filter(|part| part.takes().contains(&id))
                 .collect();
-            if taking.len() == others.len() {
+            if !others.is_empty() && taking.len() == others.len() {
                 takers.push(format!("{format} ({})", role.name()));
             } else {
                 takers.extend(taking.iter().map(ToString::to_string));
@@ -162,6 +166,20 @@ fn takers_of(id: &str, parts: &[Part]) -> Vec<String> {
         }
     }
     takers
+}
+
+/// True when `command` does something with `format` in `role` beside `other`: only such
+/// pairs are named where an option applies (a book's inputs are not convert's).
+fn pair_exists(command: &str, role: Role, format: Format, other: Format) -> bool {
+    let (from, to) = match role {
+        Role::Read | Role::Select => (format, other),
+        _ => (other, format),
+    };
+    match command {
+        "book" => builds(from, to),
+        "convert" | "select" => conversion(from, to).is_some(),
+        _ => true,
+    }
 }
 
 /// Every format of every family.

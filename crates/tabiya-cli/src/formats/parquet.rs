@@ -20,7 +20,7 @@ use super::pgn::{Printer, holds_games};
 use super::{Part, Role};
 use crate::args::{ConvertArgs, Global, InfoArgs};
 use crate::registry::Format;
-use crate::report::{CliError, Output, Unit, counted, print, progress, summary};
+use crate::report::{CliError, Output, Unit, counted, print_info, progress, summary};
 
 /// What a row of the Parquet output is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -199,8 +199,7 @@ pub fn info(path: &Path, args: &InfoArgs) -> Result<ExitCode, CliError> {
         .count("row_groups", table.row_groups as u64)
         .count("columns", table.columns.len() as u64);
     report.header("columns", table.columns.join(" "));
-    print(&report, args.json)?;
-    Ok(ExitCode::SUCCESS)
+    print_info(&report, args.json)
 }
 
 /// The options of Parquet: `--rows` wherever a table is written (and `--fen-column` for chess,

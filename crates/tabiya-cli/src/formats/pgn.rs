@@ -14,7 +14,7 @@ use tabiya_chess::scid::{DatabaseWriter, Version};
 use tabiya_io::{Diagnostic, DiagnosticSink};
 
 use crate::args::*;
-use crate::report::{CliError, Output, Unit, counted, print, progress, summary};
+use crate::report::{CliError, Output, Unit, counted, print, print_info, progress, summary};
 use indicatif::ProgressBar;
 
 /// What is done to every game on its way from any games format to any other.
@@ -121,8 +121,7 @@ pub fn info(path: &Path, args: &InfoArgs, global: &Global) -> Result<ExitCode, C
     })
     .map_err(CliError::input)?;
     bar.finish_and_clear();
-    print(&info, args.json)?;
-    Ok(ExitCode::SUCCESS)
+    print_info(&info, args.json)
 }
 
 /// `tabiya verify` of PGN or a SCID database: every game read and every move replayed; exit

@@ -142,7 +142,8 @@ fn write_made(args: &BookArgs, global: &Global, made: book::GamesBuild<Vec<Entry
             counted(runs.iter().map(|run| run.entries.len()).sum::<usize>() as u64, "entry")
         ),
     );
-    Ok(ExitCode::SUCCESS)
+    // A game that could not be read is not in the book: a script must see it.
+    Ok(if unreadable > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 /// Writes runs of entries one after the other.

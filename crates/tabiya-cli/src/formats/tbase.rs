@@ -12,7 +12,7 @@ use super::{Part, Role, input_format};
 use crate::args::*;
 use crate::output;
 use crate::registry::Format;
-use crate::report::{CliError, Output, print, summary, verdict};
+use crate::report::{CliError, Output, print, print_info, summary, verdict};
 
 /// The shogi options of `convert`.
 #[derive(Debug, Default, clap::Args)]
@@ -48,8 +48,7 @@ pub fn info(path: &Path, format: Format, args: &InfoArgs, _global: &Global) -> R
     let format = shogi(format).ok_or_else(|| CliError::Usage(format!("{format} is not a shogi format")))?;
     let info = if is_tbase(format) { tbase::info(path, format) } else { records::info(path, format) };
     let info = info.map_err(cli_error)?;
-    print(&info, args.json)?;
-    Ok(ExitCode::SUCCESS)
+    print_info(&info, args.json)
 }
 
 pub fn verify(path: &Path, format: Format, args: &VerifyArgs, _global: &Global) -> Result<ExitCode, CliError> {

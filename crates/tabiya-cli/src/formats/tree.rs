@@ -13,7 +13,7 @@ use tabiya_othello::tree::Tree as OthelloTree;
 
 use crate::args::{ConvertArgs, Global, InfoArgs, ProbeArgs, TreeArgs, VerifyArgs};
 use crate::registry::Format;
-use crate::report::{CliError, Output, counted, print, summary, verdict};
+use crate::report::{CliError, Output, counted, print, print_info, summary, verdict};
 
 const FORMAT: Format = Format::Chess(tabiya_chess::Format::Tree);
 
@@ -69,8 +69,7 @@ pub fn info(path: &Path, args: &InfoArgs, _global: &Global) -> Result<ExitCode, 
     if is_othello(path) {
         let mut info = open_othello(path)?.info();
         info.path = path.to_path_buf();
-        print(&info, args.json)?;
-        return Ok(ExitCode::SUCCESS);
+        return print_info(&info, args.json);
     }
     super::books::info(path, args, FORMAT)
 }

@@ -19,7 +19,7 @@ use tabiya_othello::wthor::{
 
 use crate::args::*;
 use crate::output;
-use crate::report::{CliError, Output, Unit, counted, print, progress, summary};
+use crate::report::{CliError, Output, Unit, counted, print, print_info, progress, summary};
 
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
@@ -85,8 +85,7 @@ pub fn info(path: &Path, format: Format, args: &InfoArgs, _global: &Global) -> R
     };
     let names_ref = names.as_ref().map(|(players, tournaments)| Names { players, tournaments });
     let info = tabiya_othello::report::info(path, format, &data, names_ref).map_err(|e| input_error(path, e))?;
-    print(&info, args.json)?;
-    Ok(ExitCode::SUCCESS)
+    print_info(&info, args.json)
 }
 
 /// The directory a file is in (`.` for a bare file name).
