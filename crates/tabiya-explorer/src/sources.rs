@@ -11,6 +11,7 @@ use tabiya_chess::games::GamesError;
 use tabiya_io::report::Probe;
 
 use crate::games_tree::GamesTree;
+use crate::othello::OthelloTree;
 
 /// Why a source cannot be opened or looked up (boxed: the formats' errors are large).
 #[derive(Debug, thiserror::Error)]
@@ -21,6 +22,9 @@ pub enum SourceError {
     /// A games file that cannot be read.
     #[error(transparent)]
     Games(Box<GamesError>),
+    /// An Othello source that cannot be read, or asked a chess question.
+    #[error("{0}")]
+    Othello(String),
     /// Neither a book nor games.
     #[error("{}: neither an opening book nor games ({book}; {games})", path.display())]
     Neither {
@@ -52,6 +56,8 @@ pub enum Source {
     Book(Mutex<BookFile>),
     /// Games counted in memory.
     Games(GamesTree),
+    /// An Othello tree (or Wthor games made one).
+    Othello(OthelloTree),
 }
 
 /// What the page and `/api/sources` say of a source.
@@ -61,7 +67,8 @@ pub struct SourceSummary {
     pub source: usize,
     /// The file.
     pub path: PathBuf,
-    /// `polyglot`, `ctg`, `kvetka` (the format's name), or `games` for games counted in memory.
+    /// `polyglot`, `ctg`, `kvetka` (the format's name), `games` for games counted in memory,
+    /// `othello_tree` for Othello games.
     pub format: &'static str,
     /// Games counted, for a games file.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -72,8 +79,12 @@ pub struct SourceSummary {
 }
 
 impl Source {
-    /// Opens `path` as a book when it is one, else as games.
+    /// Opens `path` as an Othello tree or Wthor games, else as a book when it is one, else as
+    /// chess games.
     pub fn open(path: &Path) -> Result<Source, SourceError> {
+        if let Some(tree) = OthelloTree::open(path)? {
+            return Ok(Source::Othello(tree));
+        }
         match BookFile::open(path) {
             Ok(book) => Ok(Source::Book(Mutex::new(book))),
             Err(book @ BookError::NotABook { .. }) => match GamesTree::open(path) {
@@ -93,13 +104,14 @@ impl Source {
             // A probe that panicked leaves the book as it was: it only reads.
             Source::Book(book) => Ok(book.lock().unwrap_or_else(|e| e.into_inner()).probe(pos)?),
             Source::Games(tree) => Ok(tree.probe(pos)),
+            Source::Othello(_) => Err(SourceError::Othello("Othello games: their board is at /othello".into())),
         }
     }
 
     /// The games file a game number refers to, for the game viewer.
     pub fn games_path(&self) -> Option<&Path> {
         match self {
-            Source::Book(_) => None,
+            Source::Book(_) | Source::Othello(_) => None,
             Source::Games(tree) => Some(tree.path()),
         }
     }
@@ -109,6 +121,7 @@ impl Source {
         let (format, games, unreadable) = match self {
             Source::Book(book) => (book.lock().unwrap_or_else(|e| e.into_inner()).format().name(), None, Vec::new()),
             Source::Games(tree) => ("games", Some(tree.games()), tree.unreadable.clone()),
+            Source::Othello(tree) => (tabiya_othello::tree::FORMAT, Some(tree.games), Vec::new()),
         };
         SourceSummary { source, path: path.to_path_buf(), format, games, unreadable }
     }
