@@ -25,11 +25,13 @@ async function load() {
   if (!response.ok) {
     $("status").textContent = answer.error;
     state.played.pop();
+    document.body.dataset.ready = Number(document.body.dataset.ready || 0) + 1;
     return;
   }
   $("status").textContent = "";
   state.answer = answer;
   draw(answer);
+  document.body.dataset.ready = Number(document.body.dataset.ready || 0) + 1;
 }
 
 function play(move) {

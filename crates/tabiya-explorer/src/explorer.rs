@@ -202,11 +202,17 @@ impl Explorer {
         Ok((source < self.sources.len()).then(|| self.answer(source, &position.position)))
     }
 
-    /// Game `game` (from 0) of source `source`, which must be a games file; `Ok(None)` when
-    /// there is no such source, games file or game.
+    /// Game `game` of source `source`: the game numbered so (from 0) in a games file, or row
+    /// `game` of a chess tree's table read from the file it names; `Ok(None)` when there is no
+    /// such source, game file or game.
     pub fn game(&self, source: usize, game: usize) -> Result<Option<GameView>, SourceError> {
-        let Some(path) = self.sources.get(source).and_then(|(_, s)| s.games_path()) else { return Ok(None) };
-        Ok(read_game(path, game)?.map(|g| GameView::new(&g, game)))
+        let Some((_, source)) = self.sources.get(source) else { return Ok(None) };
+        if let Some(path) = source.games_path() {
+            return Ok(read_game(path, game)?.map(|g| GameView::new(&g, game)));
+        }
+        // A tree: its table names the game's file and its number there.
+        let Some((path, number)) = source.tree_game(game)? else { return Ok(None) };
+        Ok(read_game(&path, number)?.map(|g| GameView::new(&g, game)))
     }
 
     fn answer(&self, index: usize, pos: &Chess) -> SourceAnswer {
