@@ -7,7 +7,8 @@ for the Kvetka book built from it, and the figures of ../shared/specs/ctg.md (Dr
 weights, 2·wins + draws of the mover) for the CTG book. Then takes a move back with the arrow
 key, reloads the shared URL, opens a top game in the viewer and steps through it, and keeps a
 screenshot and the request-to-table-drawn times under --out. Then serves a Wthor file: an
-Othello board, f5 d6 by clicks, the tree's table against a count of the file's bytes.
+Othello board, f5 d6 by clicks, the tree's table against a count of the file's bytes; and a
+chess tree, whose top game after 1.e4 opens in the viewer with python-chess's first moves.
 """
 
 import argparse
@@ -232,9 +233,39 @@ def check_othello(driver, a):
         serve.terminate()
 
 
+def check_tree_game(driver, a):
+    """`tabiya serve` of a chess tree: after 1.e4 a top game opens in the viewer, its players and
+    first moves those python-chess reads in the PGN the tree was built from."""
+    serve = subprocess.Popen([a.tabiya, "serve", a.tree, "--port", "0"], stdout=subprocess.PIPE, text=True)
+    try:
+        url = serve.stdout.readline().strip()
+        driver.go(url + "?play=e2e4")
+        driver.drawn(1)
+        driver.click("section.source .top-games a")
+        driver.wait("return !document.getElementById('viewer').hidden && document.body.dataset.ready >= 2", "viewer")
+        title = driver.run("return document.getElementById('viewer-title').textContent")
+        shown = driver.run("return [...document.querySelectorAll('#viewer-moves > span.move')].slice(0, 6)"
+                           ".map(s => s.textContent.replace(/[!?]+$/, ''))")
+        expected = None
+        with open(a.tree_pgn) as f:
+            while (game := chess.pgn.read_game(f)) is not None:
+                if title.startswith(f"{game.headers['White']} – {game.headers['Black']} "):
+                    board = game.board()
+                    expected = []
+                    for move in list(game.mainline_moves())[:6]:
+                        expected.append(board.san(move))
+                        board.push(move)
+                    break
+        check(expected is not None and shown == expected,
+              f"tree: a top game opens in the viewer with python-chess's first moves ({title}: {shown})")
+    finally:
+        serve.terminate()
+
+
 def main():
     parser = argparse.ArgumentParser()
-    for name in ["tabiya", "out", "ctg", "polyglot", "scid", "scid-export", "kvetka", "kvetka-pgn", "wthor"]:
+    for name in ["tabiya", "out", "ctg", "polyglot", "scid", "scid-export", "kvetka", "kvetka-pgn", "wthor", "tree",
+                 "tree-pgn"]:
         parser.add_argument("--" + name, required=True)
     a = parser.parse_args()
     serve = subprocess.Popen([a.tabiya, "serve", a.ctg, a.polyglot, a.scid, a.kvetka, "--port", "0"],
@@ -303,6 +334,7 @@ def main():
             json.dump(timings, f)
         print(f"request to table drawn, ms: {', '.join(f'{t:.1f}' for t in timings)}")
         check_othello(driver, a)
+        check_tree_game(driver, a)
     finally:
         if driver is not None:
             driver.quit()
