@@ -6,7 +6,9 @@ python-chess's count of SCID 5.0.2's own PGN export for the SCID database, of th
 for the Kvetka book built from it, and the figures of ../shared/specs/ctg.md (DroidFish's
 weights, 2·wins + draws of the mover) for the CTG book. Then takes a move back with the arrow
 key, reloads the shared URL, opens a top game in the viewer and steps through it, and keeps a
-screenshot and the request-to-table-drawn times under --out.
+screenshot and the request-to-table-drawn times under --out. Then serves a Wthor file: an
+Othello board, f5 d6 by clicks, the tree's table against a count of the file's bytes; and a
+chess tree, whose top game after 1.e4 opens in the viewer with python-chess's first moves.
 """
 
 import argparse
@@ -180,9 +182,90 @@ def check_ctg(table, uci, weight, what):
     check(2 * wins + draws == weight, f"{what}: {uci} 2·wins + draws = {weight} as DroidFish weighs it (table: {row['wdl']})")
 
 
+OTHELLO_TABLE = """
+return [...document.querySelectorAll('#tables tbody tr')].map(r => [...r.cells].map(c => c.textContent));
+"""
+
+
+def othello_openings(wtb, line):
+    """Games of a Wthor file by their next move after `line`, from the bytes (68-byte records,
+    moves at 8..68 as 10 * row + column)."""
+    codes = [10 * int(m[1]) + "abcdefgh".index(m[0]) + 1 for m in line]
+    data = open(wtb, "rb").read()
+    count = collections.Counter()
+    for at in range(16, len(data) - 67, 68):
+        moves = list(data[at + 8:at + 68])
+        if moves[:len(codes)] == codes and moves[len(codes)]:
+            code = moves[len(codes)]
+            count["abcdefgh"[code % 10 - 1] + str(code // 10)] += 1
+    return count
+
+
+def check_othello(driver, a):
+    """`tabiya serve` of a Wthor file: an Othello board; f5 and d6 played by clicks; the tree's
+    table after them against the file's bytes; pass disabled, take back, the shared URL."""
+    serve = subprocess.Popen([a.tabiya, "serve", a.wthor, "--port", "0"], stdout=subprocess.PIPE, text=True)
+    try:
+        url = serve.stdout.readline().strip()
+        driver.go(url)
+        driver.drawn(1)
+        discs = "return [...document.querySelectorAll('#board .disc')].length"
+        check(driver.run(discs) == 4, "Othello: the board shows the four start discs")
+        for n, square in enumerate(["f5", "d6"], start=2):
+            driver.click(f"#board .cell.legal[data-square={square}]")
+            driver.drawn(n)
+        check(driver.run(discs) == 6, "Othello: f5 d6 played by clicks (six discs)")
+        rows = driver.run(OTHELLO_TABLE)
+        shown = {row[0]: int(row[1]) for row in rows}
+        expected = othello_openings(a.wthor, ["f5", "d6"])
+        check(shown == dict(expected), f"Othello: games after f5 d6 as the Wthor bytes count them {dict(expected)}")
+        check(driver.run("return document.getElementById('pass').disabled"), "Othello: pass only when forced")
+        check(driver.run("return location.search") == "?play=f5%2Cd6", "Othello: the URL holds the moves")
+        driver.key("\ue012")  # ArrowLeft: take back
+        driver.drawn(4)
+        check(driver.run(discs) == 5, "Othello: the left arrow takes d6 back")
+        driver.go(url + "?play=f5,d6,c3")
+        driver.drawn(1)
+        check(driver.run(discs) == 7, "Othello: the shared URL opens on f5 d6 c3")
+        with open(os.path.join(a.out, "othello.png"), "wb") as f:
+            f.write(base64.b64decode(driver.do("GET", "/screenshot")))
+    finally:
+        serve.terminate()
+
+
+def check_tree_game(driver, a):
+    """`tabiya serve` of a chess tree: after 1.e4 a top game opens in the viewer, its players and
+    first moves those python-chess reads in the PGN the tree was built from."""
+    serve = subprocess.Popen([a.tabiya, "serve", a.tree, "--port", "0"], stdout=subprocess.PIPE, text=True)
+    try:
+        url = serve.stdout.readline().strip()
+        driver.go(url + "?play=e2e4")
+        driver.drawn(1)
+        driver.click("section.source .top-games a")
+        driver.wait("return !document.getElementById('viewer').hidden && document.body.dataset.ready >= 2", "viewer")
+        title = driver.run("return document.getElementById('viewer-title').textContent")
+        shown = driver.run("return [...document.querySelectorAll('#viewer-moves > span.move')].slice(0, 6)"
+                           ".map(s => s.textContent.replace(/[!?]+$/, ''))")
+        expected = None
+        with open(a.tree_pgn) as f:
+            while (game := chess.pgn.read_game(f)) is not None:
+                if title.startswith(f"{game.headers['White']} – {game.headers['Black']} "):
+                    board = game.board()
+                    expected = []
+                    for move in list(game.mainline_moves())[:6]:
+                        expected.append(board.san(move))
+                        board.push(move)
+                    break
+        check(expected is not None and shown == expected,
+              f"tree: a top game opens in the viewer with python-chess's first moves ({title}: {shown})")
+    finally:
+        serve.terminate()
+
+
 def main():
     parser = argparse.ArgumentParser()
-    for name in ["tabiya", "out", "ctg", "polyglot", "scid", "scid-export", "kvetka", "kvetka-pgn"]:
+    for name in ["tabiya", "out", "ctg", "polyglot", "scid", "scid-export", "kvetka", "kvetka-pgn", "wthor", "tree",
+                 "tree-pgn"]:
         parser.add_argument("--" + name, required=True)
     a = parser.parse_args()
     serve = subprocess.Popen([a.tabiya, "serve", a.ctg, a.polyglot, a.scid, a.kvetka, "--port", "0"],
@@ -250,6 +333,8 @@ def main():
         with open(os.path.join(a.out, "timings.json"), "w") as f:
             json.dump(timings, f)
         print(f"request to table drawn, ms: {', '.join(f'{t:.1f}' for t in timings)}")
+        check_othello(driver, a)
+        check_tree_game(driver, a)
     finally:
         if driver is not None:
             driver.quit()

@@ -73,7 +73,8 @@ impl Format {
     }
 
     /// Names a file's format from its head: the Othello and shogi formats by their extensions
-    /// (checked against record sizes), everything else by chess's magic bytes, extensions and
+    /// (checked against record sizes; Othello's JSON Lines by a first line with a transcript
+    /// as its moves), everything else by chess's magic bytes, extensions and
     /// the look of PGN.
     pub fn sniff(head: &Head) -> Option<Format> {
         use tabiya_othello::Format as O;
@@ -81,8 +82,10 @@ impl Format {
             return Some(Format::Parquet);
         }
         use tabiya_shogi::Format as S;
-        if O::from_extension(&head.extension).is_some_and(|f| f != O::JsonLines) {
-            return O::sniff(head).map(Format::Othello);
+        match O::from_extension(&head.extension) {
+            Some(O::JsonLines) if O::sniff(head).is_some() => return Some(Format::Othello(O::JsonLines)),
+            Some(O::JsonLines) | None => {}
+            Some(_) => return O::sniff(head).map(Format::Othello),
         }
         if S::from_extension(&head.extension).is_some_and(|f| f != S::JsonLines) {
             return S::sniff(head).map(Format::Shogi);

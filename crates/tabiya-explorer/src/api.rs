@@ -14,13 +14,19 @@ pub fn handle(explorer: &Explorer, request: &Request) -> Response {
     if request.method != "GET" && request.method != "HEAD" {
         return Response::error(405, "only GET and HEAD");
     }
-    if let Some((content_type, bytes)) = assets::find(&request.path) {
+    // The page of the sources at hand: an Othello board when they all hold Othello games.
+    let path = if request.path == "/" && explorer.is_othello() { "/othello" } else { request.path.as_str() };
+    if let Some((content_type, bytes)) = assets::find(path) {
         return Response::ok(content_type, bytes);
     }
     let fen = request.param("fen");
     let play = request.param("play");
     match request.path.as_str() {
         "/api/sources" => json(&explorer.summaries()),
+        "/api/othello" => match explorer.explore_othello(play) {
+            Ok(answer) => json(&answer),
+            Err(e) => Response::error(400, &e),
+        },
         "/api/explore" => match explorer.explore(fen, play) {
             Ok(answer) => json(&answer),
             Err(e) => Response::error(400, &e),

@@ -29,6 +29,12 @@ static ASSETS: &[Asset] = &[
         content_type: "text/javascript; charset=utf-8",
         bytes: include_bytes!("../assets/explorer.js"),
     },
+    Asset { path: "/othello", content_type: HTML, bytes: include_bytes!("../assets/othello.html") },
+    Asset {
+        path: "/othello.js",
+        content_type: "text/javascript; charset=utf-8",
+        bytes: include_bytes!("../assets/othello.js"),
+    },
     Asset {
         path: "/explorer.css",
         content_type: "text/css; charset=utf-8",

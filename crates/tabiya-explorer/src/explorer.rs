@@ -11,14 +11,51 @@ use shakmaty::{Chess, Position};
 use tabiya_io::Diagnostic;
 use tabiya_io::report::{Probe, ProbeMove};
 
+use std::sync::Mutex;
+
+use tabiya_othello::solve::Solver;
+
 use crate::game_view::{GameView, read_game};
+use crate::othello::{self, OthelloBoard};
 use crate::position::{Located, locate};
 use crate::sources::{Source, SourceError, SourceSummary};
 
-/// The sources opened, in the order given.
-#[derive(Default)]
+/// The sources opened, in the order given, and the solver of Othello positions (its table
+/// kept between requests).
 pub struct Explorer {
     sources: Vec<(PathBuf, Source)>,
+    solver: Mutex<Solver>,
+}
+
+impl Default for Explorer {
+    fn default() -> Explorer {
+        Explorer { sources: Vec::new(), solver: Mutex::new(Solver::new().table_bits(20)) }
+    }
+}
+
+/// The answer for an Othello position: the board, its moves and exact scores, then one table
+/// per Othello source.
+#[derive(Debug, Clone, Serialize)]
+pub struct OthelloExploration {
+    /// The position and its moves.
+    #[serde(flatten)]
+    pub board: OthelloBoard,
+    /// One answer per Othello source.
+    pub sources: Vec<OthelloAnswer>,
+}
+
+/// One Othello source's table: its probe (moves with games, W/D/L from the mover's view, the
+/// tree's exact scores, top games), or why it could not be looked up.
+#[derive(Debug, Clone, Serialize)]
+pub struct OthelloAnswer {
+    /// The source's number.
+    pub source: usize,
+    /// The tree's answer.
+    #[serde(flatten)]
+    pub probe: Option<Probe>,
+    /// Why the source could not be looked up.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// The answer for one position: the board and its legal moves, then one table per source.
@@ -127,6 +164,33 @@ impl Explorer {
         Ok(Exploration { position, opening, sources })
     }
 
+    /// True when every source holds Othello games (the page shows an Othello board).
+    pub fn is_othello(&self) -> bool {
+        !self.sources.is_empty() && self.sources.iter().all(|(_, s)| matches!(s, Source::Othello(_)))
+    }
+
+    /// The Othello position after `play` (squares and `pass`, comma-separated, from the
+    /// start): its moves, their exact scores near the end, and every Othello source's table.
+    pub fn explore_othello(&self, play: Option<&str>) -> Result<OthelloExploration, String> {
+        let (position, board) = othello::board(play, &self.solver)?;
+        let sources = self
+            .sources
+            .iter()
+            .enumerate()
+            .filter_map(|(index, (path, source))| match source {
+                Source::Othello(tree) => Some(match tree.probe(&position) {
+                    // The file opened, not the tree built from it.
+                    Ok(probe) => {
+                        OthelloAnswer { source: index, probe: Some(Probe { book: path.clone(), ..probe }), error: None }
+                    }
+                    Err(e) => OthelloAnswer { source: index, probe: None, error: Some(e.to_string()) },
+                }),
+                _ => None,
+            })
+            .collect();
+        Ok(OthelloExploration { board, sources })
+    }
+
     /// Source `source`'s answer alone (lichess's shape at the top level).
     pub fn explore_source(
         &self,
@@ -138,11 +202,17 @@ impl Explorer {
         Ok((source < self.sources.len()).then(|| self.answer(source, &position.position)))
     }
 
-    /// Game `game` (from 0) of source `source`, which must be a games file; `Ok(None)` when
-    /// there is no such source, games file or game.
+    /// Game `game` of source `source`: the game numbered so (from 0) in a games file, or row
+    /// `game` of a chess tree's table read from the file it names; `Ok(None)` when there is no
+    /// such source, game file or game.
     pub fn game(&self, source: usize, game: usize) -> Result<Option<GameView>, SourceError> {
-        let Some(path) = self.sources.get(source).and_then(|(_, s)| s.games_path()) else { return Ok(None) };
-        Ok(read_game(path, game)?.map(|g| GameView::new(&g, game)))
+        let Some((_, source)) = self.sources.get(source) else { return Ok(None) };
+        if let Some(path) = source.games_path() {
+            return Ok(read_game(path, game)?.map(|g| GameView::new(&g, game)));
+        }
+        // A tree: its table names the game's file and its number there.
+        let Some((path, number)) = source.tree_game(game)? else { return Ok(None) };
+        Ok(read_game(&path, number)?.map(|g| GameView::new(&g, game)))
     }
 
     fn answer(&self, index: usize, pos: &Chess) -> SourceAnswer {

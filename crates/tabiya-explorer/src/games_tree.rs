@@ -54,6 +54,25 @@ pub struct Player {
 }
 
 impl GameCard {
+    /// The card of a tree's top game: `game` is its number in the tree's table (which the
+    /// game viewer resolves to its file and its number there).
+    pub fn of_tree_game(game: &tabiya_chess::tree::GameRef) -> GameCard {
+        let player = |name: &str, rating: u16| Player { name: name.to_owned(), rating: (rating > 0).then_some(rating) };
+        GameCard {
+            game: u32::try_from(game.id).unwrap_or(u32::MAX),
+            white: player(&game.white, game.white_elo),
+            black: player(&game.black, game.black_elo),
+            winner: match game.result {
+                "1-0" => Some("white"),
+                "0-1" => Some("black"),
+                _ => None,
+            },
+            result: game.result,
+            year: game.date.get(..4).and_then(|y| y.parse().ok()),
+            event: game.event.clone(),
+        }
+    }
+
     fn new(game: &Game, number: u32) -> GameCard {
         let tag = |name: &str| game.tag(name).map(|t| String::from_utf8_lossy(t.as_bytes()).into_owned());
         let player = |name: &str, elo: &str| Player {

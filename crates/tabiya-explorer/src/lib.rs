@@ -2,8 +2,9 @@
 //! per opened source — Polyglot, CTG and Kvetka books probed on disk through
 //! [`tabiya_chess::book::BookFile`], games files (PGN, SCID 3/4/5, JSON Lines) counted in memory
 //! with their best-rated games, each of which opens in a game viewer — over a JSON API under
-//! `/api/` shaped like lichess's opening explorer. Everything the page needs is embedded: it
-//! works offline.
+//! `/api/` shaped like lichess's opening explorer. Othello trees and Wthor game files get an
+//! Othello board (`/othello`, `/api/othello`) with the tree's moves and the solver's exact
+//! scores. Everything the page needs is embedded: it works offline.
 //!
 //! ```no_run
 //! use tabiya_explorer::{Explorer, Server};
@@ -26,13 +27,15 @@ mod explorer;
 mod game_view;
 mod games_tree;
 pub mod http;
+mod othello;
 mod position;
 mod server;
 mod sources;
 
-pub use explorer::{Exploration, Explorer, MoveAnswer, Opening, SourceAnswer};
+pub use explorer::{Exploration, Explorer, MoveAnswer, Opening, OthelloAnswer, OthelloExploration, SourceAnswer};
 pub use game_view::{GameView, LineView, NodeView};
 pub use games_tree::{GameCard, Player, TOP_GAMES, TOP_GAMES_PLIES};
+pub use othello::{ExactScore, OthelloBoard, OthelloTree};
 pub use position::{Located, NamedMove};
 pub use server::Server;
 pub use sources::{SourceError, SourceSummary};

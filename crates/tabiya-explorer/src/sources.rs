@@ -10,7 +10,8 @@ use tabiya_chess::book::{BookError, BookFile};
 use tabiya_chess::games::GamesError;
 use tabiya_io::report::Probe;
 
-use crate::games_tree::GamesTree;
+use crate::games_tree::{GameCard, GamesTree};
+use crate::othello::OthelloTree;
 
 /// Why a source cannot be opened or looked up (boxed: the formats' errors are large).
 #[derive(Debug, thiserror::Error)]
@@ -21,6 +22,9 @@ pub enum SourceError {
     /// A games file that cannot be read.
     #[error(transparent)]
     Games(Box<GamesError>),
+    /// An Othello source that cannot be read, or asked a chess question.
+    #[error("{0}")]
+    Othello(String),
     /// Neither a book nor games.
     #[error("{}: neither an opening book nor games ({book}; {games})", path.display())]
     Neither {
@@ -52,6 +56,8 @@ pub enum Source {
     Book(Mutex<BookFile>),
     /// Games counted in memory.
     Games(GamesTree),
+    /// An Othello tree (or Wthor games made one).
+    Othello(OthelloTree),
 }
 
 /// What the page and `/api/sources` say of a source.
@@ -61,7 +67,8 @@ pub struct SourceSummary {
     pub source: usize,
     /// The file.
     pub path: PathBuf,
-    /// `polyglot`, `ctg`, `kvetka` (the format's name), or `games` for games counted in memory.
+    /// `polyglot`, `ctg`, `kvetka` (the format's name), `games` for games counted in memory,
+    /// `othello_tree` for Othello games.
     pub format: &'static str,
     /// Games counted, for a games file.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -71,9 +78,26 @@ pub struct SourceSummary {
     pub unreadable: Vec<String>,
 }
 
+/// A tree's top games (the tree's table rows) as the cards the page shows for games files,
+/// `game` being the row's number in the table; a row that cannot be read stays out (the probe
+/// already named it in its problems).
+fn tree_cards(tree: &tabiya_chess::tree::Tree, probe: &mut Probe) {
+    let Some(serde_json::Value::Array(rows)) = probe.position.get("top_games") else { return };
+    let cards = rows
+        .iter()
+        .filter_map(|row| tree.game(row["id"].as_u64()?).ok())
+        .filter_map(|game| serde_json::to_value(GameCard::of_tree_game(&game)).ok())
+        .collect();
+    probe.position.insert("top_games".into(), serde_json::Value::Array(cards));
+}
+
 impl Source {
-    /// Opens `path` as a book when it is one, else as games.
+    /// Opens `path` as an Othello tree or Wthor games, else as a book when it is one, else as
+    /// chess games.
     pub fn open(path: &Path) -> Result<Source, SourceError> {
+        if let Some(tree) = OthelloTree::open(path)? {
+            return Ok(Source::Othello(tree));
+        }
         match BookFile::open(path) {
             Ok(book) => Ok(Source::Book(Mutex::new(book))),
             Err(book @ BookError::NotABook { .. }) => match GamesTree::open(path) {
@@ -91,15 +115,39 @@ impl Source {
     pub fn probe(&self, pos: &Chess) -> Result<Probe, SourceError> {
         match self {
             // A probe that panicked leaves the book as it was: it only reads.
-            Source::Book(book) => Ok(book.lock().unwrap_or_else(|e| e.into_inner()).probe(pos)?),
+            Source::Book(book) => {
+                let book = book.lock().unwrap_or_else(|e| e.into_inner());
+                let mut probe = book.probe(pos)?;
+                if let BookFile::Tree(tree) = &*book {
+                    tree_cards(tree, &mut probe);
+                }
+                Ok(probe)
+            }
             Source::Games(tree) => Ok(tree.probe(pos)),
+            Source::Othello(_) => Err(SourceError::Othello("Othello games: their board is at /othello".into())),
         }
+    }
+
+    /// The file and the number in it (from 0) of game `id` of a tree's table, for the game
+    /// viewer: the file as the tree names it (as it was given to `tabiya tree`), else beside
+    /// the tree. `None` for a source that is not a chess tree.
+    pub fn tree_game(&self, id: usize) -> Result<Option<(PathBuf, usize)>, SourceError> {
+        let Source::Book(book) = self else { return Ok(None) };
+        let book = book.lock().unwrap_or_else(|e| e.into_inner());
+        let BookFile::Tree(tree) = &*book else { return Ok(None) };
+        let game = tree.game(id as u64).map_err(BookError::from)?;
+        let named = PathBuf::from(&game.source);
+        let path = match tree.path().parent() {
+            Some(dir) if !named.exists() && named.is_relative() => dir.join(named),
+            _ => named,
+        };
+        Ok(Some((path, game.number.saturating_sub(1) as usize)))
     }
 
     /// The games file a game number refers to, for the game viewer.
     pub fn games_path(&self) -> Option<&Path> {
         match self {
-            Source::Book(_) => None,
+            Source::Book(_) | Source::Othello(_) => None,
             Source::Games(tree) => Some(tree.path()),
         }
     }
@@ -109,6 +157,7 @@ impl Source {
         let (format, games, unreadable) = match self {
             Source::Book(book) => (book.lock().unwrap_or_else(|e| e.into_inner()).format().name(), None, Vec::new()),
             Source::Games(tree) => ("games", Some(tree.games()), tree.unreadable.clone()),
+            Source::Othello(tree) => (tabiya_othello::tree::FORMAT, Some(tree.games), Vec::new()),
         };
         SourceSummary { source, path: path.to_path_buf(), format, games, unreadable }
     }

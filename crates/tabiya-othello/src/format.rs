@@ -78,9 +78,11 @@ impl Format {
         }
     }
 
-    /// The format named by `--from`/`--to`: its [`name`](Format::name) or an extension.
+    /// The format named by `--from`/`--to`: its [`name`](Format::name), an extension, or
+    /// `othello_jsonl`/`othello_csv` (the names chess and shogi share, made Othello's).
     pub fn from_name(name: &str) -> Option<Format> {
-        find_format(&Format::ALL, name, |f, n| f.name() == n).or_else(|| Format::from_extension(name))
+        find_format(&Format::ALL, name, |f, n| f.name() == n || n.strip_prefix("othello_") == Some(f.name()))
+            .or_else(|| Format::from_extension(name))
     }
 
     /// The format an extension names.
@@ -88,8 +90,10 @@ impl Format {
         find_format(&Format::ALL, ext, |f, e| f.extensions().contains(&e))
     }
 
-    /// Names a file's format from its extension, and a transcript by the look of its first
-    /// line (moves such as `f5d6c3`: a `.txt` of prose is no transcript). A Wthor file whose size does not fit its records is still named by its extension:
+    /// Names a file's format from its extension, a transcript by the look of its first line
+    /// (moves such as `f5d6c3`: a `.txt` of prose is no transcript), and JSON Lines as
+    /// Othello's when the first line is an object whose `moves` is a transcript (chess and shogi
+    /// JSON Lines list their moves). A Wthor file whose size does not fit its records is still named by its extension:
     /// the reader reports the damage (a file cut short is a damaged Wthor file, not an unknown
     /// one).
     pub fn sniff(head: &Head) -> Option<Format> {
@@ -102,6 +106,12 @@ impl Format {
                 // An empty file is a transcript of no games (what writing none gives).
                 text.is_empty()
                     || starts_with_a_move && line.iter().all(|b| b.is_ascii_alphanumeric() || b.is_ascii_whitespace())
+            }
+            Format::JsonLines => {
+                let line = head.text_start().split(|&b| b == b'\n').next().unwrap_or_default();
+                serde_json::from_slice::<serde_json::Value>(line).is_ok_and(|v| {
+                    v["moves"].as_str().is_some_and(|m| crate::text::transcript::parse_line(m, 1).is_ok())
+                })
             }
             _ => true,
         };
@@ -150,5 +160,10 @@ mod tests {
         assert_eq!(Format::sniff(&Head::new("a.txt", b"f5d6c3\n", Some(7))), Some(Format::Transcript));
         assert_eq!(Format::sniff(&Head::new("a.txt", b"{ not }\n", Some(8))), None);
         assert_eq!(Format::sniff(&Head::new("notes.txt", b"hello world\n", Some(12))), None);
+        let ours = b"{\"black\":\"A\",\"moves\":\"f5d6\"}\n";
+        assert_eq!(Format::sniff(&Head::new("g.jsonl", ours, Some(30))), Some(Format::JsonLines));
+        let chess = b"{\"tags\":[],\"moves\":[{\"uci\":\"e2e4\"}]}\n";
+        assert_eq!(Format::sniff(&Head::new("g.jsonl", chess, Some(40))), None);
+        assert_eq!(Format::from_name("othello_jsonl"), Some(Format::JsonLines));
     }
 }

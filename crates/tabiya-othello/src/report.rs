@@ -9,7 +9,7 @@ use tabiya_io::{DataError, Diagnostic, Location, Unit};
 
 use crate::Format;
 use crate::solve::{CachedSolver, SolitaireSolver, check_solitaire};
-use crate::text::{self, TextError, ggf, obf, transcript};
+use crate::text::{self, TextError, obf};
 use crate::wthor::{
     self, GameCheck, GameFile, GameFile10, GameStats, Header, NameFile, NameKind, Names, SolitaireFile,
 };
@@ -30,6 +30,9 @@ pub struct VerifyOptions<'a> {
 /// What a file is: its header fields and counts, and what reading found. With `names`, a game
 /// file's counts also say how many of its distinct player and tournament indices the name
 /// files resolve. Errors only when the file cannot be read at all (a header cut short).
+///
+/// Its problems (and their count, `warnings`) are [`verify`]'s without solving: the two
+/// commands list the same problems of a file.
 pub fn info(path: &Path, format: Format, data: &[u8], names: Option<Names<'_>>) -> Result<Info, DataError> {
     let mut info = Info::new(path, format.name());
     let mut found = Vec::new();
@@ -52,30 +55,22 @@ pub fn info(path: &Path, format: Format, data: &[u8], names: Option<Names<'_>>) 
             header_fields(&mut info, &file.header);
             info.count("names", file.len());
         }
-        Format::Transcript | Format::Ggf | Format::Obf | Format::JsonLines | Format::Csv => {
-            let text = text::decode(data);
-            let (what, records, errors) = match format {
-                Format::Transcript => {
-                    ("games", "unreadable_lines", text_problems(transcript::parse(&text).map(|(_, r)| r)))
-                }
-                Format::Ggf => ("games", "unreadable_games", text_problems(ggf::parse(&text))),
-                Format::Obf => ("positions", "unreadable_lines", text_problems(obf::parse(&text).map(|(_, r)| r))),
-                _ => {
-                    info.count("bytes", data.len()).header("reader", "not available yet");
-                    return Ok(info);
-                }
-            };
-            info.count(what, errors.0).count(records, errors.1.len() as u64);
-            found.extend(errors.1.into_iter().map(|e| text_diagnostic(format, e)));
+        Format::Transcript | Format::Ggf | Format::Obf | Format::JsonLines | Format::Csv => {}
+    }
+    let check = verify(path, format, data, VerifyOptions { names, ..VerifyOptions::default() });
+    for (name, value) in check.checked {
+        if matches!(name.as_str(), "games" | "positions" | "unreadable_games" | "unreadable_lines") {
+            info.count(&name, value);
         }
     }
-    info.count("warnings", found.len());
-    info.problems = found.into_iter().map(|d| d.in_file(path)).collect();
+    info.count("warnings", check.problems.len());
+    info.problems = check.problems;
     Ok(info)
 }
 
-/// Checks a file: Wthor games replayed and scored (8×8 and 10×10), solitaires solved, name and
-/// text files read record by record. Never fails: what stops reading is an error in the report.
+/// Checks a file: Wthor games replayed and scored (8×8 and 10×10), solitaires solved, name
+/// files read record by record, text games read and replayed, OBF lines read. Never fails:
+/// what stops reading is an error in the report.
 pub fn verify(path: &Path, format: Format, data: &[u8], mut options: VerifyOptions<'_>) -> Verification {
     let mut report = Verification::new(path, format.name());
     let mut found = Vec::new();
@@ -122,26 +117,39 @@ pub fn verify(path: &Path, format: Format, data: &[u8], mut options: VerifyOptio
             }
             Err(e) => found.push(wthor::unreadable(e)),
         },
-        Format::Transcript | Format::Ggf | Format::Obf => {
+        Format::Obf => {
             let text = text::decode(data);
-            let (what, (count, errors)) = match format {
-                Format::Transcript => ("games", text_problems(transcript::parse(&text).map(|(_, r)| r))),
-                Format::Ggf => ("games", text_problems(ggf::parse(&text))),
-                _ => ("positions", text_problems(obf::parse(&text).map(|(_, r)| r))),
-            };
-            report.checked(what, count);
-            found.extend(errors.into_iter().map(|e| text_diagnostic(format, e)));
+            let mut positions = 0u64;
+            for (_, line) in obf::parse(&text) {
+                match line {
+                    Ok(_) => positions += 1,
+                    Err(e) => found.push(text_diagnostic(format, e)),
+                }
+            }
+            report.checked("positions", positions).checked("unreadable_lines", found.len());
         }
-        Format::JsonLines | Format::Csv => {
-            found.push(Diagnostic::warning(
-                "othello.not_verified",
-                Location::default(),
-                "games written by tabiya's export; there is no reader to check them with",
-            ));
+        Format::Transcript | Format::Ggf | Format::JsonLines | Format::Csv => {
+            let text = text::decode(data);
+            let (mut games, mut unreadable) = (0u64, 0u64);
+            for (at, game) in text::read_games(format, &text).into_iter().flatten() {
+                match game.and_then(|game| game.replay(0).map_err(|e| replay_diagnostic(at, e))) {
+                    Ok(_) => games += 1,
+                    Err(d) => {
+                        unreadable += 1;
+                        found.push(d);
+                    }
+                }
+            }
+            report.checked("games", games).checked("unreadable_games", unreadable);
         }
     }
     report.problems(found.into_iter().map(|d| d.in_file(path)));
     report
+}
+
+/// A text game whose moves do not replay (an illegal move, a move after the end).
+fn replay_diagnostic(at: Location, e: wthor::ReplayError) -> Diagnostic {
+    Diagnostic::error(e.code(), at, format!("{e}; the game cannot be replayed"))
 }
 
 /// Adds what a game check found to a report.
@@ -236,25 +244,15 @@ fn header_fields(info: &mut Info, h: &Header) {
         .header("reserved", h.reserved);
 }
 
-/// How many records read, and the errors of the others.
-fn text_problems<T>(records: impl Iterator<Item = Result<T, TextError>>) -> (u64, Vec<TextError>) {
-    let mut errors = Vec::new();
-    let mut read = 0;
-    for record in records {
-        match record {
-            Ok(_) => read += 1,
-            Err(e) => errors.push(e),
-        }
-    }
-    (read, errors)
-}
-
-/// A text record that does not parse: `transcript.syntax`, `ggf.syntax`, `obf.syntax`, located
-/// by line (transcripts, OBF) or by game (GGF, whose parser counts games).
+/// A text record that does not parse: `transcript.syntax`, `ggf.syntax`, `obf.syntax`,
+/// `othello_jsonl.syntax`, `othello_csv.syntax`, located by line (by game for GGF, whose parser
+/// counts games).
 pub fn text_diagnostic(format: Format, e: TextError) -> Diagnostic {
     let (code, unit) = match format {
         Format::Ggf => ("ggf.syntax", Unit::Game),
         Format::Obf => ("obf.syntax", Unit::Line),
+        Format::JsonLines => ("othello_jsonl.syntax", Unit::Line),
+        Format::Csv => ("othello_csv.syntax", Unit::Line),
         _ => ("transcript.syntax", Unit::Line),
     };
     let mut location = e.location;

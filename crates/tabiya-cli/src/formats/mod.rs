@@ -322,7 +322,7 @@ pub enum InfoDepth {
 /// How far `info` reads `format`.
 pub fn info_depth(format: Format) -> InfoDepth {
     match format {
-        Format::Othello(O::JsonLines | O::Csv) | Format::Shogi(S::JsonLines) => InfoDepth::Size,
+        Format::Shogi(S::JsonLines) => InfoDepth::Size,
         _ => InfoDepth::Contents,
     }
 }

@@ -80,12 +80,13 @@ pub struct SelectOptions {
     /// Games whose main line has a number of plies in a range: `40..`, `..20`.
     #[arg(long, value_name = "RANGE")]
     pub plies: Vec<String>,
-    /// Games that open with this line, in this move order: "e4 c5 Nf3".
+    /// Games that open with this line, in this move order: "e4 c5 Nf3" (Othello: "f5 d6 c3").
     #[arg(long, value_name = "MOVES")]
     pub moves: Vec<String>,
     /// Games whose main line reaches this position by any move order (pieces, side to move,
-    /// castling rights, and an en-passant square only when the capture is legal).
-    #[arg(long, value_name = "FEN")]
+    /// castling rights, and an en-passant square only when the capture is legal). Othello: the
+    /// 64 squares a1…h8 (`X`, `O`, `-`) and the side to move, as `tabiya solve` takes them.
+    #[arg(long, value_name = "FEN", allow_hyphen_values = true)]
     pub fen: Vec<String>,
     /// Games whose main line reaches this material, White's pieces in capitals: `KRPkr`.
     #[arg(long, value_name = "PIECES")]
@@ -128,15 +129,22 @@ const CHESS: &[&str] = &[
 ];
 
 /// The options a part of `select` takes: every filter for chess games; for Othello games, the
-/// filters their records can answer (Wthor games and GGF name players, tournaments and years;
-/// transcripts name nothing), and the name files' directory for Wthor.
+/// filters their records can answer (Wthor games, GGF, JSON Lines and CSV name players,
+/// tournaments and years; transcripts name nothing; every game has moves and positions), and
+/// the name files' directory for Wthor.
 pub fn takes(part: Part) -> &'static [&'static str] {
     match (part.role, part.format) {
         (Role::Select, format) if holds_games(format) => CHESS,
-        (Role::Select, Format::Othello(O::WthorGames)) => &["player", "event", "date", "names"],
-        (Role::Select, Format::Othello(O::Ggf)) => &["player", "event", "date"],
+        (Role::Select, Format::Othello(O::WthorGames)) => &["player", "event", "date", "moves", "fen", "names"],
+        (Role::Select, Format::Othello(O::Ggf | O::JsonLines | O::Csv)) => &["player", "event", "date", "moves", "fen"],
+        (Role::Select, Format::Othello(O::Transcript)) => &["moves", "fen"],
         _ => &[],
     }
+}
+
+/// The Othello formats `select` reads games from.
+fn othello_games(format: Format) -> bool {
+    matches!(format, Format::Othello(O::WthorGames | O::Ggf | O::Transcript | O::JsonLines | O::Csv))
 }
 
 /// One option's values as a filter: the games that match any plain value and none of the
@@ -257,14 +265,13 @@ pub fn select(args: &SelectArgs, global: &Global) -> Result<ExitCode, CliError> 
     let mut formats = Vec::new();
     for input in &inputs {
         let (_, format) = input_format(input, args.from.as_deref())?;
-        let othello = matches!(format, Format::Othello(O::WthorGames | O::Ggf | O::Transcript));
-        if !holds_games(format) && !othello {
+        if !holds_games(format) && !othello_games(format) {
             return Err(CliError::unsupported(format!("selecting games from {format} ({})", input.display())));
         }
         formats.push(format);
     }
-    if let Format::Othello(_) = formats[0] {
-        return othello(args, global, &inputs, formats[0]);
+    if let Format::Othello(from) = formats[0] {
+        return othello(args, global, &inputs, from);
     }
     let to = match &args.output {
         Some(output) => Some(output_format(output, args.to.as_deref(), Some(formats[0]))?),
@@ -344,14 +351,16 @@ pub fn select(args: &SelectArgs, global: &Global) -> Result<ExitCode, CliError> 
 }
 
 /// `select` of Othello games: `convert` with its game filters (`--player` and `--event` match
-/// anywhere in the name, any case, as Wthor exports do; `--date` takes whole years), to any
-/// Othello games output.
-fn othello(args: &SelectArgs, global: &Global, inputs: &[PathBuf], from: Format) -> Result<ExitCode, CliError> {
-    let Some(output) = &args.output else {
-        return Err(CliError::Usage("--count counts chess games; for Othello games write them (-o)".into()));
+/// anywhere in the name, any case, as Wthor exports do; `--date` takes whole years; `--moves`
+/// and `--fen` compare lines and positions up to the start position's symmetries, as Wthor
+/// stores games), to any Othello games output, or counted.
+fn othello(args: &SelectArgs, global: &Global, inputs: &[PathBuf], from_othello: O) -> Result<ExitCode, CliError> {
+    let from = Format::Othello(from_othello);
+    let to = match &args.output {
+        Some(output) => Some(output_format(output, args.to.as_deref(), Some(from))?),
+        None => None,
     };
-    let to = output_format(output, args.to.as_deref(), Some(from))?;
-    check_options("select", &global.given, &[Part::new(from, Role::Select, Some(to))])?;
+    check_options("select", &global.given, &[Part::new(from, Role::Select, to)])?;
     let o = &args.select;
     let years = match o.date.as_slice() {
         [] => None,
@@ -364,13 +373,26 @@ fn othello(args: &SelectArgs, global: &Global, inputs: &[PathBuf], from: Format)
         }
         _ => return Err(CliError::Usage("--date: one range of years for Othello games".into())),
     };
-    let negated = o.player.iter().chain(&o.event).any(|v| v.starts_with("not:"));
+    let negated = o.player.iter().chain(&o.event).chain(&o.moves).chain(&o.fen).any(|v| v.starts_with("not:"));
     if negated {
         return Err(CliError::Usage("not: applies to chess games; Othello filters keep what they name".into()));
     }
+    let lines = o.moves.iter().map(|line| {
+        tabiya_othello::text::transcript::parse_line(line, 1)
+            .map_err(|e| CliError::Usage(format!("--moves {line}: expected {}, found {:?}", e.expected, e.found)))
+    });
+    let positions = o.fen.iter().map(|board| {
+        tabiya_othello::text::obf::parse_line(board, 1).map(|line| line.position).map_err(|e| {
+            CliError::Usage(format!(
+                "--fen {board}: an Othello position is 64 squares a1…h8 (X, O, -) and the side to move; \
+                 expected {}, found {:?}",
+                e.expected, e.found
+            ))
+        })
+    });
     let convert = ConvertArgs {
         inputs: inputs.to_vec(),
-        output: output.clone(),
+        output: args.output.clone().unwrap_or_default(),
         from: args.from.clone(),
         to: args.to.clone(),
         names: args.names.clone(),
@@ -378,9 +400,16 @@ fn othello(args: &SelectArgs, global: &Global, inputs: &[PathBuf], from: Format)
             years,
             players: o.player.clone(),
             tournaments: o.event.clone(),
+            lines: lines.collect::<Result<_, _>>()?,
+            positions: positions.collect::<Result<_, _>>()?,
             ..Default::default()
         },
         ..Default::default()
+    };
+    let Some(to) = to else {
+        let (kept, damaged) = wthor::count_games(&convert, global, from_othello)?;
+        println!("{kept}");
+        return Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS });
     };
     match super::conversion(from, to) {
         Some(run) => run(&convert, global),

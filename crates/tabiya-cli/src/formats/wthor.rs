@@ -9,9 +9,10 @@ use tabiya_io::{AtomicFile, Diagnostic, Location};
 
 use crate::registry::Format;
 use tabiya_othello::Format as O;
+use tabiya_othello::board::{Position, Square};
 use tabiya_othello::game::{Game, TextExport};
 use tabiya_othello::report::VerifyOptions;
-use tabiya_othello::text::{self, ggf, transcript};
+use tabiya_othello::text;
 use tabiya_othello::wthor::{
     self, GameContext, GameFile, GameFilter, GameStats, GamesFile, Header, Importer, NameFile, NameKind, Names,
     NewGame, SolitaireFile, TheoreticalPolicy,
@@ -42,6 +43,12 @@ pub struct ConvertOptions {
     /// Games → .wtb: how to fill theoretical scores.
     #[arg(long, value_enum)]
     pub theoretical: Option<Theoretical>,
+    /// `select --moves`: keep games that open with one of these lines.
+    #[arg(skip)]
+    pub lines: Vec<Vec<Square>>,
+    /// `select --fen`: keep games that reach one of these positions.
+    #[arg(skip)]
+    pub positions: Vec<Position>,
 }
 
 /// `--theoretical`.
@@ -180,11 +187,10 @@ pub fn verify_dir(path: &Path, args: &VerifyArgs, global: &Global) -> Result<Exi
 pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
     let (Format::Othello(from), Format::Othello(to)) = (from, to) else { return None };
     let text_out = matches!(to, O::Transcript | O::Ggf | O::Obf | O::JsonLines | O::Csv);
+    let text_games = matches!(from, O::Transcript | O::Ggf | O::JsonLines | O::Csv);
     match (from, to) {
         (O::WthorGames, _) if text_out => Some(Box::new(move |args, global| export(args, global, to))),
-        (O::Transcript | O::Ggf, O::WthorGames) => {
-            Some(Box::new(move |args, global| import(args, global, Format::Othello(from))))
-        }
+        (_, O::WthorGames) if text_games => Some(Box::new(move |args, global| import(args, global, from))),
         (O::WthorGames | O::WthorGames10 | O::WthorPlayers | O::WthorTournaments | O::WthorSolitaires, _)
             if from == to =>
         {
@@ -192,9 +198,7 @@ pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
         }
         (O::WthorSolitaires, O::Obf) => Some(Box::new(solitaires_to_obf)),
         (O::Obf, O::Obf) => Some(Box::new(copy_positions)),
-        (O::Transcript | O::Ggf, _) if text_out => {
-            Some(Box::new(move |args, global| export_text(args, global, from, to)))
-        }
+        (_, _) if text_games && text_out => Some(Box::new(move |args, global| export_text(args, global, from, to))),
         _ => None,
     }
 }
@@ -356,6 +360,8 @@ fn filter(options: &ConvertOptions) -> Result<GameFilter, CliError> {
         players: options.players.clone(),
         tournaments: options.tournaments.clone(),
         exclude_programs: options.exclude_programs,
+        lines: options.lines.clone(),
+        positions: options.positions.clone(),
     })
 }
 
@@ -471,49 +477,71 @@ pub fn each_game(
     Ok(Some(damaged))
 }
 
-/// Transcripts or GGF → transcripts, GGF, OBF, JSON Lines or CSV, through the game model,
-/// after the game filters (GGF records name players, tournament and date; transcripts do not,
-/// and take no filter).
+/// Text games (transcripts, GGF, JSON Lines, CSV) → transcripts, GGF, OBF, JSON Lines or
+/// CSV, through the game model, after the game filters (GGF, JSON Lines and CSV records name
+/// players, tournament and year; transcripts do not).
 fn export_text(args: &ConvertArgs, global: &Global, from: O, to: O) -> Result<ExitCode, CliError> {
-    let filter = filter(&args.wthor)?;
     let mut lines = Lines::create::<Game>(args, to)?;
+    let finished = each_text_game(args, from, |game, at| match game {
+        Ok(game) => lines.write(&game, &|| at.to_string(), global.quiet),
+        Err(d) => {
+            lines.lost(d, global.quiet);
+            Ok(true)
+        }
+    })?;
+    if finished { lines.finish(false, global.quiet) } else { Ok(ExitCode::SUCCESS) }
+}
+
+/// The games of the inputs (Wthor or text) that the filters keep, counted; the flag says
+/// whether a game or file could not be read (named on stderr).
+pub fn count_games(args: &ConvertArgs, global: &Global, from: O) -> Result<(u64, bool), CliError> {
+    let mut kept = 0u64;
+    if from == O::WthorGames {
+        let damaged = each_game(args, global, |_, _| {
+            kept += 1;
+            Ok(true)
+        })?;
+        return Ok((kept, damaged.unwrap_or(false)));
+    }
+    let mut damaged = false;
+    each_text_game(args, from, |game, _| {
+        match game {
+            Ok(_) => kept += 1,
+            Err(d) => {
+                damaged = true;
+                summary(global.quiet, d);
+            }
+        }
+        Ok(true)
+    })?;
+    Ok((kept, damaged))
+}
+
+/// Hands every game of the text inputs that the filters keep to `each`, with where it is, and
+/// every game that cannot be read as its diagnostic (located in its file); `each` returns false
+/// to stop (the reader of the output went away). False when `each` stopped.
+pub fn each_text_game(
+    args: &ConvertArgs,
+    from: O,
+    mut each: impl FnMut(Result<Game, Diagnostic>, &Location) -> Result<bool, CliError>,
+) -> Result<bool, CliError> {
+    let filter = filter(&args.wthor)?;
     for input in &args.inputs {
         let data = read(input)?;
         let text = text::decode(&data);
-        let games: Vec<Result<Game, Diagnostic>> = if from == O::Ggf {
-            ggf::parse(&text)
-                .enumerate()
-                .map(|(n, g)| {
-                    let g = g.map_err(|e| tabiya_othello::report::text_diagnostic(O::Ggf, e))?;
-                    Game::from_ggf(g).ok_or_else(|| {
-                        let at = Location::of(tabiya_io::Unit::Game, n as u64 + 1);
-                        Diagnostic::error("ggf.start", at, "not the standard start position; the game is skipped")
-                    })
-                })
-                .collect()
-        } else {
-            transcript::parse(&text)
-                .map(|(_, moves)| {
-                    moves
-                        .map(Game::from_transcript)
-                        .map_err(|e| tabiya_othello::report::text_diagnostic(O::Transcript, e))
-                })
-                .collect()
-        };
-        for (n, game) in games.into_iter().enumerate() {
-            match game {
-                Ok(game) if filter.keeps_game(&game) => {
-                    let at = || format!("{} game {}", input.display(), n + 1);
-                    if !lines.write(&game, &at, global.quiet)? {
-                        return Ok(ExitCode::SUCCESS);
-                    }
-                }
-                Ok(_) => {}
-                Err(d) => lines.lost(d.in_file(input), global.quiet),
+        let games = text::read_games(from, &text).ok_or_else(|| CliError::unsupported(format!("games from {from}")))?;
+        for (at, game) in games {
+            let at = at.in_file(input);
+            let game = match game {
+                Ok(game) if !filter.keeps_game(&game) => continue,
+                other => other.map_err(|d| d.in_file(input)),
+            };
+            if !each(game, &at)? {
+                return Ok(false);
             }
         }
     }
-    lines.finish(false, global.quiet)
+    Ok(true)
 }
 
 /// A file of a set, written but not yet in place.
@@ -528,8 +556,9 @@ fn same_dir(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Transcripts or GGF → a new `.wtb`, names appended to copies of the name files.
-fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode, CliError> {
+/// Text games (transcripts, GGF, JSON Lines, CSV) → a new `.wtb`, names appended to copies of
+/// the name files.
+fn import(args: &ConvertArgs, global: &Global, from: O) -> Result<ExitCode, CliError> {
     let mut solver =
         (args.wthor.theoretical == Some(Theoretical::Solve)).then(super::solve::theoretical_solver).transpose()?;
     let policy = match (args.wthor.theoretical, solver.as_mut()) {
@@ -567,36 +596,19 @@ fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode,
         policy,
     );
     let (mut added, mut skipped) = (0u64, 0u64);
-    for input in &args.inputs {
-        let data = read(input)?;
-        let text = text::decode(&data);
-        // Each game with where it is (`file game N` / `file line N`); errors are full messages.
-        let mut games: Vec<(String, Result<NewGame, String>)> = Vec::new();
-        let located = |e: tabiya_othello::text::TextError| {
-            format!("{}: expected {}, found {:?}", e.location.in_file(input), e.expected, e.found)
-        };
-        if from == Format::Othello(O::Ggf) {
-            for (n, game) in ggf::parse(&text).enumerate() {
-                let at = format!("{} game {}", input.display(), n + 1);
-                let new = game.map_err(located).and_then(|g| NewGame::from_ggf(&g).map_err(|e| format!("{at}: {e}")));
-                games.push((at, new));
-            }
-        } else {
-            for (line, moves) in transcript::parse(&text) {
-                let new = moves.map(|moves| NewGame { moves, ..NewGame::default() }).map_err(located);
-                games.push((format!("{} line {line}", input.display()), new));
+    each_text_game(args, from, |game, at| {
+        let stored = game
+            .map_err(|d| format!("{}: {}", d.location, d.message))
+            .and_then(|game| importer.add(&NewGame::from_game(&game)).map_err(|e| format!("{at}: {e}")));
+        match stored {
+            Ok(_) => added += 1,
+            Err(e) => {
+                skipped += 1;
+                summary(global.quiet, format!("warning: {e}; skipped"));
             }
         }
-        for (at, game) in games {
-            match game.and_then(|g| importer.add(&g).map_err(|e| format!("{at}: {e}"))) {
-                Ok(_) => added += 1,
-                Err(e) => {
-                    skipped += 1;
-                    summary(global.quiet, format!("warning: {e}; skipped"));
-                }
-            }
-        }
-    }
+        Ok(true)
+    })?;
     // Name files and game file in one commit: the game file's indices always resolve.
     let copying = args.names.as_deref().is_some_and(|dir| !same_dir(dir, out_dir));
     let mut files = Vec::new();
@@ -630,14 +642,15 @@ fn import(args: &ConvertArgs, global: &Global, from: Format) -> Result<ExitCode,
 
 /// The options the Othello formats take: the name files' directory wherever Wthor games are
 /// read or written; the game filters when Wthor games are exported or copied (`.wtb`/`.wtd` to
-/// their own kind) and when GGF games (which name players, place and date) are converted; `--empties` for OBF positions and solitaires; the theoretical-score rule
+/// their own kind) and when GGF, JSON Lines or CSV games (which name players, place and date)
+/// are converted; `--empties` for OBF positions and solitaires; the theoretical-score rule
 /// when games are imported into a `.wtb`; `--deep` when `.wtb` games are verified.
 pub fn takes(part: super::Part) -> &'static [&'static str] {
     use super::Role;
     const FILTERS: &[&str] = &["names", "years", "players", "tournaments", "exclude_programs"];
     const EXPORT_OBF: &[&str] = &["names", "years", "players", "tournaments", "exclude_programs", "empties"];
-    const GGF_FILTERS: &[&str] = &["years", "players", "tournaments", "exclude_programs"];
-    const GGF_OBF: &[&str] = &["years", "players", "tournaments", "exclude_programs", "empties"];
+    const TEXT_FILTERS: &[&str] = &["years", "players", "tournaments", "exclude_programs"];
+    const TEXT_OBF: &[&str] = &["years", "players", "tournaments", "exclude_programs", "empties"];
     let Format::Othello(format) = part.format else { return &[] };
     let other = match part.other {
         Some(Format::Othello(other)) => Some(other),
@@ -650,10 +663,12 @@ pub fn takes(part: super::Part) -> &'static [&'static str] {
         (Role::Read, O::WthorGames, Some(O::WthorSolitaires)) => &["empties"],
         (Role::Read, O::WthorGames, Some(O::Transcript | O::Ggf | O::JsonLines | O::Csv | O::WthorGames)) => FILTERS,
         (Role::Read, O::WthorGames10, Some(O::WthorGames10)) => FILTERS,
-        (Role::Read, O::Ggf, Some(O::Obf)) => GGF_OBF,
-        (Role::Read, O::Ggf, Some(O::Transcript | O::Ggf | O::JsonLines | O::Csv)) => GGF_FILTERS,
+        (Role::Read, O::Ggf | O::JsonLines | O::Csv, Some(O::Obf)) => TEXT_OBF,
+        (Role::Read, O::Ggf | O::JsonLines | O::Csv, Some(O::Transcript | O::Ggf | O::JsonLines | O::Csv)) => {
+            TEXT_FILTERS
+        }
         (Role::Read, O::Transcript, Some(O::Obf)) => &["empties"],
-        (Role::Write, O::WthorGames, Some(O::Transcript | O::Ggf)) => &["names", "theoretical"],
+        (Role::Write, O::WthorGames, Some(O::Transcript | O::Ggf | O::JsonLines | O::Csv)) => &["names", "theoretical"],
         _ => &[],
     }
 }

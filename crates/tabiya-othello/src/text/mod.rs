@@ -17,7 +17,10 @@ pub mod transcript;
 
 use std::borrow::Cow;
 
-use tabiya_io::{Codepage, Location};
+use tabiya_io::{Codepage, Diagnostic, Location, Unit};
+
+use crate::Format;
+use crate::game::Game;
 
 /// Text that is not what the format allows; the location names the line (as its record
 /// number, 1-based) and the byte offset in the input.
@@ -46,6 +49,39 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
         Ok(s) => Cow::Borrowed(s),
         Err(_) => Codepage::Windows1252.decode(bytes),
     }
+}
+
+/// A game read from text, or the diagnostic that says why it could not be read.
+pub type ReadGame = Result<Game, Diagnostic>;
+
+/// The games of a text file of `format` (transcripts, GGF, tabiya's JSON Lines and CSV
+/// exports) in file order, each with where it is (its line; its game number for GGF) and read
+/// into the game model or the diagnostic that says why it could not be; `None` for a format
+/// that holds no games as text. The one reader behind `convert`, `select`, `info` and `verify`
+/// of these formats.
+pub fn read_games(format: Format, text: &str) -> Option<Box<dyn Iterator<Item = (Location, ReadGame)> + '_>> {
+    let diagnostic = move |e| crate::report::text_diagnostic(format, e);
+    let line = |n: u64| Location::of(Unit::Line, n);
+    Some(match format {
+        Format::Transcript => Box::new(
+            transcript::parse(text)
+                .map(move |(n, moves)| (line(n), moves.map(Game::from_transcript).map_err(diagnostic))),
+        ),
+        Format::Ggf => Box::new(ggf::parse(text).enumerate().map(move |(n, game)| {
+            let at = Location::of(Unit::Game, n as u64 + 1);
+            let game = game.map_err(diagnostic).and_then(|game| {
+                Game::from_ggf(game).ok_or_else(|| {
+                    Diagnostic::error("ggf.start", at.clone(), "not the standard start position; the game is skipped")
+                })
+            });
+            (at, game)
+        })),
+        Format::JsonLines => {
+            Box::new(exported::parse_jsonl(text).map(move |(n, game)| (line(n), game.map_err(diagnostic))))
+        }
+        Format::Csv => Box::new(exported::parse_csv(text).map(move |(n, game)| (line(n), game.map_err(diagnostic)))),
+        _ => return None,
+    })
 }
 
 /// The records of a one-record-a-line format: every line that is not blank or a comment (`#`

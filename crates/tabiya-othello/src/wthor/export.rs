@@ -10,7 +10,7 @@ use super::game::{Game, GameRecord, GamesFile};
 use super::replay::{Replay, ReplayError};
 use super::square::square_of_code;
 use super::verify::Names;
-use crate::board::Square;
+use crate::board::{Position, Square, Symmetry};
 use crate::game::TextExport;
 use crate::text::ggf::{GgfGame, STANDARD_BOARD};
 use crate::text::{obf, transcript};
@@ -140,6 +140,21 @@ fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_owned() }
 }
 
+/// Whether a game reaches `wanted` (or an image of it under a symmetry of the start): a
+/// position of `n` discs can only be the one after `n − 4` moves, so one replay decides.
+fn reaches(moves: &[Square], wanted: &Position) -> bool {
+    let discs = (wanted.black() | wanted.white()).count_ones() as usize;
+    let Some(after) = discs.checked_sub(4) else { return false };
+    let Ok(replay) = Replay::of_squares(moves.iter().copied().map(Ok), after) else { return false };
+    replay.snapshot.is_some_and(|found| {
+        start_symmetries().any(|s| {
+            s.apply(found.black()) == wanted.black()
+                && s.apply(found.white()) == wanted.white()
+                && found.side == wanted.side
+        })
+    })
+}
+
 /// Which games to keep. Name filters match case-insensitive substrings of the resolved names.
 #[derive(Debug, Clone, Default)]
 pub struct GameFilter {
@@ -151,6 +166,31 @@ pub struct GameFilter {
     pub tournaments: Vec<String>,
     /// Drop games in which a program plays (names such as `Logistello (buro)`).
     pub exclude_programs: bool,
+    /// Keep games that open with one of these lines. Lines and games are compared as Wthor
+    /// stores games: each turned by the symmetry of the start position that takes its first
+    /// move to f5, so `d3 c3` finds the games that open `f5 f6` and those that open `d3 c3`.
+    pub lines: Vec<Vec<Square>>,
+    /// Keep games that reach one of these positions (the side to move included), or its image
+    /// under one of the four symmetries of the start position (the games' normalisation).
+    pub positions: Vec<Position>,
+}
+
+/// Moves turned by the symmetry that takes the first to f5 (Wthor's normalisation); a line
+/// whose first move is none of d3, c4, f5, e6 (no legal game's) stays as it is.
+fn normalised(moves: &[Square]) -> Vec<Square> {
+    match moves.first().and_then(|&first| super::normalising_symmetry(first)) {
+        Some(symmetry) => moves.iter().map(|&m| symmetry.square(m)).collect(),
+        None => moves.to_vec(),
+    }
+}
+
+/// The symmetries of the board that keep the start position: the images a normalised game
+/// may have been turned by.
+fn start_symmetries() -> impl Iterator<Item = Symmetry> {
+    let start = Position::start();
+    Symmetry::ALL
+        .into_iter()
+        .filter(move |s| s.apply(start.black()) == start.black() && s.apply(start.white()) == start.white())
 }
 
 /// Program entries are written `Name (author)`, e.g. `Logistello (buro)`, `Edax (delorme)`.
@@ -189,7 +229,12 @@ impl GameFilter {
         if !self.tournaments.is_empty() && !contains(&tournament, &self.tournaments) {
             return false;
         }
-        !(self.exclude_programs && (is_program(&black) || is_program(&white)))
+        if self.exclude_programs && (is_program(&black) || is_program(&white)) {
+            return false;
+        }
+        // Lines and positions are 8×8: a 10×10 game has neither.
+        let squares = || game.stored_moves().iter().map(|&code| square_of_code(code)).collect::<Option<Vec<_>>>();
+        !self.uses_moves() || (M == 60 && squares().is_some_and(|moves| self.keeps_moves(&moves)))
     }
 
     /// Whether the filter keeps a game of a text format: a year or name filter drops a game
@@ -211,7 +256,23 @@ impl GameFilter {
             return false;
         }
         let program = |name: &Option<String>| name.as_deref().is_some_and(is_program);
-        !(self.exclude_programs && (program(&game.black) || program(&game.white)))
+        !(self.exclude_programs && (program(&game.black) || program(&game.white))) && self.keeps_moves(&game.moves)
+    }
+
+    /// Whether the filter keeps a game of these moves by its line and position filters.
+    pub fn keeps_moves(&self, moves: &[Square]) -> bool {
+        if !self.lines.is_empty() {
+            let game = normalised(moves);
+            if !self.lines.iter().any(|line| game.starts_with(&normalised(line))) {
+                return false;
+            }
+        }
+        self.positions.is_empty() || self.positions.iter().any(|wanted| reaches(moves, wanted))
+    }
+
+    /// Whether the filter selects by the moves (and so must read them).
+    fn uses_moves(&self) -> bool {
+        !self.lines.is_empty() || !self.positions.is_empty()
     }
 
     /// Whether the filter selects by name (and so needs the name files).

@@ -71,16 +71,21 @@ pub struct NewGame {
 impl NewGame {
     /// A GGF game: its moves (passes dropped), `PB`, `PW`, `PC` as names, `RE` as the result.
     pub fn from_ggf(game: &GgfGame) -> Result<NewGame, ImportError> {
-        if !game.starts_from_standard_position() {
-            return Err(ImportError::NonStandardStart);
+        let game = crate::game::Game::from_ggf(game.clone()).ok_or(ImportError::NonStandardStart)?;
+        Ok(NewGame::from_game(&game))
+    }
+
+    /// A game of the model (any text format): its moves, names (an unknown name is entry 0)
+    /// and recorded result.
+    pub fn from_game(game: &crate::game::Game) -> NewGame {
+        let name = |name: &Option<String>| name.clone().unwrap_or_default();
+        NewGame {
+            moves: game.moves.clone(),
+            black: name(&game.black),
+            white: name(&game.white),
+            tournament: name(&game.tournament),
+            result: game.result,
         }
-        Ok(NewGame {
-            moves: game.moves.iter().filter_map(|m| m.square).collect(),
-            black: game.tag("PB").unwrap_or_default().to_owned(),
-            white: game.tag("PW").unwrap_or_default().to_owned(),
-            tournament: game.tag("PC").unwrap_or_default().to_owned(),
-            result: game.result(),
-        })
     }
 }
 
