@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
-use super::{Book, EloFilter, KeyTrail, MoveStats, NO_POSITION, PackedPosition, PositionRecord, position_key};
+use super::{Book, EloFilter, KeyTrail, MoveStats, NO_POSITION, PackedPosition, PositionRecord, engine, position_key};
 use crate::game::{Game, GameResult};
 use crate::pgn::{WalkOptions, WalkedGame, walk_pieces};
 use crate::text::Text;
@@ -77,6 +77,18 @@ struct Occurrence {
 
 const _: () = assert!(size_of::<Occurrence>() == 16);
 
+impl engine::Keyed for Occurrence {
+    type Key = u64;
+
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    fn sort(occurrences: &mut [Occurrence]) {
+        sort_by_key_keeping_order(occurrences);
+    }
+}
+
 /// Sorts occurrences by key, equal keys staying in the order they were appended (which is
 /// `order`, so the sort is a stable one by key): they are copied into 4,096 buckets by the
 /// top 12 bits of their keys (a sequential read and 4,096 sequential writes, each independent
@@ -84,13 +96,13 @@ const _: () = assert!(size_of::<Occurrence>() == 16);
 /// a third), each bucket, small enough for the cache, into 256 by the next 8 bits, and what
 /// is left sorted by key. Both copies keep the order, so the many occurrences of an opening
 /// position need no sorting.
-fn sort_by_key_keeping_order(occurrences: &mut Vec<Occurrence>) {
+fn sort_by_key_keeping_order(occurrences: &mut [Occurrence]) {
     const OUTER: u32 = 12;
     const INNER: u32 = 8;
     let mut outer = vec![0; (1 << OUTER) + 1];
-    let mut sorted = occurrences.clone();
-    distribute(occurrences, &mut sorted, 64 - OUTER, &mut outer);
-    *occurrences = sorted;
+    let unsorted = occurrences.to_vec();
+    distribute(&unsorted, occurrences, 64 - OUTER, &mut outer);
+    drop(unsorted);
     let mut inner = [0; (1 << INNER) + 1];
     let mut scratch = Vec::new();
     for bucket in outer.windows(2) {
@@ -158,10 +170,12 @@ fn move_code(mv: Move) -> u16 {
 const BLACK_MOVED: u16 = 1 << 15;
 
 /// Where a game's occurrences begin (they follow each other, in `order`) and the position
-/// they start from.
+/// they start from; or, for statistics read from another book, where one position's moves
+/// begin (`moves_in_turn` false: each is played from that position).
 struct Start {
     order: u32,
     position: Chess,
+    moves_in_turn: bool,
 }
 
 /// The occurrences whose positions a book keeps (the first of each key), as bits, with the
@@ -237,7 +251,7 @@ impl BookBuilder {
 
     /// Sorts the occurrences by key (the first half of `finish`, done in each piece's thread).
     fn sort(&mut self) {
-        sort_by_key_keeping_order(&mut self.occurrences);
+        <Occurrence as engine::Keyed>::sort(&mut self.occurrences);
     }
 
     fn push(&mut self, key: u64, turn: Color, mv: Move, tally: Tally) {
@@ -246,15 +260,24 @@ impl BookBuilder {
         self.moves.push(mv);
     }
 
-    fn start(&mut self, pos: &Chess) {
-        self.starts.push(Start { order: self.moves.len() as u32, position: pos.clone() });
+    fn start(&mut self, pos: &Chess, moves_in_turn: bool) {
+        self.starts.push(Start { order: self.moves.len() as u32, position: pos.clone(), moves_in_turn });
     }
 
-    /// Adds statistics of a move read from elsewhere (another book format).
-    pub fn add_stats(&mut self, pos: &Chess, stats: &MoveStats) {
-        self.added.push((self.moves.len() as u32, *stats));
-        self.start(pos);
-        self.push(position_key(pos), pos.turn(), stats.mv, Tally::Added);
+    /// Adds the statistics of moves played from `pos`, read from elsewhere (another book
+    /// format, a tree).
+    pub fn add_stats(&mut self, pos: &Chess, moves: &[MoveStats]) {
+        if moves.is_empty() {
+            return;
+        }
+        if self.options.keep_positions {
+            self.start(pos, false);
+        }
+        let key = position_key(pos);
+        for stats in moves {
+            self.added.push((self.moves.len() as u32, *stats));
+            self.push(key, pos.turn(), stats.mv, Tally::Added);
+        }
     }
 
     /// Whether a game with this castling mode, these Elo tags and this start position goes
@@ -281,7 +304,7 @@ impl BookBuilder {
         self.summary.games_added += 1;
         // Start positions are for `replay`, which books without positions skip.
         if self.options.keep_positions {
-            self.start(start);
+            self.start(start, true);
         }
         Some(GameCount { keys: KeyTrail::new(start), result, plies_left: self.options.max_ply, ended: false })
     }
@@ -339,58 +362,44 @@ impl RangeBook {
     }
 }
 
-/// The first key of range `i` of `ranges` equal ranges of the key space (Polyglot keys are
-/// Zobrist hashes, spread evenly).
-fn range_start(i: usize, ranges: usize) -> u64 {
-    ((i as u128) << 64).div_ceil(ranges as u128) as u64
-}
-
 /// The book of builders whose occurrences are sorted (`BookBuilder::sort`), as if their games
-/// had been added to one builder in turn: the key space is cut into `ranges` ranges, each
-/// finished on its own thread (each key's occurrences taken from the parts in order, so moves
-/// keep the order first met). Without positions each range's book is handed to `per_range` on
-/// the thread that finished it, and what it makes is returned in key order (the book is never
-/// whole: joining the ranges would copy it); with positions the ranges are joined, each part
-/// replays its games for the positions its heads need, and `per_range` gets the whole book.
+/// had been added to one builder in turn: the sorted parts are cut into at most `ranges` key
+/// ranges, each finished on its own thread (each key's occurrences taken from the parts in
+/// order, so moves keep the order first met) by the book engine ([`super::engine`]). Without
+/// positions each range's book is handed to `per_range` on the thread that finished it, and
+/// what it makes is returned in key order (the book is never whole: joining the ranges would
+/// copy it); with positions the ranges are joined, each part replays its games for the
+/// positions its heads need, and `per_range` gets the whole book.
 fn finish_sorted<T: Send>(parts: &[BookBuilder], ranges: usize, per_range: impl Fn(&mut Book) -> T + Sync) -> Vec<T> {
     use rayon::prelude::*;
 
     let Some(options) = parts.first().map(|part| &part.options) else { return Vec::new() };
-    let ranges = ranges.max(1);
-    // Each part's occurrences in range `i`.
-    let runs = |i: usize| {
-        let (lo, hi) = (range_start(i, ranges), (i + 1 < ranges).then(|| range_start(i + 1, ranges)));
-        parts
-            .iter()
-            .map(|part| {
-                let occurrences = &part.occurrences[..];
-                let from = occurrences.partition_point(|o| o.key < lo);
-                let to = hi.map_or(occurrences.len(), |hi| occurrences.partition_point(|o| o.key < hi));
-                &occurrences[from..to]
-            })
-            .collect::<Vec<&[Occurrence]>>()
-    };
+    let sorted: Vec<&[Occurrence]> = parts.iter().map(|part| &part.occurrences[..]).collect();
+    let ranges = engine::split(&sorted, ranges);
+    let mut made = Vec::with_capacity(ranges.len());
     if !options.keep_positions {
-        // Each thread finishes its ranges in the same vectors: a range's book fits the cache,
-        // and its memory is not given back and faulted in again for the next range.
-        let finish = |scratch: &mut RangeBook, i| {
-            finish_range(parts, runs(i), scratch);
-            let (positions, moves) = (std::mem::take(&mut scratch.positions), std::mem::take(&mut scratch.moves));
+        // Each range's book fits the cache, and its vectors serve the next range.
+        let scratch = engine::Scratch::new();
+        let finish = |runs| {
+            let mut range: RangeBook = scratch.take();
+            finish_range(parts, runs, &mut range);
+            let (positions, moves) = (std::mem::take(&mut range.positions), std::mem::take(&mut range.moves));
             let mut book = Book { positions, packed: Vec::new(), moves };
             let made = per_range(&mut book);
-            (scratch.positions, scratch.moves) = (book.positions, book.moves);
+            (range.positions, range.moves) = (book.positions, book.moves);
+            scratch.give_back(range);
             made
         };
-        return (0..ranges).into_par_iter().map_init(RangeBook::default, finish).collect();
+        engine::in_key_order(ranges, finish, |range| made.push(range));
+        return made;
     }
-    let built: Vec<RangeBook> = (0..ranges)
-        .into_par_iter()
-        .map(|i| {
-            let mut range = RangeBook::default();
-            finish_range(parts, runs(i), &mut range);
-            range
-        })
-        .collect();
+    let finish = |runs| {
+        let mut range = RangeBook::default();
+        finish_range(parts, runs, &mut range);
+        range
+    };
+    let mut built: Vec<RangeBook> = Vec::with_capacity(ranges.len());
+    engine::in_key_order(ranges, finish, |range| built.push(range));
     let mut head_parts = Vec::with_capacity(built.iter().map(|range| range.head_parts.len()).sum());
     let mut books = Vec::with_capacity(built.len());
     for range in built {
@@ -413,7 +422,8 @@ fn finish_sorted<T: Send>(parts: &[BookBuilder], ranges: usize, per_range: impl 
     for (position, &part) in book.positions.iter_mut().zip(&head_parts) {
         position.packed = offsets[part as usize] + heads[part as usize].rank(position.packed);
     }
-    vec![per_range(&mut book)]
+    made.push(per_range(&mut book));
+    made
 }
 
 /// How many occurrences ahead `finish_range` asks for the move it will need: the occurrences
@@ -504,17 +514,20 @@ fn finish_range(parts: &[BookBuilder], mut runs: Vec<&[Occurrence]>, range: &mut
 
 impl BookBuilder {
     /// Replays the games, packing the positions of the occurrences in `heads` (in `order`
-    /// order), then counts the heads before each word of `heads` for `Heads::rank`.
+    /// order), then counts the heads before each word of `heads` for `Heads::rank`. Added
+    /// statistics are not played: their moves all leave their start.
     fn replay(&self, heads: &mut Heads) -> Vec<PackedPosition> {
         let mut packed = Vec::new();
         for (i, start) in self.starts.iter().enumerate() {
             let end = self.starts.get(i + 1).map_or(self.moves.len(), |next| next.order as usize);
-            let mut pos = start.position.clone();
+            let mut pos = Cow::Borrowed(&start.position);
             for (order, &mv) in self.moves.iter().enumerate().take(end).skip(start.order as usize) {
                 if heads.contains(order) {
                     packed.push(PackedPosition::new(&pos));
                 }
-                pos.play_unchecked(mv);
+                if start.moves_in_turn {
+                    pos.to_mut().play_unchecked(mv);
+                }
             }
         }
         heads.count_before_words();
@@ -753,17 +766,15 @@ mod tests {
             assert_eq!(whole.move_count(), 556);
             for (pieces, ranges) in [(1, 2), (1, 7), (3, 2), (5, 16), (12, 3), (2, 128)] {
                 let split = build_in(sample, &options, Some(pieces), ranges, std::mem::take).book;
-                assert_eq!(split.len(), if keep_positions { 1 } else { ranges });
+                if keep_positions {
+                    assert_eq!(split.len(), 1);
+                } else {
+                    assert!(split.len() > 1 && split.len() <= ranges, "{} of {ranges}", split.len());
+                }
                 let split = Book::concat(split);
                 assert!(split == whole, "{pieces} pieces, {ranges} ranges, positions {keep_positions}");
                 assert_eq!(split.packed.len(), if keep_positions { whole.len() } else { 0 });
             }
-        }
-        // Range starts: 0 first, increasing, the key space covered.
-        for ranges in 1..20 {
-            let starts: Vec<u64> = (0..ranges).map(|i| range_start(i, ranges)).collect();
-            assert_eq!(starts[0], 0);
-            assert!(starts.windows(2).all(|w| w[0] < w[1]), "{ranges}");
         }
     }
 
@@ -777,14 +788,18 @@ mod tests {
         let c5 = UciMove::from_ascii(b"c7c5").unwrap().to_move(&after_e4).unwrap();
         let stats = |mv, games, wins| MoveStats { mv, games, wins, draws: 0, losses: games - wins };
         let mut builder = BookBuilder::new(BuildOptions::default());
-        builder.add_stats(&after_e4, &stats(c5, 5, 2));
-        builder.add_stats(&start, &stats(e4, 3, 1));
-        builder.add_stats(&after_e4, &stats(c5, 1, 1));
+        let d4 = UciMove::from_ascii(b"d2d4").unwrap().to_move(&start).unwrap();
+        builder.add_stats(&after_e4, &[stats(c5, 5, 2)]);
+        builder.add_stats(&start, &[stats(e4, 3, 1), stats(d4, 2, 0)]);
+        builder.add_stats(&after_e4, &[stats(c5, 1, 1)]);
+        builder.add_stats(&start, &[stats(d4, 1, 1)]);
         let book = builder.finish();
         assert_eq!(book.len(), 2);
         let sicilian = book.get(&after_e4).unwrap();
         assert_eq!(sicilian.position(), Some(after_e4.clone()));
         assert_eq!(sicilian.moves, [stats(c5, 6, 3)]);
-        assert_eq!(book.get(&start).unwrap().moves, [stats(e4, 3, 1)]);
+        let opening = book.get(&start).unwrap();
+        assert_eq!(opening.position(), Some(start.clone()));
+        assert_eq!(opening.moves, [stats(e4, 3, 1), stats(d4, 3, 1)]);
     }
 }
