@@ -59,44 +59,107 @@ enum Tally {
     Added,
 }
 
-/// A move met while the book grows: where it was played and in which order. Occurrences are
+/// A move met while the book grows: where it was played and how it counts. Occurrences are
 /// appended as games are read and grouped by key once, in `finish` (a sort is sequential
-/// memory traffic; a hash-table update per move is a cache miss per move).
+/// memory traffic; a hash-table update per move is a cache miss per move); the sort keeps the
+/// occurrences of a key in the order they came, so moves keep the order first met.
 #[derive(Debug, Clone, Copy)]
-struct Occurrence {
+struct Occurrence<P> {
     key: u64,
-    /// Index into `BookBuilder::moves`; increases with every occurrence, so the order moves
-    /// were first met survives sorting by `(key, order)`.
-    order: u32,
     /// The move's from, to and promotion squeezed into 15 bits (which tell the moves of one
     /// position apart) and, in bit 15, whether Black played it, keeping an occurrence at 16
-    /// bytes; the move itself is `moves[order]`.
+    /// bytes.
     code: u16,
     tally: Tally,
+    /// The move itself, or where it is ([`Payload`]).
+    payload: P,
 }
 
-const _: () = assert!(size_of::<Occurrence>() == 16);
+const _: () = assert!(size_of::<Occurrence<Move>>() == 16 && size_of::<Occurrence<u32>>() == 16);
 
-impl engine::Keyed for Occurrence {
+impl<P: Payload> engine::Keyed for Occurrence<P> {
     type Key = u64;
 
     fn key(&self) -> u64 {
         self.key
     }
 
-    fn sort(occurrences: &mut [Occurrence]) {
+    fn sort(occurrences: &mut [Occurrence<P>]) {
         sort_by_key_keeping_order(occurrences);
     }
 }
 
-/// Sorts occurrences by key, equal keys staying in the order they were appended (which is
-/// `order`, so the sort is a stable one by key): they are copied into 4,096 buckets by the
+/// What an occurrence carries besides its key, code and tally. A book without positions
+/// carries the move itself (5 bytes, in the room an order takes): the merge reads it in key
+/// order with the rest, where looking it up in game order was a cache miss per position, the
+/// most of the merge's time. A book with positions or added statistics carries the move's
+/// `order`, its index into `BookBuilder::moves` (which increases with every occurrence), by
+/// which `replay` finds the positions and the merge the added statistics.
+trait Payload: Copy + Send + Sync + 'static {
+    /// `part`'s occurrences, when they carry this payload.
+    fn occurrences(part: &BookBuilder) -> Option<&[Occurrence<Self>]>;
+
+    /// The move, played in `part`.
+    fn mv(self, part: &BookBuilder) -> Move;
+
+    /// The order, when kept.
+    fn order(self) -> Option<u32>;
+}
+
+impl Payload for Move {
+    fn occurrences(part: &BookBuilder) -> Option<&[Occurrence<Move>]> {
+        match &part.occurrences {
+            Occurrences::Moves(occurrences) => Some(occurrences),
+            Occurrences::Ordered(_) => None,
+        }
+    }
+
+    fn mv(self, _: &BookBuilder) -> Move {
+        self
+    }
+
+    fn order(self) -> Option<u32> {
+        None
+    }
+}
+
+impl Payload for u32 {
+    fn occurrences(part: &BookBuilder) -> Option<&[Occurrence<u32>]> {
+        match &part.occurrences {
+            Occurrences::Ordered(occurrences) => Some(occurrences),
+            Occurrences::Moves(_) => None,
+        }
+    }
+
+    fn mv(self, part: &BookBuilder) -> Move {
+        part.moves[self as usize]
+    }
+
+    fn order(self) -> Option<u32> {
+        Some(self)
+    }
+}
+
+/// A builder's occurrences, carrying their moves or their orders ([`Payload`]).
+enum Occurrences {
+    Moves(Vec<Occurrence<Move>>),
+    Ordered(Vec<Occurrence<u32>>),
+}
+
+impl Default for Occurrences {
+    fn default() -> Occurrences {
+        Occurrences::Ordered(Vec::new())
+    }
+}
+
+/// Sorts occurrences by key, equal keys staying in the order they were appended (a stable
+/// sort by key): they are copied into 4,096 buckets by the
 /// top 12 bits of their keys (a sequential read and 4,096 sequential writes, each independent
 /// of the others: moving them in place instead is a chain of dependent cache misses, slower by
 /// a third), each bucket, small enough for the cache, into 256 by the next 8 bits, and what
 /// is left sorted by key. Both copies keep the order, so the many occurrences of an opening
 /// position need no sorting.
-fn sort_by_key_keeping_order(occurrences: &mut [Occurrence]) {
+fn sort_by_key_keeping_order<P: Copy>(occurrences: &mut [Occurrence<P>]) {
     const OUTER: u32 = 12;
     const INNER: u32 = 8;
     let mut outer = vec![0; (1 << OUTER) + 1];
@@ -124,7 +187,7 @@ fn sort_by_key_keeping_order(occurrences: &mut [Occurrence]) {
 const SMALL_RUN: usize = 16;
 
 /// Sorts a run by key, stably.
-fn sort_run(run: &mut [Occurrence]) {
+fn sort_run<P: Copy>(run: &mut [Occurrence<P>]) {
     if run.is_sorted_by_key(|o| o.key) {
         return;
     }
@@ -143,9 +206,9 @@ fn sort_run(run: &mut [Occurrence]) {
 /// Copies `from` into `to` (as long) in `starts.len() - 1` buckets by the bits of the keys
 /// from `shift` up (the bits above being equal), each bucket in the order of `from`:
 /// `starts[b]` is where bucket `b` begins.
-fn distribute(from: &[Occurrence], to: &mut [Occurrence], shift: u32, starts: &mut [usize]) {
+fn distribute<P: Copy>(from: &[Occurrence<P>], to: &mut [Occurrence<P>], shift: u32, starts: &mut [usize]) {
     let buckets = starts.len() - 1;
-    let bucket = |occurrence: &Occurrence| (occurrence.key >> shift) as usize & (buckets - 1);
+    let bucket = |occurrence: &Occurrence<P>| (occurrence.key >> shift) as usize & (buckets - 1);
     starts.fill(0);
     for occurrence in from {
         starts[bucket(occurrence) + 1] += 1;
@@ -223,8 +286,8 @@ impl Heads {
 #[derive(Default)]
 pub struct BookBuilder {
     options: BuildOptions,
-    occurrences: Vec<Occurrence>,
-    /// The move of every occurrence, by `order`.
+    occurrences: Occurrences,
+    /// The move of every occurrence, by `order` (when the occurrences carry orders).
     moves: Vec<Move>,
     starts: Vec<Start>,
     /// Statistics of `Tally::Added` occurrences, with their `order`.
@@ -235,7 +298,9 @@ pub struct BookBuilder {
 impl BookBuilder {
     /// A builder that admits games as `options` say.
     pub fn new(options: BuildOptions) -> BookBuilder {
-        BookBuilder { options, ..BookBuilder::default() }
+        let occurrences =
+            if options.keep_positions { Occurrences::Ordered(Vec::new()) } else { Occurrences::Moves(Vec::new()) };
+        BookBuilder { options, occurrences, ..BookBuilder::default() }
     }
 
     /// What it did with the games so far.
@@ -251,13 +316,36 @@ impl BookBuilder {
 
     /// Sorts the occurrences by key (the first half of `finish`, done in each piece's thread).
     fn sort(&mut self) {
-        <Occurrence as engine::Keyed>::sort(&mut self.occurrences);
+        use engine::Keyed;
+        match &mut self.occurrences {
+            Occurrences::Moves(occurrences) => Keyed::sort(&mut occurrences[..]),
+            Occurrences::Ordered(occurrences) => Keyed::sort(&mut occurrences[..]),
+        }
     }
 
     fn push(&mut self, key: u64, turn: Color, mv: Move, tally: Tally) {
         let code = move_code(mv) | if turn == Color::Black { BLACK_MOVED } else { 0 };
-        self.occurrences.push(Occurrence { key, order: self.moves.len() as u32, code, tally });
-        self.moves.push(mv);
+        match &mut self.occurrences {
+            Occurrences::Moves(occurrences) => occurrences.push(Occurrence { key, code, tally, payload: mv }),
+            Occurrences::Ordered(occurrences) => {
+                occurrences.push(Occurrence { key, code, tally, payload: self.moves.len() as u32 });
+                self.moves.push(mv);
+            }
+        }
+    }
+
+    /// Makes the occurrences carry orders (added statistics are found by them).
+    fn keep_orders(&mut self) {
+        let Occurrences::Moves(carrying) = &mut self.occurrences else { return };
+        let carrying = std::mem::take(carrying);
+        self.moves = carrying.iter().map(|o| o.payload).collect();
+        let ordered = carrying.into_iter().zip(0..).map(|(o, order)| Occurrence {
+            key: o.key,
+            code: o.code,
+            tally: o.tally,
+            payload: order,
+        });
+        self.occurrences = Occurrences::Ordered(ordered.collect());
     }
 
     fn start(&mut self, pos: &Chess, moves_in_turn: bool) {
@@ -270,6 +358,7 @@ impl BookBuilder {
         if moves.is_empty() {
             return;
         }
+        self.keep_orders();
         if self.options.keep_positions {
             self.start(pos, false);
         }
@@ -371,10 +460,25 @@ impl RangeBook {
 /// copy it); with positions the ranges are joined, each part replays its games for the
 /// positions its heads need, and `per_range` gets the whole book.
 fn finish_sorted<T: Send>(parts: &[BookBuilder], ranges: usize, per_range: impl Fn(&mut Book) -> T + Sync) -> Vec<T> {
+    match parts.first().map(|part| &part.occurrences) {
+        None => Vec::new(),
+        Some(Occurrences::Moves(_)) => finish_sorted_carrying::<Move, T>(parts, ranges, per_range),
+        Some(Occurrences::Ordered(_)) => finish_sorted_carrying::<u32, T>(parts, ranges, per_range),
+    }
+}
+
+/// [`finish_sorted`] of parts whose occurrences carry `P`: parts built alike carry the same
+/// (pieces of one input: added statistics come to a builder of its own).
+fn finish_sorted_carrying<P: Payload, T: Send>(
+    parts: &[BookBuilder],
+    ranges: usize,
+    per_range: impl Fn(&mut Book) -> T + Sync,
+) -> Vec<T> {
     use rayon::prelude::*;
 
     let Some(options) = parts.first().map(|part| &part.options) else { return Vec::new() };
-    let sorted: Vec<&[Occurrence]> = parts.iter().map(|part| &part.occurrences[..]).collect();
+    let sorted: Vec<&[Occurrence<P>]> =
+        parts.iter().map(|part| P::occurrences(part).expect("pieces built alike carry the same payload")).collect();
     let ranges = engine::split(&sorted, ranges);
     let mut made = Vec::with_capacity(ranges.len());
     if !options.keep_positions {
@@ -445,7 +549,7 @@ fn prefetch<T>(items: &[T], i: usize) {
 
 /// One key range of the book: `runs[i]` is part `i`'s occurrences in the range, sorted.
 /// `range`'s vectors are emptied first and reused.
-fn finish_range(parts: &[BookBuilder], mut runs: Vec<&[Occurrence]>, range: &mut RangeBook) {
+fn finish_range<P: Payload>(parts: &[BookBuilder], mut runs: Vec<&[Occurrence<P>]>, range: &mut RangeBook) {
     let keep_positions = parts.first().is_some_and(|part| part.options.keep_positions);
     // Room for every position and move of the range (at most one per occurrence): untouched
     // room costs no memory, regrowing costs copies.
@@ -465,8 +569,8 @@ fn finish_range(parts: &[BookBuilder], mut runs: Vec<&[Occurrence]>, range: &mut
         for (part_index, (part, run)) in parts.iter().zip(&mut runs).enumerate() {
             let n = run.iter().take_while(|o| o.key == key).count();
             let (group, rest) = run.split_at(n);
-            if let Some(ahead) = rest.get(PREFETCH_AHEAD) {
-                prefetch(&part.moves, ahead.order as usize);
+            if let Some(order) = rest.get(PREFETCH_AHEAD).and_then(|ahead| ahead.payload.order()) {
+                prefetch(&part.moves, order as usize);
             }
             *run = rest;
             if let (None, Some(first)) = (head, group.first()) {
@@ -479,7 +583,7 @@ fn finish_range(parts: &[BookBuilder], mut runs: Vec<&[Occurrence]>, range: &mut
                     Some(i) => &mut moves[i],
                     None => {
                         codes.push(code);
-                        range.moves.push(MoveStats::new(part.moves[occurrence.order as usize]));
+                        range.moves.push(MoveStats::new(occurrence.payload.mv(part)));
                         let last = range.moves.len() - 1;
                         &mut range.moves[last]
                     }
@@ -490,8 +594,9 @@ fn finish_range(parts: &[BookBuilder], mut runs: Vec<&[Occurrence]>, range: &mut
                     Tally::Draw => (stats.games, stats.draws) = (stats.games + 1, stats.draws + 1),
                     Tally::MoverLost => (stats.games, stats.losses) = (stats.games + 1, stats.losses + 1),
                     Tally::Added => {
-                        let i = part.added.binary_search_by_key(&occurrence.order, |(order, _)| *order);
-                        if let Ok(i) = i {
+                        let order = occurrence.payload.order();
+                        let i = order.map(|order| part.added.binary_search_by_key(&order, |(order, _)| *order));
+                        if let Some(Ok(i)) = i {
                             stats.add(&part.added[i].1);
                         }
                     }
@@ -505,7 +610,7 @@ fn finish_range(parts: &[BookBuilder], mut runs: Vec<&[Occurrence]>, range: &mut
         range.positions.push(PositionRecord {
             key: head.key,
             turn: if head.code & BLACK_MOVED == 0 { Color::White } else { Color::Black },
-            packed: if keep_positions { head.order } else { NO_POSITION },
+            packed: head.payload.order().filter(|_| keep_positions).unwrap_or(NO_POSITION),
             first_move: first_move as u32,
             move_count: (range.moves.len() - first_move) as u32,
         });
@@ -745,13 +850,18 @@ mod tests {
             let crowded: Vec<u64> = (0..2000).map(|i| ((i % 3) << 52) | (rng.next_u64() >> 12)).collect();
             let distinct: Vec<u64> = (0..len.max(1)).map(|_| rng.next_u64()).collect();
             for keys in [&spread, &crowded, &distinct] {
-                let mut occurrences: Vec<Occurrence> = (0..len as u32)
-                    .map(|order| Occurrence { key: keys[rng.below(keys.len())], order, code: 0, tally: Tally::Unknown })
+                let mut occurrences: Vec<Occurrence<u32>> = (0..len as u32)
+                    .map(|order| Occurrence {
+                        key: keys[rng.below(keys.len())],
+                        code: 0,
+                        tally: Tally::Unknown,
+                        payload: order,
+                    })
                     .collect();
                 let mut expected = occurrences.clone();
                 expected.sort_by_key(|o| o.key);
                 sort_by_key_keeping_order(&mut occurrences);
-                let pairs = |v: &[Occurrence]| v.iter().map(|o| (o.key, o.order)).collect::<Vec<_>>();
+                let pairs = |v: &[Occurrence<u32>]| v.iter().map(|o| (o.key, o.payload)).collect::<Vec<_>>();
                 assert_eq!(pairs(&occurrences), pairs(&expected), "{len}");
             }
         }
