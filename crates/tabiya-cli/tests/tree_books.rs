@@ -27,6 +27,9 @@ fn fingerprint(path: &Path) -> (usize, u64) {
     (bytes.len() / 16, fnv1a(&bytes))
 }
 
+/// The options of `tabiya tree`, those of the book, and make-book's entries and digest.
+type Case<'a> = (&'a [&'a str], &'a [&'a str], (usize, u64));
+
 fn text(path: &Path) -> &str {
     path.to_str().unwrap()
 }
@@ -36,8 +39,7 @@ fn tree_books_equal_the_books_of_their_games() {
     let Some(pgn) = corpus_file("pgn/medium-pgnmentor-12players.pgn") else { return eprintln!("skipped") };
     let dir = tempfile::tempdir().unwrap();
     let at = |name: &str| dir.path().join(name);
-    // (tree options, book options, make-book's entries and digest)
-    let cases: [(&[&str], &[&str], (usize, u64)); 2] = [
+    let cases: [Case; 2] = [
         // polyglot make-book (no options: -min-game 3, -max-ply 1024)
         (&[], &[], (31_854, 0xc9b14c576afb5d0b)),
         // polyglot make-book -max-ply 40 -only-white

@@ -95,7 +95,7 @@ impl<const K: usize> RunBuilder<K> {
         let mut occurrences = std::mem::take(&mut self.occurrences);
         // Stable: a position's occurrences stay in the order they were played, so its moves
         // come out in the order first played (record.rs).
-        occurrences.sort_by(|a, b| a.key.cmp(&b.key));
+        occurrences.sort_by_key(|o| o.key);
         let mut moves: Vec<TreeMove> = Vec::new();
         for (i, o) in occurrences.iter().enumerate() {
             match moves.iter_mut().find(|m| m.code == o.played.code) {
