@@ -15,12 +15,18 @@
 //! the left–right mirror when nobody can castle). Where a book keyed by normalised positions
 //! becomes one keyed by real positions (CTG or Kvetka → Polyglot), every orientation is
 //! written: [`Normalized::orientations`](crate::boardcode::Normalized::orientations) is the
-//! one place that decides it. CTG → Kvetka needs no choice (same normalisation).
+//! one place that decides it. CTG → Kvetka needs no choice (same normalisation). The other
+//! way, Polyglot → Kvetka, only positions reachable from the start through book moves can be
+//! converted: a Polyglot key is a hash, so its position is found only by playing to it
+//! (`kvetka::convert::from_polyglot`, which counts the positions it does not reach). Books
+//! built from games hold the positions the games reached, each format under its own key.
 //!
 //! **The builder.** [`BookBuilder`] and [`build_from_pgn`] count every main-line move up to
 //! a ply limit, for the games the [`EloFilter`] lets in; `polyglot::make_from_pgn` writes
 //! `polyglot make-book`'s weights from it. Kvetka's builder applies the same Elo rule and
-//! ply limit from its header (`kvetka::Header::elo_filter`).
+//! ply limit from its header (`kvetka::Header::elo_filter`). Both builds run on one engine
+//! (`engine`: pieces sorted by key, split into key ranges merged on every thread, handed on
+//! in key order); what they count differs (see there).
 //!
 //! **Probing.** [`BookFile::open`] opens a Polyglot, CTG or Kvetka book and
 //! [`BookFile::probe`] answers with [`tabiya_io::report::Probe`]: the moves in the book's own
@@ -61,6 +67,7 @@
 //! ```
 
 mod build;
+pub(crate) mod engine;
 mod file;
 mod filter;
 mod packed;

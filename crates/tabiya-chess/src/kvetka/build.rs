@@ -2,11 +2,10 @@
 //! player to move, game references, the 682-byte limit, links between book positions.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::ControlFlow;
 use std::path::Path;
-use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
 use shakmaty::{CastlingMode, Color, Move, Position, Role};
@@ -23,6 +22,7 @@ use super::text::encode_ansi;
 use super::write::{BlockPacker, EncodedElements, WriteOptions};
 use super::{Book, Header, Key};
 use crate::boardcode::{Normalization, Normalized};
+use crate::book::engine;
 use crate::game::{Game, GameResult};
 use crate::pgn::{PgnReader, ReadOptions, WalkOptions, WalkedGame, walk_pieces};
 use crate::text::Text;
@@ -481,9 +481,9 @@ impl Builder {
     /// Hands every element of the book to `each`, in key order: statistics and moves from the
     /// games, references when the header keeps them, comments from `names`, cut to 682 bytes,
     /// then moves between book positions when the header asks for links. The keys are cut into
-    /// ranges merged in parallel, each into a `T` from `start`; `consume` takes the `T`s in key
-    /// order, each as soon as it and those before it are done, on the thread that finished the
-    /// last of them, so that writing the book goes on while the ranges after are merged.
+    /// ranges merged in parallel by the book engine ([`crate::book::engine`]), each into a `T`
+    /// from `start`; `consume` takes the `T`s in key order, each as soon as it and those before
+    /// it are done, so that writing the book goes on while the ranges after are merged.
     fn each_element<T: Send>(
         &mut self,
         names: Option<&OpeningNames>,
@@ -527,38 +527,8 @@ impl Builder {
             }
             Ok((out, report))
         };
-        // No writer thread of its own: whoever finishes a range hands it in, and the first to
-        // find the writer free writes every range that is next in key order, so no core waits
-        // for a writer that only starts once the merging is over.
-        let order = Mutex::new(InOrder { waiting: BTreeMap::new(), next: 0, busy: false });
-        let writer = Mutex::new(Writer { consume, report: BuildReport::default(), error: None });
-        let hand_in = |index: usize, part: Result<(T, BuildReport), KvetkaError>| {
-            let mut queue = order.lock().unwrap_or_else(PoisonError::into_inner);
-            queue.waiting.insert(index, part);
-            if queue.busy {
-                return;
-            }
-            queue.busy = true;
-            loop {
-                let next = queue.next;
-                let Some(part) = queue.waiting.remove(&next) else {
-                    queue.busy = false;
-                    return;
-                };
-                queue.next += 1;
-                drop(queue);
-                writer.lock().unwrap_or_else(PoisonError::into_inner).take(part);
-                queue = order.lock().unwrap_or_else(PoisonError::into_inner);
-            }
-        };
-        // Spawned in key order and taken first in, first out: ranges finish about in order.
-        rayon::scope_fifo(|fifo| {
-            for (index, tallies) in ranges.into_iter().enumerate() {
-                let (hand_in, merge) = (&hand_in, &merge);
-                fifo.spawn_fifo(move |_| hand_in(index, merge(tallies)));
-            }
-        });
-        let writer = writer.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let mut writer = Writer { consume, report: BuildReport::default(), error: None };
+        engine::in_key_order(ranges, merge, |part| writer.take(part));
         // The records (tens of megabytes) are freed by another thread while this one writes.
         rayon::spawn(move || drop(pieces));
         if let Some(error) = writer.error {
@@ -624,14 +594,6 @@ impl Builder {
         blocks.commit(sources.as_ref(), options)?;
         Ok(self.report)
     }
-}
-
-/// The merged ranges of [`Builder::each_element`] not yet written, the next one to write, and
-/// whether a thread is writing.
-struct InOrder<P> {
-    waiting: BTreeMap<usize, P>,
-    next: usize,
-    busy: bool,
 }
 
 /// What takes the merged ranges in key order, and what it reported; after an error it keeps

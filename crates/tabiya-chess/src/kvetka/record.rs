@@ -7,6 +7,7 @@ use rayon::prelude::*;
 
 use super::{Key, SourceRef};
 use crate::boardcode::BoardCoder;
+use crate::book::engine::{self, Keyed};
 
 /// The move code of a record whose position no move left (its game's last stored position).
 pub(crate) const NO_MOVE: u8 = 0xff;
@@ -118,16 +119,24 @@ pub(crate) enum Records {
     Unnumbered(Vec<Record<()>>),
 }
 
-/// Sorts records by key. Records of one key stay in no particular order: what the merge
-/// takes from them does not depend on it.
-fn sort<G: GameNumber>(records: &mut [Record<G>]) {
-    // By the first word alone, then each run of equal first words by the other two: most keys
-    // differ in their first 64 bits (the file codes of files a to c or so), and a sort on one
-    // number is faster than on three.
-    records.sort_unstable_by_key(|r| r.words[0]);
-    for run in records.chunk_by_mut(|a, b| a.words[0] == b.words[0]) {
-        if run.len() > 1 {
-            run.sort_unstable_by_key(|r| (r.words[1], r.words[2]));
+impl<G: GameNumber> Keyed for Record<G> {
+    type Key = (u64, u64, u64);
+
+    fn key(&self) -> (u64, u64, u64) {
+        self.key_words()
+    }
+
+    /// Records of one key stay in no particular order: what the merge takes from them does not
+    /// depend on it.
+    fn sort(records: &mut [Record<G>]) {
+        // By the first word alone, then each run of equal first words by the other two: most
+        // keys differ in their first 64 bits (the file codes of files a to c or so), and a sort
+        // on one number is faster than on three.
+        records.sort_unstable_by_key(|r| r.words[0]);
+        for run in records.chunk_by_mut(|a, b| a.words[0] == b.words[0]) {
+            if run.len() > 1 {
+                run.sort_unstable_by_key(|r| (r.words[1], r.words[2]));
+            }
         }
     }
 }
@@ -199,8 +208,8 @@ impl Tally {
 pub(crate) fn sort_pieces(pieces: &mut [Piece]) {
     pieces.par_iter_mut().filter(|p| !p.sorted).for_each(|p| {
         match &mut p.records {
-            Records::Numbered(records) => sort(records),
-            Records::Unnumbered(records) => sort(records),
+            Records::Numbered(records) => Keyed::sort(records),
+            Records::Unnumbered(records) => Keyed::sort(records),
         }
         p.sorted = true;
     });
@@ -239,24 +248,11 @@ impl<'a, G: GameNumber> Merge<'a, G> {
     /// At most `parts` merges of consecutive ranges of keys, about equal in records, whose
     /// tallies one after the other are this merge's: every record of a key falls in one part.
     fn split(self, parts: usize) -> Vec<Merge<'a, G>> {
-        let Some(largest) = self.runs.iter().map(|run| run.records).max_by_key(|records| records.len()) else {
-            return vec![self];
+        let sorted: Vec<&[Record<G>]> = self.runs.iter().map(|run| run.records).collect();
+        let range = |records: Vec<&'a [Record<G>]>| Merge {
+            runs: self.runs.iter().zip(records).map(|(run, records)| Run { records, ..run.clone() }).collect(),
         };
-        let mut bounds: Vec<_> = (1..parts).map(|i| largest[i * largest.len() / parts].key_words()).collect();
-        bounds.dedup();
-        let mut rests = self.runs;
-        let mut split = Vec::with_capacity(bounds.len() + 1);
-        for bound in bounds {
-            let mut part = Vec::with_capacity(rests.len());
-            for rest in &mut rests {
-                let (below, above) = rest.records.split_at(rest.records.partition_point(|r| r.key_words() < bound));
-                part.push(Run { records: below, ..rest.clone() });
-                rest.records = above;
-            }
-            split.push(Merge { runs: part });
-        }
-        split.push(Merge { runs: rests });
-        split
+        engine::split(&sorted, parts).into_iter().map(range).collect()
     }
 
     /// The smallest key at the heads of the runs.

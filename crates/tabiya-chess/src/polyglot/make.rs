@@ -181,7 +181,7 @@ mod tests {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             let build = |range: &mut Book| entries_from_range(range, &options);
             let runs = pool.install(|| build_from_pgn_in_ranges(sample, &keys_only, None, build).book);
-            assert_eq!(runs.len(), threads * 64);
+            assert!(runs.len() > 1 && runs.len() <= threads * 64, "{}", runs.len());
             assert!(runs.concat() == one, "{threads} threads, in ranges");
         }
     }

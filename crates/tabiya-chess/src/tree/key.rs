@@ -1,7 +1,8 @@
 //! The tree's position key: the position itself, normalised and packed in 26 bytes, so that two
-//! positions share a key exactly when they are the same position for the rules of repetition
-//! (pieces, side to move, castling rights, an en-passant capture that is legal). No hash: a
-//! Zobrist key (Polyglot's 64 bits) has collisions in large collections, and a 128-bit hash
+//! positions share a key exactly when they have the same pieces, side to move, castling rights
+//! and en-passant file as Polyglot's key counts it (a pawn of the side to move beside the pawn
+//! that just moved, even when the capture is not legal: so the books a tree makes equal
+//! `polyglot make-book`'s). No hash: a Zobrist key (Polyglot's 64 bits) has collisions in large collections, and a 128-bit hash
 //! could not give the position back for a FEN, a book or the explorer.
 
 use shakmaty::{Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, FromSetup, Piece, Position};
@@ -13,8 +14,9 @@ pub const KEY_BYTES: usize = 26;
 /// A normalised standard-chess position: the occupied squares (8 bytes, big-endian), a nibble
 /// per occupied square in ascending square order (16 bytes: at most 32 pieces), then a byte of
 /// side to move (bit 0, Black) and castling rights (bits 1–4: White king side, White queen
-/// side, Black king side, Black queen side) and a byte of the legal en-passant file + 1 (0:
-/// none). Keys sort as their bytes.
+/// side, Black king side, Black queen side) and a byte of the en-passant file + 1 (0: none)
+/// when a pawn of the side to move stands beside the pawn that just moved (Polyglot's rule,
+/// whether or not the capture is legal). Keys sort as their bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PositionKey(pub [u8; KEY_BYTES]);
 
@@ -60,7 +62,7 @@ impl PositionKey {
                 state |= 2 << bit;
             }
         }
-        let ep = pos.ep_square(EnPassantMode::Legal).map_or(0, |sq| sq.file() as u8 + 1);
+        let ep = pos.ep_square(EnPassantMode::PseudoLegal).map_or(0, |sq| sq.file() as u8 + 1);
         let mut key = [0; KEY_BYTES];
         key[..8].copy_from_slice(&occupied.0.to_be_bytes());
         key[8..24].copy_from_slice(&pieces.to_be_bytes());
@@ -107,8 +109,8 @@ impl PositionKey {
             Square::from_coords(shakmaty::File::new(u32::from(file)), rank)
         });
         let pos = Chess::from_setup(setup, CastlingMode::Standard).ok()?;
-        // Only a key made by `new` is well formed: anything else (an en-passant file without a
-        // legal capture) is damage.
+        // Only a key made by `new` is well formed: anything else (an en-passant file with no
+        // pawn beside) is damage.
         (PositionKey::new(&pos).ok()? == *self).then_some(pos)
     }
 }
@@ -141,13 +143,22 @@ mod tests {
     }
 
     #[test]
-    fn en_passant_counts_only_when_legal() {
-        // After 1. e4 no black pawn can take: the same key as without the square.
+    fn en_passant_counts_as_polyglot_counts_it() {
+        use crate::book::position_key;
+        // After 1. e4 no black pawn stands beside: the same key as without the square.
         let with = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
         let without = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
         assert_eq!(PositionKey::new(&with), PositionKey::new(&without));
         let legal = pos("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
         assert_eq!(PositionKey::new(&legal).unwrap().0[25], 6);
+        // bxc6 would leave the king to the rook: Polyglot keeps the square all the same (its
+        // key differs from the position without it), and so does the tree.
+        let pinned = pos("8/8/8/KPp4r/8/8/8/7k w - c6 0 2");
+        let unpinned = pos("8/8/8/KPp4r/8/8/8/7k w - - 0 2");
+        assert_ne!(position_key(&pinned), position_key(&unpinned));
+        assert_eq!(PositionKey::new(&pinned).unwrap().0[25], 3);
+        assert_ne!(PositionKey::new(&pinned), PositionKey::new(&unpinned));
+        assert_eq!(position_key(&PositionKey::new(&pinned).unwrap().position().unwrap()), position_key(&pinned));
     }
 
     #[test]

@@ -172,7 +172,7 @@ impl Tree {
         info
     }
 
-    /// Every record read and checked: keys ascending and each a legal position, moves sorted,
+    /// Every record read and checked: keys ascending and each a legal position, each move once,
     /// legal and with counts that agree, top games in order and in the table, the index and the
     /// footer's counts right, every game record readable.
     pub fn verify(&self) -> Verification {
@@ -211,8 +211,8 @@ impl Tree {
                 v.problem(Diagnostic::error(codes::DAMAGED, at(offset), "the key is not a legal position"));
                 continue;
             };
-            if found.windows(2).any(|w| w[0].code >= w[1].code) {
-                v.problem(Diagnostic::error(codes::DAMAGED, at(offset), "moves out of order"));
+            if found.iter().enumerate().any(|(i, m)| found[..i].iter().any(|before| before.code == m.code)) {
+                v.problem(Diagnostic::error(codes::DAMAGED, at(offset), "a move stored twice"));
             }
             for m in &found {
                 occurrences += m.games;
@@ -295,8 +295,9 @@ impl Tree {
     }
 
     /// The tree as an opening book (every position and move with its W/D/L), for the book
-    /// writers. Keys become Polyglot's, so positions that differ only by an en-passant square
-    /// no pawn can take, which the tree holds as one, stay one.
+    /// writers: the same book as [`crate::book::build_from_pgn`] of the tree's games (the tree
+    /// keeps en-passant squares as Polyglot's key does, and each position's moves in the order
+    /// first played, the order make-book keeps among equal weights).
     pub fn to_book(&self) -> Result<Book, TreeError> {
         let damaged = |e: io::Error| TreeError::Damaged { path: self.path().into(), what: e.to_string() };
         let mut builder = BookBuilder::new(BuildOptions::default());
@@ -305,17 +306,16 @@ impl Tree {
         while let Some((key, moves)) = records.position::<KEY_BYTES>().map_err(damaged)? {
             let pos =
                 PositionKey(key).position().ok_or_else(|| damaged(io::Error::other("a key that is no position")))?;
-            for m in &moves {
-                let Some(mv) = code_move(m.code, &pos) else { continue };
-                let stats = MoveStats {
-                    mv,
-                    games: narrow(m.games),
-                    wins: narrow(m.wins),
-                    draws: narrow(m.draws),
-                    losses: narrow(m.losses),
-                };
-                builder.add_stats(&pos, &stats);
-            }
+            let stats: Vec<MoveStats> = moves
+                .iter()
+                .filter_map(|m| {
+                    let mv = code_move(m.code, &pos)?;
+                    let (games, wins, draws, losses) =
+                        (narrow(m.games), narrow(m.wins), narrow(m.draws), narrow(m.losses));
+                    Some(MoveStats { mv, games, wins, draws, losses })
+                })
+                .collect();
+            builder.add_stats(&pos, &stats);
         }
         Ok(builder.finish())
     }

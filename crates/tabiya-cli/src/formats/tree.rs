@@ -234,6 +234,7 @@ pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
         (FORMAT, FORMAT) => Some(Box::new(merge)),
         (FORMAT, Format::Chess(C::JsonLines)) => Some(Box::new(dump)),
         (FORMAT, Format::Chess(C::Polyglot)) => Some(Box::new(to_polyglot)),
+        (FORMAT, Format::Chess(C::Kvetka)) => Some(Box::new(refuse_kvetka)),
         _ => None,
     }
 }
@@ -294,6 +295,20 @@ fn to_polyglot(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError
         ),
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Why a tree cannot become a Kvetka book: an element's W/D/L counts each game that reached
+/// its normalised position once, the game's last position included, where a tree counts the
+/// moves played from each exact position (a repeated position as often as it was played, a
+/// last position not at all); and its references name games by their place in a source,
+/// which a tree keeps for its best-rated games only.
+fn refuse_kvetka(_: &ConvertArgs, _: &Global) -> Result<ExitCode, CliError> {
+    Err(CliError::Usage(
+        "a tree cannot become a Kvetka book: a Kvetka element's wins/draws/losses count each game that \
+         reached the position once (its last position included), a tree counts the moves played from it; \
+         build the .kob from the games (tabiya book GAMES -o BOOK.kob)"
+            .into(),
+    ))
 }
 
 /// The options a tree takes: `make-book`'s weight rules when it becomes a Polyglot book.

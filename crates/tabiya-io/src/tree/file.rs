@@ -3,8 +3,9 @@
 //!
 //! ```text
 //! header   "tabiya-tree\0", version u16 LE, key bytes u8, game u8               16 bytes
-//! records  every position in ascending key order: key, move count, moves sorted by code
-//!          (record.rs)
+//! records  every position in ascending key order: key, move count, moves in the order first
+//!          played, each code once (record.rs: the order `polyglot make-book` keeps
+//!          among equal weights)
 //! index    the offset (u64 LE) of every BLOCK-th position's record
 //! games    the game records (table.rs)
 //! game index  the offset (u64 LE, from the games section) of every game's record
@@ -23,7 +24,7 @@ use super::record::{Decoder, TreeMove, write_position, write_varint};
 pub const MAGIC: &[u8; 12] = b"tabiya-tree\0";
 const END_MAGIC: &[u8; 16] = b"tabiya-tree-end\0";
 /// The layout's version.
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
 /// Bytes before the first record.
 pub const HEADER_BYTES: u64 = 16;
 const FOOTER_FIELDS: usize = 12;
@@ -157,7 +158,7 @@ impl<W: Write, const K: usize> TreeWriter<W, K> {
         Ok(TreeWriter { out, footer: Footer { block: BLOCK, ..Footer::default() }, index: Vec::new(), last: None })
     }
 
-    /// Adds a position with its moves (sorted by code); keys must ascend.
+    /// Adds a position with its moves (in the order first played); keys must ascend.
     pub fn position(&mut self, key: &[u8; K], moves: &[TreeMove]) -> io::Result<()> {
         debug_assert!(self.last.is_none_or(|last| last < *key), "keys ascend");
         if self.footer.positions.is_multiple_of(BLOCK) {

@@ -161,12 +161,14 @@ impl TreeMove {
     }
 }
 
-/// Adds the moves of `other` into `moves` (both sorted by code), keeping them sorted.
+/// Adds the moves of `other` (counted after `moves`) into `moves`: both in the order first
+/// played, `other`'s new moves go after the others, so the order stays the order first played
+/// over both.
 pub fn add_moves(moves: &mut Vec<TreeMove>, other: Vec<TreeMove>) {
     for m in other {
-        match moves.binary_search_by_key(&m.code, |x| x.code) {
-            Ok(i) => moves[i].add(&m),
-            Err(i) => moves.insert(i, m),
+        match moves.iter_mut().find(|x| x.code == m.code) {
+            Some(known) => known.add(&m),
+            None => moves.push(m),
         }
     }
 }
@@ -304,7 +306,7 @@ impl<R: Read> Decoder<R> {
     }
 }
 
-/// Writes a position and its moves (sorted by code) as [`Decoder::position`] reads them.
+/// Writes a position and its moves (in the order first played) as [`Decoder::position`] reads them.
 pub fn write_position(out: &mut impl Write, key: &[u8], moves: &[TreeMove]) -> io::Result<()> {
     out.write_all(key)?;
     write_varint(out, moves.len() as u64)?;

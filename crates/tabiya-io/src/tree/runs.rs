@@ -93,12 +93,14 @@ impl<const K: usize> RunBuilder<K> {
     /// Sorts the occurrences and adds them up, handing each position with its moves to `emit`.
     fn drain(&mut self, mut emit: impl FnMut(&[u8; K], &mut [TreeMove]) -> io::Result<()>) -> io::Result<()> {
         let mut occurrences = std::mem::take(&mut self.occurrences);
-        occurrences.sort_unstable_by(|a, b| a.key.cmp(&b.key).then(a.played.code.cmp(&b.played.code)));
+        // Stable: a position's occurrences stay in the order they were played, so its moves
+        // come out in the order first played (record.rs).
+        occurrences.sort_by_key(|o| o.key);
         let mut moves: Vec<TreeMove> = Vec::new();
         for (i, o) in occurrences.iter().enumerate() {
-            match moves.last_mut() {
-                Some(last) if last.code == o.played.code => last.count(&o.played),
-                _ => moves.push(TreeMove::of(&o.played)),
+            match moves.iter_mut().find(|m| m.code == o.played.code) {
+                Some(known) => known.count(&o.played),
+                None => moves.push(TreeMove::of(&o.played)),
             }
             if occurrences.get(i + 1).is_none_or(|next| next.key != o.key) {
                 emit(&o.key, &mut moves)?;

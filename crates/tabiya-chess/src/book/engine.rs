@@ -1,0 +1,168 @@
+//! The machinery every book build from games shares, whatever its format counts: records are
+//! collected by pieces of the input, each piece sorted by key on the thread that read it (the
+//! record says how: [`Keyed::sort`]); the sorted pieces are cut into ranges of consecutive keys
+//! ([`split`]); each range is merged on its own thread and what it makes is handed on in key
+//! order ([`in_key_order`]), so that a writer goes on while later ranges are merged.
+//!
+//! What a record is and how one key's records become a position is the format's: Polyglot
+//! counts each move occurrence per real position, in the order moves were first played
+//! (`book::build`); Kvetka counts each normalised position once per game, final positions
+//! too, with the first game and the games ending there (`kvetka::record`). The two cannot be
+//! one count byte for byte, so they share this engine, not the record.
+
+use std::collections::BTreeMap;
+use std::sync::{Mutex, PoisonError};
+
+/// A record the engine sorts and splits by key.
+pub(crate) trait Keyed: Copy + Send + Sync {
+    /// The key the records are sorted and grouped by.
+    type Key: Ord + Copy + Send + Sync;
+
+    /// The record's key.
+    fn key(&self) -> Self::Key;
+
+    /// Sorts one piece's records by key, as the format needs them (Polyglot keeps records of
+    /// one key in the order they came; Kvetka does not need it).
+    fn sort(records: &mut [Self]);
+}
+
+/// Cuts sorted pieces into at most `parts` ranges of consecutive keys, about equal in records
+/// (the bounds are taken from the largest piece): range `i` holds every piece's records of its
+/// keys, in the pieces' order, and every record of a key falls in one range.
+pub(crate) fn split<'a, R: Keyed>(pieces: &[&'a [R]], parts: usize) -> Vec<Vec<&'a [R]>> {
+    let parts = parts.max(1);
+    let largest = pieces.iter().max_by_key(|piece| piece.len()).copied().unwrap_or_default();
+    let mut bounds: Vec<R::Key> =
+        (1..parts).filter_map(|i| largest.get(i * largest.len() / parts).map(Keyed::key)).collect();
+    bounds.dedup();
+    let mut rests = pieces.to_vec();
+    let mut ranges = Vec::with_capacity(bounds.len() + 1);
+    for bound in bounds {
+        let below = rests.iter_mut().map(|rest| {
+            let (below, above) = rest.split_at(rest.partition_point(|r| r.key() < bound));
+            *rest = above;
+            below
+        });
+        ranges.push(below.collect());
+    }
+    ranges.push(rests);
+    ranges
+}
+
+/// The ranges merged and not yet handed on, the next one to hand on, and whether a thread is
+/// handing them on.
+struct InOrder<T> {
+    waiting: BTreeMap<usize, T>,
+    next: usize,
+    busy: bool,
+}
+
+/// Merges every range on the rayon threads and hands what each makes to `consume` in the
+/// order of `ranges`, each as soon as it and those before it are done. No thread of its own
+/// consumes: whoever finishes a range hands it in, and the first to find `consume` free takes
+/// every range that is next in order, so no core waits for a consumer that starts only when
+/// the merging is over. Ranges are spawned in order and taken first in, first out, so they
+/// finish about in order.
+pub(crate) fn in_key_order<S: Send, T: Send>(
+    ranges: Vec<S>,
+    merge: impl Fn(S) -> T + Sync,
+    consume: impl FnMut(T) + Send,
+) {
+    let order = Mutex::new(InOrder { waiting: BTreeMap::new(), next: 0, busy: false });
+    let consume = Mutex::new(consume);
+    let hand_in = |index: usize, made: T| {
+        let mut queue = order.lock().unwrap_or_else(PoisonError::into_inner);
+        queue.waiting.insert(index, made);
+        if queue.busy {
+            return;
+        }
+        queue.busy = true;
+        loop {
+            let next = queue.next;
+            let Some(made) = queue.waiting.remove(&next) else {
+                queue.busy = false;
+                return;
+            };
+            queue.next += 1;
+            drop(queue);
+            (consume.lock().unwrap_or_else(PoisonError::into_inner))(made);
+            queue = order.lock().unwrap_or_else(PoisonError::into_inner);
+        }
+    };
+    rayon::scope_fifo(|fifo| {
+        for (index, range) in ranges.into_iter().enumerate() {
+            let (hand_in, merge) = (&hand_in, &merge);
+            fifo.spawn_fifo(move |_| hand_in(index, merge(range)));
+        }
+    });
+}
+
+/// Scratch space kept between the ranges a build merges (a range's vectors, reused so that
+/// their memory is not given back and faulted in again for the next range): taken by the
+/// thread that merges a range and given back when it is done.
+pub(crate) struct Scratch<T>(Mutex<Vec<T>>);
+
+impl<T: Default> Scratch<T> {
+    /// No scratch space yet.
+    pub(crate) fn new() -> Scratch<T> {
+        Scratch(Mutex::new(Vec::new()))
+    }
+
+    /// Space given back earlier, or new.
+    pub(crate) fn take(&self) -> T {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).pop().unwrap_or_default()
+    }
+
+    /// Gives space back for the next range.
+    pub(crate) fn give_back(&self, space: T) {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).push(space);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    impl Keyed for (u32, u32) {
+        type Key = u32;
+
+        fn key(&self) -> u32 {
+            self.0
+        }
+
+        fn sort(records: &mut [(u32, u32)]) {
+            records.sort_by_key(|r| r.0);
+        }
+    }
+
+    #[test]
+    fn ranges_follow_one_another_and_come_back_in_order() {
+        let mut rng = tabiya_testdata::Xorshift::new(11);
+        let mut pieces: Vec<Vec<(u32, u32)>> =
+            [0, 1, 300, 5000].iter().map(|&n| (0..n).map(|i| (rng.below(700) as u32, i)).collect()).collect();
+        pieces.iter_mut().for_each(|piece| <(u32, u32)>::sort(piece));
+        let slices: Vec<&[(u32, u32)]> = pieces.iter().map(Vec::as_slice).collect();
+        for parts in [1, 2, 7, 64, 10_000] {
+            let ranges = split(&slices, parts);
+            assert!(!ranges.is_empty() && ranges.len() <= parts, "{parts}");
+            // Piece by piece, the ranges joined are the piece; no key is in two ranges.
+            for (p, piece) in pieces.iter().enumerate() {
+                let joined: Vec<(u32, u32)> = ranges.iter().flat_map(|r| r[p].iter().copied()).collect();
+                assert!(joined == *piece, "{parts} parts, piece {p}");
+            }
+            let last_keys: Vec<Option<u32>> =
+                ranges.iter().map(|r| r.iter().filter_map(|run| run.last().map(|x| x.0)).max()).collect();
+            let first_keys: Vec<Option<u32>> =
+                ranges.iter().map(|r| r.iter().filter_map(|run| run.first().map(|x| x.0)).min()).collect();
+            for i in 1..ranges.len() {
+                if let (Some(before), Some(after)) = (last_keys[..i].iter().flatten().max(), first_keys[i]) {
+                    assert!(before < &after, "{parts} parts, range {i}");
+                }
+            }
+            let mut handed = Vec::new();
+            let sizes = |range: Vec<&[(u32, u32)]>| range.iter().map(|run| run.len()).sum::<usize>();
+            in_key_order(ranges.clone(), sizes, |n| handed.push(n));
+            assert_eq!(handed, ranges.into_iter().map(sizes).collect::<Vec<_>>(), "{parts}");
+        }
+    }
+}
