@@ -50,6 +50,8 @@ pub enum Command {
     Verify(VerifyArgs),
     /// The games that match tags, ratings, dates, an opening line; without duplicates or twins.
     Select(SelectArgs),
+    /// The position index of a SCID database (`DB.tpx` beside it), which `select --fen` searches.
+    Index(IndexArgs),
     /// The explorer's position tree of games (mergeable: `convert a.tree b.tree -o ab.tree`).
     Tree(TreeArgs),
     /// Othello endgame solving (positions, OBF files).
@@ -243,6 +245,12 @@ pub struct SelectArgs {
     pub games: pgn::GamesOptions,
     #[command(flatten)]
     pub pgn: pgn::ConvertOptions,
+}
+
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    /// The SCID database, by any of its files or its stem.
+    pub database: PathBuf,
 }
 
 #[derive(Debug, Args)]
