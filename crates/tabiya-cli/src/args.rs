@@ -184,6 +184,9 @@ pub struct TreeArgs {
     pub output: PathBuf,
     #[command(flatten)]
     pub tree: tree::TreeOptions,
+    /// `select`'s filters: only the games they keep are counted (chess games).
+    #[command(flatten)]
+    pub select: select::SelectOptions,
 }
 
 #[derive(Debug, Args)]

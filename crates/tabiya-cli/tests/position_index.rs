@@ -60,10 +60,9 @@ const FISCHER: &[(&str, u64)] = &[
 
 #[test]
 fn indexed_search_finds_the_games_of_the_replay_and_of_python_chess() {
-    let (Some(scid4), Some(scid5)) = (
-        corpus_file("scid/generated-scid502/fischer_4.si4"),
-        corpus_file("scid5/fischer_5.si5"),
-    ) else {
+    let (Some(scid4), Some(scid5)) =
+        (corpus_file("scid/generated-scid502/fischer_4.si4"), corpus_file("scid5/fischer_5.si5"))
+    else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();

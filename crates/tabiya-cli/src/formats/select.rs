@@ -129,6 +129,11 @@ const CHESS: &[&str] = &[
     "contained",
 ];
 
+/// The filter and duplicate options among the options given (clap ids).
+pub fn given_filters(given: &[String]) -> impl Iterator<Item = &str> {
+    given.iter().map(String::as_str).filter(|id| CHESS.contains(id))
+}
+
 /// The options a part of `select` takes: every filter for chess games; for Othello games, the
 /// filters their records can answer (Wthor games and GGF name players, tournaments and years;
 /// transcripts name nothing), and the name files' directory for Wthor.
