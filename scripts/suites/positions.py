@@ -116,6 +116,8 @@ for number, ply in [(5, 14), (100, 22), (777, 40), (1500, 60), (2999, 30)]:
     for move in list(games[number].mainline_moves())[:ply]:
         board.push(move)
     queries.append((f"game {number + 1} ply {ply}", board.fen()))
+# `select --fen` on the SCID database searches its position index once `tabiya index` made it.
+subprocess.run([tabiya, "index", "-q", str(work / "subset.si4")], check=True)
 for what, fen in queries:
     target = key(chess.Board(fen))
     expected = [n + 1 for n, keys in enumerate(positions) if target in keys]
@@ -123,6 +125,7 @@ for what, fen in queries:
     check(f"--fen {what}: SCID position index", run_search(work / "subset.si4", "--fen", fen, "--index"), expected)
     check(f"--fen {what}: PGN replay", run_search(subset, "--fen", fen), expected)
     check(f"--fen {what}: tabiya select --count", select_count(subset, "--fen", fen), len(expected))
+    check(f"--fen {what}: tabiya select --count, SCID position index", select_count(work / "subset.si4", "--fen", fen), len(expected))
 
 for signature in ["KRPkr", "KQkq", "KRkr", "KRRPPkrrpp"]:
     wanted = "".join(sorted(signature))
@@ -192,4 +195,4 @@ check("statistics: openings", stats["openings"], top(ecos))
 
 if failures:
     sys.exit(f"{len(failures)} failed: {', '.join(failures)}")
-print(f"all {len(queries) * 3 + 4 + 1 + 7} checks passed")
+print(f"all {len(queries) * 5 + 4 * 2 + 1 + 7} checks passed")

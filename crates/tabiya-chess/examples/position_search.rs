@@ -67,7 +67,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     Some(index) => index.search(db, q),
                     None => search_scid(db, q),
                 };
-                for problem in &search.problems {
+                for (_, problem) in &search.problems {
                     eprintln!("{problem}");
                 }
                 eprint!("{} replayed, ", search.replayed);

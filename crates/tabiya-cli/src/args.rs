@@ -50,6 +50,8 @@ pub enum Command {
     Verify(VerifyArgs),
     /// The games that match tags, ratings, dates, an opening line; without duplicates or twins.
     Select(SelectArgs),
+    /// The position index of a SCID database (`DB.tpx` beside it), which `select --fen` searches.
+    Index(IndexArgs),
     /// The explorer's position tree of games (mergeable: `convert a.tree b.tree -o ab.tree`).
     Tree(TreeArgs),
     /// Othello endgame solving (positions, OBF files).
@@ -182,6 +184,9 @@ pub struct TreeArgs {
     pub output: PathBuf,
     #[command(flatten)]
     pub tree: tree::TreeOptions,
+    /// `select`'s filters: only the games they keep are counted (chess games).
+    #[command(flatten)]
+    pub select: select::SelectOptions,
 }
 
 #[derive(Debug, Args)]
@@ -243,6 +248,12 @@ pub struct SelectArgs {
     pub games: pgn::GamesOptions,
     #[command(flatten)]
     pub pgn: pgn::ConvertOptions,
+}
+
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    /// The SCID database, by any of its files or its stem.
+    pub database: PathBuf,
 }
 
 #[derive(Debug, Args)]

@@ -61,6 +61,7 @@ fn main() -> ExitCode {
         Command::Book(a) => formats::book(a, &cli.global),
         Command::Verify(a) => formats::verify(a, &cli.global),
         Command::Select(a) => formats::select::select(a, &cli.global),
+        Command::Index(a) => formats::select::index(a, &cli.global),
         Command::Tree(a) => formats::tree::build(a, &cli.global),
         Command::Solve(a) => formats::solve(a, &cli.global),
         Command::Serve(a) => serve::serve(a, &cli.global),

@@ -16,6 +16,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use rayon::prelude::*;
 use shakmaty::{ByColor, Chess, Color, Position};
@@ -109,12 +110,47 @@ impl PositionIndex {
         self.games as usize == db.len() && self.game_file_len == db.game_file().len() as u64
     }
 
+    /// The index file beside `db`: `Ok(None)` when there is none; an error (a warning, to be
+    /// reported) when it cannot be read or was made from another state of the database (games
+    /// added, removed or replaced since: a stale index would miss them).
+    pub fn open(db: &Database) -> Result<Option<PositionIndex>, Diagnostic> {
+        let path = Self::path_for(db);
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Self::not_used(&path, Location::default(), e.to_string())),
+        };
+        let index = Self::from_bytes(&bytes).map_err(|e| {
+            let found = e.found.map(|f| format!(", found {f}")).unwrap_or_default();
+            Self::not_used(&path, e.location, format!("expected {}{found}", e.expected))
+        })?;
+        if !index.fits(db) {
+            let why = format!(
+                "made from {} games and a game file of {} bytes, the database has {} and {}",
+                index.games,
+                index.game_file_len,
+                db.len(),
+                db.game_file().len()
+            );
+            return Err(Self::not_used(&path, Location::default(), why));
+        }
+        Ok(Some(index))
+    }
+
+    fn not_used(path: &std::path::Path, at: Location, why: String) -> Diagnostic {
+        Diagnostic::warning(
+            "index.not_used",
+            at.in_file(path),
+            format!("{why}: the position index is not used (games replayed); `tabiya index --force` remakes it"),
+        )
+    }
+
     /// The index of `db` from its file when there is one that fits, else made and written
     /// there (atomically). A file that cannot be read or written is not an error: the index
     /// is made in memory.
     pub fn open_or_build(db: &Database) -> PositionIndex {
         let path = Self::path_for(db);
-        if let Some(index) = std::fs::read(&path).ok().and_then(|b| Self::from_bytes(&b).ok()).filter(|i| i.fits(db)) {
+        if let Ok(Some(index)) = Self::open(db) {
             return index;
         }
         let index = Self::build(db);
@@ -218,7 +254,7 @@ impl PositionIndex {
             match result {
                 Ok(true) => search.games.push(n),
                 Ok(false) => {}
-                Err(problem) => search.problems.push(problem),
+                Err(problem) => search.problems.push((n, problem)),
             }
         }
         search.games.sort_unstable();
@@ -228,6 +264,53 @@ impl PositionIndex {
     /// The index file's size, in bytes.
     pub fn byte_len(&self) -> usize {
         HEADER_LEN + self.keys.len() * 12 + 4 + self.postings.len() + self.after.len() * 4 + self.unindexed.len() * 4
+    }
+}
+
+/// The position searches of one SCID database: through its position index when the database
+/// has a current one (read at the first search), else by [`search_scid`]'s pruned replay; the
+/// same games either way. What kept the index file from being used is kept for the caller to
+/// report ([`ScidPositions::notice`]).
+pub struct ScidPositions<'a> {
+    db: &'a Database,
+    index: OnceLock<Result<Option<PositionIndex>, Diagnostic>>,
+}
+
+impl<'a> ScidPositions<'a> {
+    /// The searches of `db`; nothing is read yet.
+    pub fn new(db: &'a Database) -> ScidPositions<'a> {
+        ScidPositions { db, index: OnceLock::new() }
+    }
+
+    /// The games whose main line reaches `query`'s position.
+    pub fn search(&self, query: &PositionQuery) -> ScidSearch {
+        match self.index.get_or_init(|| PositionIndex::open(self.db)) {
+            Ok(Some(index)) => index.search(self.db, query),
+            _ => search_scid(self.db, query),
+        }
+    }
+
+    /// One flag a game: the games that must be read to judge `query` as a reading of every
+    /// game would: those that reach the position, those that could not be decoded (reading
+    /// them says why), and those without a record, which a search passes over.
+    pub fn candidates(&self, query: &PositionQuery) -> Vec<bool> {
+        let search = self.search(query);
+        let mut candidates: Vec<bool> = self.db.entries.iter().map(|entry| entry.length() == 0).collect();
+        for n in search.games.into_iter().chain(search.problems.into_iter().map(|(n, _)| n)) {
+            candidates[n] = true;
+        }
+        candidates
+    }
+
+    /// Whether searches go through the position index (once one has run).
+    pub fn indexed(&self) -> bool {
+        matches!(self.index.get(), Some(Ok(Some(_))))
+    }
+
+    /// Why the index file beside the database was not used, when it is there but stale or
+    /// unreadable (a warning).
+    pub fn notice(&self) -> Option<&Diagnostic> {
+        self.index.get()?.as_ref().err()
     }
 }
 

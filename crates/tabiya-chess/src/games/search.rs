@@ -264,6 +264,10 @@ impl crate::games::select::GameFilter for PositionQuery {
     fn by_game(&self, game: &Game) -> bool {
         self.matches(game)
     }
+
+    fn scid_candidates(&self, positions: &crate::games::index::ScidPositions<'_>) -> Option<Vec<bool>> {
+        Some(positions.candidates(self))
+    }
 }
 
 /// `select --material`: a game passes when its main line reaches the material.
@@ -284,8 +288,9 @@ pub struct ScidSearch {
     pub games: Vec<usize>,
     /// Games replayed because their index entry allowed the position (the rest were pruned).
     pub replayed: usize,
-    /// Games that could not be decoded: they are not searched, and said so here.
-    pub problems: Vec<Diagnostic>,
+    /// Games that could not be decoded (numbers from 0, and why): they are not searched, and
+    /// said so here.
+    pub problems: Vec<(usize, Diagnostic)>,
 }
 
 /// The games of a SCID database that reach `query`'s position, in database order, deleted games
@@ -307,7 +312,7 @@ pub fn search_scid(db: &Database, query: &PositionQuery) -> ScidSearch {
         match result {
             Ok(true) => search.games.push(n),
             Ok(false) => {}
-            Err(problem) => search.problems.push(problem),
+            Err(problem) => search.problems.push((n, problem)),
         }
     }
     search

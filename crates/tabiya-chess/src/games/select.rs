@@ -42,6 +42,7 @@ pub use duplicates::{Duplicates, GameRef, Held, Identity, Merge, Removal, Rules}
 pub use read::{SelectSummary, removal_diagnostic, select_from};
 
 use crate::game::{Game, GameResult};
+use crate::games::index::ScidPositions;
 use crate::text::Text;
 
 /// What a filter sees of a game before its moves are replayed: its tags and its result.
@@ -104,6 +105,15 @@ pub trait GameFilter: Send + Sync {
         let _ = game;
         true
     }
+
+    /// The games of a SCID database that may pass, one flag a game, when the filter can find
+    /// them without reading every game (a position looked up through `positions`, by the
+    /// database's position index when it has one); `None` when any game may pass. The games
+    /// flagged are still judged whole.
+    fn scid_candidates(&self, positions: &ScidPositions<'_>) -> Option<Vec<bool>> {
+        let _ = positions;
+        None
+    }
 }
 
 /// The games that pass every one of a list of filters; an empty selection takes every game.
@@ -147,6 +157,12 @@ impl Selection {
         self.0.by_game(game)
     }
 
+    /// The games of a SCID database that may pass, one flag a game, when a filter can tell
+    /// without reading them ([`GameFilter::scid_candidates`]).
+    pub fn scid_candidates(&self, positions: &ScidPositions<'_>) -> Option<Vec<bool>> {
+        self.0.scid_candidates(positions)
+    }
+
     /// True when the game passes every filter (tags, then the whole game).
     pub fn accepts(&self, game: &Game) -> bool {
         self.by_tags(game) && self.by_game(game)
@@ -188,6 +204,16 @@ impl GameFilter for AnyOf {
     fn by_game(&self, game: &Game) -> bool {
         self.0.iter().any(|f| f.by_tags(game) && (!f.needs_game() || f.by_game(game)))
     }
+
+    fn scid_candidates(&self, positions: &ScidPositions<'_>) -> Option<Vec<bool>> {
+        // Only when every alternative names its games.
+        let mut sets = self.0.iter().map(|f| f.scid_candidates(positions));
+        let first = sets.next()??;
+        sets.try_fold(first, |mut union, set| {
+            union.iter_mut().zip(set?).for_each(|(a, b)| *a |= b);
+            Some(union)
+        })
+    }
 }
 
 /// The games that pass every one of some filters.
@@ -204,5 +230,13 @@ impl GameFilter for AllOf {
 
     fn by_game(&self, game: &Game) -> bool {
         self.0.iter().filter(|f| f.needs_game()).all(|f| f.by_game(game))
+    }
+
+    fn scid_candidates(&self, positions: &ScidPositions<'_>) -> Option<Vec<bool>> {
+        // Any filter that names its games narrows them.
+        self.0.iter().filter_map(|f| f.scid_candidates(positions)).reduce(|mut both, set| {
+            both.iter_mut().zip(set).for_each(|(a, b)| *a &= b);
+            both
+        })
     }
 }

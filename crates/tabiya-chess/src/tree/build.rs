@@ -7,12 +7,14 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use shakmaty::{CastlingMode, Color, Move, Position};
-use tabiya_io::tree::{Footer, Outcome, Played, RunBuilder};
+use tabiya_io::DiagnosticSink;
+use tabiya_io::tree::{Footer, Outcome, Played, RunBuilder, write_varint};
 
 use super::GAME;
 use super::key::{KEY_BYTES, PositionKey};
-use super::table::{rating, write_game, year};
+use super::table::{rating, write_game_details, year};
 use crate::game::{Game, GameResult};
+use crate::games::select::{Duplicates, SelectSummary, Selection, select_from};
 use crate::games::{GamesError, Source};
 
 /// What goes into the tree and how much memory building it may take.
@@ -64,10 +66,14 @@ impl TreeSummary {
     }
 }
 
-/// A game made ready on a reading thread: the keys and moves of its main line, or why it is
+/// A game made ready on a reading thread: what the tree keeps of it (its record but for the
+/// number, its ratings, year and result) and the keys and moves of its main line, or why it is
 /// left out.
-struct PreparedGame {
-    game: Game,
+pub struct PreparedGame {
+    details: Vec<u8>,
+    ratings: (u16, u16),
+    year: u16,
+    result: GameResult,
     moves: Result<Vec<(PositionKey, u16)>, Leftout>,
 }
 
@@ -101,7 +107,7 @@ pub fn code_move(code: u16, pos: &shakmaty::Chess) -> Option<Move> {
 impl PreparedGame {
     /// Works out the keys of `game`'s main line (on a reading thread), up to `max_ply` moves; a
     /// null move ends it.
-    fn new(game: Game, max_ply: Option<u32>) -> PreparedGame {
+    fn new(game: &Game, max_ply: Option<u32>) -> PreparedGame {
         let moves = (|| {
             if game.castling_mode == CastlingMode::Chess960 {
                 return Err(Leftout::Chess960);
@@ -117,7 +123,16 @@ impl PreparedGame {
             }
             Ok(moves)
         })();
-        PreparedGame { game, moves }
+        let mut details = Vec::with_capacity(128);
+        write_game_details(&mut details, game).expect("a Vec takes every write");
+        let elo = |name| rating(game.tag(name).map(|t| t.as_bytes()));
+        PreparedGame {
+            details,
+            ratings: (elo("WhiteElo"), elo("BlackElo")),
+            year: year(game.tag("Date").map(|t| t.as_bytes())),
+            result: game.result,
+            moves,
+        }
     }
 }
 
@@ -147,7 +162,7 @@ impl TreeBuilder {
         let max_ply = self.options.max_ply;
         let mut number = 0;
         source.read_in_parallel(
-            |game| PreparedGame::new(game, max_ply),
+            |game| PreparedGame::new(&game, max_ply),
             |item: Result<PreparedGame, GamesError>| {
                 number += 1;
                 match item {
@@ -159,6 +174,36 @@ impl TreeBuilder {
                     }
                 }
             },
+        )
+    }
+
+    /// Counts the games of `source` (input number `input`, for [`Duplicates`]) that
+    /// `selection` keeps, minus those `duplicates` removes (`--dedup`), as `select` reads them
+    /// ([`select_from`]): each game keeps its number in `source`. What reading found, unreadable
+    /// games included, goes to `diagnostics`. Games `duplicates` holds to the end (`--twins`,
+    /// `--contained`) are not counted: give it rules that hold none.
+    pub fn add_selected(
+        &mut self,
+        source: &Source,
+        input: usize,
+        name: &str,
+        selection: &Selection,
+        duplicates: &mut Duplicates<PreparedGame>,
+        diagnostics: &mut (impl DiagnosticSink + Send),
+    ) -> Result<SelectSummary, GamesError> {
+        self.runs.start_source(name);
+        let max_ply = self.options.max_ply;
+        let temp_dir = self.options.temp_dir.clone();
+        let io = move |source| GamesError::Io { path: temp_dir.clone(), source };
+        select_from(
+            source,
+            input,
+            selection,
+            |game| PreparedGame::new(game, max_ply),
+            duplicates,
+            diagnostics,
+            |_| {},
+            |at, prepared, _| self.add_prepared(prepared, at.number, name).map_err(&io),
         )
     }
 
@@ -179,18 +224,16 @@ impl TreeBuilder {
                 return Ok(());
             }
         };
-        let game = &prepared.game;
-        let mut record = Vec::with_capacity(128);
-        write_game(&mut record, game, number)?;
+        let mut record = Vec::with_capacity(prepared.details.len() + 5);
+        write_varint(&mut record, number)?;
+        record.extend_from_slice(&prepared.details);
         let id = self.runs.add_game(&record)?;
         self.summary.games_added += 1;
         self.summary.moves_added += moves.len() as u64;
-        let elo = |name| rating(game.tag(name).map(|t| t.as_bytes()));
-        let (white, black) = (elo("WhiteElo"), elo("BlackElo"));
-        let year = year(game.tag("Date").map(|t| t.as_bytes()));
+        let ((white, black), year) = (prepared.ratings, prepared.year);
         for (key, code) in moves {
             let turn = key.turn();
-            let outcome = match (game.result, turn) {
+            let outcome = match (prepared.result, turn) {
                 (GameResult::Unknown, _) => Outcome::Unknown,
                 (GameResult::Draw, _) => Outcome::Drawn,
                 (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => Outcome::Won,

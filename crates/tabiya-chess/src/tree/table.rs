@@ -66,10 +66,10 @@ fn result_text(byte: u8) -> &'static str {
 
 const TEXT_TAGS: [&str; 5] = ["White", "Black", "Date", "Event", "Site"];
 
-/// Writes one game's record: its number in its source, the tags of [`TEXT_TAGS`] as bytes, both
-/// ratings, the result.
-pub fn write_game(out: &mut impl Write, game: &Game, number: u64) -> io::Result<()> {
-    write_varint(out, number)?;
+/// Writes one game's record but for its number in its source, which goes before it (a varint):
+/// the tags of [`TEXT_TAGS`] as bytes, both ratings, the result. Made on a reading thread,
+/// before the number is known.
+pub fn write_game_details(out: &mut impl Write, game: &Game) -> io::Result<()> {
     for name in TEXT_TAGS {
         let value = game.tag(name).map(|t| t.as_bytes()).unwrap_or_default();
         write_varint(out, value.len() as u64)?;

@@ -13,6 +13,7 @@ use std::process::ExitCode;
 
 use tabiya_chess::Format as C;
 use tabiya_chess::games::Source;
+use tabiya_chess::games::index::PositionIndex;
 use tabiya_chess::games::search::{MaterialQuery, PositionQuery};
 use tabiya_chess::games::select::criteria::{
     DateIn, EcoIn, PliesIn, Range, RatingIn, ResultIs, StartsWith, TagEquals, TagPrefix, TagRegex, VariantIs,
@@ -26,7 +27,8 @@ use tabiya_othello::Format as O;
 
 use super::pgn::{Printer, holds_games, write_games};
 use super::{Part, Role, check_options, input_format, output_format, wthor};
-use crate::args::{ConvertArgs, Global, SelectArgs};
+use crate::args::{ConvertArgs, Global, IndexArgs, SelectArgs};
+use crate::output::{self, Output};
 use crate::registry::Format;
 use crate::report::{CliError, Unit, counted, progress, summary};
 
@@ -127,6 +129,11 @@ const CHESS: &[&str] = &[
     "twins",
     "contained",
 ];
+
+/// The filter and duplicate options among the options given (clap ids).
+pub fn given_filters(given: &[String]) -> impl Iterator<Item = &str> {
+    given.iter().map(String::as_str).filter(|id| CHESS.contains(id))
+}
 
 /// The options a part of `select` takes: every filter for chess games; for Othello games, the
 /// filters their records can answer (Wthor games, GGF, JSON Lines and CSV name players,
@@ -348,6 +355,37 @@ pub fn select(args: &SelectArgs, global: &Global) -> Result<ExitCode, CliError> 
         ),
     );
     Ok(if errors == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// `tabiya index DB`: the position index of a SCID database, written beside it (`DB.tpx`), which
+/// `select --fen` then searches instead of replaying games. An index there already is replaced
+/// only with `--force` (a stale one is not used: `select` says so).
+pub fn index(args: &IndexArgs, global: &Global) -> Result<ExitCode, CliError> {
+    let Source::Scid(db) = Source::open(&args.database).map_err(CliError::input)? else {
+        return Err(CliError::Usage(format!(
+            "{}: only a SCID database has a position index (select --fen replays other files)",
+            args.database.display()
+        )));
+    };
+    let path = PositionIndex::path_for(&db);
+    output::configure(global.force, std::slice::from_ref(&args.database));
+    let mut out = Output::create(&path)?;
+    let index = PositionIndex::build(&db);
+    let bytes = index.to_bytes();
+    std::io::Write::write_all(&mut out, &bytes).map_err(|e| CliError::output(&path, e))?;
+    out.finish(&path)?;
+    summary(
+        global.quiet,
+        format!(
+            "{}: {} indexed, {} positions, {} bytes ({:.1} a game)",
+            path.display(),
+            counted(db.len() as u64, "game"),
+            index.positions(),
+            bytes.len(),
+            bytes.len() as f64 / db.len().max(1) as f64
+        ),
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `select` of Othello games: `convert` with its game filters (`--player` and `--event` match

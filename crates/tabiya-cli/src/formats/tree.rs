@@ -7,10 +7,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use tabiya_chess::games::Source;
+use tabiya_chess::games::select::{Duplicates, Rules, removal_diagnostic};
 use tabiya_chess::polyglot::{self, EntryRun};
 use tabiya_chess::tree::{self, Tree, TreeBuilder};
 use tabiya_othello::tree::Tree as OthelloTree;
 
+use super::pgn::Printer;
 use crate::args::{ConvertArgs, Global, InfoArgs, ProbeArgs, TreeArgs, VerifyArgs};
 use crate::registry::Format;
 use crate::report::{CliError, Output, counted, print, print_info, summary, verdict};
@@ -137,6 +139,10 @@ pub fn build(args: &TreeArgs, global: &Global) -> Result<ExitCode, CliError> {
         _ if args.output.as_os_str() != "-" => PathBuf::from("."),
         _ => std::env::temp_dir(),
     };
+    let filtered = super::select::given_filters(&global.given).next().is_some();
+    if othello > 0 && filtered {
+        return Err(CliError::Usage("select's filters apply to chess games in `tree`, not to Wthor games".into()));
+    }
     if othello > 0 {
         return build_othello(args, global, &sources, temp_dir);
     }
@@ -146,9 +152,15 @@ pub fn build(args: &TreeArgs, global: &Global) -> Result<ExitCode, CliError> {
     let options = tree::TreeOptions { max_ply: args.tree.max_ply, memory: args.tree.memory, temp_dir };
     let spill_error = |e| CliError::output(&options.temp_dir, e);
     let mut builder = TreeBuilder::new(options.clone()).map_err(spill_error)?;
-    for (path, input) in sources.iter().zip(&args.inputs) {
-        let source = Source::open(path).map_err(CliError::input)?;
-        builder.add_source(&source, &input.display().to_string()).map_err(spill_error)?;
+    let names: Vec<String> = args.inputs.iter().map(|input| input.display().to_string()).collect();
+    let mut printer = Printer::new(global.quiet);
+    if filtered {
+        add_selected(&mut builder, args, &sources, &names, &mut printer)?;
+    } else {
+        for (path, name) in sources.iter().zip(&names) {
+            let source = Source::open(path).map_err(CliError::input)?;
+            builder.add_source(&source, name).map_err(spill_error)?;
+        }
     }
     let out = Output::create(&args.output)?;
     let (out, footer, done) = builder.finish(out).map_err(|e| CliError::output(&args.output, e))?;
@@ -171,7 +183,39 @@ pub fn build(args: &TreeArgs, global: &Global) -> Result<ExitCode, CliError> {
             counted(done.runs, "run"),
         ),
     );
-    Ok(if done.games_left_out() > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if done.games_left_out() > 0 || printer.errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Counts the games of `sources` that `select`'s filters keep, minus repeated games
+/// (`--dedup`), as `select` reads them: what reading found goes to `printer`.
+fn add_selected(
+    builder: &mut TreeBuilder,
+    args: &TreeArgs,
+    sources: &[PathBuf],
+    names: &[String],
+    printer: &mut Printer,
+) -> Result<(), CliError> {
+    if args.select.twins || args.select.contained {
+        return Err(CliError::Usage(
+            "--twins and --contained hold every game to the end, beyond --memory: `select` the games first".into(),
+        ));
+    }
+    let selection = super::select::selection(&args.select)?;
+    let mut duplicates = Duplicates::new(Rules { dedup: args.select.dedup, twins: false, contained: false });
+    let (mut read, mut selected) = (0, 0);
+    for (n, (path, name)) in sources.iter().zip(names).enumerate() {
+        let source = Source::open(path).map_err(CliError::input)?;
+        let done =
+            builder.add_selected(&source, n, name, &selection, &mut duplicates, printer).map_err(CliError::input)?;
+        (read, selected) = (read + done.read, selected + done.selected);
+    }
+    // No rule that holds games is on: every game kept was counted, only removals are left.
+    let (_, removed) = duplicates.finish();
+    for removal in &removed {
+        summary(printer.quiet, removal_diagnostic(removal, &args.inputs));
+    }
+    summary(printer.quiet, format_args!("{selected} of {read} games kept by the filters"));
+    Ok(())
 }
 
 /// `tabiya tree WTH_*.wtb -o TREE`: the name files beside each input name the players.

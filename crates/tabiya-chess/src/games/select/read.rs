@@ -12,8 +12,9 @@ use tabiya_io::{Diagnostic, DiagnosticSink, Location, Unit};
 use super::duplicates::{Duplicates, GameRef, Held, Identity};
 use super::{Selection, TagView};
 use crate::game::Game;
+use crate::games::index::ScidPositions;
 use crate::games::sink::report_unreadable;
-use crate::games::source::{PieceRead, read_pgn};
+use crate::games::source::{PieceRead, read_numbered, read_pgn};
 use crate::games::{GamesError, ReadItem, Sink, Source};
 use crate::pgn::variants::SkippedVariants;
 use crate::pgn::{PgnReader, PgnWalk, ReadOptions, WalkOptions};
@@ -32,7 +33,30 @@ impl Source {
         map: impl Fn(Game) -> T + Sync,
         sink: impl FnMut(ReadItem<Option<T>>) -> Result<(), E> + Send,
     ) -> Result<(), E> {
+        self.read_selected_among(selection, None, map, sink)
+    }
+
+    /// [`Source::read_selected`] where, in a SCID database, only the games flagged in
+    /// `candidates` ([`Selection::scid_candidates`]) may pass: the others are rejected unread.
+    pub fn read_selected_among<T: Send, E: Send>(
+        &self,
+        selection: &Selection,
+        candidates: Option<&[bool]>,
+        map: impl Fn(Game) -> T + Sync,
+        mut sink: impl FnMut(ReadItem<Option<T>>) -> Result<(), E> + Send,
+    ) -> Result<(), E> {
         let Source::Pgn { path } = self else {
+            if let (Source::Scid(db), Some(candidates)) = (self, candidates) {
+                let in_flight = 2 * rayon::current_num_threads();
+                return read_numbered(db.len(), in_flight, &mut sink, |n| {
+                    if !candidates.get(n).copied().unwrap_or(true) {
+                        return Ok((None, Vec::new()));
+                    }
+                    let mut found = Vec::new();
+                    let game = db.read_game(n, &mut found)?;
+                    Ok((selection.accepts(&game).then(|| map(game)), found))
+                });
+            }
             return self.read_with_diagnostics(|game| selection.accepts(&game).then(|| map(game)), sink);
         };
         let in_flight = 2 * rayon::current_num_threads();
@@ -125,11 +149,22 @@ pub fn select_from<T: Send>(
     for d in source.diagnostics() {
         diagnostics.report(d.clone());
     }
+    // A position in a SCID database is looked up (in its position index when it has a
+    // current one) rather than replayed game by game.
+    let positions = match source {
+        Source::Scid(db) if selection.needs_game() => Some(ScidPositions::new(db)),
+        _ => None,
+    };
+    let candidates = positions.as_ref().and_then(|p| selection.scid_candidates(p));
+    if let Some(notice) = positions.as_ref().and_then(ScidPositions::notice) {
+        diagnostics.report(notice.clone());
+    }
     let identify = duplicates.is_active();
     let mut summary = SelectSummary::default();
     let mut variants = SkippedVariants::default();
-    source.read_selected(
+    source.read_selected_among(
         selection,
+        candidates.as_deref(),
         |game| (map(&game), identify.then(|| Identity::of(&game))),
         |item| {
             summary.read += 1;
