@@ -481,22 +481,29 @@ impl<'t> Scanner<'t> {
         }
     }
 
-    /// Movetext read for nothing (a game that could not be started): up to a blank line or a
-    /// tag line, where [`Scanner::read_movetext`] would stop.
-    pub fn skip_movetext(&mut self) {
+    /// Movetext read for nothing (a game that could not be started, or that its reader does
+    /// not want): up to a blank line or a tag line, where [`Scanner::read_movetext`] would
+    /// stop; a comment without its `}` is an error, as there.
+    pub fn skip_movetext(&mut self) -> Result<(), &'static str> {
         let text = self.text;
         while let Some(byte) = self.peek(self.at) {
             self.at += 1;
             match byte {
-                b'{' => self.at = (self.find_byte(self.at, b'}') + 1).min(text.len()),
+                b'{' => match memchr::memchr(b'}', &text[self.at..]) {
+                    Some(end) => self.at += end + 1,
+                    None => {
+                        self.at = text.len();
+                        return Err("unterminated comment");
+                    }
+                },
                 b';' => self.at = self.find_byte(self.at, b'\n'),
                 b'\n' => match self.peek(self.at) {
                     Some(b'%') => self.at = self.find_byte(self.at + 1, b'\n'),
-                    Some(b'\n' | b'[') => return,
+                    Some(b'\n' | b'[') => return Ok(()),
                     Some(b'\r') => {
                         self.at += 1;
                         if self.peek(self.at) == Some(b'\n') {
-                            return;
+                            return Ok(());
                         }
                     }
                     _ => {}
@@ -504,6 +511,7 @@ impl<'t> Scanner<'t> {
                 _ => self.at = memchr::memchr3(b'\n', b'{', b';', &text[self.at..]).map_or(text.len(), |i| self.at + i),
             }
         }
+        Ok(())
     }
 }
 
