@@ -1,4 +1,5 @@
-//! The PGN tokenizer under both [`PgnReader`](crate::pgn::PgnReader) and [`PgnWalk`](crate::pgn::PgnWalk):
+//! The PGN tokenizer under the one PGN scanner (`pgn/scanner.rs`, which drives the game
+//! builder [`PgnReader`](crate::pgn::PgnReader) and the walker [`PgnWalk`](crate::pgn::PgnWalk)):
 //! game pieces, tag pairs and movetext tokens (moves, move numbers, NAGs, comments, variations,
 //! results, `;` and `%` lines), read in place from text held in memory.
 //!

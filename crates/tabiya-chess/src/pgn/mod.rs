@@ -23,7 +23,7 @@
 
 pub mod read;
 pub mod report;
-mod scanner;
+pub(crate) mod scanner;
 mod split;
 pub mod variants;
 pub mod walk;

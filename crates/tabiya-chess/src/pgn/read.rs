@@ -220,6 +220,89 @@ impl<R: Read> Iterator for PgnReader<R> {
     }
 }
 
+/// Reads the games of `text` held whole (as [`PgnReader::from_bytes`] reads them, repairs
+/// included), building only those whose start `wanted` accepts: the others are skipped unread
+/// and given as `None`, so that every game still comes, in order, with its number. Text
+/// without tags is always read (whether it holds a game at all is known only then).
+pub(crate) fn read_wanted(
+    text: &[u8],
+    options: ReadOptions,
+    wanted: impl FnMut(&GameStart<'_, '_>) -> bool,
+) -> Vec<Result<Option<ReadGame>, PgnError>> {
+    let mut scanner = GameScanner::new(options.file.clone(), true);
+    let builder = GameBuilder { options, state: None, opening: Vec::new() };
+    let mut visitor = Wanting { builder, wanted, reading: false };
+    let mut scan = Scanner::new(text, 0, true);
+    let mut out = Scanned::new();
+    while scanner.read_next(&mut scan, 0, &mut visitor, &mut out) {}
+    out.into()
+}
+
+/// The game builder behind a judge of game starts.
+struct Wanting<F> {
+    builder: GameBuilder,
+    wanted: F,
+    /// The open game is built.
+    reading: bool,
+}
+
+impl<'t, F: FnMut(&GameStart<'_, '_>) -> bool> Visitor<'t> for Wanting<F> {
+    type Game = Option<ReadGame>;
+
+    fn begin_game(&mut self, start: GameStart<'_, 't>) -> bool {
+        self.reading = start.tags.len() == 0 || (self.wanted)(&start);
+        match self.reading {
+            true => self.builder.begin_game(start),
+            false => {
+                // Comments before its tags were its own.
+                self.builder.opening.clear();
+                false
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn san(&mut self, san: SanPlus) {
+        self.builder.san(san);
+    }
+
+    #[inline(always)]
+    fn plain_san(&mut self, role: Role, file: Option<File>, capture: bool, to: Square, suffix: Option<Suffix>) {
+        self.builder.plain_san(role, file, capture, to, suffix);
+    }
+
+    fn nag(&mut self, nag: u8) {
+        self.builder.nag(nag);
+    }
+
+    fn comment(&mut self, text: &[u8]) {
+        <GameBuilder as Visitor<'t>>::comment(&mut self.builder, text);
+    }
+
+    fn begin_variation(&mut self) -> bool {
+        <GameBuilder as Visitor<'t>>::begin_variation(&mut self.builder)
+    }
+
+    fn end_variation(&mut self) {
+        <GameBuilder as Visitor<'t>>::end_variation(&mut self.builder);
+    }
+
+    fn diagnostic(&mut self, diagnostic: Diagnostic) {
+        <GameBuilder as Visitor<'t>>::diagnostic(&mut self.builder, diagnostic);
+    }
+
+    fn end_game(&mut self, end: GameEnd) -> Option<Option<ReadGame>> {
+        match self.reading {
+            true => <GameBuilder as Visitor<'t>>::end_game(&mut self.builder, end).map(Some),
+            false => Some(None),
+        }
+    }
+
+    fn unreadable_game(&mut self) {
+        <GameBuilder as Visitor<'t>>::unreadable_game(&mut self.builder);
+    }
+}
+
 /// Capacities a game's tags and main line start with: most games fit, so the vectors do not
 /// grow move by move.
 const TYPICAL_TAGS: usize = 16;
@@ -479,7 +562,7 @@ fn playing(state: &mut GameState, max_plies: Option<u32>) -> Option<&mut Frame> 
 pub(super) const FEN_READ_AS_CHESS960: &str = "FEN castling rights are Chess960's; read as Chess960";
 
 /// Where a game starts, from its Variant and FEN tags.
-pub(super) struct StartPosition {
+pub(crate) struct StartPosition {
     pub fen: Option<Fen>,
     pub castling_mode: CastlingMode,
     pub position: Chess,

@@ -15,6 +15,7 @@
 //! scanner then only looks for where it ends, which is what lets a selection judge games on
 //! their tags at the speed of a byte search.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::io;
 use std::ops::Range;
@@ -96,6 +97,19 @@ pub(crate) struct GameStart<'a, 't> {
     /// What its tag section and start position gave: FEN castling read as Chess960's, tags
     /// with unescaped quotes.
     pub diagnostics: Vec<Diagnostic>,
+    /// The text from its movetext on.
+    pub movetext: &'t [u8],
+    /// The tokenizer repairs commas and `d7d8R` promotions.
+    pub repair: bool,
+}
+
+impl GameStart<'_, '_> {
+    /// The main-line result token of the game's first piece of movetext, found by a look ahead
+    /// that tokenizes nothing but results and variations: `None` when that piece has none (the
+    /// game may go on after a blank line).
+    pub fn outcome_ahead(&self) -> Option<GameResult> {
+        movetext_outcome(self.movetext, self.repair)
+    }
 }
 
 /// A game's tags as they stand in the text: names and values, escapes not decoded.
@@ -122,10 +136,18 @@ impl<'t> RawTags<'_, 't> {
         self.ranges.iter().map(|(name, value)| name.len() + value.len()).sum()
     }
 
-    /// The first value of the tag `name`, escapes decoded.
-    pub fn decoded(&self, name: &[u8]) -> Option<TextBuf> {
+    /// The first value of the tag `name`: the bytes it came as, escapes decoded.
+    pub fn get(&self, name: &[u8]) -> Option<Cow<'t, Text>> {
         let (_, value) = self.iter().find(|(n, _)| *n == name)?;
-        Some(TextBuf::from(scan::unescape(value)))
+        Some(decode(value))
+    }
+}
+
+/// Tag text: the bytes it came as, escapes decoded.
+pub(crate) fn decode(raw: &[u8]) -> Cow<'_, Text> {
+    match scan::unescape(raw) {
+        Cow::Borrowed(bytes) => Cow::Borrowed(Text::new(bytes)),
+        Cow::Owned(bytes) => Cow::Owned(TextBuf::from(bytes)),
     }
 }
 
@@ -180,6 +202,12 @@ struct OpenGame {
     /// A skipped variation's `)` is still to come.
     skipping_variation: bool,
     repairs: Vec<String>,
+}
+
+impl OpenGame {
+    fn new(number: u64, offset: u64, read: bool) -> OpenGame {
+        OpenGame { number, offset, read, outcome: None, depth: 0, skipping_variation: false, repairs: Vec::new() }
+    }
 }
 
 /// The scanner's state between pieces of text: the game still open, the games counted. It
@@ -256,11 +284,7 @@ impl GameScanner {
         let number = self.number;
         let location = self.location(piece, number);
         let tags = RawTags { text: scan.text, ranges: &self.tag_ranges };
-        let start = StartPosition::from_tags(
-            tags.decoded(b"Variant").as_deref(),
-            tags.decoded(b"FEN").as_deref(),
-            &location,
-        );
+        let start = StartPosition::from_tags(tags.get(b"Variant").as_deref(), tags.get(b"FEN").as_deref(), &location);
         let start = match start {
             Ok(start) => start,
             Err(e) => {
@@ -282,16 +306,19 @@ impl GameScanner {
                 diagnostics.push(Diagnostic::warning(codes::TAG_INNER_QUOTES, location.clone(), message));
             }
         }
-        let read = visitor.begin_game(GameStart { number, offset: piece, location, tags, start, diagnostics });
-        self.open = Some(OpenGame {
+        let movetext = &scan.text[scan.at..];
+        let repair = self.repair;
+        let read = visitor.begin_game(GameStart {
             number,
             offset: piece,
-            read,
-            outcome: None,
-            depth: 0,
-            skipping_variation: false,
-            repairs: Vec::new(),
+            location,
+            tags,
+            start,
+            diagnostics,
+            movetext,
+            repair,
         });
+        self.open = Some(OpenGame::new(number, piece, read));
         self.read_movetext(scan, piece, visitor, out);
     }
 
@@ -313,7 +340,7 @@ impl GameScanner {
                 // Whether a blank line goes on with this game depends on its result token, looked
                 // for only when the next piece may have no tags.
                 if !next_piece_has_tags(scan) {
-                    open.outcome = outcome_of(scan.text, from, self.repair, &mut open);
+                    open.outcome = movetext_outcome(&scan.text[from..], self.repair);
                 }
             })
         };
@@ -338,6 +365,24 @@ impl GameScanner {
         }
     }
 
+    /// Reads the next piece of `scan` (whose text starts at `base` in its file), or ends the
+    /// open game at the end of the text; `false` once the text is read.
+    pub fn read_next<'t, V: Visitor<'t>>(
+        &mut self,
+        scan: &mut Scanner<'t>,
+        base: u64,
+        visitor: &mut V,
+        out: &mut Scanned<V::Game>,
+    ) -> bool {
+        scan.skip_to_game();
+        if scan.at == scan.text.len() {
+            self.finish(base + scan.at as u64, visitor, out);
+            return false;
+        }
+        self.read_piece(scan, base, visitor, out);
+        true
+    }
+
     /// The end of the text: the open game ends at `end` (file terms).
     pub fn finish<'t, V: Visitor<'t>>(&mut self, end: u64, visitor: &mut V, out: &mut Scanned<V::Game>) {
         self.end_game(end, false, visitor, out);
@@ -352,14 +397,14 @@ fn next_piece_has_tags(scan: &Scanner<'_>) -> bool {
     next.read_tags(|_, _| tagged = true).is_ok() && tagged && next.at < scan.text.len()
 }
 
-/// The main-line result token of the movetext of `text` from `from` (skipped before), as a
-/// reading visitor would have met it; repairs are collected again, for the game may go on.
+/// The main-line result token of the movetext that starts `text` (up to its blank line or tag
+/// line), as a reading visitor meets it; the tokenizer's repairs when `repair`.
 #[cold]
-fn outcome_of(text: &[u8], from: usize, repair: bool, open: &mut OpenGame) -> Option<GameResult> {
-    let mut skipping = SkippingAll;
-    let mut driver = Driver { visitor: &mut skipping, game: open, file: None };
-    let _ = Scanner::new(text, from, repair).read_movetext(&mut driver);
-    open.outcome
+pub(crate) fn movetext_outcome(text: &[u8], repair: bool) -> Option<GameResult> {
+    let mut game = OpenGame::new(0, 0, false);
+    let mut driver = Driver { visitor: &mut SkippingAll, game: &mut game, file: None };
+    let _ = Scanner::new(text, 0, repair).read_movetext(&mut driver);
+    game.outcome
 }
 
 /// A visitor that skips every move and variation.

@@ -8,14 +8,15 @@
 //! then played one by one through [`WalkedGame::play`], which hands the caller the position
 //! before each move and lets it stop the game.
 //!
-//! The walk reads the games [`PgnReader`](super::PgnReader) reads, with the same leniency
-//! (a blank line never ends a game, commas between moves and `d7d8R` promotions repaired,
-//! tags kept as the bytes they came as, variants and invalid FENs are errors for
-//! their game) and the same diagnostics, apart from those about variations and comments, which
-//! it skips unread, and the illegal moves of games whose callers stop early. Tests hold it
-//! to `PgnReader`'s games, offsets, tags, results, main lines and diagnostics on every corpus
-//! PGN file, and to its games and main lines on damaged copies of them (where the diagnostics
-//! about repairs can land on other games).
+//! The walk is a visitor of the one PGN scanner (`pgn/scanner.rs`), as
+//! [`PgnReader`](super::PgnReader) is: it reads the same games with the same leniency (a blank
+//! line never ends a game, commas between moves and `d7d8R` promotions repaired, tags kept as
+//! the bytes they came as, variants and invalid FENs are errors for their game) and the same
+//! diagnostics, apart from those about variations and comments, which it skips unread, and the
+//! illegal moves of games whose callers stop early. What is its own is what it keeps (tags in
+//! place, main-line moves unresolved) and its rule for text that holds no game (no tags, no
+//! result, no first move that plays). Tests hold it to `PgnReader`'s games, offsets, tags,
+//! results, main lines and diagnostics on every corpus PGN file.
 //!
 //! ```
 //! use std::ops::ControlFlow;
@@ -53,13 +54,13 @@ use tabiya_io::{Diagnostic, Location};
 use super::read::{
     StartPosition, capture_mark_warning, move_error, move_name, play_resolved, resolve_san, without_capture_mark,
 };
-use super::scanner::{GameEnd, GameScanner, GameStart, Scanned, Visitor};
+use super::scanner::{GameEnd, GameScanner, GameStart, Scanned, Visitor, decode};
 use super::{PgnError, codes};
 pub use crate::fast::position::PlayPosition;
 use crate::fast::rules::Pieces;
-use crate::fast::scan::{self, Scanner};
+use crate::fast::scan::Scanner;
 use crate::game::GameResult;
-use crate::text::{Text, TextBuf};
+use crate::text::Text;
 use crate::view;
 
 /// Tag names and values as they stand in the text (escapes not decoded).
@@ -207,14 +208,6 @@ impl view::PositionView for PlayPosition {
     }
 }
 
-/// Tag text: the bytes it came as, escapes decoded.
-fn decode(raw: &[u8]) -> Cow<'_, Text> {
-    match scan::unescape(raw) {
-        Cow::Borrowed(bytes) => Cow::Borrowed(Text::new(bytes)),
-        Cow::Owned(bytes) => Cow::Owned(TextBuf::from(bytes)),
-    }
-}
-
 /// The main-line walker: the visitor of the scanner that keeps a game's tags, start and
 /// main-line moves up to the ply limit; variations are skipped unread and comments dropped.
 struct MainLine<'a> {
@@ -353,14 +346,7 @@ impl<'a> Iterator for PgnWalk<'a> {
             if self.done {
                 return None;
             }
-            self.scan.skip_to_game();
-            if self.scan.at == self.scan.text.len() {
-                self.done = true;
-                let end = self.base + self.scan.at as u64;
-                self.scanner.finish(end, &mut self.visitor, &mut self.ready);
-            } else {
-                self.scanner.read_piece(&mut self.scan, self.base, &mut self.visitor, &mut self.ready);
-            }
+            self.done = !self.scanner.read_next(&mut self.scan, self.base, &mut self.visitor, &mut self.ready);
         }
     }
 }
