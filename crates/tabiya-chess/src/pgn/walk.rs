@@ -46,6 +46,7 @@
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use shakmaty::san::SanPlus;
 use shakmaty::{Bitboard, Castles, CastlingMode, Chess, Color, Move, Position, Role, Square};
@@ -304,6 +305,19 @@ impl<'a> Visitor<'a> for MainLine<'a> {
     }
 }
 
+/// Bytes of PGN text walked by every [`PgnWalk`] of the process so far (see [`walked_bytes`]).
+static WALKED: AtomicU64 = AtomicU64::new(0);
+
+/// Text walked between two additions to [`WALKED`].
+const WALKED_STEP: usize = 64 << 10;
+
+/// How many bytes of PGN text every [`PgnWalk`] of the process has walked so far, for a progress
+/// bar: a book build walks its input in pieces on every core, inside builders that know nothing
+/// of terminals; the program reads this counter (before and during the build) instead.
+pub fn walked_bytes() -> u64 {
+    WALKED.load(Ordering::Relaxed)
+}
+
 /// An iterator over the games of PGN text, yielding each game or the error that made the
 /// walk give it up (an unsupported variant, an invalid FEN, an unterminated tag or comment).
 pub struct PgnWalk<'a> {
@@ -314,6 +328,8 @@ pub struct PgnWalk<'a> {
     visitor: MainLine<'a>,
     ready: Scanned<WalkedGame<'a>>,
     done: bool,
+    /// Where the text was last counted into [`WALKED`].
+    counted: usize,
 }
 
 impl<'a> PgnWalk<'a> {
@@ -331,6 +347,7 @@ impl<'a> PgnWalk<'a> {
             visitor: MainLine { max_plies: options.max_plies as usize, game: None },
             ready: Scanned::new(),
             done: false,
+            counted: 0,
         }
     }
 }
@@ -347,6 +364,10 @@ impl<'a> Iterator for PgnWalk<'a> {
                 return None;
             }
             self.done = !self.scanner.read_next(&mut self.scan, self.base, &mut self.visitor, &mut self.ready);
+            if self.scan.at - self.counted >= WALKED_STEP || self.done {
+                WALKED.fetch_add((self.scan.at - self.counted) as u64, Ordering::Relaxed);
+                self.counted = self.scan.at;
+            }
         }
     }
 }

@@ -38,7 +38,7 @@ impl Source {
         map: impl Fn(Game) -> T + Sync,
         sink: impl FnMut(ReadItem<Option<T>>) -> Result<(), E> + Send,
     ) -> Result<(), E> {
-        let Source::Pgn { path } = self else {
+        let Source::Pgn { path, progress } = self else {
             return self.read_with_diagnostics(|game| selection.accepts(&game).then(|| map(game)), sink);
         };
         let in_flight = 2 * rayon::current_num_threads();
@@ -60,7 +60,7 @@ impl Source {
                 .collect();
             (games, text)
         };
-        read_pgn(path, PGN_PIECE, in_flight, read_piece, sink)
+        read_pgn(path, progress, PGN_PIECE, in_flight, read_piece, sink)
     }
 }
 
