@@ -29,7 +29,7 @@ pub(crate) trait Movetext {
     /// SAN into one value and taking it apart again on every move.
     #[inline(always)]
     fn plain_san(&mut self, role: Role, file: Option<File>, capture: bool, to: Square, suffix: Option<Suffix>) {
-        self.san(SanPlus { san: San::Normal { role, file, rank: None, capture, to, promotion: None }, suffix });
+        self.san(plain_san(role, file, capture, to, suffix));
     }
     /// Move tokens are no longer wanted (past a ply limit): they are skipped unparsed, except
     /// where one could hold a result or a repair.
@@ -45,6 +45,12 @@ pub(crate) trait Movetext {
     fn outcome(&mut self, result: GameResult);
     /// Something the lenient reading repaired.
     fn repair(&mut self, message: String);
+}
+
+/// A move without rank disambiguation or promotion, packed from its parts.
+#[inline(always)]
+pub(crate) fn plain_san(role: Role, file: Option<File>, capture: bool, to: Square, suffix: Option<Suffix>) -> SanPlus {
+    SanPlus { san: San::Normal { role, file, rank: None, capture, to, promotion: None }, suffix }
 }
 
 /// A byte-class table: true for the bytes listed.

@@ -47,8 +47,7 @@ pub(crate) trait Visitor<'t> {
     /// [`scan::Movetext::plain_san`]).
     #[inline(always)]
     fn plain_san(&mut self, role: Role, file: Option<File>, capture: bool, to: Square, suffix: Option<Suffix>) {
-        use shakmaty::san::San;
-        self.san(SanPlus { san: San::Normal { role, file, rank: None, capture, to, promotion: None }, suffix });
+        self.san(scan::plain_san(role, file, capture, to, suffix));
     }
 
     /// Moves are no longer wanted: they are skipped unparsed.
