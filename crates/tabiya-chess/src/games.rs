@@ -34,7 +34,7 @@ use crate::pgn::PgnError;
 use crate::scid::{Database, ScidError};
 
 pub use sink::{Sink, SinkSummary};
-pub use source::{Games, ReadItem, Source};
+pub use source::{Games, ReadItem, ReadProgress, Source};
 
 /// A game source could not be opened, or one of its games could not be read.
 #[derive(Debug, thiserror::Error)]

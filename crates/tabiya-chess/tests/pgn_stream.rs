@@ -82,3 +82,51 @@ fn a_failing_read_is_reported_and_ends_the_reading() {
     let error = items[0].as_ref().unwrap_err().to_string();
     assert!(error.contains("disk gone"), "{error}");
 }
+
+/// A PGN source says how far reading it has come in bytes of its file: the compressed bytes of
+/// a gzip file, against the file's size, which the last game read reaches; never more than it,
+/// never backwards.
+#[test]
+fn reading_progress_counts_the_bytes_of_the_file() {
+    use tabiya_chess::games::Source;
+    use tabiya_io::Compression;
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = Vec::new();
+    for number in 0..40_000 {
+        let moves = ["1. e4 e5 2. Nf3 Nc6 1-0", "1. d4 d5 2. c4 e6 0-1", "1. c4 1/2-1/2"][number % 3];
+        text.extend_from_slice(
+            format!("[Event \"game {number}\"]\n[Round \"{}\"]\n\n{moves}\n\n", number * 7919).as_bytes(),
+        );
+    }
+    let plain = dir.path().join("games.pgn");
+    std::fs::write(&plain, &text).unwrap();
+    let gzip = dir.path().join("games.pgn.gz");
+    let mut encoder = Compression::Gzip.encoder(std::fs::File::create(&gzip).unwrap()).unwrap();
+    std::io::Write::write_all(&mut encoder, &text).unwrap();
+    encoder.finish().unwrap();
+    for path in [plain, gzip] {
+        let size = std::fs::metadata(&path).unwrap().len();
+        let source = Source::open(&path).unwrap();
+        assert_eq!(source.bytes_read(), Some((0, 0)));
+        let mut seen = Vec::new();
+        source
+            .read_in_parallel(
+                |_| (),
+                |game| {
+                    game.unwrap();
+                    seen.push(source.bytes_read().unwrap());
+                    Ok::<(), ()>(())
+                },
+            )
+            .unwrap();
+        assert_eq!(seen.len(), 40_000);
+        assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0 && w[1].0 <= size), "{path:?}");
+        // The plain file is read a block at a time behind the games; the small gzip file may be
+        // decoded ahead whole before the first game is handed on.
+        if path.extension().is_some_and(|e| e == "pgn") {
+            assert!(seen.iter().any(|&(done, total)| total == size && done > 0 && done < size), "{seen:?}");
+        }
+        assert_eq!(source.bytes_read(), Some((size, size)), "{path:?}");
+    }
+}

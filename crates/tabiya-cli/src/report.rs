@@ -90,6 +90,14 @@ pub fn progress(unit: Unit, len: u64, quiet: bool, what: &str) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = if len == 0 { ProgressBar::new_spinner() } else { ProgressBar::new(len) };
+    count_in(&bar, unit);
+    bar.set_message(what.to_owned());
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
+}
+
+/// Makes `bar` count in `unit` from now on.
+fn count_in(bar: &ProgressBar, unit: Unit) {
     let counter = move |state: &ProgressState, out: &mut dyn fmt::Write| {
         let text = progress_text(unit, state.pos(), state.len().filter(|&n| n > 0), state.per_sec(), state.eta());
         let _ = out.write_str(&text);
@@ -97,9 +105,42 @@ pub fn progress(unit: Unit, len: u64, quiet: bool, what: &str) -> ProgressBar {
     if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} {counter}") {
         bar.set_style(style.with_key("counter", counter));
     }
-    bar.set_message(what.to_owned());
-    bar.enable_steady_tick(std::time::Duration::from_millis(200));
-    bar
+}
+
+/// Makes `bar` count bytes of a total of `len` from now on.
+pub fn show_bytes(bar: &ProgressBar, len: u64) {
+    count_in(bar, Unit::Bytes);
+    bar.set_length(len);
+    bar.set_position(0);
+}
+
+/// A bar that counts games while `source` is read, or, for PGN, the bytes of its file read of
+/// its size (compressed bytes of a compressed file): what [`SourceProgress::update`] shows.
+pub struct SourceProgress<'b> {
+    bar: &'b ProgressBar,
+    in_bytes: bool,
+}
+
+impl<'b> SourceProgress<'b> {
+    /// Starts showing the reading of `source` on `bar`.
+    pub fn new(bar: &'b ProgressBar, source: &tabiya_chess::games::Source) -> SourceProgress<'b> {
+        let in_bytes = source.bytes_read().is_some();
+        if in_bytes {
+            show_bytes(bar, 0);
+        }
+        SourceProgress { bar, in_bytes }
+    }
+
+    /// `games` more games read from `source`.
+    pub fn update(&self, source: &tabiya_chess::games::Source, games: u64) {
+        match source.bytes_read().filter(|_| self.in_bytes) {
+            Some((done, total)) => {
+                self.bar.set_length(total);
+                self.bar.set_position(done);
+            }
+            None => self.bar.inc(games),
+        }
+    }
 }
 
 /// The text after a progress bar's message: count, total, percentage, rate and time left.

@@ -170,7 +170,7 @@ pub struct Decompressed {
     path: PathBuf,
     compression: Option<Compression>,
     inner: Inner,
-    /// Compressed bytes the decoder has taken (see [`Counted`]).
+    /// Bytes of the file taken: by the decoder (see [`Counted`]), or read as they are.
     consumed: Arc<AtomicU64>,
 }
 
@@ -191,17 +191,28 @@ impl Decompressed {
         self.compression
     }
 
-    /// How many bytes of the compressed file the decoder has taken so far (for a progress
-    /// bar against the file's size; for an uncompressed file, 0).
+    /// How many bytes of the file have been taken so far: by the decoder of a compressed
+    /// file, or read from an uncompressed one.
     pub fn compressed_offset(&self) -> u64 {
         self.consumed.load(Ordering::Relaxed)
+    }
+
+    /// A handle on how far reading has come, to be read from another thread while this input
+    /// is read (a progress bar of bytes taken against the file's size).
+    pub fn position(&self) -> crate::input::ReadPosition {
+        let size = std::fs::metadata(&self.path).ok().filter(|m| m.is_file()).map(|m| m.len());
+        crate::input::ReadPosition { taken: self.consumed.clone(), size }
     }
 }
 
 impl Read for Decompressed {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let reader = match &mut self.inner {
-            Inner::Plain(input) => return input.read(buf),
+            Inner::Plain(input) => {
+                let n = input.read(buf)?;
+                self.consumed.fetch_add(n as u64, Ordering::Relaxed);
+                return Ok(n);
+            }
             Inner::Decoding(reader) => reader,
         };
         reader.read(buf).map_err(|e| {

@@ -14,6 +14,7 @@ use std::fs::File;
 use std::io::{self, Cursor, Read, Seek, SeekFrom};
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::compression::{
@@ -21,6 +22,28 @@ use crate::compression::{
 };
 use crate::error::Error;
 use crate::sniff::{HEAD_LEN, Head};
+
+/// How far the reading of an input has come, readable from any thread while another reads it
+/// (for a progress bar): the bytes of the file taken so far (compressed bytes for a compressed
+/// file, so that a bar against the file's size is right) and the file's size (`None` for a
+/// stream). Made by [`Decompressed::position`](crate::Decompressed::position).
+#[derive(Debug, Clone)]
+pub struct ReadPosition {
+    pub(crate) taken: Arc<AtomicU64>,
+    pub(crate) size: Option<u64>,
+}
+
+impl ReadPosition {
+    /// Bytes of the file taken so far.
+    pub fn taken(&self) -> u64 {
+        self.taken.load(Ordering::Relaxed)
+    }
+
+    /// The file's size, `None` for a stream.
+    pub fn size(&self) -> Option<u64> {
+        self.size
+    }
+}
 
 /// How a regular file's bytes are brought into memory: the caller's choice.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -1,4 +1,5 @@
-//! The PGN tokenizer under both [`PgnReader`](crate::pgn::PgnReader) and [`PgnWalk`](crate::pgn::PgnWalk):
+//! The PGN tokenizer under the one PGN scanner (`pgn/scanner.rs`, which drives the game
+//! builder [`PgnReader`](crate::pgn::PgnReader) and the walker [`PgnWalk`](crate::pgn::PgnWalk)):
 //! game pieces, tag pairs and movetext tokens (moves, move numbers, NAGs, comments, variations,
 //! results, `;` and `%` lines), read in place from text held in memory.
 //!
@@ -28,7 +29,7 @@ pub(crate) trait Movetext {
     /// SAN into one value and taking it apart again on every move.
     #[inline(always)]
     fn plain_san(&mut self, role: Role, file: Option<File>, capture: bool, to: Square, suffix: Option<Suffix>) {
-        self.san(SanPlus { san: San::Normal { role, file, rank: None, capture, to, promotion: None }, suffix });
+        self.san(plain_san(role, file, capture, to, suffix));
     }
     /// Move tokens are no longer wanted (past a ply limit): they are skipped unparsed, except
     /// where one could hold a result or a repair.
@@ -44,6 +45,12 @@ pub(crate) trait Movetext {
     fn outcome(&mut self, result: GameResult);
     /// Something the lenient reading repaired.
     fn repair(&mut self, message: String);
+}
+
+/// A move without rank disambiguation or promotion, packed from its parts.
+#[inline(always)]
+pub(crate) fn plain_san(role: Role, file: Option<File>, capture: bool, to: Square, suffix: Option<Suffix>) -> SanPlus {
+    SanPlus { san: San::Normal { role, file, rank: None, capture, to, promotion: None }, suffix }
 }
 
 /// A byte-class table: true for the bytes listed.
@@ -481,22 +488,29 @@ impl<'t> Scanner<'t> {
         }
     }
 
-    /// Movetext read for nothing (a game that could not be started): up to a blank line or a
-    /// tag line, where [`Scanner::read_movetext`] would stop.
-    pub fn skip_movetext(&mut self) {
+    /// Movetext read for nothing (a game that could not be started, or that its reader does
+    /// not want): up to a blank line or a tag line, where [`Scanner::read_movetext`] would
+    /// stop; a comment without its `}` is an error, as there.
+    pub fn skip_movetext(&mut self) -> Result<(), &'static str> {
         let text = self.text;
         while let Some(byte) = self.peek(self.at) {
             self.at += 1;
             match byte {
-                b'{' => self.at = (self.find_byte(self.at, b'}') + 1).min(text.len()),
+                b'{' => match memchr::memchr(b'}', &text[self.at..]) {
+                    Some(end) => self.at += end + 1,
+                    None => {
+                        self.at = text.len();
+                        return Err("unterminated comment");
+                    }
+                },
                 b';' => self.at = self.find_byte(self.at, b'\n'),
                 b'\n' => match self.peek(self.at) {
                     Some(b'%') => self.at = self.find_byte(self.at + 1, b'\n'),
-                    Some(b'\n' | b'[') => return,
+                    Some(b'\n' | b'[') => return Ok(()),
                     Some(b'\r') => {
                         self.at += 1;
                         if self.peek(self.at) == Some(b'\n') {
-                            return;
+                            return Ok(());
                         }
                     }
                     _ => {}
@@ -504,6 +518,7 @@ impl<'t> Scanner<'t> {
                 _ => self.at = memchr::memchr3(b'\n', b'{', b';', &text[self.at..]).map_or(text.len(), |i| self.at + i),
             }
         }
+        Ok(())
     }
 }
 

@@ -5,9 +5,11 @@
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
-use tabiya_io::{Diagnostic, FileBytes, Location, Unit};
+use tabiya_io::{Diagnostic, FileBytes, Location, ReadPosition, Unit};
 
 use super::{GamesError, SourceFormat, source_format};
 use crate::game::Game;
@@ -93,11 +95,35 @@ impl Iterator for Games {
 /// The data of `path` (`-` is standard input), decompressed, compressed data decoded on a
 /// thread of its own.
 pub(super) fn open_data(path: &Path) -> Result<Data, GamesError> {
+    open_data_at(path).map(|(data, _)| data)
+}
+
+/// [`open_data`], with how far reading it has come.
+fn open_data_at(path: &Path) -> Result<(Data, ReadPosition), GamesError> {
     let data = tabiya_io::open_decompressed(path).map_err(|e| match e {
         tabiya_io::Error::Io { path, source } => GamesError::Io { path, source },
         other => GamesError::NotGames { path: path.into(), what: other.to_string() },
     })?;
-    Ok(data.decoding_ahead())
+    let position = data.position();
+    Ok((data.decoding_ahead(), position))
+}
+
+/// How far reading a PGN source has come, shared with whoever shows it (a progress bar): the
+/// bytes of its file (compressed bytes of a compressed file) whose games were handed on, and
+/// the file's size (0 while not known, and for a stream).
+#[derive(Debug, Clone, Default)]
+pub struct ReadProgress(Arc<[AtomicU64; 2]>);
+
+impl ReadProgress {
+    /// Bytes done and the total (0: not known).
+    pub fn get(&self) -> (u64, u64) {
+        (self.0[0].load(Ordering::Relaxed), self.0[1].load(Ordering::Relaxed))
+    }
+
+    fn set(&self, done: u64, total: Option<u64>) {
+        self.0[0].store(done, Ordering::Relaxed);
+        self.0[1].store(total.unwrap_or(0), Ordering::Relaxed);
+    }
 }
 
 fn read_options(path: &Path) -> ReadOptions {
@@ -111,6 +137,8 @@ pub enum Source {
     Pgn {
         /// The file as named.
         path: PathBuf,
+        /// How far reading it has come.
+        progress: ReadProgress,
     },
     /// A SCID database.
     Scid(Box<Database>),
@@ -131,7 +159,7 @@ impl Source {
     /// Opens PGN, JSON Lines, or a SCID database named by any of its files or its stem.
     pub fn open(path: &Path) -> Result<Source, GamesError> {
         match source_format(path)? {
-            SourceFormat::Pgn => Ok(Source::Pgn { path: path.to_path_buf() }),
+            SourceFormat::Pgn => Ok(Source::Pgn { path: path.to_path_buf(), progress: ReadProgress::default() }),
             SourceFormat::Scid => Ok(Source::Scid(Box::new(Database::open(path)?))),
             SourceFormat::JsonLines => Ok(Source::JsonLines {
                 path: path.to_path_buf(),
@@ -146,6 +174,16 @@ impl Source {
         match self {
             Source::Pgn { path, .. } | Source::JsonLines { path, .. } => path,
             Source::Scid(db) => &db.paths.index,
+        }
+    }
+
+    /// How far reading a PGN source has come (bytes done and the total, see
+    /// [`ReadProgress`]); `None` for a SCID database or JSON Lines, whose progress is counted
+    /// in games.
+    pub fn bytes_read(&self) -> Option<(u64, u64)> {
+        match self {
+            Source::Pgn { progress, .. } => Some(progress.get()),
+            Source::Scid(_) | Source::JsonLines { .. } => None,
         }
     }
 
@@ -192,7 +230,7 @@ impl Source {
     ) -> Result<(), E> {
         let in_flight = 2 * rayon::current_num_threads();
         match self {
-            Source::Pgn { path } => {
+            Source::Pgn { path, progress } => {
                 // The file is named in the diagnostics when they are relocated, not in every game.
                 let options = ReadOptions::default();
                 let read_piece = |text: Vec<u8>| -> PieceRead<T> {
@@ -201,7 +239,7 @@ impl Source {
                         reader.by_ref().map(|read| read.map(|read| (map(read.game), read.diagnostics))).collect();
                     (games, reader.into_vec())
                 };
-                read_pgn(path, pgn_piece, in_flight, read_piece, sink)
+                read_pgn(path, progress, pgn_piece, in_flight, read_piece, sink)
             }
             Source::Scid(db) => read_numbered(db.len(), in_flight, &mut sink, |n| {
                 let mut found = Vec::new();
@@ -259,6 +297,7 @@ pub(super) type PieceRead<T> = (Vec<Result<(T, Vec<Diagnostic>), PgnError>>, Vec
 /// `pgn_piece` bytes that hold whole games, each read by `read_piece` on a rayon thread.
 pub(super) fn read_pgn<T: Send, E: Send>(
     path: &Path,
+    progress: &ReadProgress,
     pgn_piece: usize,
     in_flight: usize,
     read_piece: impl Fn(Vec<u8>) -> PieceRead<T> + Sync,
@@ -273,10 +312,12 @@ pub(super) fn read_pgn<T: Send, E: Send>(
     // The games of the pieces before, not yet handed to `sink`.
     let mut read_before: ReadPieces<T> = Vec::new();
     let mut games_before = 0u64;
-    let mut file = match open_data(path) {
-        Ok(file) => file,
+    let (mut file, position) = match open_data_at(path) {
+        Ok(opened) => opened,
         Err(e) => return sink(Err(e)),
     };
+    // Where the file stood when the pieces whose games are stored next had been read.
+    let mut taken_before = 0;
     let mut end = false;
     loop {
         let mut pieces: Vec<(u64, Vec<u8>)> = Vec::with_capacity(in_flight);
@@ -310,6 +351,7 @@ pub(super) fn read_pgn<T: Send, E: Send>(
             pieces.push((tail_offset, text));
             tail_offset += len;
         }
+        let taken = position.taken();
         let ((read, buffers), stored) = rayon::join(
             || -> (ReadPieces<T>, Vec<Vec<u8>>) {
                 pieces
@@ -323,10 +365,14 @@ pub(super) fn read_pgn<T: Send, E: Send>(
             || store(std::mem::take(&mut read_before), path, &mut games_before, &mut sink),
         );
         stored?;
+        progress.set(taken_before, position.size());
+        taken_before = taken;
         read_before = read;
         spare = buffers;
         if end {
-            return store(read_before, path, &mut games_before, &mut sink);
+            store(read_before, path, &mut games_before, &mut sink)?;
+            progress.set(taken, position.size());
+            return Ok(());
         }
     }
 }

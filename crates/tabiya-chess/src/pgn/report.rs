@@ -6,7 +6,7 @@ use tabiya_io::report::{Info, Verification};
 use tabiya_io::{Diagnostic, Location};
 
 use super::variants::SkippedVariants;
-use super::{PgnError, PgnReader, ReadOptions};
+use super::{PgnError, PgnReader, ReadGame, ReadOptions};
 use crate::Format;
 
 /// What reading a whole PGN file found.
@@ -40,19 +40,23 @@ fn read_all(
     let options = ReadOptions { file: Some(path.to_path_buf()), ..ReadOptions::default() };
     let data = tabiya_io::open_decompressed(path).map_err(data_error)?;
     if data.compression().is_some() || !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        // Progress in bytes of the file taken (compressed bytes of a compressed file).
+        let position = data.position();
         let games = PgnReader::with_options(data.decoding_ahead(), options).repairing();
-        return Ok(tally(games, 0, path, progress, on_problem));
+        let size = position.size().unwrap_or(0);
+        return Ok(tally(games, size, |_| position.taken(), path, progress, on_problem));
     }
     drop(data);
     let bytes = tabiya_io::read_input(path).map_err(data_error)?;
     let size = bytes.len() as u64;
-    Ok(tally(PgnReader::from_bytes(&bytes, options), size, path, progress, on_problem))
+    Ok(tally(PgnReader::from_bytes(&bytes, options), size, |read| read.offset, path, progress, on_problem))
 }
 
 /// Reads every game `games` gives (see [`read_all`]); `size` is the total for `progress`.
 fn tally<R: std::io::Read>(
     games: PgnReader<R>,
     size: u64,
+    done: impl Fn(&ReadGame) -> u64,
     path: &Path,
     progress: &mut dyn FnMut(u64, u64),
     mut on_problem: impl FnMut(Diagnostic),
@@ -63,6 +67,7 @@ fn tally<R: std::io::Read>(
             Ok(read) => {
                 tally.games += 1;
                 tally.plies += read.game.ply_count() as u64;
+                let done = done(&read);
                 for d in read.diagnostics {
                     if d.is_error() {
                         tally.errors += 1;
@@ -71,7 +76,7 @@ fn tally<R: std::io::Read>(
                     }
                     on_problem(d);
                 }
-                progress(read.offset, size);
+                progress(done, size);
             }
             Err(e) => match tally.variants.count(e) {
                 Some(e) => {

@@ -8,14 +8,15 @@
 //! then played one by one through [`WalkedGame::play`], which hands the caller the position
 //! before each move and lets it stop the game.
 //!
-//! The walk reads the games [`PgnReader`](super::PgnReader) reads, with the same leniency
-//! (a blank line never ends a game, commas between moves and `d7d8R` promotions repaired,
-//! tags kept as the bytes they came as, variants and invalid FENs are errors for
-//! their game) and the same diagnostics, apart from those about variations and comments, which
-//! it skips unread, and the illegal moves of games whose callers stop early. Tests hold it
-//! to `PgnReader`'s games, offsets, tags, results, main lines and diagnostics on every corpus
-//! PGN file, and to its games and main lines on damaged copies of them (where the diagnostics
-//! about repairs can land on other games).
+//! The walk is a visitor of the one PGN scanner (`pgn/scanner.rs`), as
+//! [`PgnReader`](super::PgnReader) is: it reads the same games with the same leniency (a blank
+//! line never ends a game, commas between moves and `d7d8R` promotions repaired, tags kept as
+//! the bytes they came as, variants and invalid FENs are errors for their game) and the same
+//! diagnostics, apart from those about variations and comments, which it skips unread, and the
+//! illegal moves of games whose callers stop early. What is its own is what it keeps (tags in
+//! place, main-line moves unresolved) and its rule for text that holds no game (no tags, no
+//! result, no first move that plays). Tests hold it to `PgnReader`'s games, offsets, tags,
+//! results, main lines and diagnostics on every corpus PGN file.
 //!
 //! ```
 //! use std::ops::ControlFlow;
@@ -45,20 +46,22 @@
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use shakmaty::san::SanPlus;
 use shakmaty::{Bitboard, Castles, CastlingMode, Chess, Color, Move, Position, Role, Square};
-use tabiya_io::{Diagnostic, Location, Severity, Unit};
+use tabiya_io::{Diagnostic, Location};
 
 use super::read::{
     StartPosition, capture_mark_warning, move_error, move_name, play_resolved, resolve_san, without_capture_mark,
 };
+use super::scanner::{GameEnd, GameScanner, GameStart, Scanned, Visitor, decode};
 use super::{PgnError, codes};
 pub use crate::fast::position::PlayPosition;
 use crate::fast::rules::Pieces;
-use crate::fast::scan::{self, Scanner};
+use crate::fast::scan::Scanner;
 use crate::game::GameResult;
-use crate::text::{Text, TextBuf};
+use crate::text::Text;
 use crate::view;
 
 /// Tag names and values as they stand in the text (escapes not decoded).
@@ -206,34 +209,113 @@ impl view::PositionView for PlayPosition {
     }
 }
 
-/// Tag text: the bytes it came as, escapes decoded.
-fn decode(raw: &[u8]) -> Cow<'_, Text> {
-    match scan::unescape(raw) {
-        Cow::Borrowed(bytes) => Cow::Borrowed(Text::new(bytes)),
-        Cow::Owned(bytes) => Cow::Owned(TextBuf::from(bytes)),
+/// The main-line walker: the visitor of the scanner that keeps a game's tags, start and
+/// main-line moves up to the ply limit; variations are skipped unread and comments dropped.
+struct MainLine<'a> {
+    max_plies: usize,
+    game: Option<Walking<'a>>,
+}
+
+/// The game being walked.
+struct Walking<'a> {
+    number: u64,
+    offset: u64,
+    location: Location,
+    tags: RawTags<'a>,
+    start: StartPosition,
+    sans: Vec<SanPlus>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl<'a> Visitor<'a> for MainLine<'a> {
+    type Game = WalkedGame<'a>;
+
+    fn begin_game(&mut self, start: GameStart<'_, 'a>) -> bool {
+        // Room for a typical game's moves from the start: growing the vector move by move
+        // cost 5 % of a book build in reallocations.
+        let mut tags = Vec::with_capacity(TYPICAL_TAGS.max(start.tags.len()));
+        tags.extend(start.tags.iter());
+        self.game = Some(Walking {
+            number: start.number,
+            offset: start.offset,
+            location: start.location,
+            tags,
+            start: start.start,
+            sans: Vec::with_capacity(self.max_plies.min(TYPICAL_PLIES)),
+            diagnostics: start.diagnostics,
+        });
+        true
+    }
+
+    fn san(&mut self, san: SanPlus) {
+        if let Some(game) = self.game.as_mut()
+            && game.sans.len() < self.max_plies
+        {
+            game.sans.push(san);
+        }
+    }
+
+    fn skips_moves(&self) -> bool {
+        self.max_plies > 0 && self.game.as_ref().is_some_and(|game| game.sans.len() >= self.max_plies)
+    }
+
+    fn nag(&mut self, nag: u8) {
+        if let Some(game) = self.game.as_mut()
+            && game.sans.is_empty()
+        {
+            let message = format!("NAG ${nag} before the first move of a line dropped");
+            game.diagnostics.push(Diagnostic::error(codes::DROPPED_NAG, game.location.clone(), message));
+        }
+    }
+
+    fn diagnostic(&mut self, diagnostic: Diagnostic) {
+        if let Some(game) = self.game.as_mut() {
+            game.diagnostics.push(diagnostic);
+        }
+    }
+
+    fn end_game(&mut self, end: GameEnd) -> Option<WalkedGame<'a>> {
+        let Walking { number, offset, location, tags, start, sans, mut diagnostics } = self.game.take()?;
+        // Text between games that holds no game at all: no tags, no result, no first move
+        // that can be played.
+        let first_move_plays =
+            || sans.first().is_some_and(|san| resolve_san(san.san, &PlayPosition::new(&start.position)).is_ok());
+        if tags.is_empty() && end.outcome.is_none() && !first_move_plays() {
+            return None;
+        }
+        let length = end.end - offset;
+        let result_tag = tags.iter().find(|(n, _)| *n == b"Result").map(|(_, v)| decode(v));
+        let result = end.close(result_tag.as_deref(), &mut diagnostics);
+        Some(WalkedGame {
+            number,
+            offset,
+            length,
+            result,
+            castling_mode: start.castling_mode,
+            diagnostics,
+            tags,
+            start: start.position,
+            sans,
+            location,
+        })
+    }
+
+    fn unreadable_game(&mut self) {
+        self.game = None;
     }
 }
 
-/// The movetext read so far of the game being walked.
-struct Movetext {
-    sans: Vec<SanPlus>,
-    max_plies: usize,
-    outcome: Option<GameResult>,
-    /// A variation was opened and is skipped; its `)` is not a stray one.
-    skipping_variation: bool,
-    /// What the movetext lost or was forgiven, in the order met.
-    diagnostics: Vec<(Severity, &'static str, String)>,
-    repairs: Vec<String>,
-}
+/// Bytes of PGN text walked by every [`PgnWalk`] of the process so far (see [`walked_bytes`]).
+static WALKED: AtomicU64 = AtomicU64::new(0);
 
-/// A game whose end is not known yet: movetext without a result may go on after a blank line.
-struct Pending<'a> {
-    number: u64,
-    offset: usize,
-    tags: RawTags<'a>,
-    start: StartPosition,
-    movetext: Movetext,
-    diagnostics: Vec<Diagnostic>,
+/// Text walked between two additions to [`WALKED`].
+const WALKED_STEP: usize = 64 << 10;
+
+/// How many bytes of PGN text every [`PgnWalk`] of the process has walked so far, for a progress
+/// bar: a book build walks its input in pieces on every core, inside builders that know nothing
+/// of terminals; the program reads this counter (before and during the build) instead.
+pub fn walked_bytes() -> u64 {
+    WALKED.load(Ordering::Relaxed)
 }
 
 /// An iterator over the games of PGN text, yielding each game or the error that made the
@@ -242,10 +324,12 @@ pub struct PgnWalk<'a> {
     scan: Scanner<'a>,
     /// Offset of `text` in its file.
     base: u64,
-    number: u64,
-    options: WalkOptions,
-    pending: Option<Pending<'a>>,
-    ready: Option<Result<WalkedGame<'a>, PgnError>>,
+    scanner: GameScanner,
+    visitor: MainLine<'a>,
+    ready: Scanned<WalkedGame<'a>>,
+    done: bool,
+    /// Where the text was last counted into [`WALKED`].
+    counted: usize,
 }
 
 impl<'a> PgnWalk<'a> {
@@ -256,170 +340,15 @@ impl<'a> PgnWalk<'a> {
 
     /// Walks `text`, which starts at byte `base` of its file (offsets are given in file terms).
     pub fn at_offset(text: &'a [u8], base: u64, options: WalkOptions) -> PgnWalk<'a> {
-        PgnWalk { scan: Scanner::new(text, 0, true), base, number: 0, options, pending: None, ready: None }
-    }
-
-    fn location(&self, offset: usize, number: u64) -> Location {
-        Location {
-            file: self.options.file.clone(),
-            offset: Some(self.base + offset as u64),
-            unit: Unit::Game,
-            number: Some(number),
+        PgnWalk {
+            scan: Scanner::new(text, 0, true),
+            base,
+            scanner: GameScanner::new(options.file, true),
+            visitor: MainLine { max_plies: options.max_plies as usize, game: None },
+            ready: Scanned::new(),
+            done: false,
+            counted: 0,
         }
-    }
-
-    /// Completes the pending game, which ends where `end` begins.
-    fn finish_pending(&mut self, end: usize) -> Option<WalkedGame<'a>> {
-        let Pending { number, offset, tags, start, movetext, mut diagnostics } = self.pending.take()?;
-        let location = self.location(offset, number);
-        // Text between games that holds no game at all: no tags, no result, no first move
-        // that can be played.
-        let first_move_plays = || {
-            movetext.sans.first().is_some_and(|san| resolve_san(san.san, &PlayPosition::new(&start.position)).is_ok())
-        };
-        if tags.is_empty() && movetext.outcome.is_none() && !first_move_plays() {
-            self.number -= 1;
-            return None;
-        }
-        for (severity, code, message) in movetext.diagnostics {
-            diagnostics.push(Diagnostic { severity, code, location: location.clone(), message });
-        }
-        let tag_result = tags.iter().find(|(n, _)| *n == b"Result").map(|(_, v)| decode(v));
-        let result = match movetext.outcome {
-            Some(result) => {
-                if let Some(tag) = tag_result.as_deref()
-                    && GameResult::from_pgn(tag).is_some_and(|r| r != result)
-                {
-                    let message = format!("result tag {:?} differs from the movetext's {}", Some(tag), result.as_pgn());
-                    diagnostics.push(Diagnostic::warning(codes::RESULT_MISMATCH, location.clone(), message));
-                }
-                result
-            }
-            None => tag_result.as_deref().and_then(GameResult::from_pgn).unwrap_or_default(),
-        };
-        for message in movetext.repairs {
-            diagnostics.push(Diagnostic::warning(codes::REPAIRED_TOKEN, location.clone(), message));
-        }
-        Some(WalkedGame {
-            number,
-            offset: self.base + offset as u64,
-            length: (end - offset) as u64,
-            result,
-            castling_mode: start.castling_mode,
-            diagnostics,
-            tags,
-            start: start.position,
-            sans: movetext.sans,
-            location,
-        })
-    }
-
-    /// Reads the next piece of text the tokenizer reads in one go: tags, then movetext up to a
-    /// blank line. Returns an error, or puts what it read into `pending` / `ready`.
-    fn read_piece(&mut self) -> Option<PgnError> {
-        let start = self.scan.at;
-        let io_error = |walk: &PgnWalk<'a>, what: &'static str, number: u64| PgnError::Io {
-            location: walk.location(start, number),
-            source: std::io::Error::new(std::io::ErrorKind::InvalidData, what),
-        };
-        let mut tags = Vec::with_capacity(TYPICAL_TAGS);
-        let text = self.scan.text;
-        if let Err(what) = self.scan.read_tags(|name, value| tags.push((&text[name], &text[value]))) {
-            return Some(io_error(self, what, self.number.max(1)));
-        }
-        if tags.is_empty()
-            && self.pending.as_ref().is_some_and(|p| p.movetext.outcome.is_none())
-            && let Some(mut pending) = self.pending.take()
-        {
-            pending.diagnostics.push(Diagnostic::warning(
-                codes::BLANK_LINE_IN_MOVETEXT,
-                self.location(pending.offset, pending.number),
-                "blank line inside the movetext; the game goes on",
-            ));
-            let read = self.scan.read_movetext(&mut pending.movetext);
-            self.pending = Some(pending);
-            return read.err().map(|what| {
-                self.pending = None;
-                io_error(self, what, self.number)
-            });
-        }
-        self.ready = self.finish_pending(start).map(Ok);
-        self.number += 1;
-        let location = self.location(start, self.number);
-        let tag = |name: &str| tags.iter().find(|(n, _)| *n == name.as_bytes()).map(|(_, v)| decode(v));
-        let start_position = StartPosition::from_tags(tag("Variant").as_deref(), tag("FEN").as_deref(), &location);
-        let start_position = match start_position {
-            Ok(start_position) => start_position,
-            Err(e) => {
-                self.scan.skip_movetext();
-                return Some(e);
-            }
-        };
-        let mut diagnostics = Vec::new();
-        if start_position.fen_read_as_chess960 {
-            diagnostics.push(Diagnostic::warning(codes::FEN_CHESS960, location, super::read::FEN_READ_AS_CHESS960));
-        }
-        // Room for a typical game's moves from the start: growing the vector move by move
-        // cost 5 % of a book build in reallocations.
-        let typical_plies = (self.options.max_plies as usize).min(TYPICAL_PLIES);
-        let mut movetext = Movetext {
-            sans: Vec::with_capacity(typical_plies),
-            max_plies: self.options.max_plies as usize,
-            outcome: None,
-            skipping_variation: false,
-            diagnostics: Vec::new(),
-            repairs: Vec::new(),
-        };
-        let read = self.scan.read_movetext(&mut movetext);
-        let number = self.number;
-        self.pending = Some(Pending { number, offset: start, tags, start: start_position, movetext, diagnostics });
-        read.err().map(|what| {
-            self.pending = None;
-            io_error(self, what, number)
-        })
-    }
-}
-
-/// Main-line moves up to the ply limit, the result and the diagnostics; variations are skipped
-/// unread and comments dropped.
-impl scan::Movetext for Movetext {
-    fn san(&mut self, san: SanPlus) {
-        if self.sans.len() < self.max_plies {
-            self.sans.push(san);
-        }
-    }
-
-    fn skips_moves(&self) -> bool {
-        self.max_plies > 0 && self.sans.len() >= self.max_plies
-    }
-
-    fn nag(&mut self, nag: u8) {
-        if self.sans.is_empty() {
-            let message = format!("NAG ${nag} before the first move of a line dropped");
-            self.diagnostics.push((Severity::Error, codes::DROPPED_NAG, message));
-        }
-    }
-
-    fn comment(&mut self, _: &[u8]) {}
-
-    fn begin_variation(&mut self) -> bool {
-        self.skipping_variation = true;
-        true
-    }
-
-    fn end_variation(&mut self) {
-        if !std::mem::take(&mut self.skipping_variation) {
-            let message = "')' without a variation to close ignored".to_owned();
-            self.diagnostics.push((Severity::Warning, codes::UNMATCHED_PARENTHESIS, message));
-        }
-    }
-
-    fn outcome(&mut self, result: GameResult) {
-        self.outcome = Some(result);
-    }
-
-    fn repair(&mut self, message: String) {
-        self.repairs.push(message);
     }
 }
 
@@ -428,21 +357,16 @@ impl<'a> Iterator for PgnWalk<'a> {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            if let Some(item) = self.ready.take() {
+            if let Some(item) = self.ready.pop_front() {
                 return Some(item);
             }
-            self.scan.skip_to_game();
-            if self.scan.at == self.scan.text.len() {
-                return self.finish_pending(self.scan.at).map(Ok);
+            if self.done {
+                return None;
             }
-            if let Some(error) = self.read_piece() {
-                match self.ready.take() {
-                    Some(earlier) => {
-                        self.ready = Some(Err(error));
-                        return Some(earlier);
-                    }
-                    None => return Some(Err(error)),
-                }
+            self.done = !self.scanner.read_next(&mut self.scan, self.base, &mut self.visitor, &mut self.ready);
+            if self.scan.at - self.counted >= WALKED_STEP || self.done {
+                WALKED.fetch_add((self.scan.at - self.counted) as u64, Ordering::Relaxed);
+                self.counted = self.scan.at;
             }
         }
     }

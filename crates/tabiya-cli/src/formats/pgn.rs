@@ -14,7 +14,7 @@ use tabiya_chess::scid::{DatabaseWriter, Version};
 use tabiya_io::{Diagnostic, DiagnosticSink};
 
 use crate::args::*;
-use crate::report::{CliError, Output, Unit, counted, print, print_info, progress, summary};
+use crate::report::{CliError, Output, SourceProgress, Unit, counted, print, print_info, progress, summary};
 use indicatif::ProgressBar;
 
 /// What is done to every game on its way from any games format to any other.
@@ -157,7 +157,8 @@ fn fill(sink: &mut GameSink<'_>, inputs: &[PathBuf], printer: &mut Printer, bar:
         if let (Source::Scid(db), 1) = (&source, inputs.len()) {
             bar.set_length(db.len() as u64);
         }
-        sink.add_source(&source, printer, |n| bar.inc(n)).map_err(|e| CliError::Output(e.to_string()))?;
+        let shown = SourceProgress::new(bar, &source);
+        sink.add_source(&source, printer, |n| shown.update(&source, n)).map_err(|e| CliError::Output(e.to_string()))?;
     }
     Ok(())
 }

@@ -11,7 +11,8 @@ use tabiya_chess::games;
 use tabiya_chess::polyglot::{self, Entry, EntryRun, MakeOptions, MergeRule};
 
 use crate::args::*;
-use crate::report::{CliError, Output, Unit, counted, progress, summary};
+use crate::report::{CliError, Output, Unit, counted, progress, show_bytes, summary};
+use indicatif::ProgressBar;
 
 const FORMAT: Format = Format::Chess(tabiya_chess::Format::Polyglot);
 
@@ -81,6 +82,24 @@ pub fn probe(path: &Path, args: &ProbeArgs, global: &Global) -> Result<ExitCode,
     super::books::probe(path, args, global, FORMAT)
 }
 
+/// Runs `build`, which walks `len` bytes of PGN, showing on `bar` how far the walk has come.
+fn walking<T: Send>(bar: &ProgressBar, len: usize, build: impl FnOnce() -> T + Send) -> T {
+    let start = tabiya_chess::pgn::walked_bytes();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    show_bytes(bar, len as u64);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                bar.set_position(tabiya_chess::pgn::walked_bytes() - start);
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        });
+        let built = build();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        built
+    })
+}
+
 pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     let options = &args.polyglot;
     let build_options = BuildOptions {
@@ -99,11 +118,11 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
                 let bytes = tabiya_io::read_decompressed(&path).map_err(CliError::input)?;
                 if args.inputs.len() == 1 {
                     // One PGN file, the usual case: the book is made range by range, never whole.
-                    let made = polyglot::make_from_pgn(&bytes, &build_options, &make);
+                    let made = walking(&bar, bytes.len(), || polyglot::make_from_pgn(&bytes, &build_options, &make));
                     bar.finish_and_clear();
                     return write_made(args, global, made);
                 }
-                book::build_from_pgn(&bytes, &build_options, None)
+                walking(&bar, bytes.len(), || book::build_from_pgn(&bytes, &build_options, None))
             }
             Format::Chess(tabiya_chess::Format::Scid3)
             | Format::Chess(tabiya_chess::Format::Scid4)

@@ -30,7 +30,7 @@ use super::{Part, Role, check_options, input_format, output_format, wthor};
 use crate::args::{ConvertArgs, Global, IndexArgs, SelectArgs};
 use crate::output::{self, Output};
 use crate::registry::Format;
-use crate::report::{CliError, Unit, counted, progress, summary};
+use crate::report::{CliError, SourceProgress, Unit, counted, progress, summary};
 
 /// The filters and duplicate rules of `select`.
 #[derive(Debug, Default, clap::Args)]
@@ -305,8 +305,9 @@ pub fn select(args: &SelectArgs, global: &Global) -> Result<ExitCode, CliError> 
                 let mut duplicates = Duplicates::new(rules);
                 for (n, input) in inputs.iter().enumerate() {
                     let source = Source::open(input).map_err(CliError::input)?;
+                    let shown = SourceProgress::new(&bar, &source);
                     let done = sink
-                        .add_selected(&source, n, &selection, &mut duplicates, printer, |k| bar.inc(k))
+                        .add_selected(&source, n, &selection, &mut duplicates, printer, |k| shown.update(&source, k))
                         .map_err(|e| CliError::Output(e.to_string()))?;
                     total += done;
                 }
@@ -321,13 +322,14 @@ pub fn select(args: &SelectArgs, global: &Global) -> Result<ExitCode, CliError> 
             let mut kept = 0u64;
             for (n, input) in inputs.iter().enumerate() {
                 let source = Source::open(input).map_err(CliError::input)?;
+                let shown = SourceProgress::new(&bar, &source);
                 let count = |_: GameRef, (), _: &mut dyn DiagnosticSink| {
                     kept += 1;
                     Ok(())
                 };
-                let done =
-                    select_from(&source, n, &selection, |_| (), &mut duplicates, &mut printer, |k| bar.inc(k), count)
-                        .map_err(CliError::input)?;
+                let progress = |k| shown.update(&source, k);
+                let done = select_from(&source, n, &selection, |_| (), &mut duplicates, &mut printer, progress, count)
+                    .map_err(CliError::input)?;
                 total += done;
             }
             let (held, dropped) = duplicates.finish();

@@ -1,23 +1,29 @@
 //! Reading a source through a selection, and writing what it keeps.
 //!
-//! PGN is walked ([`crate::pgn::PgnWalk`]: tags read, moves only tokenized) and each game is
-//! judged on its tags first; only a game that passes is read whole (its moves replayed, its
-//! comments and variations kept) from its own text. SCID databases and JSON Lines are read
-//! whole, then judged.
+//! A PGN game is judged on its tags first, by the one PGN scanner's visitor that builds games
+//! ([`crate::pgn::read::read_wanted`]): a game its tags reject has its movetext skipped unread
+//! (a byte search for where it ends); only a game that passes is read whole (its moves
+//! replayed, its comments and variations kept) and judged again whole. SCID databases and
+//! JSON Lines are read whole, then judged.
 
+use std::borrow::Cow;
+use std::cell::Cell;
 use std::io::Write;
 
 use tabiya_io::{Diagnostic, DiagnosticSink, Location, Unit};
 
 use super::duplicates::{Duplicates, GameRef, Held, Identity};
-use super::{Selection, TagView};
+use super::{Selection, TagView, for_matching};
 use crate::game::Game;
+use crate::game::GameResult;
 use crate::games::index::ScidPositions;
 use crate::games::sink::report_unreadable;
 use crate::games::source::{PieceRead, read_numbered, read_pgn};
 use crate::games::{GamesError, ReadItem, Sink, Source};
+use crate::pgn::ReadOptions;
+use crate::pgn::read::read_wanted;
+use crate::pgn::scanner::GameStart;
 use crate::pgn::variants::SkippedVariants;
-use crate::pgn::{PgnReader, PgnWalk, ReadOptions, WalkOptions};
 
 /// PGN text per piece read on one thread (as [`Source::read_in_parallel`]).
 const PGN_PIECE: usize = 256 << 10;
@@ -45,7 +51,7 @@ impl Source {
         map: impl Fn(Game) -> T + Sync,
         mut sink: impl FnMut(ReadItem<Option<T>>) -> Result<(), E> + Send,
     ) -> Result<(), E> {
-        let Source::Pgn { path } = self else {
+        let Source::Pgn { path, progress } = self else {
             if let (Source::Scid(db), Some(candidates)) = (self, candidates) {
                 let in_flight = 2 * rayon::current_num_threads();
                 return read_numbered(db.len(), in_flight, &mut sink, |n| {
@@ -60,56 +66,45 @@ impl Source {
             return self.read_with_diagnostics(|game| selection.accepts(&game).then(|| map(game)), sink);
         };
         let in_flight = 2 * rayon::current_num_threads();
-        let options = ReadOptions::default();
         let read_piece = |text: Vec<u8>| -> PieceRead<Option<T>> {
-            let mut games = Vec::new();
-            // Where the text of the next game starts: the end of the game before (text between
-            // games, a comment before the tags, belongs to the game after it, as the reader
-            // reads it; after a game the walk gave up, its text too, read again below).
-            let mut from = 0usize;
-            for walked in PgnWalk::new(&text, WalkOptions { max_plies: 0, file: None }) {
-                let walked = match walked {
-                    Ok(walked) => walked,
-                    Err(e) => {
-                        games.push(Err(e));
-                        continue;
-                    }
-                };
-                let (start, end) = (from, (walked.offset + walked.length) as usize);
-                from = end;
-                if !selection.by_tags(&walked as &dyn TagView) {
-                    games.push(Ok((None, Vec::new())));
-                    continue;
-                }
-                // The game read whole from its own text, the last game of it: locations count
-                // from that text's start, and game numbers from the walk's for the game.
-                let read: Vec<_> = PgnReader::from_bytes(&text[start..end], options.clone()).collect();
-                let before = read.len() as u64;
-                let in_piece = |location: &mut Location| {
-                    if let Some(at) = location.offset.as_mut() {
-                        *at += start as u64;
-                    }
-                    if let Some(number) = location.number.as_mut() {
-                        *number = (*number + walked.number).saturating_sub(before);
-                    }
-                };
-                games.push(match read.into_iter().last() {
-                    Some(Ok(mut read)) => {
-                        read.diagnostics.iter_mut().for_each(|d| in_piece(&mut d.location));
-                        Ok((selection.by_game(&read.game).then(|| map(read.game)), read.diagnostics))
-                    }
-                    Some(Err(mut e)) => {
-                        in_piece(e.location_mut());
-                        Err(e)
-                    }
-                    // The walk found a game where the reader finds none: they are held to the
-                    // same games by their tests; should they differ, the game is not kept.
-                    None => Ok((None, Vec::new())),
-                });
-            }
+            let wanted = |start: &GameStart<'_, '_>| {
+                let view = StartView { start, undecided: Cell::new(false) };
+                // A game whose result cannot be told before its end is read, then judged.
+                selection.by_tags(&view) || view.undecided.get()
+            };
+            let games = read_wanted(&text, ReadOptions::default(), wanted)
+                .into_iter()
+                .map(|read| {
+                    read.map(|read| match read {
+                        Some(read) => (selection.accepts(&read.game).then(|| map(read.game)), read.diagnostics),
+                        // Rejected on its tags: what reading it would have found is not looked for.
+                        None => (None, Vec::new()),
+                    })
+                })
+                .collect();
             (games, text)
         };
-        read_pgn(path, PGN_PIECE, in_flight, read_piece, sink)
+        read_pgn(path, progress, PGN_PIECE, in_flight, read_piece, sink)
+    }
+}
+
+/// A game's start as the selection sees it: its tags, and its result when the first piece of
+/// its movetext holds a result token (else the `Result` tag's, and the game is `undecided`).
+struct StartView<'s, 'a, 't> {
+    start: &'s GameStart<'a, 't>,
+    undecided: Cell<bool>,
+}
+
+impl TagView for StartView<'_, '_, '_> {
+    fn tag(&self, name: &str) -> Option<Cow<'_, str>> {
+        self.start.tags.get(name.as_bytes()).map(for_matching)
+    }
+
+    fn result(&self) -> GameResult {
+        self.start.outcome_ahead().unwrap_or_else(|| {
+            self.undecided.set(true);
+            GameResult::Unknown
+        })
     }
 }
 
