@@ -202,3 +202,29 @@ fn an_unreadable_game_is_seen_in_the_exit_status() {
         assert_eq!(out.status.code(), Some(1), "{command} {output:?}: {}", stderr(&out));
     }
 }
+
+/// A game cut at an illegal move no longer claims its old result: it is written with
+/// `[Result "*"]`, the `*` token and a comment saying where it was cut and what its result
+/// was; the run exits 1. The game after it is untouched.
+#[test]
+fn a_game_cut_at_an_illegal_move_is_written_unfinished() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("cut.pgn");
+    std::fs::write(
+        &input,
+        "[White \"A\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 Ke5 4. Bxc6 1-0\n\n\
+         [White \"C\"]\n[Result \"0-1\"]\n\n1. d4 d5 0-1\n",
+    )
+    .unwrap();
+    let output = dir.path().join("out.pgn");
+    let out = tabiya(&["convert", "-q", input.to_str().unwrap(), "-o", output.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let written = std::fs::read_to_string(&output).unwrap();
+    let games: Vec<&str> = written.split("\n\n[").collect();
+    assert!(games[0].contains("[Result \"*\"]"), "{written}");
+    assert!(
+        games[0].contains("3. Bb5 {tabiya: the game is cut here, at the illegal move\n3... Ke5; its result was 1-0} *"),
+        "{written}"
+    );
+    assert!(games[1].contains("[Result \"0-1\"]") && games[1].contains("1. d4 d5 0-1"), "{written}");
+}

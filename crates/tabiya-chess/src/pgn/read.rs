@@ -13,7 +13,9 @@
 //! from there on, is an error.
 //! * Null moves (`--`) are played in the main line and in variations.
 //! * An illegal or ambiguous move ends its line (main line or variation) with an error that
-//!   names the game and the move; reading goes on.
+//!   names the game and the move; reading goes on. A game whose main line ends so is no longer
+//!   the game its result was given for: its result becomes `*` (tag and token) and a comment
+//!   after its last move says where it was cut and what its result was (issue 16).
 //! * Variants other than standard chess and Chess960 are an error for that game (which
 //!   `info`, `verify` and `convert` count per file: [`super::variants`]); `From Position`
 //!   (lichess studies) is standard chess.
@@ -37,7 +39,7 @@ use super::scanner::{GameEnd, GameScanner, GameStart, Scanned, Visitor};
 use super::{PgnError, codes};
 use crate::fast::position::PlayPosition;
 use crate::fast::scan::{self, Scanner};
-use crate::game::{Game, Line, Node, Tags};
+use crate::game::{Game, GameResult, Line, Node, Tags};
 use crate::text::{Text, TextBuf};
 
 /// What to keep of each game. Skipping variations and comments makes reading faster when
@@ -364,6 +366,8 @@ struct GameState {
     /// The fullmove number of the start position, for naming moves.
     first_move_number: u32,
     first_turn: Color,
+    /// The move at which an illegal or ambiguous move cut the main line, named.
+    cut: Option<String>,
 }
 
 impl GameState {
@@ -426,6 +430,7 @@ impl<'t> Visitor<'t> for GameBuilder {
             location: start.location,
             first_move_number: position.position.fullmoves().get(),
             first_turn: position.position.turn(),
+            cut: None,
         }));
         true
     }
@@ -533,9 +538,12 @@ impl<'t> Visitor<'t> for GameBuilder {
             state.warn(codes::UNCLOSED_VARIATION, "variation not closed before the end of the game");
             close_variation(&mut state);
         }
-        let GameState { mut game, mut frames, mut diagnostics, location, .. } = *state;
+        let GameState { mut game, mut frames, mut diagnostics, location, cut, .. } = *state;
         game.moves = mem::take(&mut frames[0].line);
         game.result = end.close(game.tag("Result"), &mut diagnostics);
+        if let Some(name) = cut {
+            mark_cut(&mut game, &name);
+        }
         let number = location.number.unwrap_or_default();
         let offset = location.offset.unwrap_or_default();
         Some(ReadGame { game, diagnostics, number, offset })
@@ -719,8 +727,34 @@ fn close_variation(state: &mut GameState) {
 fn end_line(state: &mut GameState, ply: u32, san_plus: &SanPlus, what: &str) {
     state.current().stopped = true;
     let name = state.move_name(ply, san_plus);
-    let error = move_error(what, &name, state.frames.len() == 1, state.location.clone());
+    let main_line = state.frames.len() == 1;
+    let error = move_error(what, &name, main_line, state.location.clone());
     state.diagnostics.push(error);
+    if main_line {
+        state.cut = Some(format!("{what} {name}"));
+    }
+}
+
+/// Marks a game whose main line an illegal or ambiguous move cut: the moves kept no longer
+/// reach the given result, so the result becomes unknown, and a comment after the last move
+/// kept says why and keeps the result it had (the error says it too).
+#[cold]
+fn mark_cut(game: &mut Game, what: &str) {
+    let had = match game.tag("Result") {
+        Some(tag) => tag.as_bytes().to_vec(),
+        None => game.result.as_pgn().as_bytes().to_vec(),
+    };
+    let mut comment = format!("tabiya: the game is cut here, at the {what}; its result was ").into_bytes();
+    comment.extend_from_slice(&had);
+    let comment = TextBuf::from(&comment[..]);
+    match game.moves.nodes.last_mut() {
+        Some(node) => node.notes_mut().comments.push(comment),
+        None => game.moves.comments.push(comment),
+    }
+    game.result = GameResult::Unknown;
+    if game.tag("Result").is_some() {
+        game.set_tag("Result", "*");
+    }
 }
 
 /// A null move, a long-algebraic move, or an illegal or ambiguous one, which ends its line.
