@@ -121,7 +121,7 @@ impl<W: Write + Send> ChessWriter<W> {
                 writer.flush_full()?;
             }
             (WriterKind::Moves(writer), PreparedGame::Moves(moves)) => {
-                writer.rows.push(self.games, moves);
+                writer.rows.push(self.games, moves)?;
                 writer.flush_full()?;
             }
             _ => return Err(ArrowError::WrongTable),
