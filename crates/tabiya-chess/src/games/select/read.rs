@@ -12,10 +12,8 @@ use tabiya_io::{Diagnostic, DiagnosticSink, Location, Unit};
 use super::duplicates::{Duplicates, GameRef, Held, Identity};
 use super::{Selection, TagView};
 use crate::game::Game;
-use crate::games::sink::report_unreadable;
 use crate::games::source::{PieceRead, read_pgn};
-use crate::games::{GamesError, ReadItem, Sink, Source};
-use crate::pgn::variants::SkippedVariants;
+use crate::games::{GamesError, ReadItem, ReadReport, Sink, Source};
 use crate::pgn::{PgnReader, PgnWalk, ReadOptions, WalkOptions};
 
 /// PGN text per piece read on one thread (as [`Source::read_in_parallel`]).
@@ -122,41 +120,25 @@ pub fn select_from<T: Send>(
     mut progress: impl FnMut(u64) + Send,
     mut keep: impl FnMut(GameRef, T, &mut dyn DiagnosticSink) -> Result<(), GamesError> + Send,
 ) -> Result<SelectSummary, GamesError> {
-    for d in source.diagnostics() {
-        diagnostics.report(d.clone());
-    }
+    let mut report = ReadReport::start(source, diagnostics);
     let identify = duplicates.is_active();
     let mut summary = SelectSummary::default();
-    let mut variants = SkippedVariants::default();
     source.read_selected(
         selection,
         |game| (map(&game), identify.then(|| Identity::of(&game))),
         |item| {
             summary.read += 1;
             progress(1);
-            match item {
-                Ok((kept, found)) => {
-                    for d in found {
-                        diagnostics.report(d);
-                    }
-                    let Some((payload, identity)) = kept else { return Ok(()) };
-                    summary.selected += 1;
-                    let at = GameRef { input, number: summary.read };
-                    match duplicates.offer(at, identity, payload) {
-                        Some(payload) => keep(at, payload, diagnostics),
-                        None => Ok(()),
-                    }
-                }
-                Err(e) => {
-                    report_unreadable(e, &mut variants, diagnostics);
-                    Ok(())
-                }
+            let Some((payload, identity)) = report.game(item).flatten() else { return Ok(()) };
+            summary.selected += 1;
+            let at = GameRef { input, number: summary.read };
+            match duplicates.offer(at, identity, payload) {
+                Some(payload) => keep(at, payload, report.diagnostics()),
+                None => Ok(()),
             }
         },
     )?;
-    if let Some(d) = variants.diagnostic(source.path()) {
-        diagnostics.report(d);
-    }
+    report.finish();
     Ok(summary)
 }
 
