@@ -17,21 +17,11 @@ import time
 
 def main(what, out_dir, *shards):
     import tabiya
-    from pyspark.sql import SparkSession
-
     from tabiya import spark as tabiya_spark
 
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     shards = [os.path.abspath(s) for s in shards]
     start = time.perf_counter()
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("tabiya-bench")
-        .config("spark.sql.shuffle.partitions", "4")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
-        .getOrCreate()
-    )
+    session = tabiya_spark.local_session(2, "tabiya-bench")
     session.range(1).count()
     print(f"session start (JVM, first job): {time.perf_counter() - start:.2f} s")
 

@@ -19,7 +19,7 @@ use tabiya_chess::games::Source;
 use tabiya_chess::tree::{self, GAME, KEY_BYTES, TopGame, TreeOptions, TreeSource};
 use tabiya_io::tree::{TreeFile, TreeMove, TreeWriter};
 
-use crate::columns::set_column;
+use crate::columns::{set_column, set_counts};
 use crate::errors::{error, file_error, refuse_existing};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -66,13 +66,18 @@ fn tree_counts<'py>(
     dict.set_item("table", PyBytes::new(py, &table.bytes))?;
     set_column(&dict, "table_offsets", table.offsets)?;
     dict.set_item("sources", table.sources.iter().map(|s| (s.name.clone(), s.games)).collect::<Vec<_>>())?;
-    let summary = PyDict::new(py);
-    summary.set_item("games_added", table.summary.games_added)?;
-    summary.set_item("games_chess960", table.summary.games_chess960)?;
-    summary.set_item("games_invalid_start", table.summary.games_invalid_start)?;
-    summary.set_item("games_unreadable", table.summary.games_unreadable)?;
-    summary.set_item("moves_added", table.summary.moves_added)?;
-    dict.set_item("summary", summary)?;
+    let s = &table.summary;
+    set_counts(
+        &dict,
+        "summary",
+        &[
+            ("games_added", s.games_added),
+            ("games_chess960", s.games_chess960),
+            ("games_invalid_start", s.games_invalid_start),
+            ("games_unreadable", s.games_unreadable),
+            ("moves_added", s.moves_added),
+        ],
+    )?;
     Ok(dict)
 }
 

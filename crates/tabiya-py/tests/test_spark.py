@@ -1,9 +1,6 @@
 """The Spark builds (pyspark local[2]) are byte-identical to `tabiya book` and `tabiya tree` on the
 same games."""
 
-import os
-import sys
-
 import pytest
 
 from cli import book, split_pgn, tree
@@ -12,17 +9,9 @@ from conftest import corpus_file
 
 @pytest.fixture(scope="module")
 def spark():
-    from pyspark.sql import SparkSession
+    from tabiya.spark import local_session
 
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("tabiya-test")
-        .config("spark.sql.shuffle.partitions", "4")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
-        .getOrCreate()
-    )
+    session = local_session(2, "tabiya-test")
     yield session
     session.stop()
 

@@ -36,7 +36,7 @@ from typing import Any, Dict, Iterable, Optional, Union
 
 import numpy as np
 
-__all__ = ["build_book", "build_tree", "COUNT_SCHEMA", "TREE_SCHEMA"]
+__all__ = ["build_book", "build_tree", "local_session", "COUNT_SCHEMA", "TREE_SCHEMA"]
 
 #: The rows the executors make and the cluster reduces (Spark has no unsigned integers: the
 #: 64-bit key is carried as its signed twin).
@@ -77,6 +77,25 @@ def _count_batches(batches: Iterable[Any], options: Dict[str, int]) -> Iterable[
                 ],
                 names=["key", "raw_move", "black", "games", "wins", "draws", "losses", "order"],
             )
+
+
+def local_session(cores: int = 2, app: str = "tabiya") -> Any:
+    """A ``SparkSession`` on this machine (``local[cores]``, Arrow hand-over on, no web UI, a
+    shuffle partition per core × 2), its Python workers this interpreter: for trying the
+    builds, the tests and the benchmarks. On a cluster, use the cluster's session."""
+    import sys
+
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    return (
+        SparkSession.builder.master(f"local[{cores}]")
+        .appName(app)
+        .config("spark.sql.shuffle.partitions", str(2 * cores))
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        .getOrCreate()
+    )
 
 
 def _shards(spark: Any, paths: Iterable[Union[str, "os.PathLike[str]"]], out: Any, force: bool) -> Any:
