@@ -155,7 +155,7 @@ fn castling_bits(pos: &Chess) -> u8 {
 /// the tree's key of each `with_tree_keys` (zeros for a position no tree holds: more than 32
 /// pieces).
 fn game_rows(game: Game, max_ply: usize, with_tree_keys: bool) -> GameRows {
-    let mut columns = Columns::default();
+    let mut columns = Columns::with_capacity(game.moves.nodes.len().min(max_ply), with_tree_keys);
     if let Ok(mut pos) = game.start_position() {
         for (ply, node) in game.moves.nodes.iter().take(max_ply).enumerate() {
             let Some(mv) = node.mv else { break };
