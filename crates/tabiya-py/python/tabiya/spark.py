@@ -79,10 +79,12 @@ def _count_batches(batches: Iterable[Any], options: Dict[str, int]) -> Iterable[
             )
 
 
-def local_session(cores: int = 2, app: str = "tabiya") -> Any:
+def local_session(cores: int = 2, app: str = "tabiya", driver_memory: str = "4g") -> Any:
     """A ``SparkSession`` on this machine (``local[cores]``, Arrow hand-over on, no web UI, a
-    shuffle partition per core × 2), its Python workers this interpreter: for trying the
-    builds, the tests and the benchmarks. On a cluster, use the cluster's session."""
+    shuffle partition per core × 2, ``driver_memory`` of JVM heap: the driver collects the
+    reduced counts, and a full-depth tree of the medium corpus file's 32,000 games does not fit
+    Spark's default 1g), its Python workers this interpreter: for trying the builds, the tests
+    and the benchmarks. On a cluster, use the cluster's session."""
     import sys
 
     from pyspark.sql import SparkSession
@@ -94,6 +96,7 @@ def local_session(cores: int = 2, app: str = "tabiya") -> Any:
         .config("spark.sql.shuffle.partitions", str(2 * cores))
         .config("spark.ui.enabled", "false")
         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        .config("spark.driver.memory", driver_memory)
         .getOrCreate()
     )
 
@@ -277,7 +280,11 @@ def build_tree(
     (``--memory`` of each executor's build, in bytes). An existing ``out`` is replaced only
     with ``force=True``. Returns what the build did: ``games_added``, ``games_chess960``,
     ``games_invalid_start``, ``games_unreadable``, ``moves_added`` (summed over the shards)
-    and the ``positions`` written."""
+    and the ``positions`` written.
+
+    The driver collects every reduced (position, move) row (about 200 bytes each in its JVM):
+    give it the memory (``spark.driver.memory``), or build trees of parts with ``max_ply`` or
+    fewer shards and merge them with ``tabiya convert a.tree b.tree -o ab.tree``."""
     import json
 
     import pyarrow.compute as pc
