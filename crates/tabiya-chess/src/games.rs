@@ -17,6 +17,7 @@
 //! ```
 
 pub mod index;
+mod read_report;
 pub mod search;
 pub mod select;
 mod sink;
@@ -33,6 +34,7 @@ use crate::jsonl::JsonLinesError;
 use crate::pgn::PgnError;
 use crate::scid::{Database, ScidError};
 
+pub use read_report::ReadReport;
 pub use sink::{Sink, SinkSummary};
 pub use source::{Games, ReadItem, ReadProgress, Source};
 

@@ -18,7 +18,7 @@ use shakmaty::Color;
 use tabiya_chess::book::{self, BuildOptions, EloFilter, GamesBuild};
 use tabiya_chess::polyglot::{self, Entry, MakeOptions, MoveCount, encode_move};
 
-use crate::columns::set_column;
+use crate::columns::{set_column, set_counts};
 use crate::errors::{error, file_error, refuse_existing};
 use crate::games::Input;
 
@@ -80,15 +80,20 @@ fn book_counts<'py>(
     set_column(&dict, "draws", columns.draws)?;
     set_column(&dict, "losses", columns.losses)?;
     set_column(&dict, "order", columns.order)?;
-    let summary = PyDict::new(py);
-    summary.set_item("games_added", built.summary.games_added)?;
-    summary.set_item("games_chess960", built.summary.games_chess960)?;
-    summary.set_item("games_below_min_elo", built.summary.games_below_min_elo)?;
-    summary.set_item("games_invalid_start", built.summary.games_invalid_start)?;
-    summary.set_item("moves_added", built.summary.moves_added)?;
-    summary.set_item("unreadable", built.unreadable)?;
-    summary.set_item("warnings", built.warnings)?;
-    dict.set_item("summary", summary)?;
+    let s = &built.summary;
+    set_counts(
+        &dict,
+        "summary",
+        &[
+            ("games_added", s.games_added),
+            ("games_chess960", s.games_chess960),
+            ("games_below_min_elo", s.games_below_min_elo),
+            ("games_invalid_start", s.games_invalid_start),
+            ("moves_added", s.moves_added),
+            ("unreadable", built.unreadable),
+            ("warnings", built.warnings),
+        ],
+    )?;
     Ok(dict)
 }
 

@@ -3,7 +3,7 @@
 //! `tabiya._tabiya`, the Rust half of the `tabiya` Python package (`python/tabiya/`): chess
 //! games read on all cores (`games`), opening books (`books`), positions as NumPy arrays
 //! for machine learning (`positions`), the per-position move counts the Spark book build
-//! reduces (`counts`), Wthor games and the Othello solver (`othello`), shogi records
+//! reduces (`counts`) and those of its tree build (`tree_counts`), Wthor games and the Othello solver (`othello`), shogi records
 //! (`shogi`). Every problem reaches Python as a `TabiyaError` carrying the file,
 //! the offset and the diagnostic's code.
 
@@ -16,6 +16,7 @@ mod othello;
 mod positions;
 mod shogi;
 mod stream;
+mod tree_counts;
 
 use pyo3::prelude::*;
 
@@ -29,5 +30,6 @@ fn _tabiya(m: &Bound<'_, PyModule>) -> PyResult<()> {
     positions::register(m)?;
     othello::register(m)?;
     shogi::register(m)?;
+    tree_counts::register(m)?;
     Ok(())
 }

@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role};
 use tabiya_chess::game::{Game, GameResult};
+use tabiya_chess::tree::{KEY_BYTES, PositionKey};
 use tabiya_io::Diagnostic;
 
 use crate::columns::set_column;
@@ -28,7 +29,8 @@ const PIECES: usize = 12;
 /// Columns of positions: one row per position, the move played from it.
 #[derive(Default)]
 struct Columns {
-    bitboards: Vec<[u64; PIECES]>,
+    /// [`PIECES`] bitboards a row, flat: handed to NumPy as they are.
+    bitboards: Vec<u64>,
     turn: Vec<u8>,
     castling: Vec<u8>,
     en_passant: Vec<i8>,
@@ -38,9 +40,29 @@ struct Columns {
     black_elo: Vec<u16>,
     ply: Vec<u16>,
     game: Vec<u64>,
+    /// [`KEY_BYTES`] bytes a row when asked for: the tree's key of the position.
+    tree_key: Vec<u8>,
 }
 
 impl Columns {
+    /// Columns with room for `rows` rows (`tree_keys`: with the keys' column), so that a batch
+    /// is filled without being moved as it grows.
+    fn with_capacity(rows: usize, tree_keys: bool) -> Columns {
+        Columns {
+            bitboards: Vec::with_capacity(rows * PIECES),
+            turn: Vec::with_capacity(rows),
+            castling: Vec::with_capacity(rows),
+            en_passant: Vec::with_capacity(rows),
+            mv: Vec::with_capacity(rows),
+            result: Vec::with_capacity(rows),
+            white_elo: Vec::with_capacity(rows),
+            black_elo: Vec::with_capacity(rows),
+            ply: Vec::with_capacity(rows),
+            game: Vec::with_capacity(rows),
+            tree_key: Vec::with_capacity(if tree_keys { rows * KEY_BYTES } else { 0 }),
+        }
+    }
+
     fn len(&self) -> usize {
         self.turn.len()
     }
@@ -54,6 +76,7 @@ impl Columns {
         self.en_passant.extend_from_slice(&rows.en_passant);
         self.mv.extend_from_slice(&rows.mv);
         self.ply.extend_from_slice(&rows.ply);
+        self.tree_key.extend_from_slice(&rows.tree_key);
         let n = rows.len();
         self.result.extend(std::iter::repeat_n(other.result, n));
         self.white_elo.extend(std::iter::repeat_n(other.white_elo, n));
@@ -128,18 +151,23 @@ fn castling_bits(pos: &Chess) -> u8 {
     bits
 }
 
-/// Every main-line position of `game` up to `max_ply` moves, before the first null move.
-fn game_rows(game: Game, max_ply: usize) -> GameRows {
-    let mut columns = Columns::default();
+/// Every main-line position of `game` up to `max_ply` moves, before the first null move; with
+/// the tree's key of each `with_tree_keys` (zeros for a position no tree holds: more than 32
+/// pieces).
+fn game_rows(game: Game, max_ply: usize, with_tree_keys: bool) -> GameRows {
+    let mut columns = Columns::with_capacity(game.moves.nodes.len().min(max_ply), with_tree_keys);
     if let Ok(mut pos) = game.start_position() {
         for (ply, node) in game.moves.nodes.iter().take(max_ply).enumerate() {
             let Some(mv) = node.mv else { break };
-            columns.bitboards.push(bitboards(&pos));
+            columns.bitboards.extend_from_slice(&bitboards(&pos));
             columns.turn.push(u8::from(pos.turn() == Color::Black));
             columns.castling.push(castling_bits(&pos));
             columns.en_passant.push(pos.ep_square(EnPassantMode::Legal).map_or(-1, |sq| u32::from(sq) as i8));
             columns.mv.push(move_code(mv, &game));
             columns.ply.push(ply.min(usize::from(u16::MAX)) as u16);
+            if with_tree_keys {
+                columns.tree_key.extend_from_slice(&PositionKey::new(&pos).map_or([0; KEY_BYTES], |key| key.0));
+            }
             pos.play_unchecked(mv);
         }
     }
@@ -166,13 +194,14 @@ pub struct PositionReader {
 /// takes), yielding dicts of NumPy arrays of about `batch_size` rows; see the Python docstring
 /// of `tabiya.positions`.
 #[pyfunction]
-#[pyo3(signature = (source, *, layout = "bitboards", batch_size = 65536, max_ply = None, on_error = "raise"))]
+#[pyo3(signature = (source, *, layout = "bitboards", batch_size = 65536, max_ply = None, on_error = "raise", tree_keys = false))]
 fn positions(
     source: &Bound<'_, PyAny>,
     layout: &str,
     batch_size: usize,
     max_ply: Option<usize>,
     on_error: &str,
+    tree_keys: bool,
 ) -> PyResult<PositionReader> {
     let planes = match layout {
         "bitboards" => false,
@@ -186,11 +215,13 @@ fn positions(
     };
     let batch_size = batch_size.max(1);
     let max_ply = max_ply.unwrap_or(usize::MAX);
-    let mut batch = Columns::default();
+    // A batch ends with the game that fills it: room for a long game more.
+    let capacity = batch_size.min(1 << 20) + 1024;
+    let mut batch = Columns::with_capacity(capacity, tree_keys);
     let mut games = 0u64;
     let (stream, _) = Input::extract(source)?.stream_with(
         1,
-        move |game| game_rows(game, max_ply),
+        move |game| game_rows(game, max_ply, tree_keys),
         move |item, out| {
             let Some(item) = item else {
                 // The end: the last, short batch.
@@ -207,7 +238,7 @@ fn positions(
                 }
             }
             if batch.len() >= batch_size {
-                return out.emit(Ok(std::mem::take(&mut batch)));
+                return out.emit(Ok(std::mem::replace(&mut batch, Columns::with_capacity(capacity, tree_keys))));
             }
             true
         },
@@ -240,7 +271,7 @@ fn batch_dict(py: Python<'_>, c: Columns, planes: bool) -> PyResult<Bound<'_, Py
     if planes {
         let mut bytes = vec![0u8; rows * PIECES * 64];
         py.detach(|| {
-            for (row, boards) in bytes.chunks_exact_mut(PIECES * 64).zip(&c.bitboards) {
+            for (row, boards) in bytes.chunks_exact_mut(PIECES * 64).zip(c.bitboards.chunks_exact(PIECES)) {
                 for (plane, &board) in row.chunks_exact_mut(64).zip(boards) {
                     let mut bits = board;
                     while bits != 0 {
@@ -253,8 +284,7 @@ fn batch_dict(py: Python<'_>, c: Columns, planes: bool) -> PyResult<Bound<'_, Py
         let flat = PyArray1::from_vec(py, bytes);
         dict.set_item("planes", flat.reshape([rows, PIECES, 64])?)?;
     } else {
-        let flat: Vec<u64> = c.bitboards.into_iter().flatten().collect();
-        dict.set_item("bitboards", PyArray1::from_vec(py, flat).reshape([rows, PIECES])?)?;
+        dict.set_item("bitboards", PyArray1::from_vec(py, c.bitboards).reshape([rows, PIECES])?)?;
     }
     set_column(&dict, "turn", c.turn)?;
     set_column(&dict, "castling", c.castling)?;
@@ -265,5 +295,8 @@ fn batch_dict(py: Python<'_>, c: Columns, planes: bool) -> PyResult<Bound<'_, Py
     set_column(&dict, "black_elo", c.black_elo)?;
     set_column(&dict, "ply", c.ply)?;
     set_column(&dict, "game", c.game)?;
+    if !c.tree_key.is_empty() {
+        dict.set_item("tree_key", PyArray1::from_vec(py, c.tree_key).reshape([rows, KEY_BYTES])?)?;
+    }
     Ok(dict)
 }

@@ -21,8 +21,13 @@ def book(inputs, out, *options):
     subprocess.run([str(tabiya_bin()), "book", *map(str, inputs), "-o", str(out), "--quiet", *options], check=True)
 
 
-def split_pgn(path: Path, shards: int, out_dir: Path):
-    """Cuts a PGN file between games into `shards` files, in order."""
+def tree(inputs, out, *options):
+    subprocess.run([str(tabiya_bin()), "tree", *map(str, inputs), "-o", str(out), "--quiet", *options], check=True)
+
+
+def split_pgn(path: Path, shards: int, out_dir: Path, games=None):
+    """Cuts a PGN file (its first `games` games, or all) between games into `shards` files, in
+    order."""
     text = path.read_bytes()
     starts = [0]
     at = 0
@@ -31,6 +36,9 @@ def split_pgn(path: Path, shards: int, out_dir: Path):
         if at < 0:
             break
         starts.append(at + 1)
+    if games is not None and games < len(starts):
+        text = text[: starts[games]]
+        starts = starts[:games]
     per = max(1, len(starts) // shards)
     cuts = starts[::per][:shards] + [len(text)]
     paths = []

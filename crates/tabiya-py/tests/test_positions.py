@@ -77,3 +77,20 @@ def test_medium_file_ratings_and_counts():
         game = chess.pgn.read_game(f)
     assert int(first["white_elo"][0]) == int(game.headers.get("WhiteElo", "0") or 0)
     assert total > 2_000_000
+
+
+def test_tree_keys_are_the_parquet_tables(tmp_path, sample_pgn):
+    """`tree_keys=True` gives the key `tabiya convert --rows moves` writes as `tree_key` (the
+    tree's own key), row for row."""
+    import pyarrow.parquet as pq
+
+    from cli import tabiya_bin
+    import subprocess
+
+    table = tmp_path / "moves.parquet"
+    subprocess.run([str(tabiya_bin()), "convert", str(sample_pgn), "-o", str(table), "--rows", "moves", "--quiet"], check=True)
+    expected = pq.read_table(table).column("tree_key").to_pylist()
+    got = np.concatenate([b["tree_key"] for b in tabiya.positions(sample_pgn, tree_keys=True)])
+    assert got.shape == (len(expected), 26)
+    assert [row.tobytes() for row in got] == expected
+    assert "tree_key" not in next(iter(tabiya.positions(sample_pgn)))

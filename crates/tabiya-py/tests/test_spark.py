@@ -1,27 +1,17 @@
-"""The Spark build (pyspark local[2]) is byte-identical to `tabiya book` on the concatenation."""
-
-import os
-import sys
+"""The Spark builds (pyspark local[2]) are byte-identical to `tabiya book` and `tabiya tree` on the
+same games."""
 
 import pytest
 
-from cli import book, split_pgn
+from cli import book, split_pgn, tree
 from conftest import corpus_file
 
 
 @pytest.fixture(scope="module")
 def spark():
-    from pyspark.sql import SparkSession
+    from tabiya.spark import local_session
 
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("tabiya-test")
-        .config("spark.sql.shuffle.partitions", "4")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
-        .getOrCreate()
-    )
+    session = local_session(2, "tabiya-test")
     yield session
     session.stop()
 
@@ -41,3 +31,22 @@ def test_spark_book_equals_the_cli_book(spark, tmp_path):
     assert out.read_bytes() == expected.read_bytes()
     with pytest.raises(FileExistsError):
         build_book(spark, shards, out, max_ply=30)
+
+
+def test_spark_tree_equals_the_cli_tree(spark, tmp_path):
+    """The first 4,000 games of the medium file (full depth) in 4 shards: the tree Spark
+    reduces is the bytes of `tabiya tree` on the same shards (a tree names its sources, so the
+    CLI is given the same absolute paths)."""
+    from tabiya.spark import build_tree
+
+    medium = corpus_file("pgn/medium-pgnmentor-12players.pgn")
+    shards = [p.resolve() for p in split_pgn(medium, 4, tmp_path, games=4000)]
+    expected = tmp_path / "cli.tree"
+    tree(shards, expected)
+    out = tmp_path / "spark.tree"
+    summary = build_tree(spark, shards, out)
+    assert summary["games_added"] == 4000
+    assert summary["moves_added"] > 300_000
+    assert out.read_bytes() == expected.read_bytes()
+    with pytest.raises(FileExistsError):
+        build_tree(spark, shards, out)

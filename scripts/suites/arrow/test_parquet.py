@@ -4,6 +4,7 @@ not a pass)."""
 
 import datetime
 import io
+import json
 import os
 import struct
 import subprocess
@@ -104,6 +105,30 @@ def test_moves_table_matches_python_chess(tmp_path, sample, small_games):
     assert got == expected
     n = sql(f"SELECT count(DISTINCT polyglot_key) FROM '{out}' WHERE ply < 2")[0][0]
     assert n == len({(e[2]) for e in expected if e[1] < 2})
+
+
+def test_tree_key_groups_the_moves_as_the_tree_counts_them(tmp_path, sample):
+    """The moves table's `tree_key` is the tree's own key: grouped by it in DuckDB, the moves
+    of the sample count what `tabiya probe` reads from `tabiya tree` of the same games, for the
+    most played positions and for positions deep in the games."""
+    table, tree = tmp_path / "moves.parquet", tmp_path / "sample.tree"
+    tabiya("convert", sample, "-o", table, "--rows", "moves", "--fen-column")
+    tabiya("tree", sample, "-o", tree)
+    assert sql(f"SELECT count(*) FROM '{table}' WHERE tree_key IS NULL OR octet_length(tree_key) <> 26") == [(0,)]
+    positions = sql(
+        f"""SELECT tree_key, any_value(fen), count(*) AS n, min(ply) AS ply FROM '{table}'
+            GROUP BY tree_key ORDER BY n DESC, tree_key LIMIT 5"""
+    ) + sql(
+        f"""SELECT tree_key, any_value(fen), count(*) AS n, min(ply) AS ply FROM '{table}'
+            GROUP BY tree_key HAVING min(ply) >= 24 AND count(*) >= 2 ORDER BY n DESC, tree_key LIMIT 5"""
+    )
+    assert len(positions) == 10
+    for key, fen, n, _ in positions:
+        counts = dict(duckdb.execute(f"SELECT uci, count(*) FROM '{table}' WHERE tree_key = ? GROUP BY uci", [key]).fetchall())
+        probe = json.loads(tabiya("probe", tree, "--fen", fen, "--json").stdout)
+        assert probe["found"], fen
+        assert {m["uci"]: m["games"] for m in probe["moves"]} == counts, fen
+        assert sum(counts.values()) == n
 
 
 def test_lichess_shaped_table_is_a_games_source(tmp_path):

@@ -22,8 +22,7 @@ use std::io::Write;
 
 use arrow_schema::Schema;
 use tabiya_chess::game::Game;
-use tabiya_chess::games::{GamesError, Source};
-use tabiya_chess::pgn::variants::SkippedVariants;
+use tabiya_chess::games::{ReadReport, Source};
 use tabiya_io::DiagnosticSink;
 
 use crate::ArrowError;
@@ -121,7 +120,7 @@ impl<W: Write + Send> ChessWriter<W> {
                 writer.flush_full()?;
             }
             (WriterKind::Moves(writer), PreparedGame::Moves(moves)) => {
-                writer.rows.push(self.games, moves);
+                writer.rows.push(self.games, moves)?;
                 writer.flush_full()?;
             }
             _ => return Err(ArrowError::WrongTable),
@@ -145,36 +144,19 @@ impl<W: Write + Send> ChessWriter<W> {
         diagnostics: &mut (impl DiagnosticSink + Send),
         mut progress: impl FnMut(u64) + Send,
     ) -> Result<(), ArrowError> {
-        for d in source.diagnostics() {
-            diagnostics.report(d.clone());
-        }
+        let mut report = ReadReport::start(source, diagnostics);
         let table = self.table;
-        let mut variants = SkippedVariants::default();
         source.read_with_diagnostics(
             |game| table.prepare(game),
             |item| {
                 progress(1);
-                match item {
-                    Ok((prepared, found)) => {
-                        found.into_iter().for_each(|d| diagnostics.report(d));
-                        self.push(&prepared)
-                    }
-                    Err(GamesError::Pgn(e)) => {
-                        if let Some(e) = variants.count(e) {
-                            diagnostics.report(e.diagnostic());
-                        }
-                        Ok(())
-                    }
-                    Err(e) => {
-                        diagnostics.report(e.diagnostic());
-                        Ok(())
-                    }
+                match report.game(item) {
+                    Some(prepared) => self.push(&prepared),
+                    None => Ok(()),
                 }
             },
         )?;
-        if let Some(d) = variants.diagnostic(source.path()) {
-            diagnostics.report(d);
-        }
+        report.finish();
         Ok(())
     }
 

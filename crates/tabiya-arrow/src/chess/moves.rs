@@ -5,7 +5,7 @@
 //! | `game_index` | uint64 | the game's place in the input, from 0 (the games table's `game_index`) |
 //! | `ply` | uint32 | half-moves played before this one, from 0 |
 //! | `polyglot_key` | uint64 | the Polyglot key of the position before the move |
-//! | `tree_key` | uint64 | the key of the position in tabiya's tree; the Polyglot key until the tree defines its own |
+//! | `tree_key` | fixed_size_binary(26) | the position's key in `tabiya tree` files (`tabiya_chess::tree::PositionKey`: the normalised position itself, not a hash); null for a position of more than 32 pieces (a FEN's), which no tree holds |
 //! | `fen` | string | the position before the move (only when asked for: it is most of the file) |
 //! | `uci` | string | the move in UCI (`0000` a null move) |
 //! | `san` | string | the move in SAN (`--` a null move) |
@@ -14,7 +14,9 @@
 
 use std::sync::Arc;
 
-use arrow_array::builder::{ArrayBuilder, Float32Builder, Int32Builder, StringBuilder, UInt32Builder, UInt64Builder};
+use arrow_array::builder::{
+    ArrayBuilder, FixedSizeBinaryBuilder, Float32Builder, Int32Builder, StringBuilder, UInt32Builder, UInt64Builder,
+};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema};
 use shakmaty::fen::Fen;
@@ -22,6 +24,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Color, EnPassantMode, Position};
 use tabiya_chess::book::position_key;
 use tabiya_chess::game::{Game, GameResult, pass};
+use tabiya_chess::tree::{KEY_BYTES, PositionKey};
 
 use super::games::uci;
 use crate::ArrowError;
@@ -33,7 +36,7 @@ pub fn schema(with_fen: bool) -> Schema {
         Field::new("game_index", DataType::UInt64, false),
         Field::new("ply", DataType::UInt32, false),
         Field::new("polyglot_key", DataType::UInt64, false),
-        Field::new("tree_key", DataType::UInt64, false),
+        Field::new("tree_key", DataType::FixedSizeBinary(KEY_BYTES as i32), true),
     ];
     if with_fen {
         fields.push(Field::new("fen", DataType::Utf8, false));
@@ -55,6 +58,7 @@ pub(crate) const PLAIN_COLUMNS: [&str; 3] = ["polyglot_key", "tree_key", "fen"];
 #[derive(Debug, Clone, Default)]
 pub struct GameMoves {
     keys: Vec<u64>,
+    tree_keys: Vec<Option<PositionKey>>,
     /// For each move its FEN (when asked for), UCI and SAN, one after another, with where each
     /// ends.
     text: String,
@@ -81,6 +85,7 @@ impl GameMoves {
         moves.white_first = pos.turn() == Color::White;
         for node in &game.moves.nodes {
             moves.keys.push(position_key(&pos));
+            moves.tree_keys.push(PositionKey::new(&pos).ok());
             if with_fen {
                 moves.push_text(&Fen::from_position(&pos, EnPassantMode::Legal).to_string());
             }
@@ -125,7 +130,7 @@ pub(crate) struct MoveRows {
     game_index: UInt64Builder,
     ply: UInt32Builder,
     polyglot_key: UInt64Builder,
-    tree_key: UInt64Builder,
+    tree_key: FixedSizeBinaryBuilder,
     fen: Option<StringBuilder>,
     uci: StringBuilder,
     san: StringBuilder,
@@ -140,7 +145,7 @@ impl MoveRows {
             game_index: UInt64Builder::new(),
             ply: UInt32Builder::new(),
             polyglot_key: UInt64Builder::new(),
-            tree_key: UInt64Builder::new(),
+            tree_key: FixedSizeBinaryBuilder::new(KEY_BYTES as i32),
             fen: with_fen.then(StringBuilder::new),
             uci: StringBuilder::new(),
             san: StringBuilder::new(),
@@ -151,18 +156,21 @@ impl MoveRows {
     }
 
     /// Adds the rows of the moves of game `game_index`.
-    pub(crate) fn push(&mut self, game_index: u64, moves: &GameMoves) {
+    pub(crate) fn push(&mut self, game_index: u64, moves: &GameMoves) -> Result<(), ArrowError> {
         let mut start = 0usize;
         let mut texts = moves.ends.iter().map(|&end| {
             let text = &moves.text[start..end as usize];
             start = end as usize;
             text
         });
-        for (ply, &key) in moves.keys.iter().enumerate() {
+        for (ply, (&key, tree_key)) in moves.keys.iter().zip(&moves.tree_keys).enumerate() {
             self.game_index.append_value(game_index);
             self.ply.append_value(ply as u32);
             self.polyglot_key.append_value(key);
-            self.tree_key.append_value(key);
+            match tree_key {
+                Some(tree_key) => self.tree_key.append_value(tree_key.0)?,
+                None => self.tree_key.append_null(),
+            }
             let mut next = || texts.next().unwrap_or_default();
             if let Some(fen) = &mut self.fen {
                 fen.append_value(next());
@@ -180,6 +188,7 @@ impl MoveRows {
             self.mover_elo.append_option(moves.elo[mover]);
             self.opponent_elo.append_option(moves.elo[opponent]);
         }
+        Ok(())
     }
 }
 

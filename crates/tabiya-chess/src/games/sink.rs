@@ -5,12 +5,12 @@ use std::path::{Path, PathBuf};
 
 use tabiya_io::{Diagnostic, DiagnosticSink, Location, Unit};
 
+use super::ReadReport;
 use super::source::Source;
 use super::{GamesError, codes};
 use crate::game::Game;
 use crate::jsonl;
 use crate::pgn::WriterOptions;
-use crate::pgn::variants::SkippedVariants;
 use crate::pgn::write::push_game;
 use crate::scid::encode::{Encoded, encode_game};
 use crate::scid::export::export_pgn;
@@ -179,19 +179,17 @@ impl<W: Write + Send> Sink<W> {
         diagnostics: &mut (impl DiagnosticSink + Send),
         mut progress: impl FnMut(u64) + Send,
     ) -> Result<(), GamesError> {
-        for d in source.diagnostics() {
-            diagnostics.report(d.clone());
-        }
+        let mut report = ReadReport::start(source, diagnostics);
         if let (Source::Scid(db), SinkKind::Pgn { out, options }, None) = (source, &mut self.kind, self.edit) {
             let path = &self.path;
             let done = export_pgn(db, options, out, &mut progress)
                 .map_err(|source| GamesError::Io { path: path.clone(), source })?;
             self.written += done.exported;
             for d in done.diagnostics {
-                diagnostics.report(d);
+                report.diagnostics().report(d);
             }
             for e in done.failed {
-                diagnostics.report(GamesError::Scid(e).diagnostic());
+                report.unreadable(GamesError::Scid(e));
             }
             return Ok(());
         }
@@ -199,7 +197,6 @@ impl<W: Write + Send> Sink<W> {
         let preparer = self.preparer();
         let edit = self.edit;
         let mut number = 0u64;
-        let mut variants = SkippedVariants::default();
         source.read_with_diagnostics(
             |mut game| {
                 if let Some(edit) = edit {
@@ -210,24 +207,16 @@ impl<W: Write + Send> Sink<W> {
             |item| {
                 number += 1;
                 progress(1);
-                match item {
-                    Ok((prepared, found)) => {
-                        for d in found {
-                            diagnostics.report(d);
-                        }
+                match report.game(item) {
+                    Some(prepared) => {
                         let at = || Location::of(Unit::Game, number).in_file(source.path());
-                        self.store(prepared, at, diagnostics)
+                        self.store(prepared, at, report.diagnostics())
                     }
-                    Err(e) => {
-                        report_unreadable(e, &mut variants, diagnostics);
-                        Ok(())
-                    }
+                    None => Ok(()),
                 }
             },
         )?;
-        if let Some(d) = variants.diagnostic(source.path()) {
-            diagnostics.report(d);
-        }
+        report.finish();
         Ok(())
     }
 
@@ -249,22 +238,5 @@ impl<W: Write + Send> Sink<W> {
                 Ok(SinkSummary { written: summary.written, total: summary.total })
             }
         }
-    }
-}
-
-/// Reports a game that could not be read: a variant game is counted in `variants` (one
-/// warning for them all, at the end), any other is an error.
-pub(super) fn report_unreadable(
-    error: GamesError,
-    variants: &mut SkippedVariants,
-    diagnostics: &mut (impl DiagnosticSink + ?Sized),
-) {
-    match error {
-        GamesError::Pgn(e) => {
-            if let Some(e) = variants.count(e) {
-                diagnostics.report(e.diagnostic());
-            }
-        }
-        e => diagnostics.report(e.diagnostic()),
     }
 }

@@ -10,7 +10,7 @@ Othello and shogi
     ``tabiya.othello`` (Wthor games, positions, the solver), ``tabiya.shogi`` (T-BASE, KIF,
     KI2, CSA, SFEN).
 Spark
-    ``tabiya.spark.build_book(spark, paths, out)``.
+    ``tabiya.spark.build_book(spark, paths, out)``, ``tabiya.spark.build_tree(spark, paths, out)``.
 
 Text: tag values and comments are kept as the file's bytes. ``Game.tags``, ``Game.tag(name)``
 and ``Game.tree()`` give ``str`` decoded as the file's text (UTF-8, or Latin-1 where the
@@ -34,8 +34,10 @@ from ._tabiya import (
     TabiyaError,
     book_counts,
     read_games,
+    tree_counts,
     write_games,
     write_polyglot_counts,
+    write_tree_counts,
 )
 from ._tabiya import Book as _Book
 from ._tabiya import positions as _positions
@@ -52,8 +54,10 @@ __all__ = [
     "positions",
     "read_games",
     "to_python_chess",
+    "tree_counts",
     "write_games",
     "write_polyglot_counts",
+    "write_tree_counts",
 ]
 
 
@@ -188,6 +192,7 @@ def positions(
     max_ply: Optional[int] = None,
     on_error: str = "raise",
     arrow: bool = False,
+    tree_keys: bool = False,
 ) -> Iterator[Any]:
     """Every main-line position of every game of ``source`` (a path or file object, as
     :func:`read_games` takes), with the move played from it, in batches of about
@@ -206,12 +211,17 @@ def positions(
       5 queen), castling as the king's move (``e1g1``);
     - ``result`` int8 (1 White won, 0 draw, -1 Black won, 2 unknown), ``white_elo`` and
       ``black_elo`` uint16 (0 when absent), ``ply`` uint16 (from 0), ``game`` uint64 (the
-      game's index in the source, from 0, counting games that could not be read).
+      game's index in the source, from 0, counting games that could not be read);
+    - with ``tree_keys=True``, ``tree_key`` uint8 (n, 26): the position's key in ``tabiya
+      tree`` files and in the Parquet moves table's ``tree_key`` (the normalised position, no
+      hash; zeros for a position of more than 32 pieces, which no tree holds).
 
     Positions stop at ``max_ply`` moves and at a null move. A game that cannot be read raises
     ``TabiyaError`` unless ``on_error="skip"``.
     """
-    reader = _positions(source, layout=layout, batch_size=batch_size, max_ply=max_ply, on_error=on_error)
+    reader = _positions(
+        source, layout=layout, batch_size=batch_size, max_ply=max_ply, on_error=on_error, tree_keys=tree_keys
+    )
     if not arrow:
         return reader
     return (_arrow_batch(batch) for batch in reader)

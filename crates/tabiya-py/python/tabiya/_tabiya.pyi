@@ -85,7 +85,13 @@ class Book:
 def read_games(source: Any, *, on_error: str = "raise") -> GameReader: ...
 def write_games(path: PathLike, games: Any, *, force: bool = False) -> int: ...
 def positions(
-    source: Any, *, layout: str = "bitboards", batch_size: int = 65536, max_ply: Optional[int] = None, on_error: str = "raise"
+    source: Any,
+    *,
+    layout: str = "bitboards",
+    batch_size: int = 65536,
+    max_ply: Optional[int] = None,
+    on_error: str = "raise",
+    tree_keys: bool = False,
 ) -> PositionReader: ...
 def book_counts(
     source: Any,
@@ -111,6 +117,23 @@ def write_polyglot_counts(
     min_score: float = 0.0,
     only: Optional[str] = None,
     uniform: bool = False,
+    force: bool = False,
+) -> int: ...
+def tree_counts(
+    path: PathLike, *, shard: int = 0, max_ply: Optional[int] = None, memory: int = 1 << 30
+) -> Dict[str, Any]: ...
+def write_tree_counts(
+    path: PathLike,
+    key: bytes,
+    code: npt.NDArray[np.uint16],
+    sums: List[npt.NDArray[np.uint64]],
+    first_year: npt.NDArray[np.uint16],
+    last_year: npt.NDArray[np.uint16],
+    top_len: npt.NDArray[np.uint8],
+    top_rating: npt.NDArray[np.uint16],
+    top_game: npt.NDArray[np.uint64],
+    tables: List[Tuple[bytes, npt.NDArray[np.uint64], List[Tuple[str, int]]]],
+    *,
     force: bool = False,
 ) -> int: ...
 def wthor_games(path: PathLike, *, names: Optional[PathLike] = None) -> Dict[str, Any]: ...

@@ -17,13 +17,11 @@ use super::{Selection, TagView, for_matching};
 use crate::game::Game;
 use crate::game::GameResult;
 use crate::games::index::ScidPositions;
-use crate::games::sink::report_unreadable;
 use crate::games::source::{PieceRead, read_numbered, read_pgn};
-use crate::games::{GamesError, ReadItem, Sink, Source};
+use crate::games::{GamesError, ReadItem, ReadReport, Sink, Source};
 use crate::pgn::ReadOptions;
 use crate::pgn::read::read_wanted;
 use crate::pgn::scanner::GameStart;
-use crate::pgn::variants::SkippedVariants;
 
 /// PGN text per piece read on one thread (as [`Source::read_in_parallel`]).
 const PGN_PIECE: usize = 256 << 10;
@@ -141,9 +139,7 @@ pub fn select_from<T: Send>(
     mut progress: impl FnMut(u64) + Send,
     mut keep: impl FnMut(GameRef, T, &mut dyn DiagnosticSink) -> Result<(), GamesError> + Send,
 ) -> Result<SelectSummary, GamesError> {
-    for d in source.diagnostics() {
-        diagnostics.report(d.clone());
-    }
+    let mut report = ReadReport::start(source, diagnostics);
     // A position in a SCID database is looked up (in its position index when it has a
     // current one) rather than replayed game by game.
     let positions = match source {
@@ -152,11 +148,10 @@ pub fn select_from<T: Send>(
     };
     let candidates = positions.as_ref().and_then(|p| selection.scid_candidates(p));
     if let Some(notice) = positions.as_ref().and_then(ScidPositions::notice) {
-        diagnostics.report(notice.clone());
+        report.diagnostics().report(notice.clone());
     }
     let identify = duplicates.is_active();
     let mut summary = SelectSummary::default();
-    let mut variants = SkippedVariants::default();
     source.read_selected_among(
         selection,
         candidates.as_deref(),
@@ -164,29 +159,16 @@ pub fn select_from<T: Send>(
         |item| {
             summary.read += 1;
             progress(1);
-            match item {
-                Ok((kept, found)) => {
-                    for d in found {
-                        diagnostics.report(d);
-                    }
-                    let Some((payload, identity)) = kept else { return Ok(()) };
-                    summary.selected += 1;
-                    let at = GameRef { input, number: summary.read };
-                    match duplicates.offer(at, identity, payload) {
-                        Some(payload) => keep(at, payload, diagnostics),
-                        None => Ok(()),
-                    }
-                }
-                Err(e) => {
-                    report_unreadable(e, &mut variants, diagnostics);
-                    Ok(())
-                }
+            let Some((payload, identity)) = report.game(item).flatten() else { return Ok(()) };
+            summary.selected += 1;
+            let at = GameRef { input, number: summary.read };
+            match duplicates.offer(at, identity, payload) {
+                Some(payload) => keep(at, payload, report.diagnostics()),
+                None => Ok(()),
             }
         },
     )?;
-    if let Some(d) = variants.diagnostic(source.path()) {
-        diagnostics.report(d);
-    }
+    report.finish();
     Ok(summary)
 }
 
