@@ -264,8 +264,9 @@ impl GameScanner {
         let tags = scan.read_tags(|name, value| ranges.push((name, value)));
         self.tag_ranges = ranges;
         if let Err(what) = tags {
-            // The open game stays open: the text after the broken tag may go on with it.
-            out.push_back(Err(self.syntax_error(piece, self.number.max(1), what)));
+            // The open game stays open: the text after the broken tag may go on with it. The
+            // broken tag section is the next game's, and its error is named so.
+            out.push_back(Err(self.syntax_error(piece, self.number + 1, what)));
             return;
         }
         if self.tag_ranges.is_empty()
