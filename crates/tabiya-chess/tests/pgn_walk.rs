@@ -75,9 +75,25 @@ fn seen(walk: PgnWalk<'_>) -> Vec<Result<(Seen, u64), String>> {
             moves,
             warnings,
         };
-        Ok((seen, game.length))
+        Ok((as_the_reader_marks_a_cut_game(seen), game.length))
     })
     .collect()
+}
+
+/// The one place where the two differ on purpose: a game whose main line an illegal or
+/// ambiguous move cut keeps its result in the walk (a book counts the game's moves with the
+/// result it was given, as `polyglot make-book` does), where the reader marks it unfinished:
+/// result `*` and a `Result "*"` tag.
+fn as_the_reader_marks_a_cut_game(mut seen: Seen) -> Seen {
+    if seen.warnings.iter().any(|w| w.contains("the main line ends before it")) {
+        seen.result = GameResult::Unknown;
+        for (name, value) in &mut seen.tags {
+            if name.as_bytes() == b"Result" {
+                *value = TextBuf::from(&b"*"[..]);
+            }
+        }
+    }
+    seen
 }
 
 fn walk_options(max_plies: Option<u32>) -> WalkOptions {
