@@ -7,7 +7,10 @@
 //! game's number in the shard`. Adding up rows of equal (key, move) as [`TreeMove::add`] does
 //! (sums, the least and the greatest known year, the five best games by rating then number)
 //! and numbering each shard's games after the games of the shards before it is what
-//! `tabiya_io::tree::merge_trees` does: the tree of the shards in order, byte for byte.
+//! `tabiya_io::tree::merge_trees` does: the tree of the shards in order, byte for byte. A
+//! position's moves keep the order they were first played in (the merge puts a later shard's
+//! new moves after the earlier ones): each row carries `shard × 2³² +` its place in its
+//! position's moves, and the least of these orders the moves of the reduced tree.
 
 use std::path::PathBuf;
 
@@ -33,7 +36,8 @@ const SHARD_SHIFT: u32 = 32;
 
 /// The counts of every (position, move) of the tree of `path` (any chess games source, named
 /// in the tree as written), as a dict of NumPy arrays, one row per (position, move) in key then
-/// move order: `key` (uint8, rows × 26: the tree's position key), `code` (uint16), `games`,
+/// first-played order: `key` (uint8, rows × 26: the tree's position key), `code` (uint16),
+/// `first_played` (uint64: `shard × 2³² +` the move's place among its position's), `games`,
 /// `wins`, `draws`, `losses`, `mover_rating_sum`, `mover_rated`, `opponent_rating_sum`,
 /// `opponent_rated` (uint64), `first_year`, `last_year` (uint16, 0 unknown), `top_len`
 /// (uint8: the row's best games), `top_rating` (uint16) and `top_game` (uint64: `shard × 2³² +`
@@ -55,6 +59,7 @@ fn tree_counts<'py>(
     let rows = counts.code.len();
     dict.set_item("key", PyArray1::from_vec(py, counts.key).reshape([rows, KEY_BYTES])?)?;
     set_column(&dict, "code", counts.code)?;
+    set_column(&dict, "first_played", counts.first_played)?;
     for (name, values) in counts.sums {
         set_column(&dict, name, values)?;
     }
@@ -94,6 +99,7 @@ fn sums(m: &TreeMove) -> [u64; 8] {
 struct Counts {
     key: Vec<u8>,
     code: Vec<u16>,
+    first_played: Vec<u64>,
     sums: Vec<(&'static str, Vec<u64>)>,
     first_year: Vec<u16>,
     last_year: Vec<u16>,
@@ -126,9 +132,10 @@ fn count(path: &std::path::Path, shard: u32, options: TreeOptions) -> PyResult<(
     let mut records = file.records();
     let damaged = |e: std::io::Error| file_error(temp.path(), "tree.damaged", e);
     while let Some((key, moves)) = records.position::<KEY_BYTES>().map_err(damaged)? {
-        for m in &moves {
+        for (place, m) in moves.iter().enumerate() {
             counts.key.extend_from_slice(&key);
             counts.code.push(m.code);
+            counts.first_played.push(u64::from(shard) << SHARD_SHIFT | place as u64);
             for ((_, column), value) in counts.sums.iter_mut().zip(sums(m)) {
                 column.push(value);
             }
@@ -147,18 +154,19 @@ fn count(path: &std::path::Path, shard: u32, options: TreeOptions) -> PyResult<(
 }
 
 /// Writes the tree of reduced counts (the columns of [`tree_counts`] with each (key, move)
-/// once, added up, in any order: `key` as the keys' bytes one after another, the top games'
+/// once, added up — `first_played` the least of its rows' —, in any order: `key` as the keys' bytes one after another, the top games'
 /// columns flat) and of the shards' game tables `tables` (a list of (table, table_offsets,
 /// sources) in shard order) to `path`, atomically; an existing file is replaced only with
 /// `force`. Returns the number of positions.
 #[pyfunction]
-#[pyo3(signature = (path, key, code, sums, first_year, last_year, top_len, top_rating, top_game, tables, *, force = false))]
+#[pyo3(signature = (path, key, code, first_played, sums, first_year, last_year, top_len, top_rating, top_game, tables, *, force = false))]
 #[allow(clippy::too_many_arguments)]
 fn write_tree_counts(
     py: Python<'_>,
     path: PathBuf,
     key: &[u8],
     code: PyReadonlyArray1<'_, u16>,
+    first_played: PyReadonlyArray1<'_, u64>,
     sums: Vec<PyReadonlyArray1<'_, u64>>,
     first_year: PyReadonlyArray1<'_, u16>,
     last_year: PyReadonlyArray1<'_, u16>,
@@ -169,7 +177,8 @@ fn write_tree_counts(
     force: bool,
 ) -> PyResult<u64> {
     refuse_existing(&path, force)?;
-    let (code, first_year, last_year) = (code.as_slice()?, first_year.as_slice()?, last_year.as_slice()?);
+    let (code, first_played) = (code.as_slice()?, first_played.as_slice()?);
+    let (first_year, last_year) = (first_year.as_slice()?, last_year.as_slice()?);
     let (top_len, top_rating, top_game) = (top_len.as_slice()?, top_rating.as_slice()?, top_game.as_slice()?);
     let sums: Vec<&[u64]> = sums.iter().map(|s| s.as_slice()).collect::<Result<_, _>>()?;
     let rows = code.len();
@@ -177,7 +186,7 @@ fn write_tree_counts(
     if key.len() != rows * KEY_BYTES
         || sums.len() != SUMS.len()
         || sums.iter().any(|s| s.len() != rows)
-        || [first_year.len(), last_year.len(), top_len.len()].iter().any(|&l| l != rows)
+        || [first_played.len(), first_year.len(), last_year.len(), top_len.len()].iter().any(|&l| l != rows)
         || top_rating.len() != tops
         || top_game.len() != tops
     {
@@ -191,7 +200,8 @@ fn write_tree_counts(
             Ok((bytes.as_slice(), offsets.as_slice()?, sources))
         })
         .collect::<PyResult<_>>()?;
-    let columns = Reduced { key, code, sums: &sums, first_year, last_year, top_len, top_rating, top_game };
+    let columns =
+        Reduced { key, code, first_played, sums: &sums, first_year, last_year, top_len, top_rating, top_game };
     let (bytes, positions) =
         py.detach(|| write_tree(&columns, &tables)).map_err(|e| file_error(&path, "tree.io", e))?;
     tabiya_io::write_atomic(&path, &bytes).map_err(|e| file_error(&path, "tree.io", e))?;
@@ -206,6 +216,7 @@ type ShardTable<'py> = (Vec<u8>, PyReadonlyArray1<'py, u64>, Vec<(String, u64)>)
 struct Reduced<'a> {
     key: &'a [u8],
     code: &'a [u16],
+    first_played: &'a [u64],
     sums: &'a [&'a [u64]],
     first_year: &'a [u16],
     last_year: &'a [u16],
@@ -237,7 +248,9 @@ fn write_tree(counts: &Reduced<'_>, tables: &[(&[u8], &[u64], Vec<TreeSource>)])
         at += usize::from(n);
     }
     let mut order: Vec<usize> = (0..counts.code.len()).collect();
-    order.sort_unstable_by(|&a, &b| counts.key(a).cmp(counts.key(b)).then(counts.code[a].cmp(&counts.code[b])));
+    order.sort_unstable_by(|&a, &b| {
+        counts.key(a).cmp(counts.key(b)).then(counts.first_played[a].cmp(&counts.first_played[b]))
+    });
     let mut writer = TreeWriter::<Vec<u8>, KEY_BYTES>::new(Vec::new(), GAME).map_err(|e| e.to_string())?;
     let mut positions = 0;
     for position in order.chunk_by(|&a, &b| counts.key(a) == counts.key(b)) {

@@ -126,6 +126,7 @@ def write_tree_counts(
     path: PathLike,
     key: bytes,
     code: npt.NDArray[np.uint16],
+    first_played: npt.NDArray[np.uint64],
     sums: List[npt.NDArray[np.uint64]],
     first_year: npt.NDArray[np.uint16],
     last_year: npt.NDArray[np.uint16],

@@ -207,7 +207,7 @@ _TREE_SUMS = ["games", "wins", "draws", "losses", "mover_rating_sum", "mover_rat
 #: shard) with its game table, record offsets (uint64 little-endian), sources (JSON) and, in
 #: the first five sums, what its build did.
 TREE_SCHEMA = (
-    "key binary, code int, "
+    "key binary, code int, first_played long, "
     + ", ".join(f"{name} long" for name in _TREE_SUMS)
     + ", first_year int, last_year int, top array<struct<neg_rating:int,game:long>>,"
     + " shard_table binary, table_offsets binary, sources string"
@@ -236,7 +236,7 @@ def _tree_batches(batches: Iterable[Any], options: Dict[str, Any]) -> Iterable[A
             )
             nothing = pa.nulls(rows, pa.binary())
             yield pa.RecordBatch.from_arrays(
-                [key.cast(pa.binary()), pa.array(c["code"].astype(np.int32))]
+                [key.cast(pa.binary()), pa.array(c["code"].astype(np.int32)), pa.array(c["first_played"].view(np.int64))]
                 + [pa.array(c[name].view(np.int64)) for name in _TREE_SUMS]
                 + [
                     pa.array(c["first_year"].astype(np.int32)),
@@ -246,11 +246,11 @@ def _tree_batches(batches: Iterable[Any], options: Dict[str, Any]) -> Iterable[A
                     nothing,
                     pa.nulls(rows, pa.string()),
                 ],
-                names=["key", "code", *_TREE_SUMS, "first_year", "last_year", "top", "shard_table", "table_offsets", "sources"],
+                names=["key", "code", "first_played", *_TREE_SUMS, "first_year", "last_year", "top", "shard_table", "table_offsets", "sources"],
             )
             summary = [c["summary"][name] for name in _TREE_SUMMARY] + [0] * (len(_TREE_SUMS) - len(_TREE_SUMMARY))
             yield pa.RecordBatch.from_arrays(
-                [pa.array([b""], pa.binary()), pa.array([shard], pa.int32())]
+                [pa.array([b""], pa.binary()), pa.array([shard], pa.int32()), pa.array([0], pa.int64())]
                 + [pa.array([n], pa.int64()) for n in summary]
                 + [
                     pa.array([0], pa.int32()),
@@ -260,7 +260,7 @@ def _tree_batches(batches: Iterable[Any], options: Dict[str, Any]) -> Iterable[A
                     pa.array([c["table_offsets"].astype("<u8").tobytes()], pa.binary()),
                     pa.array([json.dumps(c["sources"])], pa.string()),
                 ],
-                names=["key", "code", *_TREE_SUMS, "first_year", "last_year", "top", "shard_table", "table_offsets", "sources"],
+                names=["key", "code", "first_played", *_TREE_SUMS, "first_year", "last_year", "top", "shard_table", "table_offsets", "sources"],
             )
 
 
@@ -297,6 +297,8 @@ def build_tree(
     counted = shards.mapInArrow(lambda batches: _tree_batches(batches, options), TREE_SCHEMA)
     known_year = F.when(F.col("first_year") > 0, F.col("first_year"))
     reduced = counted.groupBy("key", "code").agg(
+        # A position's moves in the order they were first played, over the shards in order.
+        F.min("first_played").alias("first_played"),
         *[F.sum(name).alias(name) for name in _TREE_SUMS],
         F.coalesce(F.min(known_year), F.lit(0)).alias("first_year"),
         F.max("last_year").alias("last_year"),
@@ -319,6 +321,7 @@ def build_tree(
         os.fspath(out),
         b"".join(moves.column("key").to_pylist()),
         moves.column("code").to_numpy().astype(np.uint16),
+        np.ascontiguousarray(moves.column("first_played").to_numpy().view(np.uint64)),
         [np.ascontiguousarray(moves.column(name).to_numpy().view(np.uint64)) for name in _TREE_SUMS],
         moves.column("first_year").to_numpy().astype(np.uint16),
         moves.column("last_year").to_numpy().astype(np.uint16),
