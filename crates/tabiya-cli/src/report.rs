@@ -177,6 +177,24 @@ pub fn summary(quiet: bool, text: impl fmt::Display) {
     }
 }
 
+/// Runs `build`, which walks `len` bytes of PGN, showing on `bar` how far the walk has come.
+pub fn walking<T: Send>(bar: &ProgressBar, len: usize, build: impl FnOnce() -> T + Send) -> T {
+    let start = tabiya_chess::pgn::walked_bytes();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    show_bytes(bar, len as u64);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                bar.set_position(tabiya_chess::pgn::walked_bytes() - start);
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        });
+        let built = build();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        built
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;

@@ -14,7 +14,7 @@ use crate::registry::Format;
 
 use crate::args::*;
 use crate::output;
-use crate::report::{CliError, Output, Unit, progress, summary};
+use crate::report::{CliError, Output, Unit, progress, summary, walking};
 
 const FORMAT: Format = Format::Chess(tabiya_chess::Format::Kvetka);
 
@@ -127,13 +127,14 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     };
     let references = header.references();
     let mut builder = Builder::new(header);
-    let bar = progress(Unit::Records, args.inputs.len() as u64, global.quiet, "adding games");
     for input in &args.inputs {
         let (path, format) = super::input_format(input, None)?;
+        // One bar an input: PGN shows the bytes walked of its size, SCID the time taken.
+        let bar = progress(Unit::Records, 0, global.quiet, &format!("reading {}", path.display()));
         match format {
             Format::Chess(tabiya_chess::Format::Pgn) => {
                 let bytes = tabiya_io::read_decompressed(&path).map_err(CliError::input)?;
-                builder.add_pgn(&path, &bytes).map_err(input_error)?;
+                walking(&bar, bytes.len(), || builder.add_pgn(&path, &bytes)).map_err(input_error)?;
             }
             // Game links point at a game's byte offset in a PGN file; a SCID game has none.
             Format::Chess(tabiya_chess::Format::Scid3)
@@ -154,9 +155,8 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
             }
             other => return Err(CliError::unsupported(format!("building Kvetka books from {other}"))),
         }
-        bar.inc(1);
+        bar.finish_and_clear();
     }
-    bar.finish_and_clear();
     let report = match existing {
         Some(mut book) => {
             let (built, mut report) = builder.finish(names.as_ref()).map_err(input_error)?;

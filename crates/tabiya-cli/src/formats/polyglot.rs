@@ -11,8 +11,7 @@ use tabiya_chess::games;
 use tabiya_chess::polyglot::{self, Entry, EntryRun, MakeOptions, MergeRule};
 
 use crate::args::*;
-use crate::report::{CliError, Output, Unit, counted, progress, show_bytes, summary};
-use indicatif::ProgressBar;
+use crate::report::{CliError, Output, Unit, counted, progress, summary, walking};
 
 const FORMAT: Format = Format::Chess(tabiya_chess::Format::Polyglot);
 
@@ -80,24 +79,6 @@ pub fn verify(path: &Path, args: &VerifyArgs, _global: &Global) -> Result<ExitCo
 
 pub fn probe(path: &Path, args: &ProbeArgs, global: &Global) -> Result<ExitCode, CliError> {
     super::books::probe(path, args, global, FORMAT)
-}
-
-/// Runs `build`, which walks `len` bytes of PGN, showing on `bar` how far the walk has come.
-fn walking<T: Send>(bar: &ProgressBar, len: usize, build: impl FnOnce() -> T + Send) -> T {
-    let start = tabiya_chess::pgn::walked_bytes();
-    let done = std::sync::atomic::AtomicBool::new(false);
-    show_bytes(bar, len as u64);
-    std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                bar.set_position(tabiya_chess::pgn::walked_bytes() - start);
-                std::thread::sleep(std::time::Duration::from_millis(100));
-            }
-        });
-        let built = build();
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
-        built
-    })
 }
 
 pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
