@@ -229,3 +229,31 @@ fn a_game_cut_at_an_illegal_move_is_written_unfinished() {
     );
     assert!(games[1].contains("[Result \"0-1\"]") && games[1].contains("1. d4 d5 0-1"), "{written}");
 }
+
+/// A book is built from a stream (standard input here) as from the file itself: the stream is
+/// read once, not taken for empty or read through.
+#[test]
+fn a_book_from_standard_input_is_the_book_of_the_file() {
+    use std::io::Write;
+    let Some(pgn) = corpus_file("pgn/small-varied.pgn") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["file.bin", "stream.bin", "file.kob", "stream.kob"] {
+        let output = dir.path().join(name);
+        let mut command = Command::new(env!("CARGO_BIN_EXE_tabiya"));
+        let input = if name.starts_with("file") { pgn.to_str().unwrap() } else { "-" };
+        command.args(["book", "-q", input, "-o", output.to_str().unwrap()]);
+        let mut child =
+            command.stdin(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        if input == "-" {
+            stdin.write_all(&std::fs::read(&pgn).unwrap()).unwrap();
+        }
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", stderr(&out));
+    }
+    let read = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
+    assert!(!read("file.bin").is_empty());
+    assert_eq!(read("file.bin"), read("stream.bin"));
+    assert_eq!(read("file.kin"), read("stream.kin"));
+}

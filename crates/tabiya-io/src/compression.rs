@@ -275,7 +275,8 @@ pub(crate) fn decoder(
 /// memory. For formats read whole (Othello and shogi text, a PGN book source).
 pub fn read_decompressed(path: &Path) -> Result<crate::FileBytes, Error> {
     let mut data = open_decompressed(path)?;
-    if data.compression().is_none() {
+    // A plain regular file is read as `read_input` reads it (mapped); a stream only once, here.
+    if data.compression().is_none() && std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
         drop(data);
         return crate::read_input(path);
     }
