@@ -93,6 +93,9 @@ pub struct InfoArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Input format, when the file name does not say it (a stream of a binary format).
+    #[arg(long)]
+    pub from: Option<String>,
     /// Directory with the name files (WTHOR.JOU/.TRN) when they are not beside the input.
     #[arg(long)]
     pub names: Option<PathBuf>,
@@ -199,6 +202,9 @@ pub struct VerifyArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Input format, when the file name does not say it (a stream of a binary format).
+    #[arg(long)]
+    pub from: Option<String>,
     /// Directory with the name files (WTHOR.JOU/.TRN) when they are not beside the input.
     #[arg(long)]
     pub names: Option<PathBuf>,

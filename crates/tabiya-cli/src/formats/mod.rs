@@ -112,7 +112,7 @@ pub fn common_options(command: &str) -> &'static [&'static str] {
         "book" => &["inputs", "output", "to", "quiet", "force"],
         "probe" => &["book", "fen", "moves", "json", "quiet", "force"],
         "select" => &["inputs", "output", "count", "from", "to", "quiet", "force"],
-        "info" | "verify" => &["path", "json", "quiet", "force"],
+        "info" | "verify" => &["path", "json", "from", "quiet", "force"],
         "tree" => &["inputs", "output", "max_ply", "memory", "solve_empties", "quiet", "force"],
         _ => &["quiet", "force"],
     }
@@ -251,7 +251,7 @@ fn unknown_format(option: &str, name: &str) -> CliError {
 }
 
 pub fn info(args: &InfoArgs, global: &Global) -> Result<ExitCode, CliError> {
-    let (path, format) = input_format(&args.path, None)?;
+    let (path, format) = input_format(&args.path, args.from.as_deref())?;
     check_options("info", &global.given, &[Part::new(format, Role::Info, None)])?;
     if info_depth(format) == InfoDepth::Size {
         return basic_info(&path, format, args);
@@ -411,7 +411,7 @@ pub fn verify(args: &VerifyArgs, global: &Global) -> Result<ExitCode, CliError> 
         check_options("verify", &global.given, &[Part::new(games, Role::Verify, None)])?;
         return wthor::verify_dir(&args.path, args, global);
     }
-    let (path, format) = input_format(&args.path, None)?;
+    let (path, format) = input_format(&args.path, args.from.as_deref())?;
     check_options("verify", &global.given, &[Part::new(format, Role::Verify, None)])?;
     if !verifies(format) {
         return Err(CliError::unsupported(format!("verifying {format}")));
