@@ -20,6 +20,7 @@
 mod atomic;
 pub mod cleanup;
 pub mod compression;
+pub mod date;
 mod diagnostic;
 mod error;
 mod input;

@@ -127,18 +127,9 @@ impl Header {
     }
 }
 
-/// The (year, month, day) of a day number counted from 1970-01-01 (proleptic Gregorian).
+/// The (year, month, day) of a day number counted from 1970-01-01.
 fn civil_date(days: i64) -> (u16, u8, u8) {
-    // Howard Hinnant's days-to-civil algorithm, on 400-year eras.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (year, month, day) = tabiya_io::date::civil_date(days);
     (year as u16, month, day)
 }
 
