@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use tabiya_io::Head;
 use tabiya_io::sniff::find_format;
 
+use crate::polyglot::Entry;
+
 /// Every chess file format tabiya knows. A multi-file format is one value whichever of its
 /// files is named (`games.sg4` and `games.si4` are both `Scid4`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -91,7 +93,7 @@ impl Format {
     /// Names a file's format from its head. Magic bytes win over the extension; formats
     /// without magic are named by extension, even when the size does not fit their records (a
     /// book cut short is a damaged book, whose reader names the damage); a file without a
-    /// known extension that starts like PGN is PGN.
+    /// known extension is named by its content ([`Format::by_content`]).
     pub fn sniff(head: &Head) -> Option<Format> {
         let bytes = &head.bytes;
         if bytes.starts_with(SCID_INDEX_MAGIC) && bytes.len() >= 10 {
@@ -109,11 +111,24 @@ impl Format {
         if head.extension == "ctg" && bytes.starts_with(CTG_MAGIC) {
             return Some(Format::Ctg);
         }
-        match Format::from_extension(&head.extension) {
-            Some(f) => Some(f),
-            None if matches!(head.text_start().first(), Some(b'[' | b'1')) => Some(Format::Pgn),
-            None => None,
+        Format::from_extension(&head.extension).or_else(|| Format::by_content(head))
+    }
+
+    /// Names a file without a known extension (a stream: `-`, a FIFO, `<(…)`) by its content:
+    /// text that starts like PGN is PGN; a first line that is a JSON object with a `moves` array
+    /// is chess JSON Lines (Othello's has a transcript string there); a whole number of
+    /// well-formed Polyglot entries in key order (at least two) is a Polyglot book.
+    pub fn by_content(head: &Head) -> Option<Format> {
+        let text = head.text_start();
+        if matches!(text.first(), Some(b'[' | b'1')) {
+            return Some(Format::Pgn);
         }
+        if text.first() == Some(&b'{') {
+            let line = text.split(|&b| b == b'\n').next().unwrap_or_default();
+            let moves_listed = serde_json::from_slice::<serde_json::Value>(line).is_ok_and(|v| v["moves"].is_array());
+            return moves_listed.then_some(Format::JsonLines);
+        }
+        looks_like_polyglot(head).then_some(Format::Polyglot)
     }
 
     /// The file that names a multi-file format given by its stem (`games` for `games.si4`,
@@ -130,6 +145,18 @@ impl Format {
     pub fn holds_games(self) -> bool {
         matches!(self, Format::Pgn | Format::Scid3 | Format::Scid4 | Format::Scid5)
     }
+}
+
+/// Polyglot has no magic bytes: a head is taken for a book when it holds at least two whole
+/// entries, every entry in it is well-formed and the keys do not decrease (the order every
+/// Polyglot book is written in), and the size, when known, is a whole number of entries.
+fn looks_like_polyglot(head: &Head) -> bool {
+    let entries: Vec<Entry> =
+        head.bytes.chunks_exact(16).map(|c| Entry::from_bytes(c.try_into().expect("16 bytes"))).collect();
+    entries.len() >= 2
+        && head.size.is_none_or(|size| size % 16 == 0)
+        && entries.iter().all(|e| e.move_is_well_formed())
+        && entries.windows(2).all(|w| w[0].key <= w[1].key)
 }
 
 impl std::fmt::Display for Format {

@@ -141,24 +141,51 @@ fn source_format(path: &Path) -> Result<SourceFormat, GamesError> {
 ///
 /// Every games file also gets its [`statistics`](statistics::statistics): results, dates,
 /// ratings, the most frequent players, events and openings.
-pub fn info(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Info, GamesError> {
-    let mut info = match source_format(path)? {
-        SourceFormat::Pgn => crate::pgn::report::info(path, progress)?,
-        SourceFormat::Scid => {
-            let db = Database::open(path)?;
-            let mut info = crate::scid::report::info(&db, path);
-            info.statistics = Some(statistics::statistics(&Source::Scid(Box::new(db)))?);
-            return Ok(info);
+pub fn info(path: &Path, progress: &mut (dyn FnMut(u64, u64) + Send)) -> Result<Info, GamesError> {
+    let format = source_format(path)?;
+    if format == SourceFormat::Scid {
+        let db = Database::open(path)?;
+        let mut info = crate::scid::report::info(&db, path);
+        info.statistics = Some(statistics::statistics(&Source::Scid(Box::new(db)))?);
+        return Ok(info);
+    }
+    // One pass gives the counts and the statistics: a stream can be read once.
+    let source = Source::open(path)?;
+    let (mut pgn, mut jsonl, mut lost) = (crate::pgn::report::Tally::default(), Tally::default(), Vec::new());
+    let mut keep_lost = |d: Diagnostic| {
+        if d.is_error() {
+            lost.push(d)
         }
-        SourceFormat::JsonLines => {
-            let tally = tally(path, progress)?;
+    };
+    let statistics = statistics::statistics_with(&source, |item| {
+        match (format, item) {
+            (SourceFormat::Pgn, Ok(game)) => pgn.add(Ok(game), &mut keep_lost),
+            (SourceFormat::Pgn, Err(GamesError::Pgn(e))) => pgn.add(Err(e), &mut keep_lost),
+            (_, Ok((plies, _))) => {
+                jsonl.games += 1;
+                jsonl.plies += plies as u64;
+            }
+            (_, Err(e)) => {
+                jsonl.unreadable += 1;
+                jsonl.problems.push(e.diagnostic());
+            }
+        }
+        let (done, total) = source.bytes_read().unwrap_or((jsonl.games + jsonl.unreadable, 0));
+        progress(done, total);
+    })?;
+    let mut info = match format {
+        SourceFormat::Pgn => {
+            pgn.finish(path, &mut keep_lost);
+            pgn.info(path, lost)
+        }
+        _ => {
             let mut info = Info::new(path, Format::JsonLines.name());
-            info.count("games", tally.games).count("unreadable_games", tally.unreadable).count("plies", tally.plies);
-            info.problems = tally.problems;
+            info.count("games", jsonl.games).count("unreadable_games", jsonl.unreadable).count("plies", jsonl.plies);
+            info.problems = jsonl.problems;
             info
         }
     };
-    info.statistics = Some(statistics::statistics(&Source::open(path)?)?);
+    info.statistics = Some(statistics);
     Ok(info)
 }
 

@@ -74,8 +74,9 @@ impl Format {
 
     /// Names a file's format from its head: the Othello and shogi formats by their extensions
     /// (checked against record sizes; Othello's JSON Lines by a first line with a transcript
-    /// as its moves), everything else by chess's magic bytes, extensions and
-    /// the look of PGN.
+    /// as its moves), everything else by chess's magic bytes and extensions; a head whose
+    /// extension no family knows (a stream) by its content, chess's looks first, then
+    /// Othello's, then shogi's.
     pub fn sniff(head: &Head) -> Option<Format> {
         use tabiya_othello::Format as O;
         if head.bytes.starts_with(tabiya_arrow::MAGIC) {
@@ -90,7 +91,12 @@ impl Format {
         if S::from_extension(&head.extension).is_some_and(|f| f != S::JsonLines) {
             return S::sniff(head).map(Format::Shogi);
         }
-        tabiya_chess::Format::sniff(head).map(Format::Chess)
+        // Chess names every head with a chess extension; what it leaves has an extension no
+        // family knows (a stream: `-`, a FIFO, `<(…)`): Othello's and shogi's content next.
+        tabiya_chess::Format::sniff(head)
+            .map(Format::Chess)
+            .or_else(|| O::by_content(head).map(Format::Othello))
+            .or_else(|| S::by_content(head).map(Format::Shogi))
     }
 
     /// The file that names a multi-file format given by its stem, in any family.

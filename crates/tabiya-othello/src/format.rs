@@ -93,48 +93,108 @@ impl Format {
     /// Names a file's format from its extension, a transcript by the look of its first line
     /// (moves such as `f5d6c3`: a `.txt` of prose is no transcript), and JSON Lines as
     /// Othello's when the first line is an object whose `moves` is a transcript (chess and shogi
-    /// JSON Lines list their moves). A Wthor file whose size does not fit its records is still named by its extension:
-    /// the reader reports the damage (a file cut short is a damaged Wthor file, not an unknown
-    /// one).
+    /// JSON Lines list their moves). A Wthor file whose size does not fit its records is still
+    /// named by its extension: the reader reports the damage (a file cut short is a damaged
+    /// Wthor file, not an unknown one). A file without a known extension (a stream: `-`, a FIFO,
+    /// `<(…)`) is named by its content ([`Format::by_content`]).
     pub fn sniff(head: &Head) -> Option<Format> {
-        let format = Format::from_extension(&head.extension)?;
+        let Some(format) = Format::from_extension(&head.extension) else {
+            return Format::by_content(head);
+        };
         let fits = match format {
-            Format::Transcript => {
-                let text = head.text_start();
-                let line = text.split(|&b| b == b'\n').next().unwrap_or_default();
-                let starts_with_a_move = matches!(line, [b'a'..=b'h' | b'A'..=b'H', b'1'..=b'8', ..]);
-                // An empty file is a transcript of no games (what writing none gives).
-                text.is_empty()
-                    || starts_with_a_move && line.iter().all(|b| b.is_ascii_alphanumeric() || b.is_ascii_whitespace())
-            }
-            Format::JsonLines => {
-                let line = head.text_start().split(|&b| b == b'\n').next().unwrap_or_default();
-                serde_json::from_slice::<serde_json::Value>(line).is_ok_and(|v| {
-                    v["moves"].as_str().is_some_and(|m| crate::text::transcript::parse_line(m, 1).is_ok())
-                })
-            }
+            Format::Transcript => head.text_start().is_empty() || looks_like(Format::Transcript, head),
+            Format::JsonLines => looks_like(Format::JsonLines, head),
             _ => true,
         };
         fits.then_some(format)
     }
 
-    /// The whole records a Wthor file of `size` bytes holds after its header (for a progress
-    /// bar's total; the reader checks the header's count); `None` for the text formats.
-    pub fn records_in(self, size: u64) -> Option<u64> {
-        let (header, record) = match self {
+    /// Names a head by its content alone: GGF by `(;GM[Othello]`, JSON Lines and transcripts as
+    /// [`Format::sniff`] does, CSV by the export's header line, OBF by a first line that reads
+    /// as a position, and Wthor files by a header that reads without a warning and, when the
+    /// size is known, a size that is exactly its records' (name files need the size: their
+    /// headers differ only in the record size).
+    pub fn by_content(head: &Head) -> Option<Format> {
+        let text_formats = [Format::Ggf, Format::JsonLines, Format::Csv, Format::Transcript, Format::Obf];
+        text_formats.into_iter().find(|&f| looks_like(f, head)).or_else(|| wthor_by_header(head))
+    }
+
+    /// The header and record sizes of a Wthor file; `None` for the text formats.
+    fn record_layout(self) -> Option<(u64, u64)> {
+        Some(match self {
             Format::WthorGames => (16, 68),
             Format::WthorGames10 => (16, 104),
             Format::WthorSolitaires => (16 + 256, 36),
             Format::WthorPlayers => (16, 20),
             Format::WthorTournaments => (16, 26),
             _ => return None,
-        };
+        })
+    }
+
+    /// The whole records a Wthor file of `size` bytes holds after its header (for a progress
+    /// bar's total; the reader checks the header's count); `None` for the text formats.
+    pub fn records_in(self, size: u64) -> Option<u64> {
+        let (header, record) = self.record_layout()?;
         Some(size.saturating_sub(header) / record)
     }
 
     /// The Wthor games file given by its stem (`WTH_2001` for `WTH_2001.wtb`), when it exists.
     pub fn find_by_stem(stem: &Path) -> Option<PathBuf> {
         Some(stem.with_extension("wtb")).filter(|c| c.is_file())
+    }
+}
+
+/// Whether the first line of `head` reads as a record of the text format `format`.
+fn looks_like(format: Format, head: &Head) -> bool {
+    let text = head.text_start();
+    let line = text.split(|&b| b == b'\n').next().unwrap_or_default();
+    let line = String::from_utf8_lossy(line);
+    let line = line.trim_end();
+    match format {
+        Format::Ggf => text.starts_with(b"(;GM[Othello]"),
+        Format::JsonLines => serde_json::from_str::<serde_json::Value>(line)
+            .is_ok_and(|v| v["moves"].as_str().is_some_and(|m| crate::text::transcript::parse_line(m, 1).is_ok())),
+        Format::Csv => {
+            let columns: Vec<&str> = line.split(',').collect();
+            ["black", "white", "moves"].iter().all(|c| columns.contains(c))
+        }
+        Format::Transcript => {
+            matches!(line.as_bytes(), [b'a'..=b'h' | b'A'..=b'H', b'1'..=b'8', ..])
+                && line.bytes().all(|b| b.is_ascii_alphanumeric() || b.is_ascii_whitespace())
+                && crate::text::transcript::parse_line(line, 1).is_ok()
+        }
+        Format::Obf => crate::text::obf::parse_line(line, 1).is_ok(),
+        _ => false,
+    }
+}
+
+/// The Wthor file a head's 16-byte header describes, if it reads without a warning (century,
+/// creation date) and describes one kind of file: games (a game year, 8×8 or 10×10),
+/// solitaires (game type 1), or names (no games, no year: players or tournaments, told apart
+/// by the size).
+fn wthor_by_header(head: &Head) -> Option<Format> {
+    let mut warnings = Vec::new();
+    let header = crate::wthor::Header::read(&head.bytes, &mut warnings).ok()?;
+    if !warnings.is_empty() || header.reserved != 0 {
+        return None;
+    }
+    let candidates: &[Format] = match (header.game_type, header.board_size) {
+        (1, 0 | 8) => &[Format::WthorSolitaires],
+        (0, 10) if header.game_year != 0 => &[Format::WthorGames10],
+        (0, 0 | 8) if header.game_year != 0 && header.n2 == 0 => &[Format::WthorGames],
+        (0, 0) if header.n1 == 0 && header.game_year == 0 => &[Format::WthorPlayers, Format::WthorTournaments],
+        _ => return None,
+    };
+    let records = u64::from(if header.n1 == 0 && header.game_year == 0 { u32::from(header.n2) } else { header.n1 });
+    let fits = |format: Format| {
+        let (start, record) = format.record_layout().expect("a Wthor format");
+        // Solitaire files hold a presence table of 256 bytes, or the document's 512.
+        let starts: &[u64] = if format == Format::WthorSolitaires { &[start, start + 256] } else { &[start] };
+        head.size.map(|size| starts.iter().any(|s| size == s + record * records))
+    };
+    match candidates {
+        [one] if fits(*one) != Some(false) => Some(*one),
+        _ => candidates.iter().copied().find(|&f| fits(f) == Some(true)),
     }
 }
 

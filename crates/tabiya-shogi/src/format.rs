@@ -78,9 +78,37 @@ impl Format {
         find_format(&Format::ALL, ext, |f, e| f.extensions().contains(&e))
     }
 
-    /// Names a file's format from its extension.
+    /// Names a file's format from its extension; without a known extension (a stream: `-`, a
+    /// FIFO, `<(…)`), by its content ([`Format::by_content`]).
     pub fn sniff(head: &Head) -> Option<Format> {
-        Format::from_extension(&head.extension)
+        Format::from_extension(&head.extension).or_else(|| Format::by_content(head))
+    }
+
+    /// Names a head by its content alone: KIF by its move table's heading `手数----指手`, KI2 by
+    /// moves marked ▲ or △ (each in UTF-8 or Shift-JIS, the two encodings these files come in),
+    /// CSA by a first record line that is a version, a name, a position or a move (`V2`, `N+`,
+    /// `PI`, `P1`, `+7776FU`), SFEN by a first line `sfen …` or a board of nine ranks. T-BASE
+    /// sets are several files and are named by their extensions only.
+    pub fn by_content(head: &Head) -> Option<Format> {
+        let text = head.text_start();
+        let holds = |needles: &[&[u8]]| needles.iter().any(|n| text.windows(n.len()).any(|w| w == *n));
+        // 手数---- in UTF-8 and in Shift-JIS.
+        if holds(&[b"\xE6\x89\x8B\xE6\x95\xB0----", b"\x8E\xE8\x90\x94----"]) {
+            return Some(Format::Kif);
+        }
+        // ▲ and △ in UTF-8 and in Shift-JIS.
+        if holds(&[b"\xE2\x96\xB2", b"\xE2\x96\xB3", b"\x81\xA3", b"\x81\xA2"]) {
+            return Some(Format::Ki2);
+        }
+        let first_record = text.split(|&b| b == b'\n').map(|l| l.trim_ascii()).find(|l| !l.starts_with(b"'"))?;
+        let csa = [&b"V2"[..], b"N+", b"N-", b"PI", b"P1", b"$"].iter().any(|p| first_record.starts_with(p))
+            || matches!(first_record, [b'+' | b'-', b'0'..=b'9', b'0'..=b'9', b'1'..=b'9', b'1'..=b'9', ..]);
+        if csa {
+            return Some(Format::Csa);
+        }
+        let sfen_board =
+            first_record.split(|&b| b == b' ').next().is_some_and(|board| board.split(|&b| b == b'/').count() == 9);
+        (first_record.starts_with(b"sfen ") || sfen_board).then_some(Format::Sfen)
     }
 
     /// The T-BASE diagrams given by their stem (`problems` for `problems.dia`), when they exist.

@@ -38,7 +38,12 @@ pub struct RecordFile {
 /// Reads a file (compressed or not: gzip, bzip2, xz, zstd, zip); see [`parse`].
 pub fn read(path: &Path, format: Format, encoding: Option<Encoding>) -> Result<RecordFile, Error> {
     let bytes = tabiya_io::read_decompressed(path).map_err(|e| Error::of_input(e, path))?;
-    let mut file = parse(&bytes, format, encoding).map_err(|e| e.in_file(path))?;
+    parse_file(path, &bytes, format, encoding)
+}
+
+/// [`parse`], with every location naming `path`.
+fn parse_file(path: &Path, bytes: &[u8], format: Format, encoding: Option<Encoding>) -> Result<RecordFile, Error> {
+    let mut file = parse(bytes, format, encoding).map_err(|e| e.in_file(path))?;
     for d in &mut file.diagnostics {
         *d = d.clone().in_file(path);
     }
@@ -347,8 +352,10 @@ struct JsonVariation {
 /// `info` of a KIF, KI2, CSA or SFEN file: bytes, records, moves, encoding, the first record's
 /// start SFEN and headers.
 pub fn info(path: &Path, format: Format) -> Result<Info, Error> {
-    let size = std::fs::metadata(path).map_err(|e| Error::io(path, e))?.len();
-    let file = read(path, format, None)?;
+    let bytes = tabiya_io::read_decompressed(path).map_err(|e| Error::of_input(e, path))?;
+    // The file's size on disk; a stream's, the bytes it gave (it can be read once).
+    let size = std::fs::metadata(path).ok().filter(|m| m.is_file()).map_or(bytes.len() as u64, |m| m.len());
+    let file = parse_file(path, &bytes, format, None)?;
     let mut info = Info::new(path, format.name());
     info.count("bytes", size);
     info.count("records", file.records.len());

@@ -2,6 +2,7 @@
 //! and names alone; PGN and JSON Lines read through on all cores, the opening of a game without
 //! an `ECO` tag classified by position ([`crate::openings`]).
 
+use tabiya_io::Diagnostic;
 use tabiya_io::report::{GameFacts, Outcome, Statistics, Tally};
 
 use super::{GamesError, Source};
@@ -46,6 +47,16 @@ fn add_game(tally: &mut Tally, game: &Game, eco: Option<&'static str>) {
 /// database (its index and names: no game is decoded; an opening is the index's ECO code).
 /// Problems count unreadable games and what reading the others found.
 pub fn statistics(source: &Source) -> Result<Statistics, GamesError> {
+    statistics_with(source, |_| {})
+}
+
+/// [`statistics`], handing each game of a PGN or JSON Lines source to `each` as it is counted
+/// (the plies of its main line and what reading it found, or why it could not be read), so
+/// that one pass over the input also gives what `info` counts: a stream is read once.
+pub fn statistics_with(
+    source: &Source,
+    mut each: impl FnMut(Result<(usize, Vec<Diagnostic>), GamesError>) + Send,
+) -> Result<Statistics, GamesError> {
     if let Source::Scid(db) = source {
         return Ok(scid_statistics(db));
     }
@@ -59,11 +70,15 @@ pub fn statistics(source: &Source) -> Result<Statistics, GamesError> {
             match item {
                 Ok(((game, eco), found)) => {
                     add_game(&mut tally, &game, eco);
-                    for _ in found {
+                    for _ in &found {
                         tally.problem();
                     }
+                    each(Ok((game.ply_count(), found)));
                 }
-                Err(_) => tally.problem(),
+                Err(e) => {
+                    tally.problem();
+                    each(Err(e));
+                }
             }
             Ok::<(), GamesError>(())
         },

@@ -9,9 +9,9 @@ use super::variants::SkippedVariants;
 use super::{PgnError, PgnReader, ReadGame, ReadOptions};
 use crate::Format;
 
-/// What reading a whole PGN file found.
+/// What reading a whole PGN file found: what `info` counts, game by game.
 #[derive(Debug, Default)]
-struct Tally {
+pub(crate) struct Tally {
     /// Games read, variant games included.
     games: u64,
     unreadable: u64,
@@ -63,36 +63,68 @@ fn tally<R: std::io::Read>(
 ) -> Tally {
     let mut tally = Tally::default();
     for item in games {
+        let done = item.as_ref().ok().map(&done);
+        tally.add(item.map(|read| (read.game.ply_count(), read.diagnostics)), &mut on_problem);
+        if let Some(done) = done {
+            progress(done, size);
+        }
+    }
+    tally.finish(path, &mut on_problem);
+    progress(size, size);
+    tally
+}
+
+impl Tally {
+    /// Counts a game read (the plies of its main line and what reading it found, each handed
+    /// to `on_problem`) or one that could not be read (a variant game is counted as a game and
+    /// summed up by [`Tally::finish`]).
+    pub(crate) fn add(
+        &mut self,
+        item: Result<(usize, Vec<Diagnostic>), PgnError>,
+        on_problem: &mut impl FnMut(Diagnostic),
+    ) {
         match item {
-            Ok(read) => {
-                tally.games += 1;
-                tally.plies += read.game.ply_count() as u64;
-                let done = done(&read);
-                for d in read.diagnostics {
+            Ok((plies, diagnostics)) => {
+                self.games += 1;
+                self.plies += plies as u64;
+                for d in diagnostics {
                     if d.is_error() {
-                        tally.errors += 1;
+                        self.errors += 1;
                     } else {
-                        tally.warnings += 1;
+                        self.warnings += 1;
                     }
                     on_problem(d);
                 }
-                progress(done, size);
             }
-            Err(e) => match tally.variants.count(e) {
+            Err(e) => match self.variants.count(e) {
                 Some(e) => {
-                    tally.unreadable += 1;
+                    self.unreadable += 1;
                     on_problem(e.diagnostic());
                 }
-                None => tally.games += 1,
+                None => self.games += 1,
             },
         }
     }
-    if let Some(d) = tally.variants.diagnostic(path) {
-        tally.warnings += 1;
-        on_problem(d);
+
+    /// Ends the count: the warning that sums up the variant games, if there were any.
+    pub(crate) fn finish(&mut self, path: &Path, on_problem: &mut impl FnMut(Diagnostic)) {
+        if let Some(d) = self.variants.diagnostic(path) {
+            self.warnings += 1;
+            on_problem(d);
+        }
     }
-    progress(size, size);
-    tally
+
+    /// What `info` says of a file with these counts; `lost` are its error-severity problems.
+    pub(crate) fn info(&self, path: &Path, lost: Vec<Diagnostic>) -> Info {
+        let mut info = Info::new(path, Format::Pgn.name());
+        info.problems = lost;
+        info.count("games", self.games).count("unreadable_games", self.unreadable);
+        if self.variants.total() > 0 {
+            info.count("variant_games", self.variants.by_variant());
+        }
+        info.count("errors", self.errors).count("warnings", self.warnings).count("plies", self.plies);
+        info
+    }
 }
 
 /// What a PGN file holds: games (variant games included, which `variant_games` counts by
@@ -106,14 +138,7 @@ pub fn info(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Info, Pgn
             lost.push(d)
         }
     })?;
-    let mut info = Info::new(path, Format::Pgn.name());
-    info.problems = lost;
-    info.count("games", tally.games).count("unreadable_games", tally.unreadable);
-    if tally.variants.total() > 0 {
-        info.count("variant_games", tally.variants.by_variant());
-    }
-    info.count("errors", tally.errors).count("warnings", tally.warnings).count("plies", tally.plies);
-    Ok(info)
+    Ok(tally.info(path, lost))
 }
 
 /// Checks a PGN file: every game is read and every move replayed. A game that cannot be read,

@@ -152,7 +152,7 @@ mod tests {
         assert!(!pgn.probe);
         let ctg = find("chess", "ctg");
         assert!(ctg.probe && ctg.convert_from.is_empty());
-        assert_eq!(find("chess", "polyglot").book_from, ["pgn", "scid3", "scid4", "scid5"]);
+        assert_eq!(find("chess", "polyglot").book_from, ["pgn", "scid3", "scid4", "scid5", "jsonl"]);
         assert!(find("othello", "wthor_games").convert_to.contains(&"wthor_solitaires".to_owned()));
         assert!(!find("othello", "wthor_games").convert_to.contains(&"chess:pgn".to_owned()));
     }

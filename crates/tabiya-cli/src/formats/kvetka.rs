@@ -136,21 +136,26 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
                 let bytes = tabiya_io::read_decompressed(&path).map_err(CliError::input)?;
                 walking(&bar, bytes.len(), || builder.add_pgn(&path, &bytes)).map_err(input_error)?;
             }
-            // Game links point at a game's byte offset in a PGN file; a SCID game has none.
-            Format::Chess(tabiya_chess::Format::Scid3)
-            | Format::Chess(tabiya_chess::Format::Scid4)
-            | Format::Chess(tabiya_chess::Format::Scid5)
-                if references =>
-            {
+            // Game links point at a game's byte offset in a PGN file; a SCID or JSON Lines
+            // game has none.
+            Format::Chess(
+                from @ (tabiya_chess::Format::Scid3
+                | tabiya_chess::Format::Scid4
+                | tabiya_chess::Format::Scid5
+                | tabiya_chess::Format::JsonLines),
+            ) if references => {
                 return Err(CliError::Usage(format!(
-                    "{}: Kvetka game links refer to games in PGN files; build from SCID without \
+                    "{}: Kvetka game links refer to games in PGN files; build from {from} without \
                      --game-links (or from its PGN export)",
                     path.display()
                 )));
             }
-            Format::Chess(tabiya_chess::Format::Scid3)
-            | Format::Chess(tabiya_chess::Format::Scid4)
-            | Format::Chess(tabiya_chess::Format::Scid5) => {
+            Format::Chess(
+                tabiya_chess::Format::Scid3
+                | tabiya_chess::Format::Scid4
+                | tabiya_chess::Format::Scid5
+                | tabiya_chess::Format::JsonLines,
+            ) => {
                 builder.add_games(games::open(&path).map_err(CliError::input)?).map_err(input_error)?;
             }
             other => return Err(CliError::unsupported(format!("building Kvetka books from {other}"))),

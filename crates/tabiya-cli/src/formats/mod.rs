@@ -306,8 +306,7 @@ pub fn conversion(from: Format, to: Format) -> Option<Conversion> {
 
 /// True when `book` builds a book of `to` from files of `from`.
 pub fn builds(from: Format, to: Format) -> bool {
-    matches!(from, Format::Chess(C::Pgn | C::Scid3 | C::Scid4 | C::Scid5))
-        && matches!(to, Format::Chess(C::Polyglot | C::Kvetka))
+    pgn::holds_games(from) && matches!(to, Format::Chess(C::Polyglot | C::Kvetka))
 }
 
 /// How far `info` reads a format.

@@ -107,7 +107,8 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
             }
             Format::Chess(tabiya_chess::Format::Scid3)
             | Format::Chess(tabiya_chess::Format::Scid4)
-            | Format::Chess(tabiya_chess::Format::Scid5) => {
+            | Format::Chess(tabiya_chess::Format::Scid5)
+            | Format::Chess(tabiya_chess::Format::JsonLines) => {
                 let games = games::open(&path).map_err(CliError::input)?;
                 book::build_from_games(games, &build_options)
             }

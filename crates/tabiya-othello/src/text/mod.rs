@@ -67,6 +67,11 @@ pub fn read_games(format: Format, text: &str) -> Option<Box<dyn Iterator<Item = 
             transcript::parse(text)
                 .map(move |(n, moves)| (line(n), moves.map(Game::from_transcript).map_err(diagnostic))),
         ),
+        // Text between GGF games is not read: text that holds none is not a GGF file of no games.
+        Format::Ggf if !text.trim().is_empty() && ggf::parse(text).next().is_none() => {
+            let what = format!("no GGF game (`(;GM[Othello]…;)`) in {} bytes of text", text.len());
+            Box::new(std::iter::once((Location::at(0), Err(Diagnostic::error("ggf.no_games", Location::at(0), what)))))
+        }
         Format::Ggf => Box::new(ggf::parse(text).enumerate().map(move |(n, game)| {
             let at = Location::of(Unit::Game, n as u64 + 1);
             let game = game.map_err(diagnostic).and_then(|game| {
