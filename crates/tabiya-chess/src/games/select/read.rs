@@ -70,16 +70,16 @@ impl Source {
                 // A game whose result cannot be told before its end is read, then judged.
                 selection.by_tags(&view) || view.undecided.get()
             };
-            let games = read_wanted(&text, ReadOptions::default(), wanted)
-                .into_iter()
-                .map(|read| {
-                    read.map(|read| match read {
-                        Some(read) => (selection.accepts(&read.game).then(|| map(read.game)), read.diagnostics),
-                        // Rejected on its tags: what reading it would have found is not looked for.
-                        None => (None, Vec::new()),
-                    })
-                })
-                .collect();
+            // Room for the games of a piece of ordinary games (600-900 bytes each): a list grown
+            // game by game copied itself over and over.
+            let mut games = Vec::with_capacity(text.len() / 512);
+            read_wanted(&text, ReadOptions::default(), wanted, |read| {
+                games.push(read.map(|read| match read {
+                    Some(read) => (selection.accepts(&read.game).then(|| map(read.game)), read.diagnostics),
+                    // Rejected on its tags: what reading it would have found is not looked for.
+                    None => (None, Vec::new()),
+                }))
+            });
             (games, text)
         };
         read_pgn(path, progress, PGN_PIECE, in_flight, read_piece, sink)
