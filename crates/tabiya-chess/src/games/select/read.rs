@@ -13,7 +13,7 @@ use std::io::Write;
 use tabiya_io::{Diagnostic, DiagnosticSink, Location, Unit};
 
 use super::duplicates::{Duplicates, GameRef, Held, Identity};
-use super::{Selection, TagView, for_matching};
+use super::{Selection, TagView, text_bytes};
 use crate::game::Game;
 use crate::game::GameResult;
 use crate::games::index::ScidPositions;
@@ -94,8 +94,8 @@ struct StartView<'s, 'a, 't> {
 }
 
 impl TagView for StartView<'_, '_, '_> {
-    fn tag(&self, name: &str) -> Option<Cow<'_, str>> {
-        self.start.tags.get(name.as_bytes()).map(for_matching)
+    fn tag_bytes(&self, name: &str) -> Option<Cow<'_, [u8]>> {
+        self.start.tags.get(name.as_bytes()).map(text_bytes)
     }
 
     fn result(&self) -> GameResult {
