@@ -47,9 +47,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// them (standard PGN layout), to `out` or nowhere.
 fn select(path: &Path, out: Option<&Path>) -> Result<(), Box<dyn std::error::Error>> {
     let started = cpu_seconds();
-    let selection = Selection::all()
-        .with(TagPrefix::player("Carlsen"))
-        .with(RatingIn::parse(&["WhiteElo", "BlackElo"], "2800..")?);
+    let selection =
+        Selection::all().with(TagPrefix::player("Carlsen")).with(RatingIn::parse(&["WhiteElo", "BlackElo"], "2800..")?);
     let written: Box<dyn std::io::Write + Send> = match out {
         Some(out) => Box::new(std::io::BufWriter::new(std::fs::File::create(out)?)),
         None => Box::new(std::io::sink()),
