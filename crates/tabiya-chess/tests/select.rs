@@ -97,3 +97,41 @@ fn compressed_pgn_reads_as_the_file() {
         assert!(selected(&zst, &selection) == plain, "{name}");
     }
 }
+
+/// Text where a game rejected on its tags is followed by what only its result decides (a
+/// blank line, then movetext without tags, which goes on with a game that has no result yet),
+/// by a bracket line without a quoted value, by tags with unescaped quotes, escapes and
+/// Windows-1252 names, and by a repeated Variant and FEN tag: the fast path (tags judged,
+/// rejected movetext skipped) keeps what reading every game whole and judging it keeps.
+#[test]
+fn the_fast_path_keeps_what_judging_keeps_at_the_edges() {
+    let text: &[u8] = b"[White \"Other\"]\n[Black \"Player\"]\n\n1. e4 e5\n\n2. Nf3 Nc6 1-0\n\n\
+[White \"Carlsen\"]\n[Black \"Other\"]\n\n1. d4 d5\n\n2. c4 *\n\n\
+[White \"Other\"]\n\n1. c4 c5 0-1\n\n2. Nc3 *\n\n\
+[White \"Other\"]\n\n1. f4\n\n[not a tag]\n2. Nf3 *\n\n\
+[White \"Ca\"rlsen\"]\n[Black \"\\\"Carlsen\\\\\"]\n\n1. e4 *\n\n\
+[White \"\xc9mile Carlsen\"]\n[Black \"Carls\xe9n\"]\n\n1. e4 *\n\n\
+[White \"Carlsen\"]\n[Variant \"Standard\"]\n[Variant \"Crazyhouse\"]\n[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n\
+[FEN \"bad\"]\n[SetUp \"1\"]\n\n1. Kb1 *\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("edges.pgn");
+    std::fs::write(&path, text).unwrap();
+    let mut selections = selections();
+    selections.push(("ascii prefix", Selection::all().with(TagPrefix::player("carls"))));
+    selections.push(("escaped quote", Selection::all().with(TagPrefix::player("\"carlsen\\"))));
+    selections.push(("windows-1252", Selection::all().with(TagPrefix::player("Émile"))));
+    selections.push(("windows-1252 inside", Selection::all().with(TagPrefix::player("Carlsé"))));
+    for (name, selection) in selections {
+        let expected = judged_after(&path, &selection);
+        let got = selected(&path, &selection);
+        assert_eq!(got, expected, "{name}");
+    }
+    // What the player selections keep, counted by hand from the text above.
+    let kept = |selection: &Selection| {
+        selected(&path, selection).iter().filter(|g| *g != "-" && !g.starts_with("error")).count()
+    };
+    assert_eq!(kept(&Selection::all().with(TagPrefix::player("carls"))), 3);
+    assert_eq!(kept(&Selection::all().with(TagPrefix::player("\"carlsen\\"))), 1);
+    assert_eq!(kept(&Selection::all().with(TagPrefix::player("Émile"))), 1);
+    assert_eq!(kept(&Selection::all().with(TagPrefix::player("Carlsé"))), 1);
+}

@@ -91,6 +91,14 @@ fn promotion_repaired(token: &[u8]) -> String {
     format!("promotion {token} read as {}={}", &token[..4], &token[4..])
 }
 
+/// A tag as [`Scanner::read_tags`] finds it: where its name and its raw value stand.
+pub(crate) struct TagAt {
+    pub name: Range<usize>,
+    pub value: Range<usize>,
+    /// The value holds a `"` that no backslash escapes (read as part of the value).
+    pub inner_quotes: bool,
+}
+
 /// A position in PGN text, and how to read on from it.
 pub(crate) struct Scanner<'t> {
     pub text: &'t [u8],
@@ -173,12 +181,12 @@ impl<'t> Scanner<'t> {
     /// The tag section: `[Name "value"]` lines, each handed to `tag` as where its name and
     /// value stand in the text (escapes not decoded, unescaped inner quotes kept); lines
     /// without a quoted value are skipped.
-    pub fn read_tags(&mut self, mut tag: impl FnMut(Range<usize>, Range<usize>)) -> Result<(), &'static str> {
+    pub fn read_tags(&mut self, mut tag: impl FnMut(TagAt)) -> Result<(), &'static str> {
         let text = self.text;
         while self.peek(self.at) == Some(b'[') {
             self.at += 1;
             let rest = &text[self.at..];
-            let Some(quote) = memchr::memchr3(b'"', b'\n', b']', rest) else {
+            let Some(quote) = find_in_line(rest, &TAG_NAME_ENDS) else {
                 self.at = text.len();
                 return Err("unterminated tag");
             };
@@ -189,15 +197,19 @@ impl<'t> Scanner<'t> {
             }
             let name_end = if quote > 0 && rest[quote - 1] == b' ' { quote - 1 } else { quote };
             let mut end = quote + 1;
+            let mut inner_quotes = false;
             let (value_end, consumed) = loop {
-                match memchr::memchr3(b'\\', b'"', b'\n', &rest[end..]) {
+                match find_in_line(&rest[end..], &TAG_VALUE_STOPS) {
                     // A quote closes the value only before the `]` or the end of the line: a
                     // program that did not escape inner quotes (`[White ""Socrates Expert""]`)
                     // wrote one tag, not a tag and a line of movetext.
                     Some(delta) if rest[end + delta] == b'"' && closes_value(&rest[end + delta + 1..]) => {
                         break (end + delta, end + delta + 1);
                     }
-                    Some(delta) if rest[end + delta] == b'"' => end += delta + 1,
+                    Some(delta) if rest[end + delta] == b'"' => {
+                        inner_quotes = true;
+                        end += delta + 1;
+                    }
                     Some(delta) if rest[end + delta] == b'\n' => break (end + delta, end + delta),
                     Some(delta) => end = (end + delta + 2).min(rest.len()),
                     None => {
@@ -206,7 +218,11 @@ impl<'t> Scanner<'t> {
                     }
                 }
             };
-            tag(self.at..self.at + name_end, self.at + quote + 1..self.at + value_end);
+            tag(TagAt {
+                name: self.at..self.at + name_end,
+                value: self.at + quote + 1..self.at + value_end,
+                inner_quotes,
+            });
             self.at += consumed;
             // Most tags end a line that the next tag follows.
             if let Some(line_end) = text.get(self.at..).and_then(tag_line_end) {
@@ -216,6 +232,13 @@ impl<'t> Scanner<'t> {
             self.skip_ket();
         }
         Ok(())
+    }
+
+    /// Whether the text goes on with a tag line holding a quoted value (`[Name "`): a tag
+    /// section that [`Scanner::read_tags`] reads into at least one tag, or finds unterminated.
+    pub fn tag_line_starts(&self) -> bool {
+        let rest = self.text.get(self.at..).unwrap_or_default();
+        rest.first() == Some(&b'[') && find_in_line(&rest[1..], &TAG_NAME_ENDS).is_some_and(|at| rest[1 + at] == b'"')
     }
 
     /// Consumes `bytes` if the text goes on with them.
@@ -522,6 +545,20 @@ impl<'t> Scanner<'t> {
     }
 }
 
+/// Where a tag's name ends: its value's opening quote, or the line or the tag ending first.
+static TAG_NAME_ENDS: [bool; 256] = byte_set(b"\"\n]");
+
+/// Where a tag value's reading stops: an escape, a quote, the line end.
+static TAG_VALUE_STOPS: [bool; 256] = byte_set(b"\\\"\n");
+
+/// The first byte of `rest` in `stops`. A plain loop rather than `memchr3`: tag names and
+/// values are a few bytes long, where the call and set-up of a vector search cost more than
+/// the search (a quarter of `select`'s CPU went to them on a file of ordinary games).
+#[inline]
+fn find_in_line(rest: &[u8], stops: &[bool; 256]) -> Option<usize> {
+    rest.iter().position(|&b| stops[usize::from(b)])
+}
+
 /// Whether a tag value's quote followed by `rest` closes it: spaces, then `]` or a line end.
 #[inline]
 fn closes_value(rest: &[u8]) -> bool {
@@ -676,7 +713,7 @@ mod tests {
         let mut moves = 0;
         loop {
             scan.skip_to_game();
-            if scan.at >= text.len() || scan.read_tags(|_, _| {}).is_err() {
+            if scan.at >= text.len() || scan.read_tags(|_| {}).is_err() {
                 return moves;
             }
             let mut slow = Scanner::new(text, scan.at, repair);

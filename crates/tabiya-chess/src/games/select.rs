@@ -47,26 +47,41 @@ use crate::text::Text;
 
 /// What a filter sees of a game before its moves are replayed: its tags and its result.
 pub trait TagView {
-    /// The value of the first tag named `name` (names are case-sensitive, as in PGN), decoded
-    /// for matching (UTF-8 as it is, other bytes as Windows-1252).
-    fn tag(&self, name: &str) -> Option<Cow<'_, str>>;
+    /// The value of the first tag named `name` (names are case-sensitive, as in PGN): the
+    /// bytes it came as, escapes decoded.
+    fn tag_bytes(&self, name: &str) -> Option<Cow<'_, [u8]>>;
+
+    /// The value of the first tag named `name`, decoded for matching (UTF-8 as it is, other
+    /// bytes as Windows-1252).
+    fn tag(&self, name: &str) -> Option<Cow<'_, str>> {
+        self.tag_bytes(name).map(for_matching)
+    }
+
     /// The game's result (the movetext's, else the `Result` tag's).
     fn result(&self) -> GameResult;
 }
 
 /// A tag value as text to match: UTF-8 as it is, other bytes read as Windows-1252 (the code
 /// page of old PGN files; every byte decodes, so no value fails to match for its encoding).
-fn for_matching(value: Cow<'_, Text>) -> Cow<'_, str> {
-    let decode = |t: &Text| tabiya_io::Codepage::Windows1252.decode(t.as_bytes()).into_owned();
+fn for_matching(value: Cow<'_, [u8]>) -> Cow<'_, str> {
+    let decode = |bytes: &[u8]| tabiya_io::Codepage::Windows1252.decode(bytes).into_owned();
     match value {
-        Cow::Borrowed(t) => t.to_str().map_or_else(|| Cow::Owned(decode(t)), Cow::Borrowed),
-        Cow::Owned(t) => Cow::Owned(t.to_str().map_or_else(|| decode(&t), str::to_owned)),
+        Cow::Borrowed(bytes) => std::str::from_utf8(bytes).map_or_else(|_| Cow::Owned(decode(bytes)), Cow::Borrowed),
+        Cow::Owned(bytes) => Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|e| decode(e.as_bytes()))),
+    }
+}
+
+/// A tag value's bytes, borrowed where the text is.
+fn text_bytes(value: Cow<'_, Text>) -> Cow<'_, [u8]> {
+    match value {
+        Cow::Borrowed(text) => Cow::Borrowed(text.as_bytes()),
+        Cow::Owned(text) => Cow::Owned(text.as_bytes().to_vec()),
     }
 }
 
 impl TagView for Game {
-    fn tag(&self, name: &str) -> Option<Cow<'_, str>> {
-        Game::tag(self, name).map(|value| for_matching(Cow::Borrowed(value)))
+    fn tag_bytes(&self, name: &str) -> Option<Cow<'_, [u8]>> {
+        Game::tag(self, name).map(|value| Cow::Borrowed(value.as_bytes()))
     }
 
     fn result(&self) -> GameResult {
@@ -75,8 +90,8 @@ impl TagView for Game {
 }
 
 impl TagView for crate::pgn::WalkedGame<'_> {
-    fn tag(&self, name: &str) -> Option<Cow<'_, str>> {
-        crate::pgn::WalkedGame::tag(self, name).map(for_matching)
+    fn tag_bytes(&self, name: &str) -> Option<Cow<'_, [u8]>> {
+        crate::pgn::WalkedGame::tag(self, name).map(text_bytes)
     }
 
     fn result(&self) -> GameResult {

@@ -44,7 +44,12 @@ impl<T: Ord> Range<T> {
 
 /// True when `prefix` starts `value`, ASCII letters in any case.
 fn starts_with_ignoring_case(value: &str, prefix: &str) -> bool {
-    value.len() >= prefix.len() && value.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+    bytes_start_ignoring_case(value.as_bytes(), prefix.as_bytes())
+}
+
+/// True when `prefix` starts `value`, ASCII letters in any case.
+fn bytes_start_ignoring_case(value: &[u8], prefix: &[u8]) -> bool {
+    value.get(..prefix.len()).is_some_and(|start| start.eq_ignore_ascii_case(prefix))
 }
 
 /// Games where any of some tags starts with a value (ASCII letters in any case): `--player`,
@@ -69,7 +74,14 @@ impl TagPrefix {
 
 impl GameFilter for TagPrefix {
     fn by_tags(&self, tags: &dyn TagView) -> bool {
-        self.tags.iter().any(|name| tags.tag(name).is_some_and(|v| starts_with_ignoring_case(&v, &self.prefix)))
+        // An ASCII prefix starts the decoded value exactly when it starts the value's bytes (no
+        // byte of a UTF-8 sequence or of a Windows-1252 letter beyond ASCII is ASCII): the
+        // bytes are matched without decoding them, the way nearly every name is looked for.
+        let starts = |name: &&str| match self.prefix.is_ascii() {
+            true => tags.tag_bytes(name).is_some_and(|v| bytes_start_ignoring_case(&v, self.prefix.as_bytes())),
+            false => tags.tag(name).is_some_and(|v| starts_with_ignoring_case(&v, &self.prefix)),
+        };
+        self.tags.iter().any(starts)
     }
 }
 

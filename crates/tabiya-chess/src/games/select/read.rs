@@ -13,7 +13,7 @@ use std::io::Write;
 use tabiya_io::{Diagnostic, DiagnosticSink, Location, Unit};
 
 use super::duplicates::{Duplicates, GameRef, Held, Identity};
-use super::{Selection, TagView, for_matching};
+use super::{Selection, TagView, text_bytes};
 use crate::game::Game;
 use crate::game::GameResult;
 use crate::games::index::ScidPositions;
@@ -70,16 +70,16 @@ impl Source {
                 // A game whose result cannot be told before its end is read, then judged.
                 selection.by_tags(&view) || view.undecided.get()
             };
-            let games = read_wanted(&text, ReadOptions::default(), wanted)
-                .into_iter()
-                .map(|read| {
-                    read.map(|read| match read {
-                        Some(read) => (selection.accepts(&read.game).then(|| map(read.game)), read.diagnostics),
-                        // Rejected on its tags: what reading it would have found is not looked for.
-                        None => (None, Vec::new()),
-                    })
-                })
-                .collect();
+            // Room for the games of a piece of ordinary games (600-900 bytes each): a list grown
+            // game by game copied itself over and over.
+            let mut games = Vec::with_capacity(text.len() / 512);
+            read_wanted(&text, ReadOptions::default(), wanted, |read| {
+                games.push(read.map(|read| match read {
+                    Some(read) => (selection.accepts(&read.game).then(|| map(read.game)), read.diagnostics),
+                    // Rejected on its tags: what reading it would have found is not looked for.
+                    None => (None, Vec::new()),
+                }))
+            });
             (games, text)
         };
         read_pgn(path, progress, PGN_PIECE, in_flight, read_piece, sink)
@@ -94,8 +94,8 @@ struct StartView<'s, 'a, 't> {
 }
 
 impl TagView for StartView<'_, '_, '_> {
-    fn tag(&self, name: &str) -> Option<Cow<'_, str>> {
-        self.start.tags.get(name.as_bytes()).map(for_matching)
+    fn tag_bytes(&self, name: &str) -> Option<Cow<'_, [u8]>> {
+        self.start.tags.get(name.as_bytes()).map(text_bytes)
     }
 
     fn result(&self) -> GameResult {
