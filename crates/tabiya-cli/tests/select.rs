@@ -214,3 +214,20 @@ fn refusals() {
     let out = tabiya(&["select", book.to_str().unwrap(), "--count"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
+
+#[test]
+fn a_game_quoted_in_a_comment_stays_in_its_comment() {
+    // The second game's comment quotes a game after a blank line, as annotators do. Reading in
+    // parallel pieces once cut the file there: the game lost its moves and a third appeared.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("quoted.pgn");
+    let pgn = "[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. d4 {as in\n\n[Event \"q\"]\n\n1. c4} d5 0-1\n";
+    std::fs::write(&path, pgn).unwrap();
+    let path = path.to_str().unwrap();
+    let out = tabiya(&["-q", "convert", path, "--to", "pgn", "-o", "-"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let written = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(written.lines().filter(|l| l.starts_with("[Event ")).count(), 2, "{written}");
+    assert!(written.contains("1. d4 {as in [Event \"q\"] 1. c4} 1... d5 0-1"), "{written}");
+    assert_eq!(count(Path::new(path), &[]), 2);
+}

@@ -325,6 +325,8 @@ pub(super) fn read_pgn<T: Send, E: Send>(
             let mut text = spare.pop().unwrap_or_default();
             text.clear();
             text.append(&mut tail);
+            // The text starts with a game: what is known of its comments starts afresh.
+            let mut comments = crate::pgn::Comments::default();
             loop {
                 // The line break before a game start may end the text searched before.
                 let searched = text.len().saturating_sub(1);
@@ -341,7 +343,7 @@ pub(super) fn read_pgn<T: Send, E: Send>(
                     }
                 }
                 // A piece holding no game start yet (one long game) reads on.
-                if let Some(cut) = crate::pgn::last_game_start_from(&text, searched) {
+                if let Some(cut) = crate::pgn::last_game_start_from(&text, searched, &mut comments) {
                     tail.extend_from_slice(&text[cut..]);
                     text.truncate(cut);
                     break;

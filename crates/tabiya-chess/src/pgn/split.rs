@@ -2,17 +2,18 @@
 
 /// Cuts `input` into at most `pieces` slices, each cut placed before a tag line that follows a
 /// blank line after movetext (a line not starting with `[`, nor with `;`: a rest-of-line
-/// comment there opens the next game), so that no game is split. Reading
-/// the slices one after the other reads the same games as reading `input`.
+/// comment there opens the next game) outside any `{…}` comment, so that no game is split.
+/// Reading the slices one after the other reads the same games as reading `input`.
 pub fn split_games(input: &[u8], pieces: usize) -> Vec<&[u8]> {
     let mut slices = Vec::with_capacity(pieces);
     let mut start = 0;
+    let mut comments = Comments::default();
     for k in 1..pieces.max(1) {
         let target = input.len() * k / pieces;
         if target <= start {
             continue;
         }
-        let Some(cut) = next_game_start(input, target) else { break };
+        let Some(cut) = next_game_start(input, target, &mut comments) else { break };
         slices.push(&input[start..cut]);
         start = cut;
     }
@@ -24,33 +25,80 @@ pub fn split_games(input: &[u8], pieces: usize) -> Vec<&[u8]> {
 /// [`split_games`]: the text before it holds whole games, the text from it on may hold an
 /// unfinished one. `None` when no game starts there.
 pub fn last_game_start(input: &[u8]) -> Option<usize> {
-    last_game_start_from(input, 0)
+    last_game_start_from(input, 0, &mut Comments::default())
 }
 
 /// [`last_game_start`] among the games whose line break before them lies at or after `from`:
 /// text read on after a search that found no game start needs only its new part searched (the
-/// rule looks back, never forward), which keeps reading one long game linear.
-pub fn last_game_start_from(input: &[u8], from: usize) -> Option<usize> {
+/// rule looks back, never forward), which keeps reading one long game linear. `comments` is
+/// what the searches before found out about the same text (a fresh one for new text).
+pub fn last_game_start_from(input: &[u8], from: usize, comments: &mut Comments) -> Option<usize> {
+    let before = *comments;
     let mut end = input.len();
     loop {
         let bracket = from + input.get(from..end)?.windows(2).rposition(|w| w[0] == b'\n' && w[1] == b'[')? + 1;
-        if follows_movetext_and_blank_line(input, bracket) {
-            return Some(bracket);
+        if !follows_movetext_and_blank_line(input, bracket) {
+            end = bracket;
+            continue;
         }
-        end = bracket;
+        // Candidates are met from the end back: one below a position this search asked about
+        // is looked up from what was known when the search began.
+        let open = if comments.checked <= bracket {
+            comments.opened_before(input, bracket)
+        } else {
+            let mut known = before;
+            known.opened_before(input, bracket)
+        };
+        match open {
+            None => return Some(bracket),
+            // Every line break from the comment's brace on is inside it.
+            Some(open) => end = open,
+        }
     }
 }
 
 /// The offset of the first `[` at or after `from` that starts a line after a blank line whose
-/// previous non-blank line is movetext.
-fn next_game_start(input: &[u8], from: usize) -> Option<usize> {
+/// previous non-blank line is movetext, outside any comment; `from` grows from call to call.
+fn next_game_start(input: &[u8], from: usize, comments: &mut Comments) -> Option<usize> {
     let mut at = from;
     loop {
         let bracket = at + input.get(at..)?.windows(2).position(|w| w[0] == b'\n' && w[1] == b'[')? + 1;
-        if follows_movetext_and_blank_line(input, bracket) {
+        if follows_movetext_and_blank_line(input, bracket) && comments.opened_before(input, bracket).is_none() {
             return Some(bracket);
         }
         at = bracket;
+    }
+}
+
+/// What is known of the `{…}` comments of PGN text that starts between games: whether the text
+/// up to `checked` ends inside one, and where it opened. A tag line inside a comment (a
+/// comment may quote a game, blank line and `[Event` included) starts no game.
+///
+/// A position's answer looks back to the nearest brace (or to `checked`, whose answer is
+/// kept): a `}` closes any comment (PGN's comments neither nest nor escape), a `{` opens one.
+/// A `{` that is not a comment's (in a tag value, a `;` comment, a `%` line) makes a position
+/// look commented: a cut is then not made there, and the piece only grows; a cut is never made
+/// inside a comment.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Comments {
+    checked: usize,
+    open_at: Option<usize>,
+}
+
+impl Comments {
+    /// Where the comment around `at` opened, if `at` is inside one; remembers the answer when
+    /// `at` is not before the position last asked about.
+    fn opened_before(&mut self, text: &[u8], at: usize) -> Option<usize> {
+        let base = if self.checked <= at { *self } else { Comments::default() };
+        let open_at = match memchr::memrchr2(b'{', b'}', &text[base.checked..at]) {
+            Some(i) if text[base.checked + i] == b'{' => Some(base.checked + i),
+            Some(_) => None,
+            None => base.open_at,
+        };
+        if self.checked <= at {
+            *self = Comments { checked: at, open_at };
+        }
+        open_at
     }
 }
 
@@ -96,11 +144,36 @@ mod tests {
         // (a search that found nothing goes on from where it stopped).
         let last = last_game_start(pgn).unwrap();
         for from in 0..last {
-            assert_eq!(last_game_start_from(pgn, from), Some(last), "from {from}");
+            assert_eq!(last_game_start_from(pgn, from, &mut Comments::default()), Some(last), "from {from}");
         }
-        assert_eq!(last_game_start_from(pgn, last), None);
-        assert_eq!(last_game_start_from(pgn, pgn.len() + 1), None);
+        assert_eq!(last_game_start_from(pgn, last, &mut Comments::default()), None);
+        assert_eq!(last_game_start_from(pgn, pgn.len() + 1, &mut Comments::default()), None);
         // The blank line inside the first tag section is no cut.
         assert_eq!(split_games(pgn, 4)[0], &pgn[..b"[Event \"a\"]\n\n[Site \"b\"]\n\n1. e4 e5 *\n\n".len()]);
+    }
+
+    #[test]
+    fn a_game_quoted_in_a_comment_is_not_cut() {
+        // The second game's comment quotes a game after a blank line: only the third starts one.
+        let pgn = b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 {as in\n\n[Event \"q\"]\n\n1. c4} *\n\n[Event \"c\"]\n\n1. f4 *\n";
+        let third = pgn.len() - b"[Event \"c\"]\n\n1. f4 *\n".len();
+        assert_eq!(last_game_start(pgn), Some(third));
+        let quoted = pgn.windows(9).position(|w| w == b"[Event \"q").unwrap();
+        assert_eq!(last_game_start(&pgn[..quoted + 20]), Some(b"[Event \"a\"]\n\n1. e4 *\n\n".len()));
+        for pieces in 1..8 {
+            for slice in &split_games(pgn, pieces)[1..] {
+                assert!(!slice.starts_with(b"[Event \"q"), "{pieces} pieces");
+            }
+        }
+        // Searched as the text grows (one read after another): the same answers, linear.
+        let mut comments = Comments::default();
+        let mut found = None;
+        for end in 1..=pgn.len() {
+            if let Some(cut) = last_game_start_from(&pgn[..end], end.saturating_sub(2), &mut comments) {
+                found = Some(cut);
+            }
+            assert_ne!(found, Some(quoted), "cut inside the comment at {end}");
+        }
+        assert_eq!(found, Some(third));
     }
 }
