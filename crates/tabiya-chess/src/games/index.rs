@@ -16,10 +16,11 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use rayon::prelude::*;
-use shakmaty::{ByColor, Chess, Color, Position};
+use shakmaty::fen::Fen;
+use shakmaty::{ByColor, Chess, Color, EnPassantMode, Position};
 use tabiya_io::{ByteReader, DataError, Diagnostic, Location};
 
 use super::search::{PositionQuery, Reach, ScidSearch, replay_scid, scid_home_numbers, search_scid};
@@ -227,6 +228,11 @@ impl PositionIndex {
         Some(games)
     }
 
+    /// Whether `query`'s position is in the index (else [`Self::search`] replays).
+    pub fn holds(&self, query: &PositionQuery) -> bool {
+        self.keys.binary_search(&crate::openings::key(query.target())).is_ok()
+    }
+
     /// The games of `db` (which the index [`fits`](Self::fits)) whose main line reaches
     /// `query`'s position: the same games as [`search_scid`], found from the index when the
     /// position is in it.
@@ -267,6 +273,48 @@ impl PositionIndex {
     }
 }
 
+/// What a filter knows of one game of a SCID database before the game is read
+/// ([`crate::games::select::GameFilter::scid_candidates`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Candidate {
+    /// The game cannot pass: it is not read.
+    Rejected,
+    /// The game passes: it is read only for what is made of it (a count needs nothing).
+    Passes,
+    /// The game must be read and judged whole.
+    Read,
+}
+
+impl Candidate {
+    /// The game passes two filters: rejected by either, passing when both say it passes.
+    pub fn and(self, other: Candidate) -> Candidate {
+        match (self, other) {
+            (Candidate::Rejected, _) | (_, Candidate::Rejected) => Candidate::Rejected,
+            (Candidate::Passes, Candidate::Passes) => Candidate::Passes,
+            _ => Candidate::Read,
+        }
+    }
+
+    /// The game passes either of two filters: passing when either says it passes, rejected
+    /// by both.
+    pub fn or(self, other: Candidate) -> Candidate {
+        match (self, other) {
+            (Candidate::Passes, _) | (_, Candidate::Passes) => Candidate::Passes,
+            (Candidate::Rejected, Candidate::Rejected) => Candidate::Rejected,
+            _ => Candidate::Read,
+        }
+    }
+
+    /// The game passes the opposite filter.
+    pub fn not(self) -> Candidate {
+        match self {
+            Candidate::Rejected => Candidate::Passes,
+            Candidate::Passes => Candidate::Rejected,
+            Candidate::Read => Candidate::Read,
+        }
+    }
+}
+
 /// The position searches of one SCID database: through its position index when the database
 /// has a current one (read at the first search), else by [`search_scid`]'s pruned replay; the
 /// same games either way. What kept the index file from being used is kept for the caller to
@@ -274,43 +322,67 @@ impl PositionIndex {
 pub struct ScidPositions<'a> {
     db: &'a Database,
     index: OnceLock<Result<Option<PositionIndex>, Diagnostic>>,
+    /// The positions searched by replay although the index is there: not in it.
+    not_indexed: Mutex<Vec<String>>,
 }
 
 impl<'a> ScidPositions<'a> {
     /// The searches of `db`; nothing is read yet.
     pub fn new(db: &'a Database) -> ScidPositions<'a> {
-        ScidPositions { db, index: OnceLock::new() }
+        ScidPositions { db, index: OnceLock::new(), not_indexed: Mutex::new(Vec::new()) }
     }
 
     /// The games whose main line reaches `query`'s position.
     pub fn search(&self, query: &PositionQuery) -> ScidSearch {
         match self.index.get_or_init(|| PositionIndex::open(self.db)) {
-            Ok(Some(index)) => index.search(self.db, query),
+            Ok(Some(index)) => {
+                if !index.holds(query) {
+                    let fen = Fen::from_position(query.target(), EnPassantMode::Legal).to_string();
+                    self.not_indexed.lock().unwrap_or_else(PoisonError::into_inner).push(fen);
+                }
+                index.search(self.db, query)
+            }
             _ => search_scid(self.db, query),
         }
     }
 
-    /// One flag a game: the games that must be read to judge `query` as a reading of every
-    /// game would: those that reach the position, those that could not be decoded (reading
-    /// them says why), and those without a record, which a search passes over.
-    pub fn candidates(&self, query: &PositionQuery) -> Vec<bool> {
+    /// What the search of `query` tells of each game before it is read: the games that reach
+    /// the position pass; those that could not be decoded (reading them says why) and those
+    /// without a record (which a search passes over) must be read and judged as a reading of
+    /// every game would; the others are rejected.
+    pub fn candidates(&self, query: &PositionQuery) -> Vec<Candidate> {
         let search = self.search(query);
-        let mut candidates: Vec<bool> = self.db.entries.iter().map(|entry| entry.length() == 0).collect();
-        for n in search.games.into_iter().chain(search.problems.into_iter().map(|(n, _)| n)) {
-            candidates[n] = true;
+        let mut candidates: Vec<Candidate> = (self.db.entries.iter())
+            .map(|entry| if entry.length() == 0 { Candidate::Read } else { Candidate::Rejected })
+            .collect();
+        for n in search.games {
+            candidates[n] = Candidate::Passes;
+        }
+        for (n, _) in search.problems {
+            candidates[n] = Candidate::Read;
         }
         candidates
     }
 
-    /// Whether searches go through the position index (once one has run).
-    pub fn indexed(&self) -> bool {
-        matches!(self.index.get(), Some(Ok(Some(_))))
-    }
-
-    /// Why the index file beside the database was not used, when it is there but stale or
-    /// unreadable (a warning).
-    pub fn notice(&self) -> Option<&Diagnostic> {
-        self.index.get()?.as_ref().err()
+    /// What the caller should say of the searches run (warnings): why the index file beside
+    /// the database was not used (stale or unreadable), and each position that was not in it
+    /// (searched by replay, which finds the same games, more slowly).
+    pub fn notices(&self) -> Vec<Diagnostic> {
+        let mut notices: Vec<Diagnostic> = self.index.get().and_then(|i| i.as_ref().err()).into_iter().cloned().collect();
+        let path = PositionIndex::path_for(self.db);
+        for fen in self.not_indexed.lock().unwrap_or_else(PoisonError::into_inner).iter() {
+            notices.push(Diagnostic::warning(
+                "index.position_not_indexed",
+                Location::default().in_file(&path),
+                format!(
+                    "{fen}: not in the position index (it holds the positions at least {} games reach \
+                     within {} plies); its games were found by replaying the games that may reach it",
+                    PositionIndex::MIN_GAMES,
+                    PositionIndex::PLIES
+                ),
+            ));
+        }
+        notices
     }
 }
 
