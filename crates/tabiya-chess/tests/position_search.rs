@@ -12,9 +12,7 @@ use tabiya_chess::games::Source;
 use tabiya_chess::games::index::PositionIndex;
 use tabiya_chess::games::search::{PositionQuery, search_scid};
 use tabiya_chess::games::select::criteria::TagPrefix;
-use tabiya_chess::games::select::{
-    AnyOf, Duplicates, GameFilter, Not, Rules, Selection, count_from, select_from,
-};
+use tabiya_chess::games::select::{AnyOf, Duplicates, GameFilter, Not, Rules, Selection, count_from, select_from};
 use tabiya_chess::scid::Database;
 use tabiya_testdata::corpus_file;
 
@@ -121,7 +119,7 @@ fn a_count_from_the_index_is_the_count_of_the_games_read() {
     for indexed in [false, true] {
         if indexed {
             let db = scid(&db_path);
-            std::fs::write(PositionIndex::path_for(&db), PositionIndex::build(&db).to_bytes()).unwrap();
+            std::fs::write(PositionIndex::path_for(&db), PositionIndex::build(&db).as_bytes()).unwrap();
         }
         for (name, selection, expected) in &selections {
             let (counted, selected) = counted_and_selected(&db_path, selection);

@@ -378,8 +378,8 @@ pub fn index(args: &IndexArgs, global: &Global) -> Result<ExitCode, CliError> {
     output::configure(global.force, std::slice::from_ref(&args.database));
     let mut out = Output::create(&path)?;
     let index = PositionIndex::build(&db);
-    let bytes = index.to_bytes();
-    std::io::Write::write_all(&mut out, &bytes).map_err(|e| CliError::output(&path, e))?;
+    let bytes = index.as_bytes();
+    std::io::Write::write_all(&mut out, bytes).map_err(|e| CliError::output(&path, e))?;
     out.finish(&path)?;
     summary(
         global.quiet,

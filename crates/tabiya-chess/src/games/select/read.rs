@@ -22,6 +22,7 @@ use crate::games::{GamesError, ReadItem, ReadReport, Sink, Source};
 use crate::pgn::ReadOptions;
 use crate::pgn::read::read_wanted;
 use crate::pgn::scanner::GameStart;
+use crate::scid::Database;
 
 /// PGN text per piece read on one thread (as [`Source::read_in_parallel`]).
 const PGN_PIECE: usize = 256 << 10;
@@ -48,35 +49,14 @@ impl Source {
         selection: &Selection,
         candidates: Option<&[Candidate]>,
         map: impl Fn(Game) -> T + Sync,
-        sink: impl FnMut(ReadItem<Option<T>>) -> Result<(), E> + Send,
-    ) -> Result<(), E> {
-        self.read_among(selection, candidates, map, None, sink)
-    }
-
-    /// [`Source::read_selected_among`], where a SCID game that passes is not even read when
-    /// `unread` makes its `T` without it.
-    fn read_among<T: Send, E: Send>(
-        &self,
-        selection: &Selection,
-        candidates: Option<&[Candidate]>,
-        map: impl Fn(Game) -> T + Sync,
-        unread: Option<&(dyn Fn() -> T + Sync)>,
         mut sink: impl FnMut(ReadItem<Option<T>>) -> Result<(), E> + Send,
     ) -> Result<(), E> {
         let Source::Pgn { path, progress } = self else {
             if let (Source::Scid(db), Some(candidates)) = (self, candidates) {
                 let in_flight = 2 * rayon::current_num_threads();
                 return read_numbered(db.len(), in_flight, &mut sink, |n| {
-                    match candidates.get(n).copied().unwrap_or(Candidate::Read) {
-                        Candidate::Rejected => Ok((None, Vec::new())),
-                        Candidate::Passes if let Some(unread) = unread => Ok((Some(unread()), Vec::new())),
-                        candidate => {
-                            let mut found = Vec::new();
-                            let game = db.read_game(n, &mut found)?;
-                            let passes = candidate == Candidate::Passes || selection.accepts(&game);
-                            Ok((passes.then(|| map(game)), found))
-                        }
-                    }
+                    let candidate = candidates.get(n).copied().unwrap_or(Candidate::Read);
+                    judge_scid(db, n, candidate, selection, &map)
                 });
             }
             return self.read_with_diagnostics(|game| selection.accepts(&game).then(|| map(game)), sink);
@@ -102,6 +82,24 @@ impl Source {
         };
         read_pgn(path, progress, PGN_PIECE, in_flight, read_piece, sink)
     }
+}
+
+/// Game `n` of a SCID database judged by `selection`, knowing what its filters said of it
+/// without reading it: a rejected game is not read, one that passes is read for `map` only.
+fn judge_scid<T>(
+    db: &Database,
+    n: usize,
+    candidate: Candidate,
+    selection: &Selection,
+    map: &impl Fn(Game) -> T,
+) -> ReadItem<Option<T>> {
+    if candidate == Candidate::Rejected {
+        return Ok((None, Vec::new()));
+    }
+    let mut found = Vec::new();
+    let game = db.read_game(n, &mut found)?;
+    let passes = candidate == Candidate::Passes || selection.accepts(&game);
+    Ok((passes.then(|| map(game)), found))
 }
 
 /// A game's start as the selection sees it: its tags, and its result when the first piece of
@@ -192,12 +190,28 @@ pub fn count_from(
     let mut report = ReadReport::start(source, diagnostics);
     let candidates = scid_candidates(source, selection, &mut report);
     let mut summary = SelectSummary::default();
-    source.read_among(selection, candidates.as_deref(), |_| (), Some(&|| ()), |item| {
+    let mut count = |item| {
         summary.read += 1;
         progress(1);
         summary.selected += u64::from(report.game(item).flatten().is_some());
         Ok::<(), GamesError>(())
-    })?;
+    };
+    match (source, candidates) {
+        (Source::Scid(db), Some(candidates)) => {
+            // Only the games the filters cannot decide unread are read.
+            let undecided: Vec<usize> =
+                (candidates.iter().enumerate()).filter(|(_, c)| **c == Candidate::Read).map(|(n, _)| n).collect();
+            let in_flight = 2 * rayon::current_num_threads();
+            read_numbered(undecided.len(), in_flight, &mut count, |i| {
+                judge_scid(db, undecided[i], Candidate::Read, selection, &|_| ())
+            })?;
+            let decided = (db.len() - undecided.len()) as u64;
+            summary.read += decided;
+            summary.selected += candidates.iter().filter(|c| **c == Candidate::Passes).count() as u64;
+            progress(decided);
+        }
+        _ => source.read_selected(selection, |_| (), count)?,
+    }
     report.finish();
     Ok(summary)
 }
