@@ -10,7 +10,11 @@
 //!
 //! A search ([`PositionIndex::search`]) is then exact: the listed games, plus those replayed
 //! because they are longer than the indexed plies and their state there allows the position;
-//! a position not in the index (rare, or deeper) falls back to [`search_scid`]'s pruned replay.
+//! a position not in the index (rare, or deeper) falls back to [`search_scid`]'s pruned replay
+//! ([`ScidPositions::notices`] says so). The file is read in place (mapped): opening it reads
+//! its header, a search the pages of one posting list and the 4-byte states. What a search
+//! finds is a [`Candidate`] a game: `select --count` counts the games that pass unread, `-o`
+//! reads only them.
 //! Two different positions with one 64-bit hash would be taken for each other: about one chance
 //! in 10¹³ for an index of 2 million positions.
 
@@ -337,9 +341,13 @@ impl Candidate {
             _ => Candidate::Read,
         }
     }
+}
 
-    /// The game passes the opposite filter.
-    pub fn not(self) -> Candidate {
+/// The game passes the opposite filter.
+impl std::ops::Not for Candidate {
+    type Output = Candidate;
+
+    fn not(self) -> Candidate {
         match self {
             Candidate::Rejected => Candidate::Passes,
             Candidate::Passes => Candidate::Rejected,

@@ -187,7 +187,7 @@ impl GameFilter for Not {
     }
 
     fn scid_candidates(&self, positions: &ScidPositions<'_>) -> Option<Vec<Candidate>> {
-        Some(self.0.scid_candidates(positions)?.into_iter().map(Candidate::not).collect())
+        Some(self.0.scid_candidates(positions)?.into_iter().map(|c| !c).collect())
     }
 }
 
