@@ -177,13 +177,8 @@ impl PositionIndex {
         &self.bytes
     }
 
-    /// Reads an index file; an index of other plies or another version is refused.
-    pub fn from_bytes(data: &[u8]) -> Result<PositionIndex, DataError> {
-        Self::from_file_bytes(FileBytes::Owned(data.to_vec()))
-    }
-
-    /// Reads the header and checks the tables' lengths; the tables are read as searches need
-    /// them. A mapped file stays valid when `tabiya index --force` replaces it: the new index
+    /// Reads an index file's header and checks its tables' lengths (an index of other plies
+    /// or another version is refused); the tables are read as searches need them. A mapped file stays valid when `tabiya index --force` replaces it: the new index
     /// is written beside it and renamed over it.
     fn from_file_bytes(bytes: FileBytes) -> Result<PositionIndex, DataError> {
         let mut r = ByteReader::new(&bytes);
