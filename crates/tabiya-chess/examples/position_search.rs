@@ -2,12 +2,13 @@
 //! through its index ([`search_scid`]), any other games file by replay.
 //!
 //! `cargo run --release -p tabiya-chess --example position_search -- FILE
-//!  (--moves "e4 c5" | --fen FEN | --material KRPkr) [--index] [--repeat N] [--list]`
+//!  (--moves "e4 c5" | --fen FEN | --material KRPkr) [--index | --count] [--repeat N] [--list]`
 //!
 //! Prints the number of games found; `--list` adds their numbers (from 1), one a line; on
 //! standard error, the time of each search (the database opened once, before). `--index`
 //! searches a SCID database through its position index (`.tpx` beside it, made when missing:
-//! [`PositionIndex`]).
+//! [`PositionIndex`]). `--count` counts as `tabiya select FILE --fen FEN --count` does
+//! ([`count_from`]: the index file read at each count, as each `select` process reads it).
 
 use std::time::Instant;
 
@@ -15,6 +16,7 @@ use shakmaty::san::San;
 use shakmaty::{Chess, Position};
 use tabiya_chess::games::index::PositionIndex;
 use tabiya_chess::games::search::{MaterialQuery, PositionQuery, search_scid};
+use tabiya_chess::games::select::{Selection, count_from};
 use tabiya_chess::games::{self, Source};
 
 enum Query {
@@ -41,7 +43,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         _ => return Err("give --moves, --fen or --material".into()),
     };
     let repeat: usize = value("--repeat").map_or(Ok(1), |n| n.parse())?;
+    let start = Instant::now();
     let source = Source::open(path.as_ref())?;
+    eprintln!("opened in {:.2} ms", start.elapsed().as_secs_f64() * 1e3);
+    if args.iter().any(|a| a == "--count") {
+        let selection = match &query {
+            Query::Position(q) => Selection::all().with(q.clone()),
+            Query::Material(q) => Selection::all().with(q.clone()),
+        };
+        for _ in 0..repeat.max(1) {
+            let start = Instant::now();
+            let mut said = Vec::new();
+            let counted = count_from(&source, &selection, &mut said, |_| {})?;
+            said.iter().for_each(|d| eprintln!("{d}"));
+            eprintln!("{:.2} ms", start.elapsed().as_secs_f64() * 1e3);
+            println!("{} games", counted.selected);
+        }
+        return Ok(());
+    }
     let index = match (&source, args.iter().any(|a| a == "--index")) {
         (Source::Scid(db), true) => {
             let start = Instant::now();

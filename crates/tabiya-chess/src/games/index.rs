@@ -10,37 +10,45 @@
 //!
 //! A search ([`PositionIndex::search`]) is then exact: the listed games, plus those replayed
 //! because they are longer than the indexed plies and their state there allows the position;
-//! a position not in the index (rare, or deeper) falls back to [`search_scid`]'s pruned replay.
+//! a position not in the index (rare, or deeper) falls back to [`search_scid`]'s pruned replay
+//! ([`ScidPositions::notices`] says so). The file is read in place (mapped): opening it reads
+//! its header, a search the pages of one posting list and the 4-byte states. What a search
+//! finds is a [`Candidate`] a game: `select --count` counts the games that pass unread, `-o`
+//! reads only them.
 //! Two different positions with one 64-bit hash would be taken for each other: about one chance
 //! in 10¹³ for an index of 2 million positions.
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use rayon::prelude::*;
-use shakmaty::{ByColor, Chess, Color, Position};
-use tabiya_io::{ByteReader, DataError, Diagnostic, Location};
+use shakmaty::fen::Fen;
+use shakmaty::{ByColor, Chess, Color, EnPassantMode, Position};
+use tabiya_io::{ByteReader, DataError, Diagnostic, FileBytes, Location};
 
 use super::search::{PositionQuery, Reach, ScidSearch, replay_scid, scid_home_numbers, search_scid};
 use crate::scid::Database;
 
-/// The position index of a SCID database.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The position index of a SCID database: the tables as its file holds them (little-endian),
+/// read in place, so that opening it reads nothing but its header and a search reads only the
+/// pages it touches.
+#[derive(Debug)]
 pub struct PositionIndex {
     /// Games of the database it was made from, and the length of its game file: an index
     /// that does not match is stale.
     games: u32,
     game_file_len: u64,
-    /// Position keys, sorted; `offsets[i]..offsets[i + 1]` of `postings` lists key `i`'s games.
-    keys: Vec<u64>,
-    offsets: Vec<u32>,
-    postings: Vec<u8>,
-    /// Each game's state after the indexed plies (or at its end): pawns at home (SCID's
-    /// numbering), then men − 1 and pawns of White and of Black, 4 bits each.
-    after: Vec<[u8; 4]>,
-    /// Games that could not be decoded: always replayed (and reported) by a search.
-    unindexed: Vec<u32>,
+    /// Positions indexed.
+    positions: usize,
+    /// The file: header, then position keys (u64, sorted), `positions + 1` offsets (u32:
+    /// offsets `i` and `i + 1` bound key `i`'s games in the postings), the postings, each
+    /// game's state after the indexed plies (4 bytes: pawns at home in SCID's numbering, then
+    /// men − 1 and pawns of White and of Black, 4 bits each), and the games that could not be
+    /// decoded (u32; always replayed, and reported, by a search).
+    bytes: FileBytes,
+    postings: Range<usize>,
 }
 
 const MAGIC: &[u8; 16] = b"tabiya positions";
@@ -65,7 +73,7 @@ impl PositionIndex {
         let per_game: Vec<Option<(Vec<u64>, [u8; 4])>> =
             (0..db.len()).into_par_iter().map(|n| opening_of(db, n)).collect();
         let mut lists: HashMap<u64, Vec<u32>> = HashMap::new();
-        let mut after = Vec::with_capacity(db.len());
+        let mut after = Vec::with_capacity(db.len() * 4);
         let mut unindexed = Vec::new();
         for (n, game) in per_game.into_iter().enumerate() {
             match game {
@@ -73,36 +81,42 @@ impl PositionIndex {
                     for key in keys {
                         lists.entry(key).or_default().push(n as u32);
                     }
-                    after.push(state);
+                    after.extend_from_slice(&state);
                 }
                 None => {
-                    unindexed.push(n as u32);
-                    after.push([0; 4]);
+                    unindexed.extend_from_slice(&(n as u32).to_le_bytes());
+                    after.extend_from_slice(&[0; 4]);
                 }
             }
         }
         let mut kept: Vec<(u64, Vec<u32>)> = lists.into_iter().filter(|(_, g)| g.len() >= Self::MIN_GAMES).collect();
         kept.sort_unstable_by_key(|(key, _)| *key);
-        let mut index = PositionIndex {
-            games: db.len() as u32,
-            game_file_len: db.game_file().len() as u64,
-            keys: Vec::with_capacity(kept.len()),
-            offsets: Vec::with_capacity(kept.len() + 1),
-            postings: Vec::new(),
-            after,
-            unindexed,
-        };
-        index.offsets.push(0);
-        for (key, games) in kept {
-            index.keys.push(key);
+        let mut keys = Vec::with_capacity(kept.len() * 8);
+        let mut offsets = Vec::with_capacity(kept.len() * 4 + 4);
+        let mut postings = Vec::new();
+        offsets.extend_from_slice(&0u32.to_le_bytes());
+        for (key, games) in &kept {
+            keys.extend_from_slice(&key.to_le_bytes());
             let mut last = 0;
-            for game in games {
-                tabiya_io::varint::write_leb128(&mut index.postings, u64::from(game - last));
+            for &game in games {
+                tabiya_io::varint::write_leb128(&mut postings, u64::from(game - last));
                 last = game;
             }
-            index.offsets.push(index.postings.len() as u32);
+            offsets.extend_from_slice(&(postings.len() as u32).to_le_bytes());
         }
-        index
+        let mut out = Vec::with_capacity(HEADER_LEN + keys.len() + offsets.len() + postings.len() + after.len());
+        out.extend_from_slice(MAGIC);
+        for n in [VERSION, Self::PLIES as u32, Self::MIN_GAMES as u32, db.len() as u32] {
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        out.extend_from_slice(&(db.game_file().len() as u64).to_le_bytes());
+        for n in [kept.len(), postings.len(), unindexed.len() / 4] {
+            out.extend_from_slice(&(n as u32).to_le_bytes());
+        }
+        for table in [keys, offsets, postings, after, unindexed] {
+            out.extend_from_slice(&table);
+        }
+        Self::from_file_bytes(FileBytes::Owned(out)).expect("an index as made is read back")
     }
 
     /// Whether the index was made from `db` as it is (same games, same game file length).
@@ -115,12 +129,12 @@ impl PositionIndex {
     /// added, removed or replaced since: a stale index would miss them).
     pub fn open(db: &Database) -> Result<Option<PositionIndex>, Diagnostic> {
         let path = Self::path_for(db);
-        let bytes = match std::fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(Self::not_used(&path, Location::default(), e.to_string())),
-        };
-        let index = Self::from_bytes(&bytes).map_err(|e| {
+        if !path.exists() {
+            return Ok(None);
+        }
+        let bytes =
+            tabiya_io::read_input(&path).map_err(|e| Self::not_used(&path, Location::default(), e.to_string()))?;
+        let index = Self::from_file_bytes(bytes).map_err(|e| {
             let found = e.found.map(|f| format!(", found {f}")).unwrap_or_default();
             Self::not_used(&path, e.location, format!("expected {}{found}", e.expected))
         })?;
@@ -154,32 +168,20 @@ impl PositionIndex {
             return index;
         }
         let index = Self::build(db);
-        let _ = tabiya_io::write_atomic(&path, &index.to_bytes());
+        let _ = tabiya_io::write_atomic(&path, index.as_bytes());
         index
     }
 
-    /// The index as its file holds it (little-endian).
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(64 + self.keys.len() * 12 + self.postings.len() + self.after.len() * 4);
-        out.extend_from_slice(MAGIC);
-        for n in [VERSION, Self::PLIES as u32, Self::MIN_GAMES as u32, self.games] {
-            out.extend_from_slice(&n.to_le_bytes());
-        }
-        out.extend_from_slice(&self.game_file_len.to_le_bytes());
-        for n in [self.keys.len(), self.postings.len(), self.unindexed.len()] {
-            out.extend_from_slice(&(n as u32).to_le_bytes());
-        }
-        self.keys.iter().for_each(|k| out.extend_from_slice(&k.to_le_bytes()));
-        self.offsets.iter().for_each(|o| out.extend_from_slice(&o.to_le_bytes()));
-        out.extend_from_slice(&self.postings);
-        self.after.iter().for_each(|a| out.extend_from_slice(a));
-        self.unindexed.iter().for_each(|g| out.extend_from_slice(&g.to_le_bytes()));
-        out
+    /// The index as its file holds it.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
     }
 
-    /// Reads an index file; an index of other plies or another version is refused.
-    pub fn from_bytes(data: &[u8]) -> Result<PositionIndex, DataError> {
-        let mut r = ByteReader::new(data);
+    /// Reads an index file's header and checks its tables' lengths (an index of other plies
+    /// or another version is refused); the tables are read as searches need them. A mapped file stays valid when `tabiya index --force` replaces it: the new index
+    /// is written beside it and renamed over it.
+    fn from_file_bytes(bytes: FileBytes) -> Result<PositionIndex, DataError> {
+        let mut r = ByteReader::new(&bytes);
         if r.bytes(16, "magic")? != MAGIC {
             return Err(DataError::new(Location::at(0), "the magic \"tabiya positions\""));
         }
@@ -189,33 +191,63 @@ impl PositionIndex {
         }
         let games = r.u32_le("games")?;
         let game_file_len = r.u64_le("game file length")?;
-        let [keys, postings, unindexed] =
+        let [positions, postings, unindexed] =
             [r.u32_le("keys")?, r.u32_le("postings length")?, r.u32_le("unindexed games")?].map(|n| n as usize);
-        // Every count is checked against the bytes left before anything is allocated.
-        let need = keys * 12 + 4 + postings + games as usize * 4 + unindexed * 4;
+        let need = positions * 12 + 4 + postings + games as usize * 4 + unindexed * 4;
         if r.remaining() != need {
             return Err(r.error(format!("{need} bytes of tables")).found(format!("{}", r.remaining())));
         }
-        let keys = (0..keys).map(|_| r.u64_le("key")).collect::<Result<Vec<_>, _>>()?;
-        let offsets = (0..=keys.len()).map(|_| r.u32_le("offset")).collect::<Result<Vec<_>, _>>()?;
-        if offsets.windows(2).any(|w| w[0] > w[1]) || offsets.last() != Some(&(postings as u32)) {
-            return Err(r.error("offsets in order up to the postings length"));
-        }
-        let postings = r.bytes(postings, "postings")?.to_vec();
-        let after = (0..games).map(|_| r.array::<4>("game state")).collect::<Result<Vec<_>, _>>()?;
-        let unindexed = (0..unindexed).map(|_| r.u32_le("unindexed game")).collect::<Result<Vec<_>, _>>()?;
-        Ok(PositionIndex { games, game_file_len, keys, offsets, postings, after, unindexed })
+        let start = HEADER_LEN + positions * 12 + 4;
+        Ok(PositionIndex { games, game_file_len, positions, bytes, postings: start..start + postings })
     }
 
     /// Positions indexed.
     pub fn positions(&self) -> usize {
-        self.keys.len()
+        self.positions
     }
 
-    /// The games listed for a position key, in order.
+    fn key(&self, i: usize) -> u64 {
+        let at = HEADER_LEN + i * 8;
+        u64::from_le_bytes(self.bytes[at..at + 8].try_into().expect("8 bytes"))
+    }
+
+    fn offset(&self, i: usize) -> usize {
+        let at = HEADER_LEN + self.positions * 8 + i * 4;
+        u32::from_le_bytes(self.bytes[at..at + 4].try_into().expect("4 bytes")) as usize
+    }
+
+    /// Game `n`'s state after the indexed plies.
+    fn after(&self, n: usize) -> [u8; 4] {
+        let at = self.postings.end + n * 4;
+        self.bytes[at..at + 4].try_into().expect("4 bytes")
+    }
+
+    /// The games that could not be decoded when the index was made.
+    fn unindexed(&self) -> impl Iterator<Item = usize> + '_ {
+        let start = self.postings.end + self.games as usize * 4;
+        self.bytes[start..].chunks_exact(4).map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize)
+    }
+
+    /// Where a position key is among the keys.
+    fn find(&self, key: u64) -> Option<usize> {
+        let (mut low, mut high) = (0, self.positions);
+        while low < high {
+            let middle = low + (high - low) / 2;
+            match self.key(middle).cmp(&key) {
+                std::cmp::Ordering::Less => low = middle + 1,
+                std::cmp::Ordering::Greater => high = middle,
+                std::cmp::Ordering::Equal => return Some(middle),
+            }
+        }
+        None
+    }
+
+    /// The games listed for a position key, in order; `None` when it is not in the index, or
+    /// its list is not where the offsets say (a damaged file: the caller replays).
     fn listed(&self, key: u64) -> Option<Vec<usize>> {
-        let i = self.keys.binary_search(&key).ok()?;
-        let mut list = &self.postings[self.offsets[i] as usize..self.offsets[i + 1] as usize];
+        let i = self.find(key)?;
+        let (start, end) = (self.offset(i), self.offset(i + 1));
+        let mut list = self.bytes[self.postings.clone()].get(start..end)?;
         let mut games = Vec::new();
         let mut game = 0u64;
         while !list.is_empty() {
@@ -227,25 +259,31 @@ impl PositionIndex {
         Some(games)
     }
 
+    /// Whether `query`'s position is in the index (else [`Self::search`] replays).
+    pub fn holds(&self, query: &PositionQuery) -> bool {
+        self.find(crate::openings::key(query.target())).is_some()
+    }
+
     /// The games of `db` (which the index [`fits`](Self::fits)) whose main line reaches
     /// `query`'s position: the same games as [`search_scid`], found from the index when the
     /// position is in it.
     pub fn search(&self, db: &Database, query: &PositionQuery) -> ScidSearch {
-        let Some(listed) = self.listed(crate::openings::key(query.target())) else {
+        let listed = self.fits(db).then(|| self.listed(crate::openings::key(query.target()))).flatten();
+        let Some(listed) = listed else {
             return search_scid(db, query);
         };
         // Games that may reach the position after the indexed plies, and those not indexed.
         // A cheap test a game, on one thread.
-        let mut later: Vec<usize> = (db.entries.iter().zip(&self.after).enumerate())
-            .filter(|(_, (entry, after))| {
+        let mut later: Vec<usize> = (db.entries.iter().enumerate())
+            .filter(|(n, entry)| {
                 usize::from(entry.plies) > Self::PLIES
-                    && unpack(**after).allows(query)
+                    && unpack(self.after(*n)).allows(query)
                     && entry.length() > 0
                     && query.may_match_scid(entry)
             })
             .map(|(n, _)| n)
             .collect();
-        later.extend(self.unindexed.iter().map(|&n| n as usize));
+        later.extend(self.unindexed().filter(|&n| n < db.len()));
         later.retain(|n| listed.binary_search(n).is_err());
         let replayed: Vec<(usize, Result<bool, Diagnostic>)> =
             later.par_iter().with_min_len(256).map(|&n| (n, replay_scid(db, n, &db.entries[n], query))).collect();
@@ -263,7 +301,53 @@ impl PositionIndex {
 
     /// The index file's size, in bytes.
     pub fn byte_len(&self) -> usize {
-        HEADER_LEN + self.keys.len() * 12 + 4 + self.postings.len() + self.after.len() * 4 + self.unindexed.len() * 4
+        self.bytes.len()
+    }
+}
+
+/// What a filter knows of one game of a SCID database before the game is read
+/// ([`crate::games::select::GameFilter::scid_candidates`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Candidate {
+    /// The game cannot pass: it is not read.
+    Rejected,
+    /// The game passes: it is read only for what is made of it (a count needs nothing).
+    Passes,
+    /// The game must be read and judged whole.
+    Read,
+}
+
+impl Candidate {
+    /// The game passes two filters: rejected by either, passing when both say it passes.
+    pub fn and(self, other: Candidate) -> Candidate {
+        match (self, other) {
+            (Candidate::Rejected, _) | (_, Candidate::Rejected) => Candidate::Rejected,
+            (Candidate::Passes, Candidate::Passes) => Candidate::Passes,
+            _ => Candidate::Read,
+        }
+    }
+
+    /// The game passes either of two filters: passing when either says it passes, rejected
+    /// by both.
+    pub fn or(self, other: Candidate) -> Candidate {
+        match (self, other) {
+            (Candidate::Passes, _) | (_, Candidate::Passes) => Candidate::Passes,
+            (Candidate::Rejected, Candidate::Rejected) => Candidate::Rejected,
+            _ => Candidate::Read,
+        }
+    }
+}
+
+/// The game passes the opposite filter.
+impl std::ops::Not for Candidate {
+    type Output = Candidate;
+
+    fn not(self) -> Candidate {
+        match self {
+            Candidate::Rejected => Candidate::Passes,
+            Candidate::Passes => Candidate::Rejected,
+            Candidate::Read => Candidate::Read,
+        }
     }
 }
 
@@ -274,43 +358,68 @@ impl PositionIndex {
 pub struct ScidPositions<'a> {
     db: &'a Database,
     index: OnceLock<Result<Option<PositionIndex>, Diagnostic>>,
+    /// The positions searched by replay although the index is there: not in it.
+    not_indexed: Mutex<Vec<String>>,
 }
 
 impl<'a> ScidPositions<'a> {
     /// The searches of `db`; nothing is read yet.
     pub fn new(db: &'a Database) -> ScidPositions<'a> {
-        ScidPositions { db, index: OnceLock::new() }
+        ScidPositions { db, index: OnceLock::new(), not_indexed: Mutex::new(Vec::new()) }
     }
 
     /// The games whose main line reaches `query`'s position.
     pub fn search(&self, query: &PositionQuery) -> ScidSearch {
         match self.index.get_or_init(|| PositionIndex::open(self.db)) {
-            Ok(Some(index)) => index.search(self.db, query),
+            Ok(Some(index)) => {
+                if !index.holds(query) {
+                    let fen = Fen::from_position(query.target(), EnPassantMode::Legal).to_string();
+                    self.not_indexed.lock().unwrap_or_else(PoisonError::into_inner).push(fen);
+                }
+                index.search(self.db, query)
+            }
             _ => search_scid(self.db, query),
         }
     }
 
-    /// One flag a game: the games that must be read to judge `query` as a reading of every
-    /// game would: those that reach the position, those that could not be decoded (reading
-    /// them says why), and those without a record, which a search passes over.
-    pub fn candidates(&self, query: &PositionQuery) -> Vec<bool> {
+    /// What the search of `query` tells of each game before it is read: the games that reach
+    /// the position pass; those that could not be decoded (reading them says why) and those
+    /// without a record (which a search passes over) must be read and judged as a reading of
+    /// every game would; the others are rejected.
+    pub fn candidates(&self, query: &PositionQuery) -> Vec<Candidate> {
         let search = self.search(query);
-        let mut candidates: Vec<bool> = self.db.entries.iter().map(|entry| entry.length() == 0).collect();
-        for n in search.games.into_iter().chain(search.problems.into_iter().map(|(n, _)| n)) {
-            candidates[n] = true;
+        let mut candidates: Vec<Candidate> = (self.db.entries.iter())
+            .map(|entry| if entry.length() == 0 { Candidate::Read } else { Candidate::Rejected })
+            .collect();
+        for n in search.games {
+            candidates[n] = Candidate::Passes;
+        }
+        for (n, _) in search.problems {
+            candidates[n] = Candidate::Read;
         }
         candidates
     }
 
-    /// Whether searches go through the position index (once one has run).
-    pub fn indexed(&self) -> bool {
-        matches!(self.index.get(), Some(Ok(Some(_))))
-    }
-
-    /// Why the index file beside the database was not used, when it is there but stale or
-    /// unreadable (a warning).
-    pub fn notice(&self) -> Option<&Diagnostic> {
-        self.index.get()?.as_ref().err()
+    /// What the caller should say of the searches run (warnings): why the index file beside
+    /// the database was not used (stale or unreadable), and each position that was not in it
+    /// (searched by replay, which finds the same games, more slowly).
+    pub fn notices(&self) -> Vec<Diagnostic> {
+        let mut notices: Vec<Diagnostic> =
+            self.index.get().and_then(|i| i.as_ref().err()).into_iter().cloned().collect();
+        let path = PositionIndex::path_for(self.db);
+        for fen in self.not_indexed.lock().unwrap_or_else(PoisonError::into_inner).iter() {
+            notices.push(Diagnostic::warning(
+                "index.position_not_indexed",
+                Location::default().in_file(&path),
+                format!(
+                    "{fen}: not in the position index (it holds the positions at least {} games reach \
+                     within {} plies); its games were found by replaying the games that may reach it",
+                    PositionIndex::MIN_GAMES,
+                    PositionIndex::PLIES
+                ),
+            ));
+        }
+        notices
     }
 }
 

@@ -16,6 +16,7 @@ use shakmaty::{Bitboard, Board, ByColor, ByRole, CastlingMode, Chess, Color, EnP
 use tabiya_io::{Diagnostic, Unit};
 
 use crate::game::{Game, Node};
+use crate::games::index::{Candidate, ScidPositions};
 use crate::scid::Database;
 use crate::scid::index::IndexEntry;
 
@@ -265,7 +266,7 @@ impl crate::games::select::GameFilter for PositionQuery {
         self.matches(game)
     }
 
-    fn scid_candidates(&self, positions: &crate::games::index::ScidPositions<'_>) -> Option<Vec<bool>> {
+    fn scid_candidates(&self, positions: &ScidPositions<'_>) -> Option<Vec<Candidate>> {
         Some(positions.candidates(self))
     }
 }

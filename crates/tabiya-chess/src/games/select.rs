@@ -39,10 +39,10 @@ mod read;
 use std::borrow::Cow;
 
 pub use duplicates::{Duplicates, GameRef, Held, Identity, Merge, Removal, Rules};
-pub use read::{SelectSummary, removal_diagnostic, select_from};
+pub use read::{SelectSummary, count_from, removal_diagnostic, select_from};
 
 use crate::game::{Game, GameResult};
-use crate::games::index::ScidPositions;
+use crate::games::index::{Candidate, ScidPositions};
 use crate::text::Text;
 
 /// What a filter sees of a game before its moves are replayed: its tags and its result.
@@ -121,11 +121,10 @@ pub trait GameFilter: Send + Sync {
         true
     }
 
-    /// The games of a SCID database that may pass, one flag a game, when the filter can find
-    /// them without reading every game (a position looked up through `positions`, by the
-    /// database's position index when it has one); `None` when any game may pass. The games
-    /// flagged are still judged whole.
-    fn scid_candidates(&self, positions: &ScidPositions<'_>) -> Option<Vec<bool>> {
+    /// What the filter says of each game of a SCID database without reading the games (a
+    /// position looked up through `positions`, by the database's position index when it has
+    /// one); `None` when it cannot tell without reading them.
+    fn scid_candidates(&self, positions: &ScidPositions<'_>) -> Option<Vec<Candidate>> {
         let _ = positions;
         None
     }
@@ -172,9 +171,9 @@ impl Selection {
         self.0.by_game(game)
     }
 
-    /// The games of a SCID database that may pass, one flag a game, when a filter can tell
-    /// without reading them ([`GameFilter::scid_candidates`]).
-    pub fn scid_candidates(&self, positions: &ScidPositions<'_>) -> Option<Vec<bool>> {
+    /// What the filters say of each game of a SCID database without reading the games
+    /// ([`GameFilter::scid_candidates`]): a game that [`Candidate::Passes`] passes every filter.
+    pub fn scid_candidates(&self, positions: &ScidPositions<'_>) -> Option<Vec<Candidate>> {
         self.0.scid_candidates(positions)
     }
 
@@ -201,6 +200,10 @@ impl GameFilter for Not {
     fn by_game(&self, game: &Game) -> bool {
         !(self.0.by_tags(game) && self.0.by_game(game))
     }
+
+    fn scid_candidates(&self, positions: &ScidPositions<'_>) -> Option<Vec<Candidate>> {
+        Some(self.0.scid_candidates(positions)?.into_iter().map(|c| !c).collect())
+    }
 }
 
 /// The games that pass any of some filters (an option given several values).
@@ -220,12 +223,12 @@ impl GameFilter for AnyOf {
         self.0.iter().any(|f| f.by_tags(game) && (!f.needs_game() || f.by_game(game)))
     }
 
-    fn scid_candidates(&self, positions: &ScidPositions<'_>) -> Option<Vec<bool>> {
+    fn scid_candidates(&self, positions: &ScidPositions<'_>) -> Option<Vec<Candidate>> {
         // Only when every alternative names its games.
         let mut sets = self.0.iter().map(|f| f.scid_candidates(positions));
         let first = sets.next()??;
         sets.try_fold(first, |mut union, set| {
-            union.iter_mut().zip(set?).for_each(|(a, b)| *a |= b);
+            union.iter_mut().zip(set?).for_each(|(a, b)| *a = a.or(b));
             Some(union)
         })
     }
@@ -247,11 +250,18 @@ impl GameFilter for AllOf {
         self.0.iter().filter(|f| f.needs_game()).all(|f| f.by_game(game))
     }
 
-    fn scid_candidates(&self, positions: &ScidPositions<'_>) -> Option<Vec<bool>> {
-        // Any filter that names its games narrows them.
-        self.0.iter().filter_map(|f| f.scid_candidates(positions)).reduce(|mut both, set| {
-            both.iter_mut().zip(set).for_each(|(a, b)| *a &= b);
+    fn scid_candidates(&self, positions: &ScidPositions<'_>) -> Option<Vec<Candidate>> {
+        // Any filter that names its games narrows them; a game passes unread only when every
+        // filter says it passes (one that cannot tell must read it).
+        let sets: Vec<Option<Vec<Candidate>>> = self.0.iter().map(|f| f.scid_candidates(positions)).collect();
+        let all_named = sets.iter().all(Option::is_some);
+        let mut both = sets.into_iter().flatten().reduce(|mut both, set| {
+            both.iter_mut().zip(set).for_each(|(a, b)| *a = a.and(b));
             both
-        })
+        })?;
+        if !all_named {
+            both.iter_mut().for_each(|c| *c = c.and(Candidate::Read));
+        }
+        Some(both)
     }
 }

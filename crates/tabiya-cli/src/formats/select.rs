@@ -19,8 +19,8 @@ use tabiya_chess::games::select::criteria::{
     DateIn, EcoIn, PliesIn, Range, RatingIn, ResultIs, StartsWith, TagEquals, TagPrefix, TagRegex, VariantIs,
 };
 use tabiya_chess::games::select::{
-    AllOf, AnyOf, Duplicates, GameFilter, GameRef, Not, Rules, SelectSummary, Selection, removal_diagnostic,
-    select_from,
+    AllOf, AnyOf, Duplicates, GameFilter, GameRef, Not, Rules, SelectSummary, Selection, count_from,
+    removal_diagnostic, select_from,
 };
 use tabiya_io::DiagnosticSink;
 use tabiya_othello::Format as O;
@@ -318,18 +318,23 @@ pub fn select(args: &SelectArgs, global: &Global) -> Result<ExitCode, CliError> 
             written.written
         }
         _ => {
-            let mut duplicates = Duplicates::<()>::new(rules);
             let mut kept = 0u64;
+            let mut duplicates = Duplicates::<()>::new(rules);
             for (n, input) in inputs.iter().enumerate() {
                 let source = Source::open(input).map_err(CliError::input)?;
                 let shown = SourceProgress::new(&bar, &source);
-                let count = |_: GameRef, (), _: &mut dyn DiagnosticSink| {
-                    kept += 1;
-                    Ok(())
-                };
                 let progress = |k| shown.update(&source, k);
-                let done = select_from(&source, n, &selection, |_| (), &mut duplicates, &mut printer, progress, count)
-                    .map_err(CliError::input)?;
+                let done = if duplicates.is_active() {
+                    let count = |_: GameRef, (), _: &mut dyn DiagnosticSink| {
+                        kept += 1;
+                        Ok(())
+                    };
+                    select_from(&source, n, &selection, |_| (), &mut duplicates, &mut printer, progress, count)
+                } else {
+                    // Nothing is made of the games: those the position index finds are not read.
+                    count_from(&source, &selection, &mut printer, progress).inspect(|done| kept += done.selected)
+                }
+                .map_err(CliError::input)?;
                 total += done;
             }
             let (held, dropped) = duplicates.finish();
@@ -373,8 +378,8 @@ pub fn index(args: &IndexArgs, global: &Global) -> Result<ExitCode, CliError> {
     output::configure(global.force, std::slice::from_ref(&args.database));
     let mut out = Output::create(&path)?;
     let index = PositionIndex::build(&db);
-    let bytes = index.to_bytes();
-    std::io::Write::write_all(&mut out, &bytes).map_err(|e| CliError::output(&path, e))?;
+    let bytes = index.as_bytes();
+    std::io::Write::write_all(&mut out, bytes).map_err(|e| CliError::output(&path, e))?;
     out.finish(&path)?;
     summary(
         global.quiet,

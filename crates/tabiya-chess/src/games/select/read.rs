@@ -16,12 +16,13 @@ use super::duplicates::{Duplicates, GameRef, Held, Identity};
 use super::{Selection, TagView, text_bytes};
 use crate::game::Game;
 use crate::game::GameResult;
-use crate::games::index::ScidPositions;
+use crate::games::index::{Candidate, ScidPositions};
 use crate::games::source::{PieceRead, read_numbered, read_pgn};
 use crate::games::{GamesError, ReadItem, ReadReport, Sink, Source};
 use crate::pgn::ReadOptions;
 use crate::pgn::read::read_wanted;
 use crate::pgn::scanner::GameStart;
+use crate::scid::Database;
 
 /// PGN text per piece read on one thread (as [`Source::read_in_parallel`]).
 const PGN_PIECE: usize = 256 << 10;
@@ -40,12 +41,13 @@ impl Source {
         self.read_selected_among(selection, None, map, sink)
     }
 
-    /// [`Source::read_selected`] where, in a SCID database, only the games flagged in
-    /// `candidates` ([`Selection::scid_candidates`]) may pass: the others are rejected unread.
+    /// [`Source::read_selected`] where, in a SCID database, what `candidates` say of a game
+    /// ([`Selection::scid_candidates`]) is taken: a rejected game is not read, one that passes
+    /// is not judged again.
     pub fn read_selected_among<T: Send, E: Send>(
         &self,
         selection: &Selection,
-        candidates: Option<&[bool]>,
+        candidates: Option<&[Candidate]>,
         map: impl Fn(Game) -> T + Sync,
         mut sink: impl FnMut(ReadItem<Option<T>>) -> Result<(), E> + Send,
     ) -> Result<(), E> {
@@ -53,12 +55,8 @@ impl Source {
             if let (Source::Scid(db), Some(candidates)) = (self, candidates) {
                 let in_flight = 2 * rayon::current_num_threads();
                 return read_numbered(db.len(), in_flight, &mut sink, |n| {
-                    if !candidates.get(n).copied().unwrap_or(true) {
-                        return Ok((None, Vec::new()));
-                    }
-                    let mut found = Vec::new();
-                    let game = db.read_game(n, &mut found)?;
-                    Ok((selection.accepts(&game).then(|| map(game)), found))
+                    let candidate = candidates.get(n).copied().unwrap_or(Candidate::Read);
+                    judge_scid(db, n, candidate, selection, &map)
                 });
             }
             return self.read_with_diagnostics(|game| selection.accepts(&game).then(|| map(game)), sink);
@@ -84,6 +82,24 @@ impl Source {
         };
         read_pgn(path, progress, PGN_PIECE, in_flight, read_piece, sink)
     }
+}
+
+/// Game `n` of a SCID database judged by `selection`, knowing what its filters said of it
+/// without reading it: a rejected game is not read, one that passes is read for `map` only.
+fn judge_scid<T>(
+    db: &Database,
+    n: usize,
+    candidate: Candidate,
+    selection: &Selection,
+    map: &impl Fn(Game) -> T,
+) -> ReadItem<Option<T>> {
+    if candidate == Candidate::Rejected {
+        return Ok((None, Vec::new()));
+    }
+    let mut found = Vec::new();
+    let game = db.read_game(n, &mut found)?;
+    let passes = candidate == Candidate::Passes || selection.accepts(&game);
+    Ok((passes.then(|| map(game)), found))
 }
 
 /// A game's start as the selection sees it: its tags, and its result when the first piece of
@@ -140,16 +156,7 @@ pub fn select_from<T: Send>(
     mut keep: impl FnMut(GameRef, T, &mut dyn DiagnosticSink) -> Result<(), GamesError> + Send,
 ) -> Result<SelectSummary, GamesError> {
     let mut report = ReadReport::start(source, diagnostics);
-    // A position in a SCID database is looked up (in its position index when it has a
-    // current one) rather than replayed game by game.
-    let positions = match source {
-        Source::Scid(db) if selection.needs_game() => Some(ScidPositions::new(db)),
-        _ => None,
-    };
-    let candidates = positions.as_ref().and_then(|p| selection.scid_candidates(p));
-    if let Some(notice) = positions.as_ref().and_then(ScidPositions::notice) {
-        report.diagnostics().report(notice.clone());
-    }
+    let candidates = scid_candidates(source, selection, &mut report);
     let identify = duplicates.is_active();
     let mut summary = SelectSummary::default();
     source.read_selected_among(
@@ -170,6 +177,63 @@ pub fn select_from<T: Send>(
     )?;
     report.finish();
     Ok(summary)
+}
+
+/// [`select_from`] when only the number of games kept is wanted (no duplicates removed): in a
+/// SCID database, a game its position index (or search) says passes is counted unread.
+pub fn count_from(
+    source: &Source,
+    selection: &Selection,
+    diagnostics: &mut (impl DiagnosticSink + Send),
+    mut progress: impl FnMut(u64) + Send,
+) -> Result<SelectSummary, GamesError> {
+    let mut report = ReadReport::start(source, diagnostics);
+    let candidates = scid_candidates(source, selection, &mut report);
+    let mut summary = SelectSummary::default();
+    let mut count = |item| {
+        summary.read += 1;
+        progress(1);
+        summary.selected += u64::from(report.game(item).flatten().is_some());
+        Ok::<(), GamesError>(())
+    };
+    match (source, candidates) {
+        (Source::Scid(db), Some(candidates)) => {
+            // Only the games the filters cannot decide unread are read.
+            let undecided: Vec<usize> =
+                (candidates.iter().enumerate()).filter(|(_, c)| **c == Candidate::Read).map(|(n, _)| n).collect();
+            let in_flight = 2 * rayon::current_num_threads();
+            read_numbered(undecided.len(), in_flight, &mut count, |i| {
+                judge_scid(db, undecided[i], Candidate::Read, selection, &|_| ())
+            })?;
+            let decided = (db.len() - undecided.len()) as u64;
+            summary.read += decided;
+            summary.selected += candidates.iter().filter(|c| **c == Candidate::Passes).count() as u64;
+            progress(decided);
+        }
+        _ => source.read_selected(selection, |_| (), count)?,
+    }
+    report.finish();
+    Ok(summary)
+}
+
+/// What the selection's filters say of each game of a SCID database before reading it: a
+/// position is looked up (in the database's position index when it has a current one) rather
+/// than replayed game by game. Why an index file there was not used is reported.
+fn scid_candidates<D: DiagnosticSink + ?Sized>(
+    source: &Source,
+    selection: &Selection,
+    report: &mut ReadReport<'_, D>,
+) -> Option<Vec<Candidate>> {
+    let Source::Scid(db) = source else { return None };
+    if !selection.needs_game() {
+        return None;
+    }
+    let positions = ScidPositions::new(db);
+    let candidates = selection.scid_candidates(&positions);
+    for notice in positions.notices() {
+        report.diagnostics().report(notice);
+    }
+    candidates
 }
 
 impl<W: Write + Send> Sink<W> {
