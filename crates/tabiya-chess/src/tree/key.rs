@@ -34,10 +34,7 @@ const CASTLING: [(Color, CastlingSide); 4] = [
     (Color::Black, CastlingSide::QueenSide),
 ];
 
-fn piece_code(piece: Piece) -> u8 {
-    piece.role as u8 | if piece.color == Color::Black { 8 } else { 0 }
-}
-
+/// The piece of a nibble: its role (1–6), plus 8 for Black.
 fn code_piece(code: u8) -> Option<Piece> {
     let role = Role::try_from(code & 7).ok()?;
     Some(Piece { role, color: if code & 8 == 0 { Color::White } else { Color::Black } })
@@ -51,10 +48,20 @@ impl PositionKey {
         if occupied.count() > 32 {
             return Err(KeyError::TooManyPieces);
         }
+        // Each square's nibble from the twelve piece sets, then read in square order: a few
+        // bitboard walks instead of asking each square what stands on it.
+        let mut by_square = [0u8; 64];
+        for role in Role::ALL {
+            for square in board.by_role(role) {
+                by_square[square as usize] = role as u8;
+            }
+        }
+        for square in board.black() {
+            by_square[square as usize] |= 8;
+        }
         let mut pieces: u128 = 0;
         for (i, square) in occupied.into_iter().enumerate() {
-            let code = board.piece_at(square).map_or(0, piece_code);
-            pieces |= u128::from(code) << (124 - 4 * i);
+            pieces |= u128::from(by_square[square as usize]) << (124 - 4 * i);
         }
         let mut state = u8::from(pos.turn() == Color::Black);
         for (bit, (color, side)) in CASTLING.into_iter().enumerate() {

@@ -306,12 +306,15 @@ impl<R: Read> Decoder<R> {
     }
 }
 
-/// Writes a position and its moves (in the order first played) as [`Decoder::position`] reads them.
-pub fn write_position(out: &mut impl Write, key: &[u8], moves: &[TreeMove]) -> io::Result<()> {
-    out.write_all(key)?;
-    write_varint(out, moves.len() as u64)?;
+/// Appends a position and its moves (in the order first played) to `out`, as
+/// [`Decoder::position`] reads them: a record is encoded whole in memory, then written at once.
+pub fn encode_position(out: &mut Vec<u8>, key: &[u8], moves: &[TreeMove]) {
+    // Writes to a Vec cannot fail.
+    let varint = |out: &mut Vec<u8>, n: u64| write_varint(out, n).expect("a Vec takes every write");
+    out.extend_from_slice(key);
+    varint(out, moves.len() as u64);
     for m in moves {
-        write_varint(out, u64::from(m.code))?;
+        varint(out, u64::from(m.code));
         for n in [
             m.games,
             m.wins,
@@ -324,19 +327,18 @@ pub fn write_position(out: &mut impl Write, key: &[u8], moves: &[TreeMove]) -> i
             u64::from(m.first_year),
             u64::from(m.last_year),
         ] {
-            write_varint(out, n)?;
+            varint(out, n);
         }
         // The number of top games, bit 7 set when the exact value follows.
-        out.write_all(&[m.top.len() as u8 | if m.exact.is_some() { 0x80 } else { 0 }])?;
+        out.push(m.top.len() as u8 | if m.exact.is_some() { 0x80 } else { 0 });
         if let Some(exact) = m.exact {
-            out.write_all(&[exact as u8])?;
+            out.push(exact as u8);
         }
         for top in &m.top {
-            write_varint(out, u64::from(top.rating))?;
-            write_varint(out, top.game)?;
+            varint(out, u64::from(top.rating));
+            varint(out, top.game);
         }
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -372,7 +374,7 @@ mod tests {
         let mut bytes = Vec::new();
         let key = [3; 26];
         let solved = TreeMove { exact: Some(-12), ..whole.clone() };
-        write_position(&mut bytes, &key, &[whole.clone(), solved.clone()]).unwrap();
+        encode_position(&mut bytes, &key, &[whole.clone(), solved.clone()]);
         let mut decoder = Decoder::new(&bytes[..], 0);
         assert_eq!(decoder.position().unwrap(), Some((key, vec![whole, solved])));
         assert_eq!(decoder.position::<26>().unwrap(), None);
