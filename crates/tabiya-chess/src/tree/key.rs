@@ -48,21 +48,20 @@ impl PositionKey {
         if occupied.count() > 32 {
             return Err(KeyError::TooManyPieces);
         }
-        // Each square's nibble from the twelve piece sets, then read in square order: a few
-        // bitboard walks instead of asking each square what stands on it.
-        let mut by_square = [0u8; 64];
-        for role in Role::ALL {
-            for square in board.by_role(role) {
-                by_square[square as usize] = role as u8;
-            }
-        }
-        for square in board.black() {
-            by_square[square as usize] |= 8;
-        }
+        // A square's nibble bit by bit from four piece sets (roles: pawn 1, knight 2, bishop
+        // 3, rook 4, queen 5, king 6; 8 for Black), the nibbles shifted in square order: no
+        // square asked what stands on it.
+        let [p, n, b, r, q, k] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King]
+            .map(|role| board.by_role(role).0);
+        let bits = [p | b | q, n | b | k, r | q | k, board.black().0];
         let mut pieces: u128 = 0;
-        for (i, square) in occupied.into_iter().enumerate() {
-            pieces |= u128::from(by_square[square as usize]) << (124 - 4 * i);
+        for square in occupied {
+            let s = square as u32;
+            let code = bits.iter().enumerate().fold(0, |code, (i, set)| code | (set >> s & 1) << i);
+            pieces = pieces << 4 | u128::from(code);
         }
+        // The first piece in the highest nibble.
+        let pieces = pieces.checked_shl(4 * (32 - occupied.count() as u32)).unwrap_or(0);
         let mut state = u8::from(pos.turn() == Color::Black);
         for (bit, (color, side)) in CASTLING.into_iter().enumerate() {
             if pos.castles().has(color, side) {

@@ -8,6 +8,8 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use rayon::slice::ParallelSliceMut;
+
 use super::file::{Footer, TreeSource, TreeWriter};
 use super::merge::{Stream, merge};
 use super::record::{Decoder, Outcome, Played, TreeMove, encode_position};
@@ -49,7 +51,15 @@ fn compare_keys<const K: usize>(a: &[u8; K], b: &[u8; K]) -> std::cmp::Ordering 
         bytes[..end - at].copy_from_slice(&key[at..end]);
         u64::from_be_bytes(bytes)
     };
-    (0..K).step_by(8).map(|at| word(a, at).cmp(&word(b, at))).find(|o| o.is_ne()).unwrap_or(std::cmp::Ordering::Equal)
+    let mut at = 0;
+    while at < K {
+        let (x, y) = (word(a, at), word(b, at));
+        if x != y {
+            return x.cmp(&y);
+        }
+        at += 8;
+    }
+    std::cmp::Ordering::Equal
 }
 
 /// A sorted run being written to an unnamed temporary file, each record encoded whole first.
@@ -148,17 +158,26 @@ impl<const K: usize> RunBuilder<K> {
     fn drain(&mut self, mut emit: impl FnMut(&[u8; K], &mut [TreeMove]) -> io::Result<()>) -> io::Result<()> {
         let mut occurrences = std::mem::take(&mut self.occurrences);
         // A position's occurrences stay in the order they were played (by their places), so
-        // its moves come out in the order first played (record.rs).
-        occurrences.sort_unstable_by(|a, b| compare_keys(&a.key, &b.key).then(a.seq.cmp(&b.seq)));
+        // its moves come out in the order first played (record.rs). On every core: the
+        // reading threads have nothing left to do while a run is sorted.
+        occurrences.par_sort_unstable_by(|a, b| compare_keys(&a.key, &b.key).then(a.seq.cmp(&b.seq)));
+        // The first `used` moves are the position's; the others wait to be used again.
         let mut moves: Vec<TreeMove> = Vec::new();
+        let mut used = 0;
         for (i, o) in occurrences.iter().enumerate() {
-            match moves.iter_mut().find(|m| m.code == o.code) {
+            match moves[..used].iter_mut().find(|m| m.code == o.code) {
                 Some(known) => known.count(&o.played()),
-                None => moves.push(TreeMove::of(&o.played())),
+                None => {
+                    if used == moves.len() {
+                        moves.push(TreeMove::default());
+                    }
+                    moves[used].restart(&o.played());
+                    used += 1;
+                }
             }
             if occurrences.get(i + 1).is_none_or(|next| next.key != o.key) {
-                emit(&o.key, &mut moves)?;
-                moves.clear();
+                emit(&o.key, &mut moves[..used])?;
+                used = 0;
             }
         }
         // The vector keeps its room for the next run.
