@@ -34,6 +34,45 @@ const CASTLING: [(Color, CastlingSide); 4] = [
     (Color::Black, CastlingSide::QueenSide),
 ];
 
+/// `COMPRESS[on][x]`: the bits of `x` on the set bits of `on`, packed from bit 0 in their order
+/// (a byte's parallel bit extract).
+static COMPRESS: [[u8; 256]; 256] = {
+    let mut table = [[0; 256]; 256];
+    let mut on = 0;
+    while on < 256 {
+        let mut x = 0;
+        while x < 256 {
+            let (mut packed, mut to, mut from) = (0u8, 0, 0);
+            while from < 8 {
+                if on >> from & 1 == 1 {
+                    packed |= ((x >> from & 1) as u8) << to;
+                    to += 1;
+                }
+                from += 1;
+            }
+            table[on][x] = packed;
+            x += 1;
+        }
+        on += 1;
+    }
+    table
+};
+
+/// `NIBBLES[x]`: bit `i` of `x` moved to bit 4 × (7 − i), the low bit of nibble 7 − i.
+static NIBBLES: [u32; 256] = {
+    let mut table = [0; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut i = 0;
+        while i < 8 {
+            table[x] |= ((x as u32 >> i) & 1) << (4 * (7 - i));
+            i += 1;
+        }
+        x += 1;
+    }
+    table
+};
+
 /// The piece of a nibble: its role (1–6), plus 8 for Black.
 fn code_piece(code: u8) -> Option<Piece> {
     let role = Role::try_from(code & 7).ok()?;
@@ -48,17 +87,26 @@ impl PositionKey {
         if occupied.count() > 32 {
             return Err(KeyError::TooManyPieces);
         }
-        // A square's nibble bit by bit from four piece sets (roles: pawn 1, knight 2, bishop
-        // 3, rook 4, queen 5, king 6; 8 for Black), the nibbles shifted in square order: no
-        // square asked what stands on it.
+        // A square's nibble is one bit from each of four piece sets (roles: pawn 1, knight
+        // 2, bishop 3, rook 4, queen 5, king 6; 8 for Black). Rank by rank, each set's bits on
+        // the occupied squares are packed and spread to nibbles by two table lookups, so no
+        // square is visited alone.
         let [p, n, b, r, q, k] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King]
             .map(|role| board.by_role(role).0);
-        let bits = [p | b | q, n | b | k, r | q | k, board.black().0];
+        let sets = [p | b | q, n | b | k, r | q | k, board.black().0];
         let mut pieces: u128 = 0;
-        for square in occupied {
-            let s = square as u32;
-            let code = bits.iter().enumerate().fold(0, |code, (i, set)| code | (set >> s & 1) << i);
-            pieces = pieces << 4 | u128::from(code);
+        for rank in 0..8 {
+            let on = (occupied.0 >> (8 * rank)) as u8;
+            if on == 0 {
+                continue;
+            }
+            let count = on.count_ones();
+            let mut nibbles = 0u32;
+            for (bit, set) in sets.iter().enumerate() {
+                let packed = COMPRESS[usize::from(on)][usize::from((set >> (8 * rank)) as u8)];
+                nibbles |= NIBBLES[usize::from(packed)] << bit;
+            }
+            pieces = pieces << (4 * count) | u128::from(nibbles >> (4 * (8 - count)));
         }
         // The first piece in the highest nibble.
         let pieces = pieces.checked_shl(4 * (32 - occupied.count() as u32)).unwrap_or(0);
