@@ -6,7 +6,8 @@
 Starts `tabiya serve SOURCE...` and headless Chromium (chromedriver), plays the moves (UCI, by
 clicking their squares; by default a 20-ply Najdorf line), and prints the page's own time from
 asking `/api/explore` to the frame with the new tables laid out (`window.tabiyaTimings`, one per
-move), then each answer of `/api/explore` fetched alone from Python for the same positions.
+move), then the fetch's share of it (the browser's Resource Timing of each `/api/explore`), then each
+answer fetched alone from Python for the same positions.
 A benchmark for BENCHMARKS.md, not a test: it asserts nothing about speed.
 """
 
@@ -61,10 +62,13 @@ def main():
             driver.drawn(n)
         timings = driver.run("return window.tabiyaTimings")[1:]
         summary("request to table drawn (page)", timings)
+        fetched = driver.run("return performance.getEntriesByType('resource')"
+                             ".filter(e => e.name.includes('/api/explore')).map(e => e.responseEnd - e.startTime)")[1:]
+        summary("of which the answer's fetch (page, Resource Timing)", fetched)
         api = []
         for n in range(1, len(moves) + 1):
             started = time.perf_counter()
-            with urllib.request.urlopen(f"{url}/api/explore?play={','.join(moves[:n])}") as response:
+            with urllib.request.urlopen(f"{url.rstrip('/')}/api/explore?play={','.join(moves[:n])}") as response:
                 response.read()
             api.append((time.perf_counter() - started) * 1000)
         summary("/api/explore alone (Python client)", api)

@@ -8,6 +8,8 @@
 use shakmaty::{Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, FromSetup, Piece, Position};
 use shakmaty::{Role, Setup, Square};
 
+use crate::nibbles::{self, SPREAD};
+
 /// Bytes of a key on disk.
 pub const KEY_BYTES: usize = 26;
 
@@ -58,20 +60,12 @@ static COMPRESS: [[u8; 256]; 256] = {
     table
 };
 
-/// `NIBBLES[x]`: bit `i` of `x` moved to bit 4 × (7 − i), the low bit of nibble 7 − i.
-static NIBBLES: [u32; 256] = {
-    let mut table = [0; 256];
-    let mut x = 0;
-    while x < 256 {
-        let mut i = 0;
-        while i < 8 {
-            table[x] |= ((x as u32 >> i) & 1) << (4 * (7 - i));
-            i += 1;
-        }
-        x += 1;
-    }
-    table
-};
+/// The 32 nibbles of `x` in the opposite order.
+fn reverse_nibbles(x: u128) -> u128 {
+    let bytes = x.swap_bytes();
+    let low = 0x0f0f_0f0f_0f0f_0f0f_0f0f_0f0f_0f0f_0f0fu128;
+    (bytes & low) << 4 | (bytes >> 4) & low
+}
 
 /// The piece of a nibble: its role (1–6), plus 8 for Black.
 fn code_piece(code: u8) -> Option<Piece> {
@@ -87,29 +81,25 @@ impl PositionKey {
         if occupied.count() > 32 {
             return Err(KeyError::TooManyPieces);
         }
-        // A square's nibble is one bit from each of four piece sets (roles: pawn 1, knight
-        // 2, bishop 3, rook 4, queen 5, king 6; 8 for Black). Rank by rank, each set's bits on
-        // the occupied squares are packed and spread to nibbles by two table lookups, so no
-        // square is visited alone.
-        let [p, n, b, r, q, k] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King]
-            .map(|role| board.by_role(role).0);
-        let sets = [p | b | q, n | b | k, r | q | k, board.black().0];
-        let mut pieces: u128 = 0;
+        // Rank by rank, each bit plane's bits on the occupied squares packed (a byte's bit
+        // extract), then spread to nibbles: the pieces in square order, the first in the lowest
+        // nibble; reversed to put it in the highest. No square is visited alone.
+        let planes = nibbles::planes(|role| board.by_role(role), board.black());
+        let (mut first_low, mut shift) = (0u128, 0);
         for rank in 0..8 {
             let on = (occupied.0 >> (8 * rank)) as u8;
             if on == 0 {
                 continue;
             }
-            let count = on.count_ones();
-            let mut nibbles = 0u32;
-            for (bit, set) in sets.iter().enumerate() {
-                let packed = COMPRESS[usize::from(on)][usize::from((set >> (8 * rank)) as u8)];
-                nibbles |= NIBBLES[usize::from(packed)] << bit;
+            let mut packed = 0u32;
+            for (bit, plane) in planes.iter().enumerate() {
+                let bits = COMPRESS[usize::from(on)][usize::from((plane >> (8 * rank)) as u8)];
+                packed |= SPREAD[usize::from(bits)] << bit;
             }
-            pieces = pieces << (4 * count) | u128::from(nibbles >> (4 * (8 - count)));
+            first_low |= u128::from(packed) << shift;
+            shift += 4 * on.count_ones();
         }
-        // The first piece in the highest nibble.
-        let pieces = pieces.checked_shl(4 * (32 - occupied.count() as u32)).unwrap_or(0);
+        let pieces = reverse_nibbles(first_low);
         let mut state = u8::from(pos.turn() == Color::Black);
         for (bit, (color, side)) in CASTLING.into_iter().enumerate() {
             if pos.castles().has(color, side) {

@@ -108,11 +108,15 @@ fn streams<const K: usize>(runs: Vec<File>) -> io::Result<Vec<Stream<BufReader<F
 }
 
 impl<const K: usize> RunBuilder<K> {
+    /// Bytes of the memory budget one occurrence (a move of a game) takes: 48 with a 26-byte
+    /// key.
+    pub const OCCURRENCE_BYTES: u64 = size_of::<Occurrence<K>>() as u64;
+
     /// A builder that holds about `memory` bytes of occurrences before it spills a run to an
     /// unnamed file in `temp_dir` (gone when the process ends, however it ends).
     pub fn new(memory: u64, temp_dir: &Path) -> io::Result<RunBuilder<K>> {
         // At most 2^32 occurrences a run: their places are 32-bit.
-        let limit = (memory / size_of::<Occurrence<K>>() as u64).clamp(16, u64::from(u32::MAX)) as usize;
+        let limit = (memory / Self::OCCURRENCE_BYTES).clamp(16, u64::from(u32::MAX)) as usize;
         Ok(RunBuilder {
             occurrences: Vec::new(),
             limit,
@@ -158,8 +162,8 @@ impl<const K: usize> RunBuilder<K> {
     fn drain(&mut self, mut emit: impl FnMut(&[u8; K], &mut [TreeMove]) -> io::Result<()>) -> io::Result<()> {
         let mut occurrences = std::mem::take(&mut self.occurrences);
         // A position's occurrences stay in the order they were played (by their places), so
-        // its moves come out in the order first played (record.rs). On every core: the
-        // reading threads have nothing left to do while a run is sorted.
+        // its moves come out in the order first played (record.rs). On every core: at the end
+        // the reading threads have nothing left to do.
         occurrences.par_sort_unstable_by(|a, b| compare_keys(&a.key, &b.key).then(a.seq.cmp(&b.seq)));
         // The first `used` moves are the position's; the others wait to be used again.
         let mut moves: Vec<TreeMove> = Vec::new();
