@@ -20,7 +20,7 @@ pub(crate) fn interleave(planes: &[u64; 4], index: usize) -> u32 {
 }
 
 /// `SPREAD[b]`: bit `i` of the byte `b` moved to bit `4 i`.
-const SPREAD: [u32; 256] = {
+pub(crate) const SPREAD: [u32; 256] = {
     let mut spread = [0; 256];
     let mut byte = 0;
     while byte < 256 {

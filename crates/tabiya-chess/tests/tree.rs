@@ -58,7 +58,8 @@ fn merge_is_the_tree_of_the_union(pgn: &Path, cuts: &[f64]) {
         assert!(merged(dir.path(), &[&parts[0], &parts[1]]) == whole, "cut at {share}");
         // Spilling about 40 runs (merged into one every 32) gives the same bytes.
         let moves = Tree::open(&write(dir.path(), "whole.tree", &whole)).unwrap().footer().occurrences;
-        let small = TreeOptions { memory: (moves / 40).max(16) * 56, ..options(dir.path()) };
+        let occurrence = tabiya_io::tree::RunBuilder::<{ tree::KEY_BYTES }>::OCCURRENCE_BYTES;
+        let small = TreeOptions { memory: (moves / 40).max(16) * occurrence, ..options(dir.path()) };
         let (spilled, _, summary) = tree::build(&[&a, &b], small, Vec::new()).unwrap();
         assert!(summary.runs > 32, "{summary:?}");
         assert!(spilled == whole, "spilled, cut at {share}");

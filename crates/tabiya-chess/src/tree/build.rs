@@ -22,7 +22,8 @@ use crate::games::{GamesError, Source};
 pub struct TreeOptions {
     /// Moves at plies `0..max_ply` of each game are counted; `None`: every move.
     pub max_ply: Option<u32>,
-    /// Bytes of occurrences held before a run is spilled to disk (about 56 bytes a move).
+    /// Bytes of occurrences held before a run is spilled to disk (48 bytes a move:
+    /// [`RunBuilder::OCCURRENCE_BYTES`]).
     pub memory: u64,
     /// Where spilled runs and the game table wait (unnamed files, gone when the process ends).
     pub temp_dir: PathBuf,

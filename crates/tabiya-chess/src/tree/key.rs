@@ -8,6 +8,8 @@
 use shakmaty::{Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, FromSetup, Piece, Position};
 use shakmaty::{Role, Setup, Square};
 
+use crate::nibbles::{self, SPREAD};
+
 /// Bytes of a key on disk.
 pub const KEY_BYTES: usize = 26;
 
@@ -34,10 +36,38 @@ const CASTLING: [(Color, CastlingSide); 4] = [
     (Color::Black, CastlingSide::QueenSide),
 ];
 
-fn piece_code(piece: Piece) -> u8 {
-    piece.role as u8 | if piece.color == Color::Black { 8 } else { 0 }
+/// `COMPRESS[on][x]`: the bits of `x` on the set bits of `on`, packed from bit 0 in their order
+/// (a byte's parallel bit extract).
+static COMPRESS: [[u8; 256]; 256] = {
+    let mut table = [[0; 256]; 256];
+    let mut on = 0;
+    while on < 256 {
+        let mut x = 0;
+        while x < 256 {
+            let (mut packed, mut to, mut from) = (0u8, 0, 0);
+            while from < 8 {
+                if on >> from & 1 == 1 {
+                    packed |= ((x >> from & 1) as u8) << to;
+                    to += 1;
+                }
+                from += 1;
+            }
+            table[on][x] = packed;
+            x += 1;
+        }
+        on += 1;
+    }
+    table
+};
+
+/// The 32 nibbles of `x` in the opposite order.
+fn reverse_nibbles(x: u128) -> u128 {
+    let bytes = x.swap_bytes();
+    let low = 0x0f0f_0f0f_0f0f_0f0f_0f0f_0f0f_0f0f_0f0fu128;
+    (bytes & low) << 4 | (bytes >> 4) & low
 }
 
+/// The piece of a nibble: its role (1–6), plus 8 for Black.
 fn code_piece(code: u8) -> Option<Piece> {
     let role = Role::try_from(code & 7).ok()?;
     Some(Piece { role, color: if code & 8 == 0 { Color::White } else { Color::Black } })
@@ -51,11 +81,25 @@ impl PositionKey {
         if occupied.count() > 32 {
             return Err(KeyError::TooManyPieces);
         }
-        let mut pieces: u128 = 0;
-        for (i, square) in occupied.into_iter().enumerate() {
-            let code = board.piece_at(square).map_or(0, piece_code);
-            pieces |= u128::from(code) << (124 - 4 * i);
+        // Rank by rank, each bit plane's bits on the occupied squares packed (a byte's bit
+        // extract), then spread to nibbles: the pieces in square order, the first in the lowest
+        // nibble; reversed to put it in the highest. No square is visited alone.
+        let planes = nibbles::planes(|role| board.by_role(role), board.black());
+        let (mut first_low, mut shift) = (0u128, 0);
+        for rank in 0..8 {
+            let on = (occupied.0 >> (8 * rank)) as u8;
+            if on == 0 {
+                continue;
+            }
+            let mut packed = 0u32;
+            for (bit, plane) in planes.iter().enumerate() {
+                let bits = COMPRESS[usize::from(on)][usize::from((plane >> (8 * rank)) as u8)];
+                packed |= SPREAD[usize::from(bits)] << bit;
+            }
+            first_low |= u128::from(packed) << shift;
+            shift += 4 * on.count_ones();
         }
+        let pieces = reverse_nibbles(first_low);
         let mut state = u8::from(pos.turn() == Color::Black);
         for (bit, (color, side)) in CASTLING.into_iter().enumerate() {
             if pos.castles().has(color, side) {

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
-use super::record::{Decoder, TreeMove, write_position, write_varint};
+use super::record::{Decoder, TreeMove, encode_position, write_varint};
 
 /// The first bytes of a tree file.
 pub const MAGIC: &[u8; 12] = b"tabiya-tree\0";
@@ -145,6 +145,8 @@ pub struct TreeWriter<W: Write, const K: usize> {
     footer: Footer,
     index: Vec<u64>,
     last: Option<[u8; K]>,
+    /// The record being written, encoded whole before it goes out in one write.
+    record: Vec<u8>,
 }
 
 impl<W: Write, const K: usize> TreeWriter<W, K> {
@@ -155,7 +157,13 @@ impl<W: Write, const K: usize> TreeWriter<W, K> {
         out.write_all(MAGIC)?;
         out.write_all(&VERSION.to_le_bytes())?;
         out.write_all(&[K as u8, game])?;
-        Ok(TreeWriter { out, footer: Footer { block: BLOCK, ..Footer::default() }, index: Vec::new(), last: None })
+        Ok(TreeWriter {
+            out,
+            footer: Footer { block: BLOCK, ..Footer::default() },
+            index: Vec::new(),
+            last: None,
+            record: Vec::new(),
+        })
     }
 
     /// Adds a position with its moves (in the order first played); keys must ascend.
@@ -164,7 +172,9 @@ impl<W: Write, const K: usize> TreeWriter<W, K> {
         if self.footer.positions.is_multiple_of(BLOCK) {
             self.index.push(self.out.written);
         }
-        write_position(&mut self.out, key, moves)?;
+        self.record.clear();
+        encode_position(&mut self.record, key, moves);
+        self.out.write_all(&self.record)?;
         self.footer.positions += 1;
         self.footer.moves += moves.len() as u64;
         self.footer.occurrences += moves.iter().map(|m| m.games).sum::<u64>();

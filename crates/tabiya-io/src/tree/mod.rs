@@ -15,7 +15,7 @@ mod runs;
 use std::io::{self, Read, Write};
 
 pub use file::{BLOCK, Footer, HEADER_BYTES, MAGIC, TreeError, TreeFile, TreeSource, TreeWriter, VERSION};
-pub use record::{Decoder, Outcome, Played, TOP_GAMES, TopGame, TreeMove, add_moves, write_position, write_varint};
+pub use record::{Decoder, Outcome, Played, TOP_GAMES, TopGame, TreeMove, add_moves, encode_position, write_varint};
 pub use runs::RunBuilder;
 
 /// The game of the tree in `path` (the number its crate gives its trees), when it is a tree.

@@ -102,8 +102,8 @@ fn min_year(a: u16, b: u16) -> u16 {
 impl TreeMove {
     /// A move counted once.
     pub fn of(played: &Played) -> TreeMove {
-        let mut m = TreeMove { code: played.code, ..TreeMove::default() };
-        m.count(played);
+        let mut m = TreeMove::default();
+        m.restart(played);
         m
     }
 
@@ -146,11 +146,24 @@ impl TreeMove {
         self.exact = self.exact.or(other.exact);
     }
 
+    /// Keeps the best [`TOP_GAMES`] of the top games and `games`, each once.
     fn add_top(&mut self, games: &[TopGame]) {
-        self.top.extend_from_slice(games);
-        self.top.sort_unstable_by_key(TopGame::order);
-        self.top.dedup();
-        self.top.truncate(TOP_GAMES);
+        for game in games {
+            let at = self.top.partition_point(|t| t.order() < game.order());
+            if at < TOP_GAMES && self.top.get(at) != Some(game) {
+                self.top.insert(at, *game);
+                self.top.truncate(TOP_GAMES);
+            }
+        }
+    }
+
+    /// Makes this the move of `played` counted once, keeping the room of its top games (the
+    /// builder counts millions of moves through a few of these).
+    pub(crate) fn restart(&mut self, played: &Played) {
+        let mut top = std::mem::take(&mut self.top);
+        top.clear();
+        *self = TreeMove { code: played.code, top, ..TreeMove::default() };
+        self.count(played);
     }
 
     /// Game numbers moved up by `shift` (the games of the trees before this one in a merge).
@@ -173,19 +186,31 @@ pub fn add_moves(moves: &mut Vec<TreeMove>, other: Vec<TreeMove>) {
     }
 }
 
-/// Writes an unsigned LEB128 number.
-pub fn write_varint(out: &mut impl Write, mut n: u64) -> io::Result<()> {
-    let mut buf = [0u8; 10];
-    let mut len = 0;
-    loop {
-        let byte = (n & 0x7f) as u8;
+/// Hands the unsigned LEB128 bytes of `n` to `emit`, lowest seven bits first.
+#[inline(always)]
+fn leb128(mut n: u64, mut emit: impl FnMut(u8)) {
+    while n >= 0x80 {
+        emit(n as u8 | 0x80);
         n >>= 7;
-        buf[len] = byte | if n == 0 { 0 } else { 0x80 };
-        len += 1;
-        if n == 0 {
-            return out.write_all(&buf[..len]);
-        }
     }
+    emit(n as u8);
+}
+
+/// Writes an unsigned LEB128 number.
+pub fn write_varint(out: &mut impl Write, n: u64) -> io::Result<()> {
+    let (mut buf, mut len) = ([0u8; 10], 0);
+    leb128(n, |byte| {
+        buf[len] = byte;
+        len += 1;
+    });
+    out.write_all(&buf[..len])
+}
+
+/// Appends an unsigned LEB128 number, byte by byte (a record's numbers mostly take one: a
+/// copy of a slice would cost a call each).
+#[inline(always)]
+fn push_varint(out: &mut Vec<u8>, n: u64) {
+    leb128(n, |byte| out.push(byte));
 }
 
 /// Reads bytes as records: positions, moves and their numbers, with the offset reached.
@@ -306,12 +331,13 @@ impl<R: Read> Decoder<R> {
     }
 }
 
-/// Writes a position and its moves (in the order first played) as [`Decoder::position`] reads them.
-pub fn write_position(out: &mut impl Write, key: &[u8], moves: &[TreeMove]) -> io::Result<()> {
-    out.write_all(key)?;
-    write_varint(out, moves.len() as u64)?;
+/// Appends a position and its moves (in the order first played) to `out`, as
+/// [`Decoder::position`] reads them: a record is encoded whole in memory, then written at once.
+pub fn encode_position<const K: usize>(out: &mut Vec<u8>, key: &[u8; K], moves: &[TreeMove]) {
+    out.extend_from_slice(key);
+    push_varint(out, moves.len() as u64);
     for m in moves {
-        write_varint(out, u64::from(m.code))?;
+        push_varint(out, u64::from(m.code));
         for n in [
             m.games,
             m.wins,
@@ -324,19 +350,18 @@ pub fn write_position(out: &mut impl Write, key: &[u8], moves: &[TreeMove]) -> i
             u64::from(m.first_year),
             u64::from(m.last_year),
         ] {
-            write_varint(out, n)?;
+            push_varint(out, n);
         }
         // The number of top games, bit 7 set when the exact value follows.
-        out.write_all(&[m.top.len() as u8 | if m.exact.is_some() { 0x80 } else { 0 }])?;
+        out.push(m.top.len() as u8 | if m.exact.is_some() { 0x80 } else { 0 });
         if let Some(exact) = m.exact {
-            out.write_all(&[exact as u8])?;
+            out.push(exact as u8);
         }
         for top in &m.top {
-            write_varint(out, u64::from(top.rating))?;
-            write_varint(out, top.game)?;
+            push_varint(out, u64::from(top.rating));
+            push_varint(out, top.game);
         }
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -372,7 +397,7 @@ mod tests {
         let mut bytes = Vec::new();
         let key = [3; 26];
         let solved = TreeMove { exact: Some(-12), ..whole.clone() };
-        write_position(&mut bytes, &key, &[whole.clone(), solved.clone()]).unwrap();
+        encode_position(&mut bytes, &key, &[whole.clone(), solved.clone()]);
         let mut decoder = Decoder::new(&bytes[..], 0);
         assert_eq!(decoder.position().unwrap(), Some((key, vec![whole, solved])));
         assert_eq!(decoder.position::<26>().unwrap(), None);

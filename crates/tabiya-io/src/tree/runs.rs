@@ -8,15 +8,83 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use rayon::slice::ParallelSliceMut;
+
 use super::file::{Footer, TreeSource, TreeWriter};
 use super::merge::{Stream, merge};
-use super::record::{Decoder, Played, TreeMove, write_position};
+use super::record::{Decoder, Outcome, Played, TreeMove, encode_position};
 
-/// A move of a game where it was played.
+/// A move of a game where it was played: the key and [`Played`]'s fields side by side (so that
+/// the compiler packs them: 48 bytes with a 26-byte key), and its place among the run's
+/// occurrences, which keeps the order they were played in through an unstable sort.
 #[derive(Debug, Clone, Copy)]
 struct Occurrence<const K: usize> {
     key: [u8; K],
-    played: Played,
+    seq: u32,
+    code: u16,
+    mover_rating: u16,
+    opponent_rating: u16,
+    year: u16,
+    outcome: Outcome,
+    game: u64,
+}
+
+impl<const K: usize> Occurrence<K> {
+    fn played(&self) -> Played {
+        Played {
+            code: self.code,
+            outcome: self.outcome,
+            mover_rating: self.mover_rating,
+            opponent_rating: self.opponent_rating,
+            year: self.year,
+            game: self.game,
+        }
+    }
+}
+
+/// Keys compared as big-endian words, which sort as their bytes: a few integer comparisons
+/// inlined instead of a call to `memcmp` (the sort's inner loop).
+fn compare_keys<const K: usize>(a: &[u8; K], b: &[u8; K]) -> std::cmp::Ordering {
+    let word = |key: &[u8; K], at: usize| {
+        let mut bytes = [0; 8];
+        let end = K.min(at + 8);
+        bytes[..end - at].copy_from_slice(&key[at..end]);
+        u64::from_be_bytes(bytes)
+    };
+    let mut at = 0;
+    while at < K {
+        let (x, y) = (word(a, at), word(b, at));
+        if x != y {
+            return x.cmp(&y);
+        }
+        at += 8;
+    }
+    std::cmp::Ordering::Equal
+}
+
+/// A sorted run being written to an unnamed temporary file, each record encoded whole first.
+struct RunWriter {
+    out: BufWriter<File>,
+    record: Vec<u8>,
+}
+
+impl RunWriter {
+    fn new(temp_dir: &Path) -> io::Result<RunWriter> {
+        Ok(RunWriter { out: BufWriter::with_capacity(1 << 16, tempfile::tempfile_in(temp_dir)?), record: Vec::new() })
+    }
+
+    fn position<const K: usize>(&mut self, key: &[u8; K], moves: &mut [TreeMove]) -> io::Result<()> {
+        self.record.clear();
+        encode_position(&mut self.record, key, moves);
+        self.out.write_all(&self.record)
+    }
+
+    /// The run written to its end, read from its start.
+    fn rewound(self) -> io::Result<File> {
+        let mut file = self.out.into_inner().map_err(io::IntoInnerError::into_error)?;
+        file.seek(SeekFrom::Start(0))?;
+        Ok(file)
+    }
 }
 
 /// Occurrences counted into sorted runs, spilled past a memory budget, and the game table.
@@ -34,23 +102,21 @@ pub struct RunBuilder<const K: usize> {
 /// of each run for every position, and each run is an open file).
 const MAX_RUNS: usize = 32;
 
-/// A run written to its end, read from its start.
-fn rewound(run: BufWriter<File>) -> io::Result<File> {
-    let mut file = run.into_inner().map_err(io::IntoInnerError::into_error)?;
-    file.seek(SeekFrom::Start(0))?;
-    Ok(file)
-}
-
 /// Runs as streams for [`merge`].
 fn streams<const K: usize>(runs: Vec<File>) -> io::Result<Vec<Stream<BufReader<File>, K>>> {
     runs.into_iter().map(|run| Stream::new(Decoder::new(BufReader::with_capacity(1 << 16, run), 0), 0)).collect()
 }
 
 impl<const K: usize> RunBuilder<K> {
+    /// Bytes of the memory budget one occurrence (a move of a game) takes: 48 with a 26-byte
+    /// key.
+    pub const OCCURRENCE_BYTES: u64 = size_of::<Occurrence<K>>() as u64;
+
     /// A builder that holds about `memory` bytes of occurrences before it spills a run to an
     /// unnamed file in `temp_dir` (gone when the process ends, however it ends).
     pub fn new(memory: u64, temp_dir: &Path) -> io::Result<RunBuilder<K>> {
-        let limit = (memory / size_of::<Occurrence<K>>() as u64).max(16) as usize;
+        // At most 2^32 occurrences a run: their places are 32-bit.
+        let limit = (memory / Self::OCCURRENCE_BYTES).clamp(16, u64::from(u32::MAX)) as usize;
         Ok(RunBuilder {
             occurrences: Vec::new(),
             limit,
@@ -86,25 +152,36 @@ impl<const K: usize> RunBuilder<K> {
         if self.occurrences.len() >= self.limit {
             self.spill()?;
         }
-        self.occurrences.push(Occurrence { key, played });
+        let Played { code, outcome, mover_rating, opponent_rating, year, game } = played;
+        let seq = self.occurrences.len() as u32;
+        self.occurrences.push(Occurrence { key, seq, code, mover_rating, opponent_rating, year, outcome, game });
         Ok(())
     }
 
     /// Sorts the occurrences and adds them up, handing each position with its moves to `emit`.
     fn drain(&mut self, mut emit: impl FnMut(&[u8; K], &mut [TreeMove]) -> io::Result<()>) -> io::Result<()> {
         let mut occurrences = std::mem::take(&mut self.occurrences);
-        // Stable: a position's occurrences stay in the order they were played, so its moves
-        // come out in the order first played (record.rs).
-        occurrences.sort_by_key(|o| o.key);
+        // A position's occurrences stay in the order they were played (by their places), so
+        // its moves come out in the order first played (record.rs). On every core: at the end
+        // the reading threads have nothing left to do.
+        occurrences.par_sort_unstable_by(|a, b| compare_keys(&a.key, &b.key).then(a.seq.cmp(&b.seq)));
+        // The first `used` moves are the position's; the others wait to be used again.
         let mut moves: Vec<TreeMove> = Vec::new();
+        let mut used = 0;
         for (i, o) in occurrences.iter().enumerate() {
-            match moves.iter_mut().find(|m| m.code == o.played.code) {
-                Some(known) => known.count(&o.played),
-                None => moves.push(TreeMove::of(&o.played)),
+            match moves[..used].iter_mut().find(|m| m.code == o.code) {
+                Some(known) => known.count(&o.played()),
+                None => {
+                    if used == moves.len() {
+                        moves.push(TreeMove::default());
+                    }
+                    moves[used].restart(&o.played());
+                    used += 1;
+                }
             }
             if occurrences.get(i + 1).is_none_or(|next| next.key != o.key) {
-                emit(&o.key, &mut moves)?;
-                moves.clear();
+                emit(&o.key, &mut moves[..used])?;
+                used = 0;
             }
         }
         // The vector keeps its room for the next run.
@@ -115,14 +192,14 @@ impl<const K: usize> RunBuilder<K> {
 
     /// Writes the occurrences as a sorted run; [`MAX_RUNS`] runs are merged into one.
     fn spill(&mut self) -> io::Result<()> {
-        let mut run = BufWriter::with_capacity(1 << 16, tempfile::tempfile_in(&self.temp_dir)?);
-        self.drain(|key, moves| write_position(&mut run, key, moves))?;
-        self.runs.push(rewound(run)?);
+        let mut run = RunWriter::new(&self.temp_dir)?;
+        self.drain(|key, moves| run.position(key, moves))?;
+        self.runs.push(run.rewound()?);
         self.spilled += 1;
         if self.runs.len() >= MAX_RUNS {
-            let mut run = BufWriter::with_capacity(1 << 16, tempfile::tempfile_in(&self.temp_dir)?);
-            merge(streams::<K>(std::mem::take(&mut self.runs))?, |key, moves| write_position(&mut run, key, moves))?;
-            self.runs.push(rewound(run)?);
+            let mut run = RunWriter::new(&self.temp_dir)?;
+            merge(streams::<K>(std::mem::take(&mut self.runs))?, |key, moves| run.position(key, moves))?;
+            self.runs.push(run.rewound()?);
         }
         Ok(())
     }
