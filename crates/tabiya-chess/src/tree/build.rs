@@ -14,6 +14,7 @@ use super::GAME;
 use super::key::{KEY_BYTES, PositionKey};
 use super::table::{rating, write_game_details, year};
 use crate::game::{Game, GameResult};
+use crate::games::ReadItem;
 use crate::games::select::{Duplicates, SelectSummary, Selection, select_from};
 use crate::games::{GamesError, Source};
 
@@ -46,11 +47,14 @@ pub struct TreeSummary {
     pub games_invalid_start: u64,
     /// Games that could not be read.
     pub games_unreadable: u64,
+    /// Games counted up to an illegal or ambiguous move of their main line: the moves after it
+    /// are not in the tree.
+    pub games_cut: u64,
     /// Moves counted.
     pub moves_added: u64,
     /// Runs spilled to disk.
     pub runs: u64,
-    /// What went wrong with the games left out: the first errors met, with where.
+    /// What went wrong with the games left out or cut: the first errors met, with where.
     pub problems: Vec<String>,
 }
 
@@ -162,12 +166,18 @@ impl TreeBuilder {
         self.runs.start_source(name);
         let max_ply = self.options.max_ply;
         let mut number = 0;
-        source.read_in_parallel(
+        source.read_with_diagnostics(
             |game| PreparedGame::new(&game, max_ply),
-            |item: Result<PreparedGame, GamesError>| {
+            |item: ReadItem<PreparedGame>| {
                 number += 1;
                 match item {
-                    Ok(game) => self.add_prepared(game, number, name),
+                    Ok((game, found)) => {
+                        if let Some(lost) = found.iter().find(|d| d.is_error()) {
+                            self.summary.games_cut += 1;
+                            self.summary.problem(format!("{name}: game {number}: {}", lost.message));
+                        }
+                        self.add_prepared(game, number, name)
+                    }
                     Err(e) => {
                         self.summary.games_unreadable += 1;
                         self.summary.problem(format!("{name}: game {number}: {e}"));

@@ -111,7 +111,7 @@ fn othello_position(args: &ProbeArgs) -> Result<tabiya_othello::board::Position,
 }
 
 /// `tabiya tree GAMES... -o TREE`: exit 1 when a game was left out (unreadable, Chess960, an
-/// illegal start position), each named on standard error.
+/// illegal start position) or cut at an illegal move, each named on standard error.
 pub fn build(args: &TreeArgs, global: &Global) -> Result<ExitCode, CliError> {
     let mut sources = Vec::with_capacity(args.inputs.len());
     let mut othello = 0;
@@ -173,8 +173,9 @@ pub fn build(args: &TreeArgs, global: &Global) -> Result<ExitCode, CliError> {
     summary(
         global.quiet,
         format_args!(
-            "{} counted ({} Chess960, {} with an illegal start, {} unreadable left out), {}, {}, {} spilled",
+            "{} counted ({} cut at an illegal move; {} Chess960, {} with an illegal start, {} unreadable left out), {}, {}, {} spilled",
             counted(done.games_added, "game"),
+            done.games_cut,
             done.games_chess960,
             done.games_invalid_start,
             done.games_unreadable,
@@ -183,7 +184,8 @@ pub fn build(args: &TreeArgs, global: &Global) -> Result<ExitCode, CliError> {
             counted(done.runs, "run"),
         ),
     );
-    Ok(if done.games_left_out() > 0 || printer.errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    let lost = done.games_left_out() + done.games_cut;
+    Ok(if lost > 0 || printer.errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 /// Counts the games of `sources` that `select`'s filters keep, minus repeated games
