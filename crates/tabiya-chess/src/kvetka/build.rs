@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::io::Read;
 use std::ops::ControlFlow;
 use std::path::Path;
 
@@ -24,7 +25,7 @@ use super::{Book, Header, Key};
 use crate::boardcode::{Normalization, Normalized};
 use crate::book::engine;
 use crate::game::{Game, GameResult};
-use crate::pgn::{PgnReader, ReadOptions, WalkOptions, WalkedGame, walk_pieces};
+use crate::pgn::{PgnReader, PgnWalk, ReadOptions, WalkOptions, WalkedGame, walk_pieces};
 use crate::text::Text;
 use crate::view::PositionView;
 use tabiya_io::{Codepage, Transaction};
@@ -420,16 +421,39 @@ impl Builder {
         self.add_pgn_in_pieces(path, bytes, rayon::current_num_threads())
     }
 
+    /// Adds every game of PGN text read from a stream (a decompressed file, a pipe) as
+    /// [`Builder::add_pgn`] adds a file's text, the same book: `input` is read a piece at a
+    /// time on this thread while the pieces read are walked on the rayon threads, so the text
+    /// is never held whole. `path` names the source and the errors.
+    pub fn add_pgn_stream(&mut self, path: &Path, input: &mut dyn Read) -> Result<(), KvetkaError> {
+        let (walk, part) = self.piece_builder(path)?;
+        let parts = engine::walk_stream(input, &walk, engine::STREAM_PIECE, part).map_err(|e| KvetkaError::io(path, e))?;
+        self.absorb_all(parts)
+    }
+
     fn add_pgn_in_pieces(&mut self, path: &Path, bytes: &[u8], pieces: usize) -> Result<(), KvetkaError> {
+        let (walk, part) = self.piece_builder(path)?;
+        let parts = walk_pieces(bytes, &walk, pieces, part);
+        self.absorb_all(parts)
+    }
+
+    /// Starts `path` as a new source when the book keeps references; how to walk its text, and
+    /// what makes a piece of it into a builder of its own (records sorted on the thread that
+    /// read them).
+    fn piece_builder(
+        &mut self,
+        path: &Path,
+    ) -> Result<(WalkOptions, impl Fn(PgnWalk<'_>) -> Result<Builder, KvetkaError> + Sync + use<>), KvetkaError> {
         let references = self.header.references();
         let address = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()).display().to_string();
         if references {
             self.add_source(address.clone())?;
         }
         let max_plies = if self.header.max_move == 0xff { u32::MAX } else { u32::from(self.header.max_move) };
-        let options = WalkOptions { max_plies, file: Some(path.to_path_buf()) };
-        let parts: Vec<Result<Builder, KvetkaError>> = walk_pieces(bytes, &options, pieces, |games| {
-            let mut part = Builder::new(self.header.clone());
+        let walk = WalkOptions { max_plies, file: Some(path.to_path_buf()) };
+        let header = self.header.clone();
+        let part = move |games: PgnWalk<'_>| {
+            let mut part = Builder::new(header.clone());
             if references {
                 part.add_source(address.clone())?;
             }
@@ -442,7 +466,12 @@ impl Builder {
             // Sorted while the other pieces may still be read.
             sort_pieces(&mut part.pieces);
             Ok(part)
-        });
+        };
+        Ok((walk, part))
+    }
+
+    /// Absorbs the builders of a source's pieces, in text order.
+    fn absorb_all(&mut self, parts: Vec<Result<Builder, KvetkaError>>) -> Result<(), KvetkaError> {
         for part in parts {
             self.absorb(part?);
         }
