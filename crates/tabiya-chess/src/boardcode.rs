@@ -412,22 +412,18 @@ pub struct BoardCode {
     pub len: usize,
 }
 
-/// The code of four consecutive squares of a file given as four nibbles (the first square in
-/// the lowest; see [`nibble_code`]): the bits in the low 24 bits, their number above them.
-/// 256 KiB, built at compile time: a file's code is two look-ups instead of a loop over its
-/// squares.
-static QUARTER_CODES: [u32; 1 << 16] = {
-    let mut codes = [0; 1 << 16];
+/// The code of two consecutive squares of a file given as two nibbles (the first square in
+/// the low one; see [`nibble_code`]): the bits in the low 12 bits, their number above them.
+/// 512 bytes, built at compile time: a file's code is four look-ups that stay in the first-level
+/// cache (a table of four squares, 256 KiB, made each look-up wait for the second-level cache or
+/// memory, a tenth of a Kvetka build).
+static PAIR_CODES: [u16; 1 << 8] = {
+    let mut codes = [0; 1 << 8];
     let mut index = 0;
-    while index < 1 << 16 {
-        let (mut code, mut len, mut square) = (0u32, 0u32, 0);
-        while square < 4 {
-            let (bits, bits_len) = nibble_code((index as u32 >> (4 * square)) & 15);
-            code = code << bits_len | bits;
-            len += bits_len;
-            square += 1;
-        }
-        codes[index] = len << 24 | code;
+    while index < 1 << 8 {
+        let (first, first_len) = nibble_code(index as u32 & 15);
+        let (second, second_len) = nibble_code(index as u32 >> 4);
+        codes[index] = ((first_len + second_len) << 12 | first << second_len | second) as u16;
         index += 1;
     }
     codes
@@ -455,16 +451,23 @@ impl BoardCode {
         let reverse = if mirrored { 7 } else { 0 };
         for file in 0..8 {
             let (code, len) = files[file ^ reverse];
-            // The file's bits from the top of a word, or-ed in at bit `at`: what does not fit
-            // goes to the next word (shifting by 64 - shift in two steps: nothing when it fits).
-            let aligned = code << (64 - len);
-            let (word, shift) = (at / 64, at % 64);
-            words[word] |= aligned >> shift;
-            words[word + 1] |= (aligned << 1) << (63 - shift);
+            or_in(&mut words, at, code, len);
             at += len as usize;
         }
         BoardCode { words, len: at }
     }
+}
+
+/// Ors the low `len` bits of `code` (1 to 63) into `words` at bit `at`, counted from the top
+/// of word 0, most significant first: what does not fit in its word goes to the next, which
+/// must be there (the callers keep a word more than their bits need).
+#[inline(always)]
+fn or_in(words: &mut [u64], at: usize, code: u64, len: u32) {
+    let aligned = code << (64 - len);
+    let (word, shift) = (at / 64, at % 64);
+    words[word] |= aligned >> shift;
+    // Shifting by 64 - shift in two steps: nothing when it fits.
+    words[word + 1] |= (aligned << 1) << (63 - shift);
 }
 
 /// The bits a format puts right after the board code (Kvetka's ep and castling fields), and
@@ -486,30 +489,26 @@ pub fn tailed_code(board: &Board, frame: Frame, tail: Tail) -> Result<[u64; 3], 
     join_tailed(&std::array::from_fn(|file| planes.file_code(file, frame.flipped)), frame.mirrored, tail)
 }
 
-/// [`BoardCode::join`] with `tail` after the files, left-aligned in 192 bits. All in registers:
-/// each code shifts those before it up (a 192-bit shift register), then the padding does.
+/// [`BoardCode::join`] with `tail` after the files, left-aligned in 192 bits (zeros after).
+/// Inlined into the builders' loop: returned through memory, its words stalled the caller's
+/// first reads of them.
+#[inline(always)]
 fn join_tailed(files: &FileCodes, mirrored: bool, tail: Tail) -> Result<[u64; 3], usize> {
     let len = files.iter().map(|&(_, len)| len).sum::<u32>() + tail.len;
     if len > tail.max_len {
         return Err(len as usize);
     }
-    let (mut high, mut low) = (0u128, 0u64);
-    // `count` is 1 to 63 (file codes take 8 to 48 bits).
-    let mut push = |code: u64, count: u32| {
-        high = high << count | u128::from(low >> (64 - count));
-        low = low << count | code;
-    };
+    // At most 190 bits: the fourth word takes nothing.
+    let mut words = [0u64; 4];
+    let mut at = 0;
     let reverse = if mirrored { 7 } else { 0 };
     for file in 0..8 {
         let (code, len) = files[file ^ reverse];
-        push(code, len);
+        or_in(&mut words, at, code, len);
+        at += len as usize;
     }
-    push(tail.bits, tail.len);
-    // The zeros after, in two shifts of at most 63: 192 − `len` is 2 to 120.
-    let padding = 192 - len;
-    push(0, padding / 2);
-    push(0, padding - padding / 2);
-    Ok([(high >> 64) as u64, high as u64, low])
+    or_in(&mut words, at, tail.bits, tail.len);
+    Ok([words[0], words[1], words[2]])
 }
 
 /// The pieces of a real board as nibbles (see [`nibble_code`]) in four bit planes, the
@@ -531,17 +530,20 @@ impl Planes {
     }
 
     /// The code of real file `file` (bits, number of bits ≤ 48) in the normalised frame: its
-    /// squares from rank 1 up, from rank 8 down when `flipped`. Two look-ups of four squares.
+    /// squares from rank 1 up, from rank 8 down when `flipped`. Four look-ups of two squares.
     fn file_code(&self, file: usize, flipped: bool) -> (u64, u32) {
         // The file's squares gathered into the top byte, rank r on bit 56 + r (or 63 - r when
         // flipped), and on no other bit of it; moved down to one byte per plane.
         let gather: u64 = if flipped { 0x8040_2010_0804_0201 } else { 0x0102_0408_1020_4080 };
         let column = |plane: u64| (plane >> file & 0x0101_0101_0101_0101).wrapping_mul(gather) >> 56;
         let nibbles = nibbles::interleave(&self.0.map(column), 0);
-        let low = QUARTER_CODES[(nibbles & 0xffff) as usize];
-        let high = QUARTER_CODES[(nibbles >> 16) as usize];
-        let high_len = high >> 24;
-        (u64::from(low & 0xff_ffff) << high_len | u64::from(high & 0xff_ffff), (low >> 24) + high_len)
+        let (mut code, mut len) = (0u64, 0u32);
+        for pair in 0..4 {
+            let bits = u32::from(PAIR_CODES[(nibbles >> (8 * pair)) as usize & 0xff]);
+            code = code << (bits >> 12) | u64::from(bits & 0xfff);
+            len += bits >> 12;
+        }
+        (code, len)
     }
 
     /// The real files (bit f = file f) where two boards differ.

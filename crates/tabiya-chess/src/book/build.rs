@@ -165,7 +165,7 @@ fn sort_by_key_keeping_order<P: Copy>(occurrences: &mut [Occurrence<P>]) {
     const INNER: u32 = 8;
     let mut outer = vec![0; (1 << OUTER) + 1];
     let unsorted = occurrences.to_vec();
-    distribute(&unsorted, occurrences, 64 - OUTER, &mut outer);
+    engine::distribute(&unsorted, occurrences, &mut outer, |o| (o.key >> (64 - OUTER)) as usize);
     drop(unsorted);
     let mut inner = [0; (1 << INNER) + 1];
     let mut scratch = Vec::new();
@@ -177,7 +177,8 @@ fn sort_by_key_keeping_order<P: Copy>(occurrences: &mut [Occurrence<P>]) {
         }
         scratch.clear();
         scratch.extend_from_slice(bucket);
-        distribute(&scratch, bucket, 64 - OUTER - INNER, &mut inner);
+        let inner_bits = |o: &Occurrence<P>| (o.key >> (64 - OUTER - INNER)) as usize & ((1 << INNER) - 1);
+        engine::distribute(&scratch, bucket, &mut inner, inner_bits);
         for run in inner.windows(2) {
             sort_run(&mut bucket[run[0]..run[1]]);
         }
@@ -201,27 +202,6 @@ fn sort_run<P: Copy>(run: &mut [Occurrence<P>]) {
             run.swap(j - 1, j);
             j -= 1;
         }
-    }
-}
-
-/// Copies `from` into `to` (as long) in `starts.len() - 1` buckets by the bits of the keys
-/// from `shift` up (the bits above being equal), each bucket in the order of `from`:
-/// `starts[b]` is where bucket `b` begins.
-fn distribute<P: Copy>(from: &[Occurrence<P>], to: &mut [Occurrence<P>], shift: u32, starts: &mut [usize]) {
-    let buckets = starts.len() - 1;
-    let bucket = |occurrence: &Occurrence<P>| (occurrence.key >> shift) as usize & (buckets - 1);
-    starts.fill(0);
-    for occurrence in from {
-        starts[bucket(occurrence) + 1] += 1;
-    }
-    for i in 1..starts.len() {
-        starts[i] += starts[i - 1];
-    }
-    let mut next = starts[..buckets].to_vec();
-    for occurrence in from {
-        let at = &mut next[bucket(occurrence)];
-        to[*at] = *occurrence;
-        *at += 1;
     }
 }
 
@@ -776,7 +756,8 @@ fn build_in<T: Send>(
 /// a time on this thread while the pieces read are walked on the rayon threads, so the text is
 /// never held whole. A read error is returned as it came.
 pub fn build_from_pgn_stream(input: &mut dyn Read, options: &BuildOptions) -> io::Result<GamesBuild> {
-    let mut built = build_streamed(input, options, rayon::current_num_threads(), std::mem::take)?;
+    let ranges = rayon::current_num_threads();
+    let mut built = build_streamed(input, options, engine::STREAM_PIECE, ranges, std::mem::take)?;
     let book = Book::concat(std::mem::take(&mut built.book));
     Ok(built.with_book(book))
 }
@@ -788,16 +769,18 @@ pub fn build_from_pgn_stream_in_ranges<T: Send>(
     options: &BuildOptions,
     per_range: impl Fn(&mut Book) -> T + Sync,
 ) -> io::Result<GamesBuild<Vec<T>>> {
-    build_streamed(input, options, rayon::current_num_threads() * RANGES_PER_THREAD, per_range)
+    build_streamed(input, options, engine::STREAM_PIECE, rayon::current_num_threads() * RANGES_PER_THREAD, per_range)
 }
 
+/// The book of a stream read in pieces of about `piece` bytes, finished in `ranges` key ranges.
 fn build_streamed<T: Send>(
     input: &mut dyn Read,
     options: &BuildOptions,
+    piece: usize,
     ranges: usize,
     per_range: impl Fn(&mut Book) -> T + Sync,
 ) -> io::Result<GamesBuild<Vec<T>>> {
-    let built = engine::walk_stream(input, &walk_options(options), engine::STREAM_PIECE, |games| build_piece(games, options))?;
+    let built = engine::walk_stream(input, &walk_options(options), piece, |games| build_piece(games, options))?;
     Ok(finish_pieces(built, ranges, per_range))
 }
 
@@ -932,6 +915,13 @@ mod tests {
                 let split = Book::concat(split);
                 assert!(split == whole, "{pieces} pieces, {ranges} ranges, positions {keep_positions}");
                 assert_eq!(split.packed.len(), if keep_positions { whole.len() } else { 0 });
+            }
+            // From a stream read in pieces of about 1, 3,000 and 100,000 bytes.
+            for piece in [1, 3000, 100_000] {
+                let streamed = build_streamed(&mut &sample[..], &options, piece, 7, std::mem::take).unwrap();
+                assert_eq!(streamed.summary.games_added, 12);
+                let streamed = Book::concat(streamed.book);
+                assert!(streamed == whole, "a stream in pieces of {piece} bytes, positions {keep_positions}");
             }
         }
     }

@@ -29,6 +29,28 @@ pub(crate) trait Keyed: Copy + Send + Sync {
     fn sort(records: &mut [Self]);
 }
 
+/// Copies `from` into `to` (as long) in `starts.len() - 1` buckets by `bucket` (below
+/// `starts.len() - 1`), each bucket in the order of `from`: `starts[b]` is where bucket `b`
+/// begins. The first step of the builders' sorts: a sequential read and one sequential write per
+/// bucket, each independent of the others (moving records in place instead is a chain of
+/// dependent cache misses, slower by a third).
+pub(crate) fn distribute<R: Copy>(from: &[R], to: &mut [R], starts: &mut [usize], bucket: impl Fn(&R) -> usize) {
+    let buckets = starts.len() - 1;
+    starts.fill(0);
+    for record in from {
+        starts[bucket(record) + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let mut next = starts[..buckets].to_vec();
+    for record in from {
+        let at = &mut next[bucket(record)];
+        to[*at] = *record;
+        *at += 1;
+    }
+}
+
 /// Cuts sorted pieces into at most `parts` ranges of consecutive keys, about equal in records
 /// (the bounds are taken from the largest piece): range `i` holds every piece's records of its
 /// keys, in the pieces' order, and every record of a key falls in one range.
@@ -202,7 +224,9 @@ fn read_piece(input: &mut dyn Read, piece: usize, text: &mut Vec<u8>, rest: &mut
         // A game start's line break may be the last byte read before: search from it.
         let searched = text.len().saturating_sub(1);
         text.reserve(piece);
-        if Read::take(&mut *input, piece as u64).read_to_end(text)? == 0 {
+        // Less than asked for: the input ended (`read_to_end` reads on to the end or the limit),
+        // and what is left is this piece's.
+        if Read::take(&mut *input, piece as u64).read_to_end(text)? < piece {
             return Ok(true);
         }
         // A piece holding no game start yet (one long game) reads on.

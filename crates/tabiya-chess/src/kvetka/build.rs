@@ -426,8 +426,13 @@ impl Builder {
     /// time on this thread while the pieces read are walked on the rayon threads, so the text
     /// is never held whole. `path` names the source and the errors.
     pub fn add_pgn_stream(&mut self, path: &Path, input: &mut dyn Read) -> Result<(), KvetkaError> {
+        self.add_pgn_stream_in_pieces(path, input, engine::STREAM_PIECE)
+    }
+
+    /// [`Builder::add_pgn_stream`], pieces of about `piece` bytes.
+    fn add_pgn_stream_in_pieces(&mut self, path: &Path, input: &mut dyn Read, piece: usize) -> Result<(), KvetkaError> {
         let (walk, part) = self.piece_builder(path)?;
-        let parts = engine::walk_stream(input, &walk, engine::STREAM_PIECE, part).map_err(|e| KvetkaError::io(path, e))?;
+        let parts = engine::walk_stream(input, &walk, piece, part).map_err(|e| KvetkaError::io(path, e))?;
         self.absorb_all(parts)
     }
 
@@ -818,6 +823,13 @@ mod tests {
         assert_eq!(report.games_added, 5);
         for pieces in [2, 3, 5] {
             assert_eq!(build(pieces), (one.clone(), report.clone()), "{pieces} pieces");
+        }
+        // From a stream, in pieces of about 1, 30 and 10,000 bytes: the same book, the same
+        // game references (offsets count from the stream's start).
+        for piece in [1, 30, 10_000] {
+            let mut b = Builder::new(header.clone());
+            b.add_pgn_stream_in_pieces(Path::new("x.pgn"), &mut GAMES.as_bytes(), piece).unwrap();
+            assert_eq!(b.finish(None).unwrap(), (one.clone(), report.clone()), "a stream in pieces of {piece} bytes");
         }
     }
 }
