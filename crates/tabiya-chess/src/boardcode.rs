@@ -451,23 +451,16 @@ impl BoardCode {
         let reverse = if mirrored { 7 } else { 0 };
         for file in 0..8 {
             let (code, len) = files[file ^ reverse];
-            or_in(&mut words, at, code, len);
+            // The file's bits from the top of a word, or-ed in at bit `at`: what does not fit
+            // goes to the next word (shifting by 64 - shift in two steps: nothing when it fits).
+            let aligned = code << (64 - len);
+            let (word, shift) = (at / 64, at % 64);
+            words[word] |= aligned >> shift;
+            words[word + 1] |= (aligned << 1) << (63 - shift);
             at += len as usize;
         }
         BoardCode { words, len: at }
     }
-}
-
-/// Ors the low `len` bits of `code` (1 to 63) into `words` at bit `at`, counted from the top
-/// of word 0, most significant first: what does not fit in its word goes to the next, which
-/// must be there (the callers keep a word more than their bits need).
-#[inline(always)]
-fn or_in(words: &mut [u64], at: usize, code: u64, len: u32) {
-    let aligned = code << (64 - len);
-    let (word, shift) = (at / 64, at % 64);
-    words[word] |= aligned >> shift;
-    // Shifting by 64 - shift in two steps: nothing when it fits.
-    words[word + 1] |= (aligned << 1) << (63 - shift);
 }
 
 /// The bits a format puts right after the board code (Kvetka's ep and castling fields), and
@@ -489,7 +482,8 @@ pub fn tailed_code(board: &Board, frame: Frame, tail: Tail) -> Result<[u64; 3], 
     join_tailed(&std::array::from_fn(|file| planes.file_code(file, frame.flipped)), frame.mirrored, tail)
 }
 
-/// [`BoardCode::join`] with `tail` after the files, left-aligned in 192 bits (zeros after).
+/// [`BoardCode::join`] with `tail` after the files, left-aligned in 192 bits. All in registers:
+/// each code shifts those before it up (a 192-bit shift register), then the padding does.
 /// Inlined into the builders' loop: returned through memory, its words stalled the caller's
 /// first reads of them.
 #[inline(always)]
@@ -498,17 +492,23 @@ fn join_tailed(files: &FileCodes, mirrored: bool, tail: Tail) -> Result<[u64; 3]
     if len > tail.max_len {
         return Err(len as usize);
     }
-    // At most 190 bits: the fourth word takes nothing.
-    let mut words = [0u64; 4];
-    let mut at = 0;
+    let (mut high, mut low) = (0u128, 0u64);
+    // `count` is 1 to 63 (file codes take 8 to 48 bits).
+    let mut push = |code: u64, count: u32| {
+        high = high << count | u128::from(low >> (64 - count));
+        low = low << count | code;
+    };
     let reverse = if mirrored { 7 } else { 0 };
     for file in 0..8 {
         let (code, len) = files[file ^ reverse];
-        or_in(&mut words, at, code, len);
-        at += len as usize;
+        push(code, len);
     }
-    or_in(&mut words, at, tail.bits, tail.len);
-    Ok([words[0], words[1], words[2]])
+    push(tail.bits, tail.len);
+    // The zeros after, in two shifts of at most 63: 192 − `len` is 2 to 120.
+    let padding = 192 - len;
+    push(0, padding / 2);
+    push(0, padding - padding / 2);
+    Ok([(high >> 64) as u64, high as u64, low])
 }
 
 /// The pieces of a real board as nibbles (see [`nibble_code`]) in four bit planes, the

@@ -165,7 +165,7 @@ fn sort_by_key_keeping_order<P: Copy>(occurrences: &mut [Occurrence<P>]) {
     const INNER: u32 = 8;
     let mut outer = vec![0; (1 << OUTER) + 1];
     let unsorted = occurrences.to_vec();
-    engine::distribute(&unsorted, occurrences, &mut outer, |o| (o.key >> (64 - OUTER)) as usize);
+    distribute(&unsorted, occurrences, 64 - OUTER, &mut outer);
     drop(unsorted);
     let mut inner = [0; (1 << INNER) + 1];
     let mut scratch = Vec::new();
@@ -177,8 +177,7 @@ fn sort_by_key_keeping_order<P: Copy>(occurrences: &mut [Occurrence<P>]) {
         }
         scratch.clear();
         scratch.extend_from_slice(bucket);
-        let inner_bits = |o: &Occurrence<P>| (o.key >> (64 - OUTER - INNER)) as usize & ((1 << INNER) - 1);
-        engine::distribute(&scratch, bucket, &mut inner, inner_bits);
+        distribute(&scratch, bucket, 64 - OUTER - INNER, &mut inner);
         for run in inner.windows(2) {
             sort_run(&mut bucket[run[0]..run[1]]);
         }
@@ -202,6 +201,27 @@ fn sort_run<P: Copy>(run: &mut [Occurrence<P>]) {
             run.swap(j - 1, j);
             j -= 1;
         }
+    }
+}
+
+/// Copies `from` into `to` (as long) in `starts.len() - 1` buckets by the bits of the keys
+/// from `shift` up (the bits above being equal), each bucket in the order of `from`:
+/// `starts[b]` is where bucket `b` begins.
+fn distribute<P: Copy>(from: &[Occurrence<P>], to: &mut [Occurrence<P>], shift: u32, starts: &mut [usize]) {
+    let buckets = starts.len() - 1;
+    let bucket = |occurrence: &Occurrence<P>| (occurrence.key >> shift) as usize & (buckets - 1);
+    starts.fill(0);
+    for occurrence in from {
+        starts[bucket(occurrence) + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let mut next = starts[..buckets].to_vec();
+    for occurrence in from {
+        let at = &mut next[bucket(occurrence)];
+        to[*at] = *occurrence;
+        *at += 1;
     }
 }
 

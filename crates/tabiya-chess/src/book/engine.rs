@@ -29,28 +29,6 @@ pub(crate) trait Keyed: Copy + Send + Sync {
     fn sort(records: &mut [Self]);
 }
 
-/// Copies `from` into `to` (as long) in `starts.len() - 1` buckets by `bucket` (below
-/// `starts.len() - 1`), each bucket in the order of `from`: `starts[b]` is where bucket `b`
-/// begins. The first step of the builders' sorts: a sequential read and one sequential write per
-/// bucket, each independent of the others (moving records in place instead is a chain of
-/// dependent cache misses, slower by a third).
-pub(crate) fn distribute<R: Copy>(from: &[R], to: &mut [R], starts: &mut [usize], bucket: impl Fn(&R) -> usize) {
-    let buckets = starts.len() - 1;
-    starts.fill(0);
-    for record in from {
-        starts[bucket(record) + 1] += 1;
-    }
-    for i in 1..starts.len() {
-        starts[i] += starts[i - 1];
-    }
-    let mut next = starts[..buckets].to_vec();
-    for record in from {
-        let at = &mut next[bucket(record)];
-        to[*at] = *record;
-        *at += 1;
-    }
-}
-
 /// Cuts sorted pieces into at most `parts` ranges of consecutive keys, about equal in records
 /// (the bounds are taken from the largest piece): range `i` holds every piece's records of its
 /// keys, in the pieces' order, and every record of a key falls in one range.

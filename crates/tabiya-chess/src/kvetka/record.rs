@@ -128,32 +128,14 @@ impl<G: GameNumber> Keyed for Record<G> {
 
     /// Records of one key stay in no particular order: what the merge takes from them does not
     /// depend on it.
-    ///
-    /// First into 4,096 buckets by the 12 highest bits of the first word that are not the same
-    /// in every record (keys share long prefixes: the a-file of most positions is coded alike),
-    /// which is a sequential pass; then each bucket by the first word alone, then each run of
-    /// equal first words by the other two: most keys differ in their first 64 bits (the file
-    /// codes of files a to c or so), and a sort on one number is faster than on three.
     fn sort(records: &mut [Record<G>]) {
-        const BUCKET_BITS: u32 = 12;
-        let Some(first) = records.first().map(|r| r.words[0]) else { return };
-        let varying = records.iter().fold(0, |varying, r| varying | (r.words[0] ^ first));
-        let shift = (u64::BITS - varying.leading_zeros()).saturating_sub(BUCKET_BITS);
-        let mut starts = vec![0; (1 << BUCKET_BITS) + 1];
-        if records.len() > 1 << BUCKET_BITS {
-            let unsorted = records.to_vec();
-            let bucket = |r: &Record<G>| (r.words[0] >> shift) as usize & ((1 << BUCKET_BITS) - 1);
-            engine::distribute(&unsorted, records, &mut starts, bucket);
-        } else {
-            starts[1..].fill(records.len());
-        }
-        for bucket in starts.windows(2) {
-            let bucket = &mut records[bucket[0]..bucket[1]];
-            bucket.sort_unstable_by_key(|r| r.words[0]);
-            for run in bucket.chunk_by_mut(|a, b| a.words[0] == b.words[0]) {
-                if run.len() > 1 {
-                    run.sort_unstable_by_key(|r| (r.words[1], r.words[2]));
-                }
+        // By the first word alone, then each run of equal first words by the other two: most
+        // keys differ in their first 64 bits (the file codes of files a to c or so), and a sort
+        // on one number is faster than on three.
+        records.sort_unstable_by_key(|r| r.words[0]);
+        for run in records.chunk_by_mut(|a, b| a.words[0] == b.words[0]) {
+            if run.len() > 1 {
+                run.sort_unstable_by_key(|r| (r.words[1], r.words[2]));
             }
         }
     }
