@@ -134,7 +134,8 @@ fn a_book_from_a_compressed_pgn_is_the_book_of_the_file_it_holds() {
     }
     let names: Vec<&str> = books[0].iter().map(|(name, _)| name.as_str()).collect();
     assert_eq!(names, ["b.bin", "k.kin", "k_0.kob"]);
-    assert!(books[0][0].1.len() > 500 * 16, "{} bytes", books[0][0].1.len());
+    let bin = &books[0][0].1;
+    assert!(!bin.is_empty() && bin.len() % 16 == 0, "{} bytes", bin.len());
     assert!(books[1] == books[0], "gzip: the plain file's books");
     assert!(books[2] == books[0], "zstd: the plain file's books");
 
