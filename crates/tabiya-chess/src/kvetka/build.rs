@@ -142,6 +142,34 @@ pub struct GamePlace {
     pub length: u32,
 }
 
+/// A PGN file being added, read in pieces: how to walk its text, and what each piece's
+/// builder starts from.
+struct PgnSource {
+    walk: WalkOptions,
+    header: Header,
+    /// The file's address, when the book keeps references to its games.
+    address: Option<String>,
+}
+
+impl PgnSource {
+    /// A piece of the file's text made into a builder of its own, its records sorted (on the
+    /// thread that read them, while the other pieces may still be read).
+    fn piece(&self, games: PgnWalk<'_>) -> Result<Builder, KvetkaError> {
+        let mut part = Builder::new(self.header.clone());
+        if let Some(address) = &self.address {
+            part.add_source(address.clone())?;
+        }
+        for game in games {
+            match game {
+                Ok(game) => part.add_walked(game)?,
+                Err(_) => part.report.games_unreadable += 1,
+            }
+        }
+        sort_pieces(&mut part.pieces);
+        Ok(part)
+    }
+}
+
 /// A game being added: the position keyed last waits with the move played from it until the
 /// next position is known to fit in a key (spec 10.5: otherwise that move is not stored).
 struct GameWalk {
@@ -431,48 +459,27 @@ impl Builder {
 
     /// [`Builder::add_pgn_stream`], pieces of about `piece` bytes.
     fn add_pgn_stream_in_pieces(&mut self, path: &Path, input: &mut dyn Read, piece: usize) -> Result<(), KvetkaError> {
-        let (walk, part) = self.piece_builder(path)?;
-        let parts = engine::walk_stream(input, &walk, piece, part).map_err(|e| KvetkaError::io(path, e))?;
-        self.absorb_all(parts)
+        let source = self.start_pgn(path)?;
+        let parts = engine::walk_stream(input, &source.walk, piece, |games| source.piece(games));
+        self.absorb_all(parts.map_err(|e| KvetkaError::io(path, e))?)
     }
 
     fn add_pgn_in_pieces(&mut self, path: &Path, bytes: &[u8], pieces: usize) -> Result<(), KvetkaError> {
-        let (walk, part) = self.piece_builder(path)?;
-        let parts = walk_pieces(bytes, &walk, pieces, part);
+        let source = self.start_pgn(path)?;
+        let parts = walk_pieces(bytes, &source.walk, pieces, |games| source.piece(games));
         self.absorb_all(parts)
     }
 
-    /// Starts `path` as a new source when the book keeps references; how to walk its text, and
-    /// what makes a piece of it into a builder of its own (records sorted on the thread that
-    /// read them).
-    fn piece_builder(
-        &mut self,
-        path: &Path,
-    ) -> Result<(WalkOptions, impl Fn(PgnWalk<'_>) -> Result<Builder, KvetkaError> + Sync + use<>), KvetkaError> {
-        let references = self.header.references();
+    /// Starts the PGN file at `path` as a new source when the book keeps references.
+    fn start_pgn(&mut self, path: &Path) -> Result<PgnSource, KvetkaError> {
         let address = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()).display().to_string();
-        if references {
+        let address = self.header.references().then_some(address);
+        if let Some(address) = &address {
             self.add_source(address.clone())?;
         }
         let max_plies = if self.header.max_move == 0xff { u32::MAX } else { u32::from(self.header.max_move) };
         let walk = WalkOptions { max_plies, file: Some(path.to_path_buf()) };
-        let header = self.header.clone();
-        let part = move |games: PgnWalk<'_>| {
-            let mut part = Builder::new(header.clone());
-            if references {
-                part.add_source(address.clone())?;
-            }
-            for game in games {
-                match game {
-                    Ok(game) => part.add_walked(game)?,
-                    Err(_) => part.report.games_unreadable += 1,
-                }
-            }
-            // Sorted while the other pieces may still be read.
-            sort_pieces(&mut part.pieces);
-            Ok(part)
-        };
-        Ok((walk, part))
+        Ok(PgnSource { walk, header: self.header.clone(), address })
     }
 
     /// Absorbs the builders of a source's pieces, in text order.
