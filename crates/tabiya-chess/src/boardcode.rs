@@ -412,22 +412,18 @@ pub struct BoardCode {
     pub len: usize,
 }
 
-/// The code of four consecutive squares of a file given as four nibbles (the first square in
-/// the lowest; see [`nibble_code`]): the bits in the low 24 bits, their number above them.
-/// 256 KiB, built at compile time: a file's code is two look-ups instead of a loop over its
-/// squares.
-static QUARTER_CODES: [u32; 1 << 16] = {
-    let mut codes = [0; 1 << 16];
+/// The code of two consecutive squares of a file given as two nibbles (the first square in
+/// the low one; see [`nibble_code`]): the bits in the low 12 bits, their number above them.
+/// 512 bytes, built at compile time: a file's code is four look-ups that stay in the first-level
+/// cache (a table of four squares, 256 KiB, made each look-up wait for the second-level cache or
+/// memory, a tenth of a Kvetka build).
+static PAIR_CODES: [u16; 1 << 8] = {
+    let mut codes = [0; 1 << 8];
     let mut index = 0;
-    while index < 1 << 16 {
-        let (mut code, mut len, mut square) = (0u32, 0u32, 0);
-        while square < 4 {
-            let (bits, bits_len) = nibble_code((index as u32 >> (4 * square)) & 15);
-            code = code << bits_len | bits;
-            len += bits_len;
-            square += 1;
-        }
-        codes[index] = len << 24 | code;
+    while index < 1 << 8 {
+        let (first, first_len) = nibble_code(index as u32 & 15);
+        let (second, second_len) = nibble_code(index as u32 >> 4);
+        codes[index] = ((first_len + second_len) << 12 | first << second_len | second) as u16;
         index += 1;
     }
     codes
@@ -488,6 +484,9 @@ pub fn tailed_code(board: &Board, frame: Frame, tail: Tail) -> Result<[u64; 3], 
 
 /// [`BoardCode::join`] with `tail` after the files, left-aligned in 192 bits. All in registers:
 /// each code shifts those before it up (a 192-bit shift register), then the padding does.
+/// Inlined into the builders' loop: returned through memory, its words stalled the caller's
+/// first reads of them.
+#[inline(always)]
 fn join_tailed(files: &FileCodes, mirrored: bool, tail: Tail) -> Result<[u64; 3], usize> {
     let len = files.iter().map(|&(_, len)| len).sum::<u32>() + tail.len;
     if len > tail.max_len {
@@ -531,17 +530,20 @@ impl Planes {
     }
 
     /// The code of real file `file` (bits, number of bits ≤ 48) in the normalised frame: its
-    /// squares from rank 1 up, from rank 8 down when `flipped`. Two look-ups of four squares.
+    /// squares from rank 1 up, from rank 8 down when `flipped`. Four look-ups of two squares.
     fn file_code(&self, file: usize, flipped: bool) -> (u64, u32) {
         // The file's squares gathered into the top byte, rank r on bit 56 + r (or 63 - r when
         // flipped), and on no other bit of it; moved down to one byte per plane.
         let gather: u64 = if flipped { 0x8040_2010_0804_0201 } else { 0x0102_0408_1020_4080 };
         let column = |plane: u64| (plane >> file & 0x0101_0101_0101_0101).wrapping_mul(gather) >> 56;
         let nibbles = nibbles::interleave(&self.0.map(column), 0);
-        let low = QUARTER_CODES[(nibbles & 0xffff) as usize];
-        let high = QUARTER_CODES[(nibbles >> 16) as usize];
-        let high_len = high >> 24;
-        (u64::from(low & 0xff_ffff) << high_len | u64::from(high & 0xff_ffff), (low >> 24) + high_len)
+        let (mut code, mut len) = (0u64, 0u32);
+        for pair in 0..4 {
+            let bits = u32::from(PAIR_CODES[(nibbles >> (8 * pair)) as usize & 0xff]);
+            code = code << (bits >> 12) | u64::from(bits & 0xfff);
+            len += bits >> 12;
+        }
+        (code, len)
     }
 
     /// The real files (bit f = file f) where two boards differ.

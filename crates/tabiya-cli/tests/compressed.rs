@@ -98,3 +98,55 @@ fn a_compressed_input_reads_as_the_file_it_holds() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(fs::read(&output).unwrap() == fs::read(&plain).unwrap(), "the PGN of the file inside");
 }
+
+/// A book from a compressed PGN (read as a stream while the pieces read are built, never held
+/// whole) is the book of the file it holds, byte for byte, Polyglot and Kvetka; a truncated one
+/// is refused as unreadable input (exit 3), naming the file.
+#[test]
+fn a_book_from_a_compressed_pgn_is_the_book_of_the_file_it_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = fs::read(SAMPLE).unwrap();
+    let mut inputs = vec![SAMPLE.to_owned()];
+    for (ext, compression) in [("gz", Compression::Gzip), ("zst", Compression::Zstd)] {
+        let path = dir.path().join(format!("games.pgn.{ext}"));
+        let mut encoder = compression.encoder(fs::File::create(&path).unwrap()).unwrap();
+        encoder.write_all(&text).unwrap();
+        encoder.finish().unwrap();
+        inputs.push(path.to_str().unwrap().to_owned());
+    }
+    let mut books = Vec::new();
+    for (i, input) in inputs.iter().enumerate() {
+        let out = dir.path().join(i.to_string());
+        fs::create_dir(&out).unwrap();
+        let bin = out.join("b.bin");
+        let made = tabiya(&["-q", "book", input, "-o", bin.to_str().unwrap(), "--min-games", "1"]);
+        assert!(made.status.success(), "{input}: {}", stderr(&made));
+        let kob = out.join("k.kob");
+        let made = tabiya(&["-q", "book", input, "-o", kob.to_str().unwrap()]);
+        assert!(made.status.success(), "{input}: {}", stderr(&made));
+        let mut files: Vec<(String, Vec<u8>)> = fs::read_dir(&out)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .map(|path| (path.file_name().unwrap().to_string_lossy().into_owned(), fs::read(&path).unwrap()))
+            .collect();
+        files.sort();
+        books.push(files);
+    }
+    let names: Vec<&str> = books[0].iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["b.bin", "k.kin", "k_0.kob"]);
+    let bin = &books[0][0].1;
+    assert!(!bin.is_empty() && bin.len() % 16 == 0, "{} bytes", bin.len());
+    assert!(books[1] == books[0], "gzip: the plain file's books");
+    assert!(books[2] == books[0], "zstd: the plain file's books");
+
+    let zst = fs::read(&inputs[2]).unwrap();
+    let truncated = dir.path().join("cut.pgn.zst");
+    fs::write(&truncated, &zst[..zst.len() / 2]).unwrap();
+    for output in ["cut.bin", "cut.kob"] {
+        let output = dir.path().join(output);
+        let out = tabiya(&["-q", "book", truncated.to_str().unwrap(), "-o", output.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+        assert!(stderr(&out).contains("cut.pgn.zst") && stderr(&out).contains("truncated"), "{}", stderr(&out));
+        assert!(!output.exists(), "no book from a truncated input");
+    }
+}

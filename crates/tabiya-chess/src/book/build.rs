@@ -3,13 +3,14 @@
 //! make-book` counts them).
 
 use std::borrow::Cow;
+use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use super::{Book, EloFilter, KeyTrail, MoveStats, NO_POSITION, PackedPosition, PositionRecord, engine, position_key};
 use crate::game::{Game, GameResult};
-use crate::pgn::{WalkOptions, WalkedGame, walk_pieces};
+use crate::pgn::{PgnWalk, WalkOptions, WalkedGame, walk_pieces};
 use crate::text::Text;
 
 /// Which games and moves go into the book.
@@ -765,24 +766,74 @@ fn build_in<T: Send>(
     ranges: usize,
     per_range: impl Fn(&mut Book) -> T + Sync,
 ) -> GamesBuild<Vec<T>> {
-    let walk = WalkOptions { max_plies: options.max_ply, file: None };
     let pieces = pieces.unwrap_or_else(rayon::current_num_threads);
-    let built = walk_pieces(input, &walk, pieces, |games| {
-        let mut builder = BookBuilder::new(options.clone());
-        let (mut unreadable, mut warnings) = (0, 0);
-        for item in games {
-            match item {
-                Ok(mut game) => {
-                    builder.add_walked(&mut game);
-                    warnings += game.diagnostics.len() as u64;
-                }
-                Err(_) => unreadable += 1,
+    let built = walk_pieces(input, &walk_options(options), pieces, |games| build_piece(games, options));
+    finish_pieces(built, ranges, per_range)
+}
+
+/// Builds from PGN text read from a stream (a decompressed file, a pipe) as
+/// [`build_from_pgn`] builds from text in memory, the same book: the stream is read a piece at
+/// a time on this thread while the pieces read are walked on the rayon threads, so the text is
+/// never held whole. A read error is returned as it came.
+pub fn build_from_pgn_stream(input: &mut dyn Read, options: &BuildOptions) -> io::Result<GamesBuild> {
+    let ranges = rayon::current_num_threads();
+    let mut built = build_streamed(input, options, engine::STREAM_PIECE, ranges, std::mem::take)?;
+    let book = Book::concat(std::mem::take(&mut built.book));
+    Ok(built.with_book(book))
+}
+
+/// [`build_from_pgn_in_ranges`] of PGN text read from a stream, as
+/// [`build_from_pgn_stream`] reads it.
+pub fn build_from_pgn_stream_in_ranges<T: Send>(
+    input: &mut dyn Read,
+    options: &BuildOptions,
+    per_range: impl Fn(&mut Book) -> T + Sync,
+) -> io::Result<GamesBuild<Vec<T>>> {
+    build_streamed(input, options, engine::STREAM_PIECE, rayon::current_num_threads() * RANGES_PER_THREAD, per_range)
+}
+
+/// The book of a stream read in pieces of about `piece` bytes, finished in `ranges` key ranges.
+fn build_streamed<T: Send>(
+    input: &mut dyn Read,
+    options: &BuildOptions,
+    piece: usize,
+    ranges: usize,
+    per_range: impl Fn(&mut Book) -> T + Sync,
+) -> io::Result<GamesBuild<Vec<T>>> {
+    let built = engine::walk_stream(input, &walk_options(options), piece, |games| build_piece(games, options))?;
+    Ok(finish_pieces(built, ranges, per_range))
+}
+
+fn walk_options(options: &BuildOptions) -> WalkOptions {
+    WalkOptions { max_plies: options.max_ply, file: None }
+}
+
+/// One piece of PGN text counted into a builder of its own, its occurrences sorted (on the
+/// thread that read it), with what reading it found.
+fn build_piece(games: PgnWalk<'_>, options: &BuildOptions) -> (BookBuilder, GamesBuild<()>) {
+    let mut builder = BookBuilder::new(options.clone());
+    let (mut unreadable, mut warnings) = (0, 0);
+    for item in games {
+        match item {
+            Ok(mut game) => {
+                builder.add_walked(&mut game);
+                warnings += game.diagnostics.len() as u64;
             }
+            Err(_) => unreadable += 1,
         }
-        builder.sort();
-        let counts = GamesBuild { book: (), summary: builder.summary(), unreadable, warnings };
-        (builder, counts)
-    });
+    }
+    builder.sort();
+    let counts = GamesBuild { book: (), summary: builder.summary(), unreadable, warnings };
+    (builder, counts)
+}
+
+/// The book of the pieces built in text order ([`build_piece`]), finished in `ranges` key
+/// ranges.
+fn finish_pieces<T: Send>(
+    built: Vec<(BookBuilder, GamesBuild<()>)>,
+    ranges: usize,
+    per_range: impl Fn(&mut Book) -> T + Sync,
+) -> GamesBuild<Vec<T>> {
     let empty = GamesBuild { book: (), summary: BuildSummary::default(), unreadable: 0, warnings: 0 };
     let (parts, counts): (Vec<BookBuilder>, Vec<GamesBuild<()>>) = built.into_iter().unzip();
     let counts = counts.into_iter().fold(empty, GamesBuild::<()>::merge);
@@ -884,6 +935,13 @@ mod tests {
                 let split = Book::concat(split);
                 assert!(split == whole, "{pieces} pieces, {ranges} ranges, positions {keep_positions}");
                 assert_eq!(split.packed.len(), if keep_positions { whole.len() } else { 0 });
+            }
+            // From a stream read in pieces of about 1, 3,000 and 100,000 bytes.
+            for piece in [1, 3000, 100_000] {
+                let streamed = build_streamed(&mut &sample[..], &options, piece, 7, std::mem::take).unwrap();
+                assert_eq!(streamed.summary.games_added, 12);
+                let streamed = Book::concat(streamed.book);
+                assert!(streamed == whole, "a stream in pieces of {piece} bytes, positions {keep_positions}");
             }
         }
     }

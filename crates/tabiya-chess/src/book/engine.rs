@@ -11,7 +11,10 @@
 //! one count byte for byte, so they share this engine, not the record.
 
 use std::collections::BTreeMap;
-use std::sync::{Mutex, PoisonError};
+use std::io::{self, Read};
+use std::sync::{Condvar, Mutex, PoisonError};
+
+use crate::pgn::{PgnWalk, WalkOptions, last_game_start_from};
 
 /// A record the engine sorts and splits by key.
 pub(crate) trait Keyed: Copy + Send + Sync {
@@ -71,7 +74,7 @@ pub(crate) fn in_key_order<S: Send, T: Send>(
     let order = Mutex::new(InOrder { waiting: BTreeMap::new(), next: 0, busy: false });
     let consume = Mutex::new(consume);
     let hand_in = |index: usize, made: T| {
-        let mut queue = order.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut queue = locked(&order);
         queue.waiting.insert(index, made);
         if queue.busy {
             return;
@@ -85,8 +88,8 @@ pub(crate) fn in_key_order<S: Send, T: Send>(
             };
             queue.next += 1;
             drop(queue);
-            (consume.lock().unwrap_or_else(PoisonError::into_inner))(made);
-            queue = order.lock().unwrap_or_else(PoisonError::into_inner);
+            (locked(&consume))(made);
+            queue = locked(&order);
         }
     };
     rayon::scope_fifo(|fifo| {
@@ -110,12 +113,106 @@ impl<T: Default> Scratch<T> {
 
     /// Space given back earlier, or new.
     pub(crate) fn take(&self) -> T {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).pop().unwrap_or_default()
+        locked(&self.0).pop().unwrap_or_default()
     }
 
     /// Gives space back for the next range.
     pub(crate) fn give_back(&self, space: T) {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).push(space);
+        locked(&self.0).push(space);
+    }
+}
+
+/// Bytes of text [`walk_stream`]'s callers have it read into a piece before it looks for the last game start
+/// (a piece is cut there): large enough that a stream of a few hundred megabytes makes few
+/// pieces for the merge to take each key from, small enough that the pieces in flight hold a
+/// small part of it.
+pub(crate) const STREAM_PIECE: usize = 32 << 20;
+
+/// [`crate::pgn::walk_pieces`] for PGN text that comes as a stream (a decompressed file, a
+/// pipe): this thread reads (and so decompresses) the text a piece at a time, each cut before
+/// the last game that starts after its first `piece` bytes, and hands each piece to `walk` on a rayon thread as soon as
+/// it is read, while it reads the next; at most one piece per rayon thread and one more are
+/// held at a time, so memory does not grow with the stream. What `walk` makes of each piece
+/// is returned in the order of the text, as `walk_pieces` returns it, and the offsets of the
+/// games count from the stream's start. A read error ends the reading: it is returned once the
+/// pieces already read are walked.
+pub(crate) fn walk_stream<T: Send>(
+    input: &mut dyn Read,
+    options: &WalkOptions,
+    piece: usize,
+    walk: impl Fn(PgnWalk<'_>) -> T + Sync,
+) -> io::Result<Vec<T>> {
+    let made: Mutex<Vec<Option<T>>> = Mutex::new(Vec::new());
+    let in_flight = (Mutex::new(0usize), Condvar::new());
+    let most_in_flight = rayon::current_num_threads() + 1;
+    let mut failed = None;
+    rayon::in_place_scope(|scope| {
+        let (mut next, mut offset) = (Vec::new(), 0u64);
+        loop {
+            let mut waiting = locked(&in_flight.0);
+            while *waiting >= most_in_flight {
+                waiting = in_flight.1.wait(waiting).unwrap_or_else(PoisonError::into_inner);
+            }
+            drop(waiting);
+            let mut text = std::mem::take(&mut next);
+            let ended = match read_piece(input, piece, &mut text, &mut next) {
+                Ok(ended) => ended,
+                Err(e) => {
+                    failed = Some(e);
+                    true
+                }
+            };
+            if !text.is_empty() {
+                let (base, index) = (offset, {
+                    let mut made = locked(&made);
+                    made.push(None);
+                    made.len() - 1
+                });
+                offset += text.len() as u64;
+                *locked(&in_flight.0) += 1;
+                let (made, in_flight, walk) = (&made, &in_flight, &walk);
+                scope.spawn(move |_| {
+                    let walked = walk(PgnWalk::at_offset(&text, base, options.clone()));
+                    locked(made)[index] = Some(walked);
+                    *locked(&in_flight.0) -= 1;
+                    in_flight.1.notify_one();
+                });
+            }
+            if ended {
+                break;
+            }
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let made = made.into_inner().unwrap_or_else(PoisonError::into_inner);
+    Ok(made.into_iter().flatten().collect())
+}
+
+fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Reads on from `input` into `text` (which holds what the piece before left over) until a
+/// game starts after `piece` more bytes or the input ends; moves the text from that
+/// game start on into `rest`, for the next piece. Whether the input ended.
+fn read_piece(input: &mut dyn Read, piece: usize, text: &mut Vec<u8>, rest: &mut Vec<u8>) -> io::Result<bool> {
+    loop {
+        // A game start's line break may be the last byte read before: search from it.
+        let searched = text.len().saturating_sub(1);
+        text.reserve(piece);
+        // Less than asked for: the input ended (`read_to_end` reads on to the end or the limit),
+        // and what is left is this piece's.
+        if Read::take(&mut *input, piece as u64).read_to_end(text)? < piece {
+            return Ok(true);
+        }
+        // A piece holding no game start yet (one long game) reads on.
+        if let Some(cut) = last_game_start_from(text, searched) {
+            rest.extend_from_slice(&text[cut..]);
+            text.truncate(cut);
+            return Ok(false);
+        }
     }
 }
 
@@ -133,6 +230,41 @@ mod tests {
         fn sort(records: &mut [(u32, u32)]) {
             records.sort_by_key(|r| r.0);
         }
+    }
+
+    /// A reader that gives its text a few bytes at a time, then fails.
+    struct Failing<'a>(&'a [u8]);
+
+    impl Read for Failing<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(io::Error::other("the disk is gone"));
+            }
+            let n = buf.len().min(self.0.len()).min(7);
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_stream_is_walked_as_its_text_in_one_piece() {
+        let text = include_bytes!("../../../../samples/famous-games.pgn");
+        let options = WalkOptions::default();
+        let games = |walk: PgnWalk<'_>| -> Vec<(u64, u64, usize)> {
+            walk.flatten().map(|g| (g.offset, g.length, g.tags().count())).collect()
+        };
+        let whole: Vec<_> = crate::pgn::walk_pieces(text, &options, 1, games).concat();
+        assert_eq!(whole.len(), 12);
+        for piece in [1, 50, 700, 5000, 1 << 20] {
+            let pieces = walk_stream(&mut &text[..], &options, piece, games).unwrap();
+            assert_eq!(pieces.concat(), whole, "pieces of {piece} bytes");
+            // Each piece but the last holds at least `piece` bytes; no game is cut.
+            assert!(pieces.len() <= text.len().div_ceil(piece), "{piece}");
+            assert!(pieces.len() > 1 || piece >= text.len() / 2, "{piece}: {} pieces", pieces.len());
+        }
+        let error = walk_stream(&mut Failing(&text[..]), &options, 100, games).unwrap_err();
+        assert_eq!(error.to_string(), "the disk is gone");
     }
 
     #[test]

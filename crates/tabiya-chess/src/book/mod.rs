@@ -79,6 +79,7 @@ use crate::view::PositionView;
 
 pub use build::{
     BookBuilder, BuildOptions, BuildSummary, GamesBuild, build_from_games, build_from_pgn, build_from_pgn_in_ranges,
+    build_from_pgn_stream, build_from_pgn_stream_in_ranges,
 };
 pub use file::{BookError, BookFile};
 pub use filter::EloFilter;

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::io::Read;
 use std::ops::ControlFlow;
 use std::path::Path;
 
@@ -24,7 +25,7 @@ use super::{Book, Header, Key};
 use crate::boardcode::{Normalization, Normalized};
 use crate::book::engine;
 use crate::game::{Game, GameResult};
-use crate::pgn::{PgnReader, ReadOptions, WalkOptions, WalkedGame, walk_pieces};
+use crate::pgn::{PgnReader, PgnWalk, ReadOptions, WalkOptions, WalkedGame, walk_pieces};
 use crate::text::Text;
 use crate::view::PositionView;
 use tabiya_io::{Codepage, Transaction};
@@ -139,6 +140,34 @@ pub struct GamePlace {
     pub offset: u32,
     /// Length of the game's text in bytes.
     pub length: u32,
+}
+
+/// A PGN file being added, read in pieces: how to walk its text, and what each piece's
+/// builder starts from.
+struct PgnSource {
+    walk: WalkOptions,
+    header: Header,
+    /// The file's address, when the book keeps references to its games.
+    address: Option<String>,
+}
+
+impl PgnSource {
+    /// A piece of the file's text made into a builder of its own, its records sorted (on the
+    /// thread that read them, while the other pieces may still be read).
+    fn piece(&self, games: PgnWalk<'_>) -> Result<Builder, KvetkaError> {
+        let mut part = Builder::new(self.header.clone());
+        if let Some(address) = &self.address {
+            part.add_source(address.clone())?;
+        }
+        for game in games {
+            match game {
+                Ok(game) => part.add_walked(game)?,
+                Err(_) => part.report.games_unreadable += 1,
+            }
+        }
+        sort_pieces(&mut part.pieces);
+        Ok(part)
+    }
 }
 
 /// A game being added: the position keyed last waits with the move played from it until the
@@ -420,29 +449,41 @@ impl Builder {
         self.add_pgn_in_pieces(path, bytes, rayon::current_num_threads())
     }
 
+    /// Adds every game of PGN text read from a stream (a decompressed file, a pipe) as
+    /// [`Builder::add_pgn`] adds a file's text, the same book: `input` is read a piece at a
+    /// time on this thread while the pieces read are walked on the rayon threads, so the text
+    /// is never held whole. `path` names the source and the errors.
+    pub fn add_pgn_stream(&mut self, path: &Path, input: &mut dyn Read) -> Result<(), KvetkaError> {
+        self.add_pgn_stream_in_pieces(path, input, engine::STREAM_PIECE)
+    }
+
+    /// [`Builder::add_pgn_stream`], pieces of about `piece` bytes.
+    fn add_pgn_stream_in_pieces(&mut self, path: &Path, input: &mut dyn Read, piece: usize) -> Result<(), KvetkaError> {
+        let source = self.start_pgn(path)?;
+        let parts = engine::walk_stream(input, &source.walk, piece, |games| source.piece(games));
+        self.absorb_all(parts.map_err(|e| KvetkaError::io(path, e))?)
+    }
+
     fn add_pgn_in_pieces(&mut self, path: &Path, bytes: &[u8], pieces: usize) -> Result<(), KvetkaError> {
-        let references = self.header.references();
+        let source = self.start_pgn(path)?;
+        let parts = walk_pieces(bytes, &source.walk, pieces, |games| source.piece(games));
+        self.absorb_all(parts)
+    }
+
+    /// Starts the PGN file at `path` as a new source when the book keeps references.
+    fn start_pgn(&mut self, path: &Path) -> Result<PgnSource, KvetkaError> {
         let address = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()).display().to_string();
-        if references {
+        let address = self.header.references().then_some(address);
+        if let Some(address) = &address {
             self.add_source(address.clone())?;
         }
         let max_plies = if self.header.max_move == 0xff { u32::MAX } else { u32::from(self.header.max_move) };
-        let options = WalkOptions { max_plies, file: Some(path.to_path_buf()) };
-        let parts: Vec<Result<Builder, KvetkaError>> = walk_pieces(bytes, &options, pieces, |games| {
-            let mut part = Builder::new(self.header.clone());
-            if references {
-                part.add_source(address.clone())?;
-            }
-            for game in games {
-                match game {
-                    Ok(game) => part.add_walked(game)?,
-                    Err(_) => part.report.games_unreadable += 1,
-                }
-            }
-            // Sorted while the other pieces may still be read.
-            sort_pieces(&mut part.pieces);
-            Ok(part)
-        });
+        let walk = WalkOptions { max_plies, file: Some(path.to_path_buf()) };
+        Ok(PgnSource { walk, header: self.header.clone(), address })
+    }
+
+    /// Absorbs the builders of a source's pieces, in text order.
+    fn absorb_all(&mut self, parts: Vec<Result<Builder, KvetkaError>>) -> Result<(), KvetkaError> {
         for part in parts {
             self.absorb(part?);
         }
@@ -789,6 +830,13 @@ mod tests {
         assert_eq!(report.games_added, 5);
         for pieces in [2, 3, 5] {
             assert_eq!(build(pieces), (one.clone(), report.clone()), "{pieces} pieces");
+        }
+        // From a stream, in pieces of about 1, 30 and 10,000 bytes: the same book, the same
+        // game references (offsets count from the stream's start).
+        for piece in [1, 30, 10_000] {
+            let mut b = Builder::new(header.clone());
+            b.add_pgn_stream_in_pieces(Path::new("x.pgn"), &mut GAMES.as_bytes(), piece).unwrap();
+            assert_eq!(b.finish(None).unwrap(), (one.clone(), report.clone()), "a stream in pieces of {piece} bytes");
         }
     }
 }

@@ -89,6 +89,16 @@ pub fn make_from_pgn(input: &[u8], build: &BuildOptions, options: &MakeOptions) 
     book::build_from_pgn_in_ranges(input, build, None, |range| EntryRun::of_range(range, options))
 }
 
+/// [`make_from_pgn`] of PGN text read from a stream (a decompressed file, a pipe), never held
+/// whole: see [`book::build_from_pgn_stream`]. The same runs as for the same text in memory.
+pub fn make_from_pgn_stream(
+    input: &mut dyn std::io::Read,
+    build: &BuildOptions,
+    options: &MakeOptions,
+) -> std::io::Result<GamesBuild<Vec<EntryRun>>> {
+    book::build_from_pgn_stream_in_ranges(input, build, |range| EntryRun::of_range(range, options))
+}
+
 fn entries_of<'a>(positions: impl Iterator<Item = BookPosition<'a>>, options: &MakeOptions, room: usize) -> Vec<Entry> {
     let mut entries = Vec::with_capacity(room);
     let mut counts = Vec::new();

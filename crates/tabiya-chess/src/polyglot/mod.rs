@@ -39,7 +39,8 @@ pub use crate::book::position_key as key;
 pub use entry::{Entry, decode_move, encode_move, is_king_move_castling};
 pub use info::info;
 pub use make::{
-    EntryRun, MakeOptions, MoveCount, entries_from_book, entries_from_range, make_from_pgn, push_position_entries,
+    EntryRun, MakeOptions, MoveCount, entries_from_book, entries_from_range, make_from_pgn, make_from_pgn_stream,
+    push_position_entries,
 };
 pub use merge::{MergeRule, merge};
 pub use normalized::{push_entries, sort_entries};

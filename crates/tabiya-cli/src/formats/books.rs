@@ -11,6 +11,36 @@ use super::Format;
 use crate::args::{Global, InfoArgs, ProbeArgs, VerifyArgs};
 use crate::report::{CliError, print, print_info, verdict};
 
+/// The PGN text a book is built from: a regular file that is not compressed is mapped (the
+/// build cuts it into one piece per thread); compressed data and streams are read a piece at a
+/// time while the pieces already read are built, so they are never held whole.
+pub enum PgnInput {
+    /// The mapped file.
+    Mapped(tabiya_io::FileBytes),
+    /// The data, decompressed as it is read.
+    Stream(tabiya_io::Decompressed),
+}
+
+impl PgnInput {
+    /// Opens the PGN input at `path`.
+    pub fn open(path: &Path) -> Result<PgnInput, CliError> {
+        let data = tabiya_io::open_decompressed(path).map_err(CliError::input)?;
+        if data.compression().is_none() && std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+            drop(data);
+            return Ok(PgnInput::Mapped(tabiya_io::read_input(path).map_err(CliError::input)?));
+        }
+        Ok(PgnInput::Stream(data))
+    }
+
+    /// The bytes the build will walk, when known (for a progress bar; 0: not known).
+    pub fn known_len(&self) -> usize {
+        match self {
+            PgnInput::Mapped(bytes) => bytes.len(),
+            PgnInput::Stream(_) => 0,
+        }
+    }
+}
+
 fn open(path: &Path, format: Format) -> Result<BookFile, CliError> {
     let Format::Chess(format) = format else { unreachable!("book formats are chess formats") };
     BookFile::open_as(path, format).map_err(CliError::input)

@@ -12,6 +12,7 @@ use tabiya_io::read_input;
 
 use crate::registry::Format;
 
+use super::books::PgnInput;
 use crate::args::*;
 use crate::output;
 use crate::report::{CliError, Output, Unit, progress, summary, walking};
@@ -133,8 +134,12 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
         let bar = progress(Unit::Records, 0, global.quiet, &format!("reading {}", path.display()));
         match format {
             Format::Chess(tabiya_chess::Format::Pgn) => {
-                let bytes = tabiya_io::read_decompressed(&path).map_err(CliError::input)?;
-                walking(&bar, bytes.len(), || builder.add_pgn(&path, &bytes)).map_err(input_error)?;
+                let input = PgnInput::open(&path)?;
+                walking(&bar, input.known_len(), || match input {
+                    PgnInput::Mapped(bytes) => builder.add_pgn(&path, &bytes),
+                    PgnInput::Stream(mut data) => builder.add_pgn_stream(&path, &mut data),
+                })
+                .map_err(input_error)?;
             }
             // Game links point at a game's byte offset in a PGN file; a SCID or JSON Lines
             // game has none.

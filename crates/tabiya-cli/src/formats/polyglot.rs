@@ -10,6 +10,7 @@ use tabiya_chess::book::{self, BuildOptions};
 use tabiya_chess::games;
 use tabiya_chess::polyglot::{self, Entry, EntryRun, MakeOptions, MergeRule};
 
+use super::books::PgnInput;
 use crate::args::*;
 use crate::report::{CliError, Output, Unit, counted, progress, summary, walking};
 
@@ -95,15 +96,22 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
         let bar = progress(Unit::Records, 0, global.quiet, &format!("reading {}", path.display()));
         let this = match format {
             Format::Chess(tabiya_chess::Format::Pgn) => {
-                // Compressed PGN is decoded into memory: the build reads the text in parallel ranges.
-                let bytes = tabiya_io::read_decompressed(&path).map_err(CliError::input)?;
+                let input = PgnInput::open(&path)?;
                 if args.inputs.len() == 1 {
                     // One PGN file, the usual case: the book is made range by range, never whole.
-                    let made = walking(&bar, bytes.len(), || polyglot::make_from_pgn(&bytes, &build_options, &make));
+                    let made = walking(&bar, input.known_len(), || match input {
+                        PgnInput::Mapped(bytes) => Ok(polyglot::make_from_pgn(&bytes, &build_options, &make)),
+                        PgnInput::Stream(mut data) => polyglot::make_from_pgn_stream(&mut data, &build_options, &make),
+                    })
+                    .map_err(CliError::input)?;
                     bar.finish_and_clear();
                     return write_made(args, global, made);
                 }
-                walking(&bar, bytes.len(), || book::build_from_pgn(&bytes, &build_options, None))
+                walking(&bar, input.known_len(), || match input {
+                    PgnInput::Mapped(bytes) => Ok(book::build_from_pgn(&bytes, &build_options, None)),
+                    PgnInput::Stream(mut data) => book::build_from_pgn_stream(&mut data, &build_options),
+                })
+                .map_err(CliError::input)?
             }
             Format::Chess(tabiya_chess::Format::Scid3)
             | Format::Chess(tabiya_chess::Format::Scid4)
