@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::sync::{Condvar, Mutex, PoisonError};
 
-use crate::pgn::{PgnWalk, WalkOptions, last_game_start_from};
+use crate::pgn::{PgnWalk, WalkOptions, read_piece};
 
 /// A record the engine sorts and splits by key.
 pub(crate) trait Keyed: Copy + Send + Sync {
@@ -192,28 +192,6 @@ pub(crate) fn walk_stream<T: Send>(
 
 fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// Reads on from `input` into `text` (which holds what the piece before left over) until a
-/// game starts after `piece` more bytes or the input ends; moves the text from that
-/// game start on into `rest`, for the next piece. Whether the input ended.
-fn read_piece(input: &mut dyn Read, piece: usize, text: &mut Vec<u8>, rest: &mut Vec<u8>) -> io::Result<bool> {
-    loop {
-        // A game start's line break may be the last byte read before: search from it.
-        let searched = text.len().saturating_sub(1);
-        text.reserve(piece);
-        // Less than asked for: the input ended (`read_to_end` reads on to the end or the limit),
-        // and what is left is this piece's.
-        if Read::take(&mut *input, piece as u64).read_to_end(text)? < piece {
-            return Ok(true);
-        }
-        // A piece holding no game start yet (one long game) reads on.
-        if let Some(cut) = last_game_start_from(text, searched) {
-            rest.extend_from_slice(&text[cut..]);
-            text.truncate(cut);
-            return Ok(false);
-        }
-    }
 }
 
 #[cfg(test)]

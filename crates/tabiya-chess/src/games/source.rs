@@ -325,28 +325,11 @@ pub(super) fn read_pgn<T: Send, E: Send>(
             let mut text = spare.pop().unwrap_or_default();
             text.clear();
             text.append(&mut tail);
-            // The text starts with a game: what is known of its comments starts afresh.
-            let mut comments = crate::pgn::Comments::default();
-            loop {
-                // The line break before a game start may end the text searched before.
-                let searched = text.len().saturating_sub(1);
-                text.reserve(pgn_piece);
-                match (&mut file).take(pgn_piece as u64).read_to_end(&mut text) {
-                    Ok(0) => {
-                        end = true;
-                        break;
-                    }
-                    Ok(_) => {}
-                    Err(source) => {
-                        store(read_before, path, &mut games_before, &mut sink)?;
-                        return sink(Err(GamesError::Io { path: path.into(), source }));
-                    }
-                }
-                // A piece holding no game start yet (one long game) reads on.
-                if let Some(cut) = crate::pgn::last_game_start_from(&text, searched, &mut comments) {
-                    tail.extend_from_slice(&text[cut..]);
-                    text.truncate(cut);
-                    break;
+            match crate::pgn::read_piece(&mut file, pgn_piece, &mut text, &mut tail) {
+                Ok(ended) => end = ended,
+                Err(source) => {
+                    store(read_before, path, &mut games_before, &mut sink)?;
+                    return sink(Err(GamesError::Io { path: path.into(), source }));
                 }
             }
             let len = text.len() as u64;

@@ -1,5 +1,7 @@
 //! Cutting PGN text into pieces that hold whole games, for reading them in parallel.
 
+use std::io::{self, Read};
+
 /// Cuts `input` into at most `pieces` slices, each cut placed before a tag line that follows a
 /// blank line after movetext (a line not starting with `[`, nor with `;`: a rest-of-line
 /// comment there opens the next game) outside any `{…}` comment, so that no game is split.
@@ -53,6 +55,30 @@ pub fn last_game_start_from(input: &[u8], from: usize, comments: &mut Comments) 
             None => return Some(bracket),
             // Every line break from the comment's brace on is inside it.
             Some(open) => end = open,
+        }
+    }
+}
+
+/// Reads on from `input` into `text` (which starts with a game: what the piece before left
+/// over) until a game starts after `piece` more bytes or the input ends; moves the text from
+/// that game start on into `rest`, for the next piece. Whether the input ended. The one piece
+/// reader of every parallel PGN read (games sources, book builds).
+pub fn read_piece(input: &mut dyn Read, piece: usize, text: &mut Vec<u8>, rest: &mut Vec<u8>) -> io::Result<bool> {
+    let mut comments = Comments::default();
+    loop {
+        // A game start's line break may be the last byte read before: search from it.
+        let searched = text.len().saturating_sub(1);
+        text.reserve(piece);
+        // Less than asked for: the input ended (`read_to_end` reads on to the end or the limit),
+        // and what is left is this piece's.
+        if Read::take(&mut *input, piece as u64).read_to_end(text)? < piece {
+            return Ok(true);
+        }
+        // A piece holding no game start yet (one long game) reads on.
+        if let Some(cut) = last_game_start_from(text, searched, &mut comments) {
+            rest.extend_from_slice(&text[cut..]);
+            text.truncate(cut);
+            return Ok(false);
         }
     }
 }
