@@ -12,6 +12,7 @@ use super::{Book, EloFilter, KeyTrail, MoveStats, NO_POSITION, PackedPosition, P
 use crate::game::{Game, GameResult};
 use crate::pgn::{PgnWalk, WalkOptions, WalkedGame, walk_pieces};
 use crate::text::Text;
+use tabiya_io::Diagnostic;
 
 /// Which games and moves go into the book.
 #[derive(Debug, Clone)]
@@ -689,6 +690,9 @@ pub struct GamesBuild<B = Book> {
     /// Warnings of the PGN games read (of games the book leaves out, such as Chess960 games
     /// or games below `min_elo`, only those found before their moves: they are not played).
     pub warnings: u64,
+    /// PGN games counted up to an illegal or ambiguous move of their main line (within the
+    /// ply limit): the moves after it are not in the book.
+    pub cut: u64,
 }
 
 impl GamesBuild {
@@ -707,7 +711,7 @@ impl<B> GamesBuild<B> {
 
     /// What reading found, with another book (or what was made of it).
     pub fn with_book<C>(&self, book: C) -> GamesBuild<C> {
-        GamesBuild { book, summary: self.summary, unreadable: self.unreadable, warnings: self.warnings }
+        GamesBuild { book, summary: self.summary, unreadable: self.unreadable, warnings: self.warnings, cut: self.cut }
     }
 }
 
@@ -725,6 +729,7 @@ impl GamesBuild<()> {
             },
             unreadable: self.unreadable + later.unreadable,
             warnings: self.warnings + later.warnings,
+            cut: self.cut + later.cut,
         }
     }
 }
@@ -812,18 +817,19 @@ fn walk_options(options: &BuildOptions) -> WalkOptions {
 /// thread that read it), with what reading it found.
 fn build_piece(games: PgnWalk<'_>, options: &BuildOptions) -> (BookBuilder, GamesBuild<()>) {
     let mut builder = BookBuilder::new(options.clone());
-    let (mut unreadable, mut warnings) = (0, 0);
+    let (mut unreadable, mut warnings, mut cut) = (0, 0, 0);
     for item in games {
         match item {
             Ok(mut game) => {
                 builder.add_walked(&mut game);
                 warnings += game.diagnostics.len() as u64;
+                cut += u64::from(game.diagnostics.iter().any(Diagnostic::is_error));
             }
             Err(_) => unreadable += 1,
         }
     }
     builder.sort();
-    let counts = GamesBuild { book: (), summary: builder.summary(), unreadable, warnings };
+    let counts = GamesBuild { book: (), summary: builder.summary(), unreadable, warnings, cut };
     (builder, counts)
 }
 
@@ -834,7 +840,7 @@ fn finish_pieces<T: Send>(
     ranges: usize,
     per_range: impl Fn(&mut Book) -> T + Sync,
 ) -> GamesBuild<Vec<T>> {
-    let empty = GamesBuild { book: (), summary: BuildSummary::default(), unreadable: 0, warnings: 0 };
+    let empty = GamesBuild { book: (), summary: BuildSummary::default(), unreadable: 0, warnings: 0, cut: 0 };
     let (parts, counts): (Vec<BookBuilder>, Vec<GamesBuild<()>>) = built.into_iter().unzip();
     let counts = counts.into_iter().fold(empty, GamesBuild::<()>::merge);
     let made = finish_sorted(&parts, ranges, per_range);
@@ -857,7 +863,7 @@ pub fn build_from_games<E>(games: impl IntoIterator<Item = Result<Game, E>>, opt
             Err(_) => unreadable += 1,
         }
     }
-    GamesBuild { summary: builder.summary(), book: builder.finish(), unreadable, warnings: 0 }
+    GamesBuild { summary: builder.summary(), book: builder.finish(), unreadable, warnings: 0, cut: 0 }
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ use crate::game::{Game, GameResult};
 use crate::pgn::{PgnReader, PgnWalk, ReadOptions, WalkOptions, WalkedGame, walk_pieces};
 use crate::text::Text;
 use crate::view::PositionView;
-use tabiya_io::{Codepage, Transaction};
+use tabiya_io::{Codepage, Diagnostic, Transaction};
 
 /// A hasher for keys: their bytes are already well mixed by the board code.
 #[derive(Default)]
@@ -65,6 +65,9 @@ pub struct BuildReport {
     pub games_filtered: u64,
     /// Games that could not be read (PGN syntax, damaged SCID records).
     pub games_unreadable: u64,
+    /// PGN games added up to an illegal or ambiguous move of their main line (within the
+    /// move limit): the moves after it are not in the book.
+    pub games_cut: u64,
     /// Chess960 games: Kvetka books hold standard chess only.
     pub games_chess960: u64,
     /// Games with result `*`: positions and moves, no statistics.
@@ -99,6 +102,7 @@ impl BuildReport {
             (&mut self.games_added, other.games_added),
             (&mut self.games_filtered, other.games_filtered),
             (&mut self.games_unreadable, other.games_unreadable),
+            (&mut self.games_cut, other.games_cut),
             (&mut self.games_chess960, other.games_chess960),
             (&mut self.games_without_result, other.games_without_result),
             (&mut self.positions_too_long, other.positions_too_long),
@@ -500,6 +504,7 @@ impl Builder {
         let (piece, report) = (self.pieces.last_mut().expect("a piece"), &mut self.report);
         let played = game.play(|pos, mv| walk.visit(piece, report, pos, mv.as_ref()));
         walk.end(piece, report, &played.position, played.stopped);
+        report.games_cut += u64::from(game.diagnostics.iter().any(Diagnostic::is_error));
         Ok(())
     }
 

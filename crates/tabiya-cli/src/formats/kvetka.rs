@@ -179,19 +179,21 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
         None => builder.write_in(names.as_ref(), transaction, &Default::default()).map_err(write_error)?,
     };
     summary(global.quiet, build_summary(&args.output, &report));
-    // A game left unread, or a name the book holds other than it was written in the games, is
-    // a change of data.
-    Ok(if report.names_altered > 0 || report.games_unreadable > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    // A game left unread or cut at an illegal move, or a name the book holds other than it was
+    // written in the games, is a change of data.
+    let changed = report.names_altered + report.games_unreadable + report.games_cut;
+    Ok(if changed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 fn build_summary(path: &Path, r: &BuildReport) -> String {
     let mut text = format!(
-        "{}: {} positions in {} blocks from {} of {} games ({} filtered by Elo, {} Chess960, {} unreadable)",
+        "{}: {} positions in {} blocks from {} of {} games ({} cut at an illegal move; {} filtered by Elo, {} Chess960, {} unreadable)",
         path.display(),
         r.positions,
         r.blocks,
         r.games_added,
         r.games_read,
+        r.games_cut,
         r.games_filtered,
         r.games_chess960,
         r.games_unreadable

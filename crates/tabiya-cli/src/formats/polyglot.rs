@@ -135,13 +135,14 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
 
 /// Writes the entries of every range, in order, and says what was done.
 fn write_made(args: &BookArgs, global: &Global, made: book::GamesBuild<Vec<EntryRun>>) -> Result<ExitCode, CliError> {
-    let book::GamesBuild { book: runs, summary: counts, unreadable, warnings } = made;
+    let book::GamesBuild { book: runs, summary: counts, unreadable, warnings, cut } = made;
     write_book(&args.output, runs.iter().map(|run| &run.entries[..]))?;
     summary(
         global.quiet,
         format_args!(
-            "{} used ({} Chess960, {} below the Elo filter, {} unreadable skipped; {}), {}, {}, {} written",
+            "{} used ({} cut at an illegal move; {} Chess960, {} below the Elo filter, {} unreadable skipped; {}), {}, {}, {} written",
             counted(counts.games_added, "game"),
+            cut,
             counts.games_chess960,
             counts.games_below_min_elo,
             unreadable,
@@ -151,8 +152,9 @@ fn write_made(args: &BookArgs, global: &Global, made: book::GamesBuild<Vec<Entry
             counted(runs.iter().map(|run| run.entries.len()).sum::<usize>() as u64, "entry")
         ),
     );
-    // A game that could not be read is not in the book: a script must see it.
-    Ok(if unreadable > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    // A game that could not be read, or whose moves after an illegal one are not, is not
+    // wholly in the book: a script must see it.
+    Ok(if unreadable + cut > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 /// Writes runs of entries one after the other.
