@@ -43,10 +43,10 @@
 
 pub mod codes;
 mod dump;
-mod export;
 mod hash;
 mod index;
 mod info;
+mod model;
 pub mod key;
 mod probe;
 mod read;
@@ -56,7 +56,7 @@ mod verify;
 use tabiya_io::DataError;
 
 pub use dump::{DumpedMove, DumpedPosition, JsonLine, JsonMove, dump};
-pub use export::{PolyglotExport, to_polyglot};
+pub use model::{CtgReading, read_model};
 pub use hash::hash;
 pub use index::BucketTree;
 pub use info::info;

@@ -42,7 +42,7 @@ pub use make::{
     EntryRun, MakeOptions, MoveCount, entries_from_book, entries_from_range, make_from_pgn, push_position_entries,
 };
 pub use merge::{MergeRule, merge};
-pub use normalized::{push_entries, sort_entries};
+pub use normalized::{PolyglotReading, PolyglotWriting, entries_of_model, read_model, sort_entries};
 pub use probe::{ProbeHit, find, probe, probe_report};
 pub use read::read_entries;
 pub use verify::{verification, verify};
