@@ -353,8 +353,7 @@ fn corpus_book_statistics_match_the_pgn() {
     let reader = BookReader::open(&dir.path().join("a_0.kob"), ReadOptions::default()).unwrap();
     assert!(reader.block_number() > 100, "{}", reader.block_number());
     let (streamed, streamed_report) = tabiya_chess::kvetka::convert::read_model_from(&reader).unwrap();
-    let [whole, streamed] =
-        [whole, streamed].map(|model| tabiya_chess::polyglot::entries_of_model(&model).entries);
+    let [whole, streamed] = [whole, streamed].map(|model| tabiya_chess::polyglot::entries_of_model(&model).entries);
     assert!(whole.len() > 50_000, "{}", whole.len());
     assert!(streamed == whole);
     assert_eq!(streamed_report, whole_report);
@@ -371,8 +370,10 @@ fn ctg_records_become_elements_of_the_same_positions() {
     let book = export.book;
     // The CTG book holds 13,305 position records with 13,406 moves, all expressible in Kvetka.
     let moves: usize = book.elements().map(|e| e.moves.len()).sum();
-    assert_eq!((book.element_count(), moves, export.too_long, reading.undecodable + export.moves_without_code),
-        (13_305, 13_406, 0, 0));
+    assert_eq!(
+        (book.element_count(), moves, export.too_long, reading.undecodable + export.moves_without_code),
+        (13_305, 13_406, 0, 0)
+    );
     // After 1.e4 c5 the CTG record counts 171 wins, 114 draws, 192 losses for White.
     assert_eq!(stats(&book, "e4 c5"), Some((171, 114, 192, vec![0x20])));
 }

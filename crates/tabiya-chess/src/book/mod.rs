@@ -101,8 +101,7 @@ pub use build::{
 pub use file::{BookError, BookFile};
 pub use filter::EloFilter;
 pub use normalized::{
-    MoveOrder, NormalizedBook, NormalizedMove, NormalizedPosition, Outcome, results_weight,
-    stored_form,
+    MoveOrder, NormalizedBook, NormalizedMove, NormalizedPosition, Outcome, results_weight, stored_form,
 };
 pub use packed::PackedPosition;
 

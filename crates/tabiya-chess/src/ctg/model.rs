@@ -36,7 +36,8 @@ pub fn read_model(book: &Book, weights: Weights) -> Result<(NormalizedBook, CtgR
         let legal = pos.legal_moves();
         let mut moves = Vec::with_capacity(record.moves().len());
         for stored in record.moves() {
-            let Some(shape) = resolve(&legal, &normalized, stored.code).into_move().and_then(|mv| normalized.shape_of(&mv))
+            let Some(shape) =
+                resolve(&legal, &normalized, stored.code).into_move().and_then(|mv| normalized.shape_of(&mv))
             else {
                 reading.undecodable += 1;
                 continue;

@@ -7,9 +7,9 @@
 use std::borrow::Cow;
 
 use serde_json::{Value, json};
+use shakmaty::CastlingMode;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::CastlingMode;
 
 use super::build::KeyMap;
 use super::element::Element;
