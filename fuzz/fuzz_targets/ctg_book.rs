@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(book) = Book::from_bytes(ctg.to_vec(), index) {
             let _ = book.probe_report(&Chess::default(), Weights::Play);
             let _ = dump(&book);
-            let _ = read_model(&book, Weights::Play).map(|(model, _)| tabiya_chess::polyglot::entries_of_model(&model));
+            let _ = read_model(&book, Weights::Play).map(|(model, _)| tabiya_chess::polyglot::entries_of_model(model));
             let _ = verify(&book);
         }
     }

@@ -136,7 +136,7 @@ fn bench<M: Measurement + 'static>(c: &mut Criterion<M>) {
     group.bench_function("CTG -> Polyglot PowerPlay17 in memory", |b| {
         b.iter(|| {
             let (model, _) = read_model(&book, Weights::Play).unwrap();
-            let export = polyglot::entries_of_model(&model);
+            let export = polyglot::entries_of_model(model);
             let mut out = Vec::with_capacity(export.entries.len() * 16);
             polyglot::write_entries(&export.entries, &mut out).unwrap();
             out.len()

@@ -34,7 +34,7 @@ fn book_moves(book: &Book, pos: &Chess) -> Vec<(String, u8, u64)> {
 /// writer from it.
 fn to_polyglot(book: &Book, weights: Weights) -> (CtgReading, polyglot::PolyglotWriting) {
     let (model, reading) = read_model(book, weights).unwrap();
-    (reading, polyglot::entries_of_model(&model))
+    (reading, polyglot::entries_of_model(model))
 }
 
 #[test]
@@ -285,7 +285,7 @@ fn mutated_books_never_panic() {
                 let _ = book.probe(&Chess::default());
                 let _ = book.probe(&after("e2e4 c7c5"));
                 let _ = dump(&book);
-                let _ = read_model(&book, Weights::Play).map(|(model, _)| polyglot::entries_of_model(&model));
+                let _ = read_model(&book, Weights::Play).map(|(model, _)| polyglot::entries_of_model(model));
                 let _ = verify(&book);
             }
         };
@@ -335,7 +335,7 @@ proptest::proptest! {
             if let Ok(book) = Book::from_bytes(ctg.clone(), index) {
                 let _ = book.probe(&Chess::default());
                 let _ = dump(&book);
-                let _ = read_model(&book, Weights::Play).map(|(model, _)| polyglot::entries_of_model(&model));
+                let _ = read_model(&book, Weights::Play).map(|(model, _)| polyglot::entries_of_model(model));
                 let _ = verify(&book);
             }
         }
@@ -618,7 +618,7 @@ fn powerplay17_to_polyglot_directly_and_through_kvetka_agree() {
     let kvetka_book = kvetka::convert::write_model(&model, kvetka::Header::default()).unwrap().book;
     let (model, reading) = kvetka::convert::read_model(&kvetka_book);
     assert_eq!((reading.positions_invalid, reading.moves_skipped), (0, 0));
-    let through = polyglot::entries_of_model(&model).entries;
+    let through = polyglot::entries_of_model(model).entries;
     let by_key = |entries: &[polyglot::Entry]| {
         let mut map: BTreeMap<u64, Vec<(u16, u16)>> = BTreeMap::new();
         for e in entries {

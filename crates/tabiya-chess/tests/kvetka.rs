@@ -298,7 +298,7 @@ fn polyglot_round_trip_keeps_the_moves_reachable_from_the_start() {
     let book = book_from(pgn, Header::default());
     let (model, reading) = tabiya_chess::kvetka::convert::read_model(&book);
     assert_eq!((reading.positions_invalid, reading.moves_skipped), (0, 0));
-    let entries = tabiya_chess::polyglot::entries_of_model(&model).entries;
+    let entries = tabiya_chess::polyglot::entries_of_model(model).entries;
     let start = tabiya_chess::polyglot::probe(&entries, &shakmaty::Chess::default());
     let moves: Vec<(&str, u16)> = start.iter().map(|h| (h.uci.as_str(), h.entry.weight)).collect();
     // Weight 2·wins + draws for White: e4 won twice, d4 drew once.
@@ -353,7 +353,7 @@ fn corpus_book_statistics_match_the_pgn() {
     let reader = BookReader::open(&dir.path().join("a_0.kob"), ReadOptions::default()).unwrap();
     assert!(reader.block_number() > 100, "{}", reader.block_number());
     let (streamed, streamed_report) = tabiya_chess::kvetka::convert::read_model_from(&reader).unwrap();
-    let [whole, streamed] = [whole, streamed].map(|model| tabiya_chess::polyglot::entries_of_model(&model).entries);
+    let [whole, streamed] = [whole, streamed].map(|model| tabiya_chess::polyglot::entries_of_model(model).entries);
     assert!(whole.len() > 50_000, "{}", whole.len());
     assert!(streamed == whole);
     assert_eq!(streamed_report, whole_report);

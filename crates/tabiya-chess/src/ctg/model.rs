@@ -45,19 +45,16 @@ pub fn read_model(book: &Book, weights: Weights) -> Result<(NormalizedBook, CtgR
             moves.push(NormalizedMove { annotation: stored.annotation, ..NormalizedMove::new(shape) });
         }
         let stats = record.stats;
-        model.positions.push(NormalizedPosition {
-            outcome: Some(stats.outcome()),
-            moves,
-            ctg_stats: Some(stats.to_bytes()),
-            ..NormalizedPosition::new(normalized)
-        });
+        let mut position = NormalizedPosition::new(&normalized);
+        position.outcome = Some(stats.outcome());
+        position.ctg_stats = Some(Box::new(stats.to_bytes()));
+        model.push(position, moves);
     }
-    model.weigh_by(|position, children| {
-        let marked: Vec<(u8, Option<Stats>)> = position
-            .moves
+    model.weigh_by(|_, moves, children| {
+        let marked: Vec<(u8, Option<Stats>)> = moves
             .iter()
             .zip(children)
-            .map(|(m, child)| (m.annotation, child.and_then(|c| c.ctg_stats.as_ref()).map(Stats::parse)))
+            .map(|(m, child)| (m.annotation, child.and_then(|c| c.ctg_stats.as_deref()).map(Stats::parse)))
             .collect();
         weights.weigh(&marked)
     });

@@ -53,34 +53,40 @@ fn model_of_blocks<'b, E: Send>(
 ) -> Result<(NormalizedBook, KvetkaReading), E> {
     use rayon::prelude::*;
 
-    let parts: Vec<(Vec<NormalizedPosition>, KvetkaReading)> = (0..blocks)
-        .into_par_iter()
-        .map(|i| {
-            let mut part = (Vec::new(), KvetkaReading::default());
-            for element in &block(i)?.elements {
-                match position_of(element, &mut part.1) {
-                    Some(position) => part.0.push(position),
-                    None => part.1.positions_invalid += 1,
-                }
-            }
-            Ok(part)
-        })
-        .collect::<Result<_, E>>()?;
+    // A wave of blocks at a time, in parallel, put into the model before the next: the
+    // model is held once, not beside all the blocks' positions.
+    const WAVE: usize = 256;
     let mut model = NormalizedBook::default();
     let mut reading = KvetkaReading::default();
-    model.positions.reserve(parts.iter().map(|(positions, _)| positions.len()).sum());
-    for (positions, counts) in parts {
-        model.positions.extend(positions);
-        reading.moves_skipped += counts.moves_skipped;
-        reading.positions_invalid += counts.positions_invalid;
+    for wave in (0..blocks).collect::<Vec<_>>().chunks(WAVE) {
+        let parts: Vec<(Vec<(NormalizedPosition, Vec<NormalizedMove>)>, KvetkaReading)> = wave
+            .par_iter()
+            .map(|&i| {
+                let mut part = (Vec::new(), KvetkaReading::default());
+                for element in &block(i)?.elements {
+                    match position_of(element, &mut part.1) {
+                        Some(position) => part.0.push(position),
+                        None => part.1.positions_invalid += 1,
+                    }
+                }
+                Ok(part)
+            })
+            .collect::<Result<_, E>>()?;
+        for (positions, counts) in parts {
+            for (position, moves) in positions {
+                model.push(position, moves);
+            }
+            reading.moves_skipped += counts.moves_skipped;
+            reading.positions_invalid += counts.positions_invalid;
+        }
     }
-    reading.positions = model.positions.len() as u64;
-    model.weigh_by(|_, children| children.iter().map(|&child| results_weight(child)).collect());
+    reading.positions = model.positions().len() as u64;
+    model.weigh_by(|_, _, children| children.iter().map(|&child| results_weight(child)).collect());
     Ok((model, reading))
 }
 
-/// The position of one element; `None` when its key is not a valid position.
-fn position_of(element: &Element, reading: &mut KvetkaReading) -> Option<NormalizedPosition> {
+/// The position of one element and its moves; `None` when its key is not a valid position.
+fn position_of(element: &Element, reading: &mut KvetkaReading) -> Option<(NormalizedPosition, Vec<NormalizedMove>)> {
     let norm = key::decode(&element.key).ok()?;
     let pos = norm.real_position().ok()?;
     let mut moves = Vec::with_capacity(element.moves.len());
@@ -92,12 +98,10 @@ fn position_of(element: &Element, reading: &mut KvetkaReading) -> Option<Normali
     }
     let (wins, draws, losses) = (element.wins, element.draws, element.losses);
     let games = wins.saturating_add(draws).saturating_add(losses);
-    Some(NormalizedPosition {
-        outcome: Some(Outcome { games, wins, draws, losses }),
-        moves,
-        comment: element.comment.clone(),
-        ..NormalizedPosition::new(norm)
-    })
+    let mut position = NormalizedPosition::of_kvetka_key(element.key);
+    position.outcome = Some(Outcome { games, wins, draws, losses });
+    position.comment = element.comment.as_deref().map(Box::from);
+    Some((position, moves))
 }
 
 /// What writing the model as a Kvetka book made and left behind.
@@ -123,8 +127,8 @@ pub struct KvetkaWriting {
 pub fn write_model(model: &NormalizedBook, header: Header) -> Result<KvetkaWriting, KvetkaError> {
     let mut writing = KvetkaWriting::default();
     let mut elements: KeyMap<Element> = KeyMap::default();
-    for position in &model.positions {
-        let Ok(key) = key::key_of(&position.normalized) else {
+    for position in model.positions() {
+        let Some(&key) = position.kvetka_key() else {
             writing.too_long += 1;
             continue;
         };
@@ -135,10 +139,10 @@ pub fn write_model(model: &NormalizedBook, header: Header) -> Result<KvetkaWriti
                 let results = u64::from(o.wins) + u64::from(o.draws) + u64::from(o.losses);
                 writing.games_without_result += u64::from(o.games).saturating_sub(results);
             }
-            element.set_comment(position.comment.clone());
+            element.set_comment(position.comment.as_deref().map(String::from));
             element
         });
-        for m in &position.moves {
+        for m in model.moves_of(position) {
             match code(m.shape) {
                 Some(code) if !element.moves.contains(&code) => element.moves.push(code),
                 Some(_) => {}

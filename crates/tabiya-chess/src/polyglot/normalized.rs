@@ -31,7 +31,9 @@ pub struct PolyglotReading {
 /// knows where each line ends. Moves come [`MoveOrder::Unordered`].
 pub fn read_model(entries: &[Entry]) -> (NormalizedBook, PolyglotReading) {
     let mut reading = PolyglotReading::default();
-    let mut model = NormalizedBook { positions: Vec::new(), move_order: MoveOrder::Unordered };
+    // Moves arrive for a position whenever the walk meets one of its real forms: kept per
+    // position here, put into the model at the end.
+    let mut positions: Vec<(NormalizedPosition, Vec<NormalizedMove>)> = Vec::new();
     let mut by_form: HashMap<Normalized, usize> = HashMap::new();
     let mut leaves: Vec<Normalized> = Vec::new();
     // Each position with whether a book move led to it.
@@ -54,10 +56,10 @@ pub fn read_model(entries: &[Entry]) -> (NormalizedBook, PolyglotReading) {
         }
         used_keys.insert(zobrist);
         let index = *by_form.entry(normalized).or_insert_with_key(|form| {
-            model.positions.push(NormalizedPosition::new(form.clone()));
-            model.positions.len() - 1
+            positions.push((NormalizedPosition::new(form), Vec::new()));
+            positions.len() - 1
         });
-        let moves = &mut model.positions[index].moves;
+        let moves = &mut positions[index].1;
         for hit in &hits {
             let Some(mv) = hit.mv else {
                 reading.moves_illegal += 1;
@@ -76,9 +78,13 @@ pub fn read_model(entries: &[Entry]) -> (NormalizedBook, PolyglotReading) {
     }
     for leaf in leaves {
         if !by_form.contains_key(&leaf) {
-            by_form.insert(leaf.clone(), model.positions.len());
-            model.positions.push(NormalizedPosition::new(leaf));
+            by_form.insert(leaf.clone(), positions.len());
+            positions.push((NormalizedPosition::new(&leaf), Vec::new()));
         }
+    }
+    let mut model = NormalizedBook::new(MoveOrder::Unordered);
+    for (position, moves) in positions {
+        model.push(position, moves);
     }
     let distinct: HashSet<u64> = entries.iter().map(|e| e.key).collect();
     reading.positions_not_reached = distinct.difference(&used_keys).count() as u64;
@@ -100,47 +106,54 @@ pub struct PolyglotWriting {
 /// its weight ([`NormalizedMove::weight`], scaled down per position to fit 16 bits when the
 /// largest exceeds 65,535; a positive weight stays ≥ 1) and learn field. Moves of weight 0
 /// are left out, and a position whose moves all weigh 0 has no entries. Positions are made
-/// in parallel, in the model's order before the sort.
-pub fn entries_of_model(model: &NormalizedBook) -> PolyglotWriting {
-    let parts: Vec<PolyglotWriting> = model
-        .positions
-        .par_chunks(4096)
-        .map(|chunk| {
-            let mut part = PolyglotWriting::default();
-            for position in chunk {
-                part.zero_weight += position.moves.iter().filter(|m| m.weight == 0).count() as u64;
-                part.positions += push_entries(position, &mut part.entries);
-            }
-            part
-        })
-        .collect();
-    let mut writing = PolyglotWriting {
-        entries: Vec::with_capacity(parts.iter().map(|p| p.entries.len()).sum()),
-        ..PolyglotWriting::default()
-    };
-    for part in parts {
-        writing.entries.extend_from_slice(&part.entries);
-        writing.positions += part.positions;
-        writing.zero_weight += part.zero_weight;
+/// in parallel, in the model's order before the sort. The model is dropped before the sort,
+/// whose scratch (half the entries) would otherwise come on top of it.
+pub fn entries_of_model(model: NormalizedBook) -> PolyglotWriting {
+    // Made a wave of chunks at a time and appended, so that the entries are held about once
+    // (a wave's parts beside the whole), not all parts beside their concatenation: the
+    // entries are most of what a conversion holds (90 MB for a 2.2 M-position Kvetka book).
+    const CHUNK: usize = 4096;
+    const WAVE: usize = 64 * CHUNK;
+    let mut writing = PolyglotWriting::default();
+    for wave in model.positions().chunks(WAVE) {
+        let parts: Vec<PolyglotWriting> = wave
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                let mut part = PolyglotWriting::default();
+                for position in chunk {
+                    let moves = model.moves_of(position);
+                    part.zero_weight += moves.iter().filter(|m| m.weight == 0).count() as u64;
+                    part.positions += push_entries(position, moves, &mut part.entries);
+                }
+                part
+            })
+            .collect();
+        for part in parts {
+            writing.entries.extend_from_slice(&part.entries);
+            writing.positions += part.positions;
+            writing.zero_weight += part.zero_weight;
+        }
     }
+    drop(model);
     sort_entries(&mut writing.entries);
     writing
 }
 
-/// Appends the entries of one position of the model and returns how many real positions
-/// received entries.
-fn push_entries(position: &NormalizedPosition, out: &mut Vec<Entry>) -> u64 {
-    let weights = fit_u16(position.moves.iter().map(|m| m.weight));
+/// Appends the entries of one position of the model, with its `moves`, and returns how many
+/// real positions received entries.
+fn push_entries(position: &NormalizedPosition, moves: &[NormalizedMove], out: &mut Vec<Entry>) -> u64 {
+    let weights = fit_u16(moves.iter().map(|m| m.weight));
     if weights.iter().all(|&w| w == 0) {
         return 0;
     }
+    let Some(normalized) = position.normalized() else { return 0 };
     let mut positions = 0;
-    for view in position.normalized.orientations() {
+    for view in normalized.orientations() {
         let Ok(real) = view.real_position() else { continue };
         let key = key(&real);
         let legal = real.legal_moves();
         positions += 1;
-        for (m, &weight) in position.moves.iter().zip(&weights) {
+        for (m, &weight) in moves.iter().zip(&weights) {
             if weight == 0 {
                 continue;
             }

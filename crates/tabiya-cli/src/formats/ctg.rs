@@ -96,7 +96,7 @@ fn convert_book(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitC
     match to {
         Format::Chess(tabiya_chess::Format::Polyglot) => {
             let (model, reading) = ctg::read_model(&book, args.ctg.ctg_weights.into()).map_err(CliError::input)?;
-            let written = polyglot::entries_of_model(&model);
+            let written = polyglot::entries_of_model(model);
             polyglot::write_entries(&written.entries, &mut out).map_err(written_error)?;
             out.finish(&args.output)?;
             summary(

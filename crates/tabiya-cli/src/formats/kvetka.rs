@@ -254,8 +254,7 @@ fn to_polyglot(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError
     let reader = kvetka::BookReader::open(input, ReadOptions::default()).map_err(input_error)?;
     let (model, reading) = kvetka::convert::read_model_from(&reader).map_err(input_error)?;
     drop(reader);
-    let written = tabiya_chess::polyglot::entries_of_model(&model);
-    drop(model);
+    let written = tabiya_chess::polyglot::entries_of_model(model);
     let mut out = Output::create(&args.output)?;
     tabiya_chess::polyglot::write_entries(&written.entries, &mut out).map_err(|e| CliError::output(&args.output, e))?;
     out.finish(&args.output)?;
