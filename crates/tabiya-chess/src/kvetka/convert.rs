@@ -59,7 +59,7 @@ fn model_of_blocks<'b, E: Send>(
     let mut model = NormalizedBook::default();
     let mut reading = KvetkaReading::default();
     for wave in (0..blocks).collect::<Vec<_>>().chunks(WAVE) {
-        let parts: Vec<(Vec<(NormalizedPosition, Vec<NormalizedMove>)>, KvetkaReading)> = wave
+        let parts: Vec<(Vec<ElementPosition>, KvetkaReading)> = wave
             .par_iter()
             .map(|&i| {
                 let mut part = (Vec::new(), KvetkaReading::default());
@@ -85,8 +85,11 @@ fn model_of_blocks<'b, E: Send>(
     Ok((model, reading))
 }
 
+/// An element as a position of the model and its moves, before it goes into the model.
+type ElementPosition = (NormalizedPosition, Vec<NormalizedMove>);
+
 /// The position of one element and its moves; `None` when its key is not a valid position.
-fn position_of(element: &Element, reading: &mut KvetkaReading) -> Option<(NormalizedPosition, Vec<NormalizedMove>)> {
+fn position_of(element: &Element, reading: &mut KvetkaReading) -> Option<ElementPosition> {
     let norm = key::decode(&element.key).ok()?;
     let pos = norm.real_position().ok()?;
     let mut moves = Vec::with_capacity(element.moves.len());
