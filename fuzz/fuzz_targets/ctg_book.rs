@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use shakmaty::Chess;
-use tabiya_chess::ctg::{Book, Weights, dump, to_polyglot, verify};
+use tabiya_chess::ctg::{Book, Weights, dump, read_model, verify};
 
 fuzz_target!(|data: &[u8]| {
     let Some((lens, rest)) = data.split_first_chunk::<4>() else { return };
@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(book) = Book::from_bytes(ctg.to_vec(), index) {
             let _ = book.probe_report(&Chess::default(), Weights::Play);
             let _ = dump(&book);
-            let _ = to_polyglot(&book, Weights::Play);
+            let _ = read_model(&book, Weights::Play).map(|(model, _)| tabiya_chess::polyglot::entries_of_model(model));
             let _ = verify(&book);
         }
     }

@@ -26,7 +26,7 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(reader) = BookReader::from_bytes(bytes(), Default::default()) {
         let _ = probe::probe_report(&reader, &Chess::default());
         if let Ok(opened) = read_whole(reader) {
-            let _ = convert::to_polyglot(&opened.book);
+            let _ = tabiya_chess::polyglot::entries_of_model(convert::read_model(&opened.book).0);
             tabiya_chess::kvetka::check(&opened, &mut Verification::new("fuzz".as_ref(), "kvetka"));
             for e in opened.book.elements() {
                 let _ = convert::element_json(e);

@@ -13,7 +13,7 @@ use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, Throughput};
 use shakmaty::Chess;
 use tabiya_chess::boardcode::Normalized;
-use tabiya_chess::ctg::{Book, Key, Weights, dump, to_polyglot};
+use tabiya_chess::ctg::{Book, Key, Weights, dump, read_model};
 use tabiya_chess::polyglot;
 
 /// The position after `moves` (SAN or UCI) from the start.
@@ -135,7 +135,8 @@ fn bench<M: Measurement + 'static>(c: &mut Criterion<M>) {
     });
     group.bench_function("CTG -> Polyglot PowerPlay17 in memory", |b| {
         b.iter(|| {
-            let export = to_polyglot(&book, Weights::Play).unwrap();
+            let (model, _) = read_model(&book, Weights::Play).unwrap();
+            let export = polyglot::entries_of_model(model);
             let mut out = Vec::with_capacity(export.entries.len() * 16);
             polyglot::write_entries(&export.entries, &mut out).unwrap();
             out.len()

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 use tabiya_chess::boardcode::Normalized;
-use tabiya_chess::ctg::{Book, Key, Stats, Weights, dump, hex, to_polyglot, verify};
+use tabiya_chess::ctg::{Book, CtgReading, Key, Stats, Weights, dump, hex, read_model, verify};
 use tabiya_chess::polyglot;
 use tabiya_testdata::{Xorshift, corpus_file};
 
@@ -28,6 +28,13 @@ fn book_moves(book: &Book, pos: &Chess) -> Vec<(String, u8, u64)> {
     assert!(probe.problems.is_empty(), "{:?}", probe.problems);
     let weights = Weights::Raw.weights(&probe.moves);
     probe.moves.iter().zip(weights).map(|(m, w)| (m.uci(), m.stored.code, w)).collect()
+}
+
+/// CTG → Polyglot as `convert` does it: the CTG reader into the book model, the Polyglot
+/// writer from it.
+fn to_polyglot(book: &Book, weights: Weights) -> (CtgReading, polyglot::PolyglotWriting) {
+    let (model, reading) = read_model(book, weights).unwrap();
+    (reading, polyglot::entries_of_model(model))
 }
 
 #[test]
@@ -160,9 +167,9 @@ fn powerplay17_play_weights_of_the_issue() {
 fn powerplay17_to_polyglot_answers_like_the_ctg() {
     let Some(path) = powerplay() else { return };
     let book = Book::open(&path).unwrap();
-    let export = to_polyglot(&book, Weights::Play).unwrap();
-    assert_eq!(export.records, 13_305);
-    assert_eq!(export.undecodable, 0);
+    let (reading, export) = to_polyglot(&book, Weights::Play);
+    assert_eq!(reading.records, 13_305);
+    assert_eq!(reading.undecodable, 0);
     let entries = &export.entries;
     assert!(entries.windows(2).all(|w| w[0].key <= w[1].key));
     // Every position reached from the start gets the CTG's moves with positive play weight,
@@ -278,7 +285,7 @@ fn mutated_books_never_panic() {
                 let _ = book.probe(&Chess::default());
                 let _ = book.probe(&after("e2e4 c7c5"));
                 let _ = dump(&book);
-                let _ = to_polyglot(&book, Weights::Play);
+                let _ = read_model(&book, Weights::Play).map(|(model, _)| polyglot::entries_of_model(model));
                 let _ = verify(&book);
             }
         };
@@ -328,7 +335,7 @@ proptest::proptest! {
             if let Ok(book) = Book::from_bytes(ctg.clone(), index) {
                 let _ = book.probe(&Chess::default());
                 let _ = dump(&book);
-                let _ = to_polyglot(&book, Weights::Play);
+                let _ = read_model(&book, Weights::Play).map(|(model, _)| polyglot::entries_of_model(model));
                 let _ = verify(&book);
             }
         }
@@ -415,7 +422,7 @@ fn black_to_move_and_mirrored_positions_map_back() {
         assert_eq!(ucis(&book, &position(fen)).0, expected, "{fen}");
     }
     // Converted to Polyglot, every one of the four is in the book.
-    let export = to_polyglot(&book, Weights::Play).unwrap();
+    let (_, export) = to_polyglot(&book, Weights::Play);
     assert_eq!(export.positions, 4);
     for fen in ["2k5/1p6/8/8/8/8/8/4K3 b - - 0 1", "3k4/8/8/8/8/8/6P1/5K2 w - - 0 1"] {
         assert_eq!(polyglot::probe(&export.entries, &position(fen)).len(), 2, "{fen}");
@@ -459,7 +466,7 @@ fn play_weights_follow_annotations_and_colours() {
     // 2·3 + 2 = 8 for every move; × 1, × 8, × 1/8, red 0, green × 10.
     assert_eq!(Weights::Raw.weights(&probe.moves), [8, 8, 8, 8, 8]);
     assert_eq!(Weights::Play.weights(&probe.moves), [8, 64, 1, 0, 80]);
-    let export = to_polyglot(&book, Weights::Play).unwrap();
+    let (_, export) = to_polyglot(&book, Weights::Play);
     let weights: Vec<(String, u16)> =
         polyglot::probe(&export.entries, &start).into_iter().map(|h| (h.uci, h.entry.weight)).collect();
     assert_eq!(weights, [("b1c3".into(), 80), ("d2d4".into(), 64), ("e2e4".into(), 8), ("c2c4".into(), 1)]);
@@ -472,8 +479,10 @@ fn powerplay17_to_kvetka_keeps_every_position_and_move() {
     let Some(path) = powerplay() else { return };
     let book = Book::open(&path).unwrap();
     let header = kvetka::Header { caption: "PowerPlay17".into(), ..kvetka::Header::default() };
-    let export = kvetka::convert::from_ctg(&book, header).unwrap();
-    assert_eq!((export.book.element_count(), export.too_long, export.undecodable), (13_305, 0, 0));
+    let (model, reading) = read_model(&book, Weights::Raw).unwrap();
+    let export = kvetka::convert::write_model(&model, header).unwrap();
+    let undecodable = reading.undecodable + export.moves_without_code;
+    assert_eq!((export.book.element_count(), export.too_long, undecodable), (13_305, 0, 0));
     let moves: usize = export.book.elements().map(|e| e.moves.len()).sum();
     assert_eq!(moves, 13_406);
     let written = export.book;
@@ -604,10 +613,12 @@ fn powerplay17_to_polyglot_directly_and_through_kvetka_agree() {
     use tabiya_chess::kvetka;
     let Some(path) = powerplay() else { return };
     let book = Book::open(&path).unwrap();
-    let direct = to_polyglot(&book, Weights::Raw).unwrap().entries;
-    let kvetka_book = kvetka::convert::from_ctg(&book, kvetka::Header::default()).unwrap().book;
-    let (through, report) = kvetka::convert::to_polyglot(&kvetka_book);
-    assert_eq!((report.positions_invalid, report.moves_skipped), (0, 0));
+    let direct = to_polyglot(&book, Weights::Raw).1.entries;
+    let (model, _) = read_model(&book, Weights::Raw).unwrap();
+    let kvetka_book = kvetka::convert::write_model(&model, kvetka::Header::default()).unwrap().book;
+    let (model, reading) = kvetka::convert::read_model(&kvetka_book);
+    assert_eq!((reading.positions_invalid, reading.moves_skipped), (0, 0));
+    let through = polyglot::entries_of_model(model).entries;
     let by_key = |entries: &[polyglot::Entry]| {
         let mut map: BTreeMap<u64, Vec<(u16, u16)>> = BTreeMap::new();
         for e in entries {

@@ -296,13 +296,15 @@ fn merging_two_books_equals_building_from_both_inputs() {
 fn polyglot_round_trip_keeps_the_moves_reachable_from_the_start() {
     let pgn = "1. e4 e5 2. Nf3 Nc6 1-0\n\n1. d4 d5 1/2-1/2\n\n1. e4 c5 1-0\n";
     let book = book_from(pgn, Header::default());
-    let (entries, report) = tabiya_chess::kvetka::convert::to_polyglot(&book);
-    assert_eq!((report.positions_invalid, report.moves_skipped), (0, 0));
+    let (model, reading) = tabiya_chess::kvetka::convert::read_model(&book);
+    assert_eq!((reading.positions_invalid, reading.moves_skipped), (0, 0));
+    let entries = tabiya_chess::polyglot::entries_of_model(model).entries;
     let start = tabiya_chess::polyglot::probe(&entries, &shakmaty::Chess::default());
     let moves: Vec<(&str, u16)> = start.iter().map(|h| (h.uci.as_str(), h.entry.weight)).collect();
     // Weight 2·wins + draws for White: e4 won twice, d4 drew once.
     assert_eq!(moves, [("e2e4", 4), ("d2d4", 1)]);
-    let (back, _) = tabiya_chess::kvetka::convert::from_polyglot(&entries, Header::default()).unwrap();
+    let (model, _) = tabiya_chess::polyglot::read_model(&entries);
+    let back = tabiya_chess::kvetka::convert::write_model(&model, Header::default()).unwrap().book;
     // Black's replies to 1.e4 lost both games: weight 0, so Polyglot has no move after 1.e4.
     assert_eq!(stats(&back, "").map(|s| s.3), Some(vec![0x0d, 0x11]));
     assert_eq!(stats(&back, "d4").map(|s| s.3), Some(vec![0x0d]));
@@ -347,10 +349,11 @@ fn corpus_book_statistics_match_the_pgn() {
 
     // To Polyglot block by block from the files: the entries of the book in memory, in the
     // same order (their weights are checked against PGN counts in the round-trip test).
-    let (whole, whole_report) = tabiya_chess::kvetka::convert::to_polyglot(&book);
+    let (whole, whole_report) = tabiya_chess::kvetka::convert::read_model(&book);
     let reader = BookReader::open(&dir.path().join("a_0.kob"), ReadOptions::default()).unwrap();
     assert!(reader.block_number() > 100, "{}", reader.block_number());
-    let (streamed, streamed_report) = tabiya_chess::kvetka::convert::to_polyglot_from(&reader).unwrap();
+    let (streamed, streamed_report) = tabiya_chess::kvetka::convert::read_model_from(&reader).unwrap();
+    let [whole, streamed] = [whole, streamed].map(|model| tabiya_chess::polyglot::entries_of_model(model).entries);
     assert!(whole.len() > 50_000, "{}", whole.len());
     assert!(streamed == whole);
     assert_eq!(streamed_report, whole_report);
@@ -362,11 +365,15 @@ fn ctg_records_become_elements_of_the_same_positions() {
         return;
     };
     let ctg = tabiya_chess::ctg::Book::open(&path).unwrap();
-    let export = tabiya_chess::kvetka::convert::from_ctg(&ctg, Header::default()).unwrap();
+    let (model, reading) = tabiya_chess::ctg::read_model(&ctg, tabiya_chess::ctg::Weights::Raw).unwrap();
+    let export = tabiya_chess::kvetka::convert::write_model(&model, Header::default()).unwrap();
     let book = export.book;
     // The CTG book holds 13,305 position records with 13,406 moves, all expressible in Kvetka.
     let moves: usize = book.elements().map(|e| e.moves.len()).sum();
-    assert_eq!((book.element_count(), moves, export.too_long, export.undecodable), (13_305, 13_406, 0, 0));
+    assert_eq!(
+        (book.element_count(), moves, export.too_long, reading.undecodable + export.moves_without_code),
+        (13_305, 13_406, 0, 0)
+    );
     // After 1.e4 c5 the CTG record counts 171 wins, 114 draws, 192 losses for White.
     assert_eq!(stats(&book, "e4 c5"), Some((171, 114, 192, vec![0x20])));
 }

@@ -102,7 +102,7 @@ proptest! {
         if let Ok(reader) = BookReader::from_bytes(bytes, Default::default()) {
             let _ = tabiya_chess::kvetka::probe::probe(&reader, &Chess::default());
             if let Ok(opened) = read_whole(reader) {
-                let _ = tabiya_chess::kvetka::convert::to_polyglot(&opened.book);
+                let _ = tabiya_chess::polyglot::entries_of_model(tabiya_chess::kvetka::convert::read_model(&opened.book).0);
             }
         }
     }

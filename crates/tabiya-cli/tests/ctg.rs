@@ -116,3 +116,46 @@ fn damaged_books() {
         (Some("page"), Some(237))
     );
 }
+
+/// Every book → book conversion goes through the book model with one weight rule: CTG →
+/// Kvetka → Polyglot writes the very bytes of CTG → Polyglot with raw weights (Kvetka keeps
+/// W/D/L, not CTG's annotations and colours), and a Polyglot book read back into Kvetka
+/// holds the positions of the Kvetka book that the walk from the start reaches.
+#[test]
+fn powerplay17_through_kvetka_is_powerplay17_with_raw_weights() {
+    let Some(path) = corpus_file("ctg/PowerPlay17-Sicilienne/PowerPlay17-Sicilienne.ctg") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let out = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let run = |args: &[&str]| {
+        let done = tabiya(args);
+        assert!(done.status.success(), "{args:?}: {}", String::from_utf8_lossy(&done.stderr));
+    };
+    let book = path.to_str().unwrap();
+    run(&["-q", "convert", book, "-o", &out("direct.bin"), "--ctg-weights", "raw"]);
+    run(&["-q", "convert", book, "-o", &out("pp.kob")]);
+    run(&["-q", "convert", &out("pp_0.kob"), "-o", &out("through.bin")]);
+    let (direct, through) = (std::fs::read(out("direct.bin")).unwrap(), std::fs::read(out("through.bin")).unwrap());
+    // 13,124 entries: every orientation of every record with a move of positive weight.
+    assert_eq!(direct.len(), 209_984);
+    assert!(direct == through, "CTG → Polyglot and CTG → Kvetka → Polyglot differ");
+    // Played (the default), CTG's marks weigh in: other weights, another book.
+    run(&["-q", "convert", book, "-o", &out("play.bin")]);
+    assert_ne!(std::fs::read(out("play.bin")).unwrap(), direct);
+
+    // Back from Polyglot: the start position has the CTG's moves with a positive weight.
+    run(&["-q", "convert", &out("direct.bin"), "-o", &out("back.kob")]);
+    let start = json(&tabiya(&["probe", &out("back_0.kob"), "--moves", "", "--json"]));
+    let sans: Vec<&str> = start["moves"].as_array().unwrap().iter().map(|m| m["san"].as_str().unwrap()).collect();
+    let ctg = json(&tabiya(&["probe", book, "--moves", "", "--json", "--weights", "raw"]));
+    let mut weighed: Vec<&str> = ctg["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["weight"].as_u64() > Some(0))
+        .map(|m| m["san"].as_str().unwrap())
+        .collect();
+    let mut sans = sans;
+    sans.sort_unstable();
+    weighed.sort_unstable();
+    assert_eq!(sans, weighed);
+}

@@ -1,25 +1,42 @@
 //! Opening books: the model every book format reads into and writes from, the one builder
 //! that makes books from games, and one interface to probe any book on disk.
 //!
-//! **The model.** A book is positions, each with the moves played from it and their
-//! statistics from the point of view of the side that plays the move ([`MoveStats`]: games,
-//! wins, draws, losses). Positions are identified by their Polyglot Zobrist key
-//! ([`position_key`]) and carry the side to move and the position itself, so that formats
-//! keyed by normalised positions ([`crate::boardcode::Normalized`], which CTG and Kvetka
-//! share: White to move, maybe mirrored) can encode it; a book for Polyglot output alone is
-//! built without positions (`BuildOptions::keep_positions`). The format adapters keep their
-//! own raw fields (Polyglot's weight and learn, CTG's annotation and rating bytes, Kvetka's
-//! comments and game references); a probe returns them beside the model's W/D/L.
+//! **The model.** A book is positions, each with the moves played from it. Two shapes of it:
+//!
+//! - [`Book`], what the builder makes from games: positions identified by their Polyglot
+//!   Zobrist key ([`position_key`]), each move with its statistics from the point of view of
+//!   the side that plays it ([`MoveStats`]: games, wins, draws, losses), kept this small
+//!   because builds hold millions of them. It carries the position itself too, so that
+//!   formats keyed by normalised positions can encode it; a book for Polyglot output alone is
+//!   built without positions (`BuildOptions::keep_positions`).
+//! - [`NormalizedBook`], what every book → book conversion passes through: positions keyed by
+//!   their normalised form ([`crate::boardcode::Normalized`], White to move, maybe mirrored:
+//!   the key CTG and Kvetka share), each with its W/D/L for the side to move ([`Outcome`]),
+//!   its moves ([`NormalizedMove`]: the move, a weight, CTG's annotation byte, Polyglot's
+//!   learn field) and the format's raw fields (CTG's statistics block with its ratings and
+//!   colours, Kvetka's comment). The formats are its adapters: `ctg::read_model`,
+//!   `kvetka::convert::read_model_from` and `polyglot::read_model` read into it;
+//!   `polyglot::entries_of_model` and `kvetka::convert::write_model` write from it. So CTG →
+//!   Polyglot, CTG → Kvetka, Kvetka → Polyglot and Polyglot → Kvetka are each one reader and
+//!   one writer. Merging books of one format (Polyglot `merge-book`, Kvetka with Kvetka)
+//!   stays on the format's own entries or elements: it keeps every byte, including what the
+//!   model does not know (Polyglot positions no move reaches, Kvetka's game references).
+//!
+//! **Weights.** A move's weight from a book's results is the mover's 2·wins + draws in the
+//! position it leads to ([`results_weight`]), found in the model under any of its forms. The
+//! Kvetka reader weighs by it; the CTG reader by `ctg::Weights`, whose `Raw` is that rule and
+//! whose `Play` adds CTG's annotations and colours. The Polyglot reader keeps the stored
+//! weights, and the Polyglot writer writes the model's, scaled per position to 16 bits.
 //!
 //! **Orientations.** A normalised position stands for up to four real ones (colour flip, and
-//! the left–right mirror when nobody can castle). Where a book keyed by normalised positions
-//! becomes one keyed by real positions (CTG or Kvetka → Polyglot), every orientation is
-//! written: [`Normalized::orientations`](crate::boardcode::Normalized::orientations) is the
-//! one place that decides it. CTG → Kvetka needs no choice (same normalisation). The other
-//! way, Polyglot → Kvetka, only positions reachable from the start through book moves can be
-//! converted: a Polyglot key is a hash, so its position is found only by playing to it
-//! (`kvetka::convert::from_polyglot`, which counts the positions it does not reach). Books
-//! built from games hold the positions the games reached, each format under its own key.
+//! the left–right mirror when nobody can castle). Where the model becomes a book keyed by
+//! real positions (the Polyglot writer), every orientation is written:
+//! [`Normalized::orientations`](crate::boardcode::Normalized::orientations) is the one place
+//! that decides it. CTG and Kvetka need no choice (same normalisation). The other way, from
+//! Polyglot, only positions reachable from the start through book moves can be read: a
+//! Polyglot key is a hash, so its position is found only by playing to it
+//! (`polyglot::read_model`, which counts the positions it does not reach). Books built from
+//! games hold the positions the games reached, each format under its own key.
 //!
 //! **The builder.** [`BookBuilder`] and [`build_from_pgn`] count every main-line move up to
 //! a ply limit, for the games the [`EloFilter`] lets in; `polyglot::make_from_pgn` writes
@@ -70,6 +87,7 @@ mod build;
 pub(crate) mod engine;
 mod file;
 mod filter;
+mod normalized;
 mod packed;
 
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
@@ -83,6 +101,9 @@ pub use build::{
 };
 pub use file::{BookError, BookFile};
 pub use filter::EloFilter;
+pub use normalized::{
+    MoveOrder, NormalizedBook, NormalizedMove, NormalizedPosition, Outcome, results_weight, stored_form,
+};
 pub use packed::PackedPosition;
 
 /// The Polyglot key of a position: shakmaty's `Zobrist64` uses Polyglot's Random64 table, and

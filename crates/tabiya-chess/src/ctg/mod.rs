@@ -43,11 +43,11 @@
 
 pub mod codes;
 mod dump;
-mod export;
 mod hash;
 mod index;
 mod info;
 pub mod key;
+mod model;
 mod probe;
 mod read;
 mod record;
@@ -56,11 +56,11 @@ mod verify;
 use tabiya_io::DataError;
 
 pub use dump::{DumpedMove, DumpedPosition, JsonLine, JsonMove, dump};
-pub use export::{PolyglotExport, to_polyglot};
 pub use hash::hash;
 pub use index::BucketTree;
 pub use info::info;
 pub use key::{Key, hex};
+pub use model::{CtgReading, read_model};
 pub use probe::{BookMove, Probe, Weights, decode_move};
 pub use read::{Book, BookPaths, Header, Lookup, Page, Records};
 pub use record::{RatingBlock, Record, STATS_LEN, Stats, StoredMove, annotation_symbol, evaluation_symbol};

@@ -81,12 +81,7 @@ impl Weights {
 
     /// Weights of moves given as (annotation byte, child statistics as stored).
     pub(super) fn weigh(self, moves: &[(u8, Option<Stats>)]) -> Vec<u64> {
-        let base = |child: &Option<Stats>| {
-            child.map_or(0, |c| {
-                let mover = c.from_opponent();
-                2 * u64::from(mover.wins) + u64::from(mover.draws)
-            })
-        };
+        let base = |child: &Option<Stats>| child.map_or(0, |c| c.outcome().from_opponent().score());
         match self {
             Weights::Raw => moves.iter().map(|(_, child)| base(child)).collect(),
             Weights::Play => {

@@ -1,5 +1,6 @@
 //! Position records inside data pages (ctg.md 3, 4): key, move block, 33 bytes of statistics.
 
+use crate::book::Outcome;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 /// Rated games of one side: how many, and the sum of the ratings.
@@ -104,6 +105,11 @@ impl Stats {
     /// Red: a move into this position should not be played.
     pub fn is_red(&self) -> bool {
         self.recommendation & 0xc0 == 0x40
+    }
+
+    /// The games and W/D/L, as the book model counts them.
+    pub fn outcome(&self) -> Outcome {
+        Outcome { games: self.games, wins: self.wins, draws: self.draws, losses: self.losses }
     }
 
     /// The same games seen from the other side: wins and losses and the rating blocks swap.

@@ -43,7 +43,7 @@ pub use make::{
     push_position_entries,
 };
 pub use merge::{MergeRule, merge};
-pub use normalized::{push_entries, sort_entries};
+pub use normalized::{PolyglotReading, PolyglotWriting, entries_of_model, read_model, sort_entries};
 pub use probe::{ProbeHit, find, probe, probe_report};
 pub use read::read_entries;
 pub use verify::{verification, verify};

@@ -92,22 +92,23 @@ fn convert_book(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitC
         return to_kvetka(&book, args, global);
     }
     let mut out = Output::create(&args.output)?;
-    let written = |e: std::io::Error| CliError::output(&args.output, e);
+    let written_error = |e: std::io::Error| CliError::output(&args.output, e);
     match to {
         Format::Chess(tabiya_chess::Format::Polyglot) => {
-            let export = ctg::to_polyglot(&book, args.ctg.ctg_weights.into()).map_err(CliError::input)?;
-            polyglot::write_entries(&export.entries, &mut out).map_err(written)?;
+            let (model, reading) = ctg::read_model(&book, args.ctg.ctg_weights.into()).map_err(CliError::input)?;
+            let written = polyglot::entries_of_model(model);
+            polyglot::write_entries(&written.entries, &mut out).map_err(written_error)?;
             out.finish(&args.output)?;
             summary(
                 global.quiet,
                 format!(
                     "{}: {} records → {} Polyglot positions, {} entries; {} moves of weight 0 left out, {} undecodable",
                     args.output.display(),
-                    export.records,
-                    export.positions,
-                    export.entries.len(),
-                    export.zero_weight,
-                    export.undecodable
+                    reading.records,
+                    written.positions,
+                    written.entries.len(),
+                    written.zero_weight,
+                    reading.undecodable
                 ),
             );
         }
@@ -117,8 +118,8 @@ fn convert_book(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitC
             for p in &positions {
                 moves += p.moves.len();
                 problems += p.problems.len();
-                serde_json::to_writer(&mut out, &p.json_line()).map_err(|e| written(e.into()))?;
-                out.write_all(b"\n").map_err(written)?;
+                serde_json::to_writer(&mut out, &p.json_line()).map_err(|e| written_error(e.into()))?;
+                out.write_all(b"\n").map_err(written_error)?;
             }
             out.finish(&args.output)?;
             summary(
@@ -141,7 +142,9 @@ fn convert_book(args: &ConvertArgs, global: &Global, to: Format) -> Result<ExitC
 fn to_kvetka(book: &Book, args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError> {
     let caption = book.paths().ctg.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let header = kvetka::Header { caption, ..kvetka::Header::default() };
-    let export = kvetka::convert::from_ctg(book, header).map_err(CliError::input)?;
+    // Kvetka keeps no weights: the rule given does not matter here.
+    let (model, reading) = ctg::read_model(book, Weights::Raw).map_err(CliError::input)?;
+    let export = kvetka::convert::write_model(&model, header).map_err(CliError::input)?;
     let written = &export.book;
     written.write(&args.output, &Default::default()).map_err(|e| CliError::output(&args.output, e))?;
     summary(
@@ -153,7 +156,7 @@ fn to_kvetka(book: &Book, args: &ConvertArgs, global: &Global) -> Result<ExitCod
             written.element_count(),
             written.blocks.len(),
             export.too_long,
-            export.undecodable,
+            reading.undecodable + export.moves_without_code,
             export.games_without_result
         ),
     );

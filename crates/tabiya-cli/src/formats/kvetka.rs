@@ -264,19 +264,21 @@ fn to_polyglot(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError
         return Err(CliError::Usage("converting to Polyglot takes one Kvetka book".into()));
     };
     let reader = kvetka::BookReader::open(input, ReadOptions::default()).map_err(input_error)?;
-    let (entries, report) = kvetka::convert::to_polyglot_from(&reader).map_err(input_error)?;
+    let (model, reading) = kvetka::convert::read_model_from(&reader).map_err(input_error)?;
+    drop(reader);
+    let written = tabiya_chess::polyglot::entries_of_model(model);
     let mut out = Output::create(&args.output)?;
-    tabiya_chess::polyglot::write_entries(&entries, &mut out).map_err(|e| CliError::output(&args.output, e))?;
+    tabiya_chess::polyglot::write_entries(&written.entries, &mut out).map_err(|e| CliError::output(&args.output, e))?;
     out.finish(&args.output)?;
     summary(
         global.quiet,
         format!(
             "{}: {} entries for {} positions (every orientation of each element); {} invalid elements, {} undecodable moves",
             args.output.display(),
-            entries.len(),
-            report.positions,
-            report.positions_invalid,
-            report.moves_skipped
+            written.entries.len(),
+            written.positions,
+            reading.positions_invalid,
+            reading.moves_skipped
         ),
     );
     Ok(ExitCode::SUCCESS)
@@ -288,17 +290,18 @@ fn from_polyglot(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliErr
     };
     let bytes = read_input(input).map_err(CliError::input)?;
     let entries = tabiya_chess::polyglot::read_entries(&bytes, Some(input)).map_err(CliError::input)?;
-    let (book, report) = kvetka::convert::from_polyglot(&entries, Header::default()).map_err(input_error)?;
+    let (model, reading) = tabiya_chess::polyglot::read_model(&entries);
+    let written = kvetka::convert::write_model(&model, Header::default()).map_err(input_error)?;
     permit_outputs(&args.output, false)?;
-    book.write(&args.output, &Default::default()).map_err(write_error)?;
+    written.book.write(&args.output, &Default::default()).map_err(write_error)?;
     summary(
         global.quiet,
         format!(
             "{}: {} positions, {} moves (statistics 0: Polyglot weights are not game results); {} Polyglot positions not reachable from the initial position",
             args.output.display(),
-            report.positions,
-            report.moves,
-            report.positions_not_reached
+            written.book.element_count(),
+            written.moves,
+            reading.positions_not_reached
         ),
     );
     Ok(ExitCode::SUCCESS)
