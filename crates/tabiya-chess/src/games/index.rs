@@ -354,7 +354,7 @@ impl std::ops::Not for Candidate {
 /// The position searches of one SCID database: through its position index when the database
 /// has a current one (read at the first search), else by [`search_scid`]'s pruned replay; the
 /// same games either way. What kept the index file from being used is kept for the caller to
-/// report ([`ScidPositions::notice`]).
+/// report ([`ScidPositions::notices`]).
 pub struct ScidPositions<'a> {
     db: &'a Database,
     index: OnceLock<Result<Option<PositionIndex>, Diagnostic>>,
