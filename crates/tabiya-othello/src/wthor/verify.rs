@@ -323,9 +323,10 @@ pub fn year_in_file_name(path: &Path) -> Option<u16> {
 }
 
 /// The number after the last `_` of a Wthor file's name: the year of `WTH_2001.wtb`, the
-/// empties of `SOLITAIRES_12.pzz`.
+/// empties of `SOLITAIRES_12.pzz`. A name without `_` names no number (`/dev/fd/63`, the
+/// name of a `<(…)` stream, is not the year 63).
 pub fn number_in_file_name(path: &Path) -> Option<u16> {
-    path.file_stem()?.to_str()?.rsplit('_').next()?.parse().ok()
+    path.file_stem()?.to_str()?.rsplit_once('_')?.1.parse().ok()
 }
 
 /// Reads a file, recording in `v` what the reader found (with the severity the reader gave)
