@@ -13,16 +13,13 @@ A benchmark for BENCHMARKS.md, not a test: it asserts nothing about speed.
 
 import argparse
 import os
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "suites"))
-from browser_test import WebDriver, free_port  # noqa: E402
+from browser_test import explorer  # noqa: E402
 
 NAJDORF = ("e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6 "
            "c1e3 e7e5 d4b3 c8e6 f2f3 f8e7 d1d2 e8g8 e1c1 b8d7")
@@ -40,20 +37,7 @@ def main():
     parser.add_argument("sources", nargs="+")
     a = parser.parse_args()
     moves = a.moves.split()
-    serve = subprocess.Popen([a.tabiya, "serve", *a.sources, "--port", "0"], stdout=subprocess.PIPE, text=True)
-    driver_port = free_port()
-    chromedriver = subprocess.Popen(["chromedriver", f"--port={driver_port}"], stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.DEVNULL)
-    user_data = tempfile.mkdtemp(prefix="tabiya-chromium-")
-    driver = None
-    try:
-        url = serve.stdout.readline().strip()
-        for _ in range(100):
-            try:
-                driver = WebDriver(driver_port, user_data)
-                break
-            except OSError:
-                time.sleep(0.1)
+    with explorer(a.tabiya, a.sources) as (url, driver):
         driver.go(url)
         driver.drawn(1)
         for n, uci in enumerate(moves, start=2):
@@ -72,12 +56,6 @@ def main():
                 response.read()
             api.append((time.perf_counter() - started) * 1000)
         summary("/api/explore alone (Python client)", api)
-    finally:
-        if driver is not None:
-            driver.quit()
-        chromedriver.terminate()
-        serve.terminate()
-        shutil.rmtree(user_data, ignore_errors=True)
 
 
 if __name__ == "__main__":

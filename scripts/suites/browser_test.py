@@ -14,6 +14,7 @@ chess tree, whose top game after 1.e4 opens in the viewer with python-chess's fi
 import argparse
 import base64
 import collections
+import contextlib
 import json
 import os
 import shutil
@@ -262,14 +263,11 @@ def check_tree_game(driver, a):
         serve.terminate()
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    for name in ["tabiya", "out", "ctg", "polyglot", "scid", "scid-export", "kvetka", "kvetka-pgn", "wthor", "tree",
-                 "tree-pgn"]:
-        parser.add_argument("--" + name, required=True)
-    a = parser.parse_args()
-    serve = subprocess.Popen([a.tabiya, "serve", a.ctg, a.polyglot, a.scid, a.kvetka, "--port", "0"],
-                             stdout=subprocess.PIPE, text=True)
+@contextlib.contextmanager
+def explorer(tabiya, sources):
+    """`tabiya serve SOURCES` and headless Chromium driven through chromedriver: yields the
+    server's address and the driver; stops both and removes the browser's profile after."""
+    serve = subprocess.Popen([tabiya, "serve", *sources, "--port", "0"], stdout=subprocess.PIPE, text=True)
     driver_port = free_port()
     chromedriver = subprocess.Popen(["chromedriver", f"--port={driver_port}"], stdout=subprocess.DEVNULL,
                                     stderr=subprocess.DEVNULL)
@@ -277,13 +275,29 @@ def main():
     driver = None
     try:
         url = serve.stdout.readline().strip()
-        check(url.startswith("http://127.0.0.1:"), f"tabiya serve prints its address on this machine ({url})")
         for _ in range(100):
             try:
                 driver = WebDriver(driver_port, user_data)
                 break
             except OSError:
                 time.sleep(0.1)
+        yield url, driver
+    finally:
+        if driver is not None:
+            driver.quit()
+        chromedriver.terminate()
+        serve.terminate()
+        shutil.rmtree(user_data, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for name in ["tabiya", "out", "ctg", "polyglot", "scid", "scid-export", "kvetka", "kvetka-pgn", "wthor", "tree",
+                 "tree-pgn"]:
+        parser.add_argument("--" + name, required=True)
+    a = parser.parse_args()
+    with explorer(a.tabiya, [a.ctg, a.polyglot, a.scid, a.kvetka]) as (url, driver):
+        check(url.startswith("http://127.0.0.1:"), f"tabiya serve prints its address on this machine ({url})")
         driver.go(url)
         driver.drawn(1)
         tables = driver.run(TABLES)
@@ -335,12 +349,6 @@ def main():
         print(f"request to table drawn, ms: {', '.join(f'{t:.1f}' for t in timings)}")
         check_othello(driver, a)
         check_tree_game(driver, a)
-    finally:
-        if driver is not None:
-            driver.quit()
-        chromedriver.terminate()
-        serve.terminate()
-        shutil.rmtree(user_data, ignore_errors=True)
     failed = RESULTS.count(False)
     print(f"browser: {RESULTS.count(True)} passed, {failed} failed")
     return 1 if failed or not RESULTS else 0

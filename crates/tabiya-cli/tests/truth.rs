@@ -258,33 +258,36 @@ fn a_book_from_standard_input_is_the_book_of_the_file() {
     assert_eq!(read("file.kin"), read("stream.kin"));
 }
 
-/// A stream of a binary format has no name to tell its format: `info` and `verify` take
-/// `--from`, as their message says, and read it.
+/// A stream has no name to tell its format: a Polyglot book is named by its content (entries
+/// in key order), with or without `--from`; bytes that are no format's need `--from`, as the
+/// message says.
 #[test]
 fn a_binary_stream_is_read_with_from() {
     use std::io::Write;
     let Some(book) = corpus_file("polyglot/performance.bin") else { return };
-    for (command, from) in [("info", None), ("info", Some("polyglot")), ("verify", Some("polyglot"))] {
-        let mut args = vec![command, "--json", "-"];
-        if let Some(from) = from {
-            args.extend(["--from", from]);
-        }
+    let run = |args: &[&str], input: Vec<u8>| {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tabiya"))
-            .args(&args)
+            .args(args)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();
-        // Without --from, tabiya stops after the head it sniffs: the rest meets a closed pipe.
-        let _ = child.stdin.take().unwrap().write_all(&std::fs::read(&book).unwrap());
-        let out = child.wait_with_output().unwrap();
-        match from {
-            None => assert!(stderr(&out).contains("(use --from)"), "{}", stderr(&out)),
-            Some(_) => {
-                assert_eq!(out.status.code(), Some(0), "{command}: {}", stderr(&out));
-                assert_eq!(json(&out)["format"], "polyglot");
-            }
+        // A refused stream is left after its head: the rest meets a closed pipe.
+        let _ = child.stdin.take().unwrap().write_all(&input);
+        child.wait_with_output().unwrap()
+    };
+    // Zeros: no Polyglot entry moves from a1 to a1, no Wthor header dates day 0.
+    let out = run(&["info", "-"], vec![0; 4096]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(stderr(&out).contains("(use --from)"), "{}", stderr(&out));
+    for (command, from) in [("info", None), ("info", Some("polyglot")), ("verify", Some("polyglot"))] {
+        let mut args = vec![command, "--json", "-"];
+        if let Some(from) = from {
+            args.extend(["--from", from]);
         }
+        let out = run(&args, std::fs::read(&book).unwrap());
+        assert_eq!(out.status.code(), Some(0), "{command} --from {from:?}: {}", stderr(&out));
+        assert_eq!(json(&out)["format"], "polyglot");
     }
 }
