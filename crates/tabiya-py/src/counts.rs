@@ -92,6 +92,7 @@ fn book_counts<'py>(
             ("moves_added", s.moves_added),
             ("unreadable", built.unreadable),
             ("warnings", built.warnings),
+            ("cut", built.cut),
         ],
     )?;
     Ok(dict)

@@ -81,6 +81,7 @@ fn tree_counts<'py>(
             ("games_invalid_start", s.games_invalid_start),
             ("games_unreadable", s.games_unreadable),
             ("moves_added", s.moves_added),
+            ("games_cut", s.games_cut),
         ],
     )?;
     Ok(dict)

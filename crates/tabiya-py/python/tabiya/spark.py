@@ -60,7 +60,7 @@ def _count_batches(batches: Iterable[Any], options: Dict[str, int]) -> Iterable[
             summary = np.array(
                 [
                     [shard, _SUMMARY_GAMES, s["games_added"], s["games_chess960"], s["games_below_min_elo"], s["games_invalid_start"]],
-                    [shard, _SUMMARY_READING, s["moves_added"], s["unreadable"], s["warnings"], 0],
+                    [shard, _SUMMARY_READING, s["moves_added"], s["unreadable"], s["warnings"], s["cut"]],
                 ],
                 dtype=np.int64,
             )
@@ -144,7 +144,8 @@ def build_book(
     ``--only-white``, ``--only-black``, ``--uniform``). An existing ``out`` is replaced only
     with ``force=True``. Returns what the build did: ``games_added``, ``games_chess960``,
     ``games_below_min_elo``, ``games_invalid_start``, ``moves_added``, ``unreadable``,
-    ``warnings`` (summed over the shards) and ``entries`` written."""
+    ``warnings``, ``cut`` (games counted up to an illegal move; summed over the shards) and
+    ``entries`` written."""
     from pyspark.sql import functions as F
 
     import tabiya
@@ -180,6 +181,7 @@ def build_book(
         "moves_added": int(columns["games"][raw_move == _SUMMARY_READING].sum()),
         "unreadable": int(columns["wins"][raw_move == _SUMMARY_READING].sum()),
         "warnings": int(columns["draws"][raw_move == _SUMMARY_READING].sum()),
+        "cut": int(columns["losses"][raw_move == _SUMMARY_READING].sum()),
     }
     only = "white" if only_white else "black" if only_black else None
     summary["entries"] = tabiya.write_polyglot_counts(
@@ -212,7 +214,7 @@ TREE_SCHEMA = (
     + ", first_year int, last_year int, top array<struct<neg_rating:int,game:long>>,"
     + " shard_table binary, table_offsets binary, sources string"
 )
-_TREE_SUMMARY = ["games_added", "games_chess960", "games_invalid_start", "games_unreadable", "moves_added"]
+_TREE_SUMMARY = ["games_added", "games_chess960", "games_invalid_start", "games_unreadable", "moves_added", "games_cut"]
 
 
 def _tree_batches(batches: Iterable[Any], options: Dict[str, Any]) -> Iterable[Any]:
@@ -279,8 +281,8 @@ def build_tree(
     sources). The options are ``tabiya tree``'s: ``max_ply`` (``--max-ply``), ``memory``
     (``--memory`` of each executor's build, in bytes). An existing ``out`` is replaced only
     with ``force=True``. Returns what the build did: ``games_added``, ``games_chess960``,
-    ``games_invalid_start``, ``games_unreadable``, ``moves_added`` (summed over the shards)
-    and the ``positions`` written.
+    ``games_invalid_start``, ``games_unreadable``, ``moves_added``, ``games_cut`` (games
+    counted up to an illegal move; summed over the shards) and the ``positions`` written.
 
     The driver collects every reduced (position, move) row (about 200 bytes each in its JVM):
     give it the memory (``spark.driver.memory``), or build trees of parts with ``max_ply`` or
