@@ -1,47 +1,76 @@
-"""Where the Spark builds' time goes (BENCHMARKS.md, "Python"): run with a release build
+"""Where the Spark builds' time goes (BENCHMARKS.md, "Spark"): run with a release build
 installed and pyspark, on shards of a PGN file.
 
-    python crates/tabiya-py/benches/spark.py book|tree OUT_DIR SHARD...
+    python crates/tabiya-py/benches/spark.py book|tree OUT_DIR TABIYA SHARD...
 
-Prints, in wall seconds: the JVM and session start; the executors' counting done in this
-process one shard after another (what the Python workers run, without Spark); the whole
-Spark build (workers, the Arrow hand-over, the shuffle, the collect and the driver's write);
-and the build again, the JVM and its Python workers warm. The single-process CLI
-build of the same shards is timed by the caller (BENCHMARKS.md gives the command).
+TABIYA is the `tabiya` binary: the single-process build of the same shards, timed and compared
+byte for byte with Spark's. Prints, in wall seconds (and the CPU seconds of this process and
+its children where they are its own):
+
+- the single-process `tabiya book|tree SHARDS`;
+- the JVM and session start (the first job);
+- the executors' counting done in this process, shard after shard (what the Python workers
+  run, without Spark);
+- the cluster's side alone: counting in the Python workers, the Arrow hand-over, the shuffle,
+  the sum and the sort, written nowhere (Spark's `noop` sink);
+- the whole Spark build: the same, then the sorted rows brought to the driver a partition at
+  a time and written there;
+- the whole build again, the JVM and its Python workers warm.
+
+Run with the driver's default 1g heap (`local_session`): the build must not need more.
 """
 
+import filecmp
 import os
+import resource
+import subprocess
 import sys
 import time
 
 
-def main(what, out_dir, *shards):
+def timed(what, run):
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = run()
+    print(f"{what}: {time.perf_counter() - wall:.2f} s wall, {time.process_time() - cpu:.2f} s CPU in this process")
+    return result
+
+
+def main(what, out_dir, cli, *shards):
     import tabiya
     from tabiya import spark as tabiya_spark
 
     shards = [os.path.abspath(s) for s in shards]
-    start = time.perf_counter()
-    session = tabiya_spark.local_session(2, "tabiya-bench")
+    print(f"load average at the start: {os.getloadavg()[0]:.1f}")
+    suffix = "bin" if what == "book" else "tree"
+    single = os.path.join(out_dir, f"cli.{suffix}")
+    command = [cli, "-q", what, *shards, "-o", single, "--force"] + (["--min-games", "3"] if what == "book" else [])
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    timed(f"single process `tabiya {what}`", lambda: subprocess.run(command, check=True))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cli_cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    print(f"  its CPU: {cli_cpu:.2f} s, {after.ru_maxrss // 1024} MB peak")
+
+    session = timed("session start (JVM, first job)", lambda: tabiya_spark.local_session(2, "tabiya-bench"))
     session.range(1).count()
-    print(f"session start (JVM, first job): {time.perf_counter() - start:.2f} s")
 
-    start = time.perf_counter()
-    for shard, path in enumerate(shards):
-        if what == "book":
-            tabiya.book_counts(path, shard=shard)
-        else:
-            tabiya.tree_counts(path, shard=shard)
-    print(f"counting in this process, shard after shard: {time.perf_counter() - start:.2f} s")
+    def count_here():
+        for shard, path in enumerate(shards):
+            (tabiya.book_counts if what == "book" else tabiya.tree_counts)(path, shard=shard)
 
-    out = os.path.join(out_dir, f"spark.{'bin' if what == 'book' else 'tree'}")
+    timed("counting in this process, shard after shard", count_here)
+
+    out = os.path.join(out_dir, f"spark.{suffix}")
+    frame = tabiya_spark._shards(session, shards, out, True)
+    rows = tabiya_spark._book_rows(frame, {}) if what == "book" else tabiya_spark._tree_rows(frame, {})
+    timed("the cluster's side alone (counted, summed, sorted; noop sink)", lambda: rows.write.format("noop").mode("overwrite").save())
+
     build = tabiya_spark.build_book if what == "book" else tabiya_spark.build_tree
-    start = time.perf_counter()
-    build(session, shards, out, force=True)
-    print(f"Spark build, whole: {time.perf_counter() - start:.2f} s")
-
-    start = time.perf_counter()
-    build(session, shards, out, force=True)
-    print(f"Spark build again (JVM warm, workers reused): {time.perf_counter() - start:.2f} s")
+    timed("Spark build, whole", lambda: build(session, shards, out, force=True))
+    print(f"  identical to the single process's: {filecmp.cmp(out, single, shallow=False)}")
+    timed("Spark build again (JVM warm, workers reused)", lambda: build(session, shards, out, force=True))
+    print(f"  identical: {filecmp.cmp(out, single, shallow=False)}")
+    print(f"driver's Python peak: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     session.stop()
 
 

@@ -8,6 +8,7 @@
 //! `order` gives the counts of the concatenated shards with the order their moves were first
 //! played: what `polyglot make-book` breaks ties of weight by. A tree reduces the same rows.
 
+use std::io;
 use std::path::PathBuf;
 
 use numpy::PyReadonlyArray1;
@@ -17,6 +18,7 @@ use pyo3::types::PyDict;
 use shakmaty::Color;
 use tabiya_chess::book::{self, BuildOptions, EloFilter, GamesBuild};
 use tabiya_chess::polyglot::{self, Entry, MakeOptions, MoveCount, encode_move};
+use tabiya_io::AtomicFile;
 
 use crate::columns::{set_column, set_counts};
 use crate::errors::{error, file_error, refuse_existing};
@@ -24,7 +26,7 @@ use crate::games::Input;
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(book_counts, m)?)?;
-    m.add_function(wrap_pyfunction!(write_polyglot_counts, m)?)?;
+    m.add_class::<PolyglotCountsWriter>()?;
     Ok(())
 }
 
@@ -127,61 +129,143 @@ fn build(input: Input, options: &BuildOptions) -> PyResult<GamesBuild> {
     }
 }
 
-/// Writes the Polyglot book of summed counts (the columns of [`book_counts`], one row per
-/// (key, move), in any order) to `path` with `polyglot make-book`'s rules, atomically; an
-/// existing file is replaced only with `force`. Returns the number of entries.
-#[pyfunction]
-#[pyo3(signature = (path, key, raw_move, black, games, wins, losses, order, *, min_games = 3, min_score = 0.0, only = None, uniform = false, force = false))]
-#[allow(clippy::too_many_arguments)]
-fn write_polyglot_counts(
-    py: Python<'_>,
+/// Writes the Polyglot book of summed counts as they come, in key order, into a file with
+/// `polyglot make-book`'s rules: the driver's half of `tabiya.spark.build_book`. It holds one
+/// position's moves, whatever the book's size.
+///
+/// The rows (`add`, in as many calls as wanted) are the columns of [`book_counts`] with each
+/// (key, move) once, summed, sorted by key (unsigned) then `order` (the least of its rows');
+/// `finish` puts the file in place. An error, or a writer dropped unfinished, leaves no file.
+#[pyclass(module = "tabiya._tabiya")]
+pub struct PolyglotCountsWriter {
     path: PathBuf,
-    key: PyReadonlyArray1<'_, u64>,
-    raw_move: PyReadonlyArray1<'_, u16>,
-    black: PyReadonlyArray1<'_, bool>,
-    games: PyReadonlyArray1<'_, u32>,
-    wins: PyReadonlyArray1<'_, u32>,
-    losses: PyReadonlyArray1<'_, u32>,
-    order: PyReadonlyArray1<'_, u64>,
-    min_games: u32,
-    min_score: f64,
-    only: Option<&str>,
-    uniform: bool,
-    force: bool,
-) -> PyResult<usize> {
-    refuse_existing(&path, force)?;
-    let only = match only {
-        None => None,
-        Some("white") => Some(Color::White),
-        Some("black") => Some(Color::Black),
-        Some(other) => return Err(PyValueError::new_err(format!("only must be 'white' or 'black', not {other:?}"))),
-    };
-    let options = MakeOptions { min_games, min_score, only, uniform };
-    let (key, raw_move, black) = (key.as_slice()?, raw_move.as_slice()?, black.as_slice()?);
-    let (games, wins, losses, order) = (games.as_slice()?, wins.as_slice()?, losses.as_slice()?, order.as_slice()?);
-    let len = key.len();
-    if [raw_move.len(), black.len(), games.len(), wins.len(), losses.len(), order.len()].iter().any(|&l| l != len) {
-        return Err(PyValueError::new_err("the count columns differ in length"));
+    options: MakeOptions,
+    /// `None` once finished or failed.
+    writing: Option<BookWriting>,
+}
+
+/// What a [`PolyglotCountsWriter`] holds between calls.
+struct BookWriting {
+    out: AtomicFile,
+    /// The position whose moves are being gathered, and its side to move.
+    key: Option<(u64, Color)>,
+    moves: Vec<MoveCount>,
+    /// [`polyglot::push_position_entries`]'s room, and the entries of a position.
+    counts: Vec<(u32, u32)>,
+    entries: Vec<Entry>,
+    written: usize,
+}
+
+#[pymethods]
+impl PolyglotCountsWriter {
+    /// Starts the book at `path` (an existing file is replaced only with `force`) with `tabiya
+    /// book`'s `--min-games`, `--min-score`, `--only-white`/`--only-black` (`only`), `--uniform`.
+    #[new]
+    #[pyo3(signature = (path, *, min_games = 3, min_score = 0.0, only = None, uniform = false, force = false))]
+    fn new(
+        path: PathBuf,
+        min_games: u32,
+        min_score: f64,
+        only: Option<&str>,
+        uniform: bool,
+        force: bool,
+    ) -> PyResult<PolyglotCountsWriter> {
+        refuse_existing(&path, force)?;
+        let only = match only {
+            None => None,
+            Some("white") => Some(Color::White),
+            Some("black") => Some(Color::Black),
+            Some(other) => {
+                return Err(PyValueError::new_err(format!("only must be 'white' or 'black', not {other:?}")));
+            }
+        };
+        let out = AtomicFile::create(&path).map_err(|e| file_error(&path, "book.io", e))?;
+        let writing =
+            BookWriting { out, key: None, moves: Vec::new(), counts: Vec::new(), entries: Vec::new(), written: 0 };
+        Ok(PolyglotCountsWriter {
+            path,
+            options: MakeOptions { min_games, min_score, only, uniform },
+            writing: Some(writing),
+        })
     }
-    let entries = py.detach(|| {
-        let mut rows: Vec<usize> = (0..len).collect();
-        rows.sort_unstable_by_key(|&i| (key[i], order[i]));
-        let mut entries: Vec<Entry> = Vec::with_capacity(len);
-        let mut counts = Vec::new();
-        for position in rows.chunk_by(|&a, &b| key[a] == key[b]) {
-            let moves = position.iter().map(|&i| MoveCount {
-                raw_move: raw_move[i],
-                games: games[i],
-                wins: wins[i],
-                losses: losses[i],
-            });
-            let turn = if black[position[0]] { Color::Black } else { Color::White };
-            polyglot::push_position_entries(key[position[0]], turn, moves, &options, &mut counts, &mut entries);
+
+    /// Adds rows (see the class).
+    #[allow(clippy::too_many_arguments)]
+    fn add(
+        &mut self,
+        py: Python<'_>,
+        key: PyReadonlyArray1<'_, u64>,
+        raw_move: PyReadonlyArray1<'_, u16>,
+        black: PyReadonlyArray1<'_, bool>,
+        games: PyReadonlyArray1<'_, u32>,
+        wins: PyReadonlyArray1<'_, u32>,
+        losses: PyReadonlyArray1<'_, u32>,
+    ) -> PyResult<()> {
+        let (key, raw_move, black) = (key.as_slice()?, raw_move.as_slice()?, black.as_slice()?);
+        let (games, wins, losses) = (games.as_slice()?, wins.as_slice()?, losses.as_slice()?);
+        if [raw_move.len(), black.len(), games.len(), wins.len(), losses.len()].iter().any(|&l| l != key.len()) {
+            return Err(PyValueError::new_err("the count columns differ in length"));
         }
-        entries
-    });
-    let mut bytes = Vec::with_capacity(entries.len() * 16);
-    polyglot::write_entries(&entries, &mut bytes).map_err(|e| file_error(&path, "book.io", e))?;
-    tabiya_io::write_atomic(&path, &bytes).map_err(|e| file_error(&path, "book.io", e))?;
-    Ok(entries.len())
+        let options = &self.options;
+        let writing = self.writing.as_mut().ok_or_else(|| PyValueError::new_err("the book is finished"))?;
+        let added = py.detach(|| {
+            for i in 0..key.len() {
+                let turn = if black[i] { Color::Black } else { Color::White };
+                match writing.key {
+                    Some((at, _)) if at == key[i] => {}
+                    Some((at, _)) if at > key[i] => {
+                        return Err(io::Error::other("the rows are not in key order"));
+                    }
+                    _ => {
+                        writing.flush(options)?;
+                        writing.key = Some((key[i], turn));
+                    }
+                }
+                writing.moves.push(MoveCount {
+                    raw_move: raw_move[i],
+                    games: games[i],
+                    wins: wins[i],
+                    losses: losses[i],
+                });
+            }
+            Ok(())
+        });
+        added.map_err(|e| {
+            self.writing = None;
+            file_error(&self.path, "book.io", e)
+        })
+    }
+
+    /// Writes the last position and puts the book in place; returns its number of entries.
+    fn finish(&mut self, py: Python<'_>) -> PyResult<usize> {
+        let mut writing = self.writing.take().ok_or_else(|| PyValueError::new_err("the book is finished"))?;
+        let options = &self.options;
+        py.detach(|| {
+            writing.flush(options)?;
+            writing.out.commit()?;
+            Ok(writing.written)
+        })
+        .map_err(|e: io::Error| file_error(&self.path, "book.io", e))
+    }
+}
+
+impl BookWriting {
+    /// Weighs and writes the position gathered, if any.
+    fn flush(&mut self, options: &MakeOptions) -> io::Result<()> {
+        if let Some((key, turn)) = self.key.take() {
+            self.entries.clear();
+            polyglot::push_position_entries(
+                key,
+                turn,
+                self.moves.iter().copied(),
+                options,
+                &mut self.counts,
+                &mut self.entries,
+            );
+            polyglot::write_entries(&self.entries, &mut self.out)?;
+            self.written += self.entries.len();
+            self.moves.clear();
+        }
+        Ok(())
+    }
 }

@@ -36,6 +36,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
+/// PGN text as a stream, with the file it comes from (named in errors), if any.
+pub type PgnText = (Box<dyn Read + Send>, Option<PathBuf>);
+
 /// Where games come from: a file (any chess source) or PGN text.
 pub enum Input {
     /// A file or a SCID stem.
@@ -80,6 +83,27 @@ impl Input {
         }
         let source = Source::open(&path).map_err(|e| error(&e.diagnostic()))?;
         Ok(Opened::Source(Box::new(source)))
+    }
+
+    /// The input's text as a stream when it is PGN (a file object's text, a compressed file,
+    /// a PGN file), with the file to name in errors; the input itself back for other sources
+    /// (SCID, JSON Lines). Fails where opening fails, before any thread.
+    pub fn pgn_text(self) -> PyResult<Result<PgnText, Input>> {
+        let path = match self {
+            Input::Text(text) => return Ok(Ok((Box::new(std::io::Cursor::new(text)), None))),
+            Input::Path(path) => path,
+        };
+        if compression_of(&path).is_some() {
+            let decompressed = open_decompressed(&path).map_err(|e| file_error(&path, "games.io", e))?;
+            return Ok(Ok((Box::new(decompressed), Some(path))));
+        }
+        match Source::open(&path).map_err(|e| error(&e.diagnostic()))? {
+            Source::Pgn { .. } => {
+                let text = tabiya_io::open_sequential(&path).map_err(|e| file_error(&path, "games.io", e))?;
+                Ok(Ok((text, Some(path))))
+            }
+            _ => Ok(Err(Input::Path(path))),
+        }
     }
 
     /// Reads every game on other threads, each made into a `T` by `map` on the thread that

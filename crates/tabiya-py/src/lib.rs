@@ -13,6 +13,7 @@ mod counts;
 mod errors;
 mod games;
 mod othello;
+mod pieces;
 mod positions;
 mod shogi;
 mod stream;

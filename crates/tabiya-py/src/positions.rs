@@ -1,20 +1,35 @@
 //! Positions for machine learning: every main-line position of every game of a source with the
 //! move played from it, in batches of NumPy arrays, read and replayed in Rust on all cores
 //! (no Python object per game or position).
+//!
+//! PGN (a file, compressed or not, or a file object's text) is walked a piece at a time
+//! (`pieces`, `pgn::PgnWalk`): each thread fills the columns of a whole piece, no `Game` is
+//! built and nothing per game crosses a thread. Other sources (SCID, JSON Lines), and the tree
+//! keys (computed on `shakmaty`'s position), go game by game through `Input::stream_with`. Both
+//! fill rows with [`Columns::push`] and [`Columns::end_game`].
+
+use std::io::Read;
+use std::ops::ControlFlow;
+use std::path::PathBuf;
 
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role};
+use shakmaty::{Bitboard, CastlingMode, CastlingSide, Color, Move, Role, Square, attacks};
 use tabiya_chess::game::{Game, GameResult};
+use tabiya_chess::games::GamesError;
+use tabiya_chess::pgn::{PgnWalk, WalkOptions};
 use tabiya_chess::tree::{KEY_BYTES, PositionKey};
+use tabiya_chess::view::PositionView;
 use tabiya_io::Diagnostic;
+use tabiya_io::Unit;
 
 use crate::columns::set_column;
 use crate::errors::error;
 use crate::games::Input;
-use crate::stream::Stream;
+use crate::pieces::walk_in_order;
+use crate::stream::{Emitter, Stream};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PositionReader>()?;
@@ -25,6 +40,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// The piece bitboards of a position: White's pawn, knight, bishop, rook, queen, king, then
 /// Black's (bit 0 = a1, bit 63 = h8).
 const PIECES: usize = 12;
+
+/// PGN bytes a position takes, about (the medium corpus file: 8.0): a piece of `batch_size`
+/// times this many bytes fills a batch, most of the time, without being copied into another.
+const PGN_BYTES_PER_POSITION: usize = 10;
 
 /// Columns of positions: one row per position, the move played from it.
 #[derive(Default)]
@@ -39,6 +58,7 @@ struct Columns {
     white_elo: Vec<u16>,
     black_elo: Vec<u16>,
     ply: Vec<u16>,
+    /// The game's index: in the piece that made the rows, then (from [`Batcher`]) in the source.
     game: Vec<u64>,
     /// [`KEY_BYTES`] bytes a row when asked for: the tree's key of the position.
     tree_key: Vec<u8>,
@@ -67,30 +87,43 @@ impl Columns {
         self.turn.len()
     }
 
-    /// Appends `other`'s rows, their games numbered `game`.
-    fn append(&mut self, other: &GameRows, game: u64) {
-        let rows = &other.columns;
-        self.bitboards.extend_from_slice(&rows.bitboards);
-        self.turn.extend_from_slice(&rows.turn);
-        self.castling.extend_from_slice(&rows.castling);
-        self.en_passant.extend_from_slice(&rows.en_passant);
-        self.mv.extend_from_slice(&rows.mv);
-        self.ply.extend_from_slice(&rows.ply);
-        self.tree_key.extend_from_slice(&rows.tree_key);
-        let n = rows.len();
-        self.result.extend(std::iter::repeat_n(other.result, n));
-        self.white_elo.extend(std::iter::repeat_n(other.white_elo, n));
-        self.black_elo.extend(std::iter::repeat_n(other.black_elo, n));
-        self.game.extend(std::iter::repeat_n(game, n));
+    /// Adds the position `pos` with the move `mv` played from it, `ply` moves into its game,
+    /// as a row whose game columns [`Columns::end_game`] fills.
+    fn push(&mut self, pos: &impl PositionView, mv: Move, mode: CastlingMode, ply: usize) {
+        for color in [Color::White, Color::Black] {
+            let ours = pos.by_color(color);
+            self.bitboards.extend(Role::ALL.map(|role| (pos.by_role(role) & ours).0));
+        }
+        self.turn.push(u8::from(pos.turn() == Color::Black));
+        self.castling.push(castling_bits(pos));
+        self.en_passant.push(legal_ep_square(pos).map_or(-1, |sq| u32::from(sq) as i8));
+        self.mv.push(move_code(mv, mode));
+        self.ply.push(ply.min(usize::from(u16::MAX)) as u16);
     }
-}
 
-/// One game's positions, made on the thread that read it.
-struct GameRows {
-    columns: Columns,
-    result: i8,
-    white_elo: u16,
-    black_elo: u16,
+    /// Fills the game columns of the rows pushed since there were `start`.
+    fn end_game(&mut self, start: usize, result: GameResult, elo: [u16; 2], game: u64) {
+        let rows = self.len() - start;
+        self.result.extend(std::iter::repeat_n(result_code(result), rows));
+        self.white_elo.extend(std::iter::repeat_n(elo[0], rows));
+        self.black_elo.extend(std::iter::repeat_n(elo[1], rows));
+        self.game.extend(std::iter::repeat_n(game, rows));
+    }
+
+    /// Appends `other`'s rows, their game indices moved on by `games`.
+    fn append(&mut self, other: &Columns, games: u64) {
+        self.bitboards.extend_from_slice(&other.bitboards);
+        self.turn.extend_from_slice(&other.turn);
+        self.castling.extend_from_slice(&other.castling);
+        self.en_passant.extend_from_slice(&other.en_passant);
+        self.mv.extend_from_slice(&other.mv);
+        self.result.extend_from_slice(&other.result);
+        self.white_elo.extend_from_slice(&other.white_elo);
+        self.black_elo.extend_from_slice(&other.black_elo);
+        self.ply.extend_from_slice(&other.ply);
+        self.game.extend(other.game.iter().map(|g| g + games));
+        self.tree_key.extend_from_slice(&other.tree_key);
+    }
 }
 
 /// `result`: 1 White won, 0 draw, -1 Black won, 2 unknown (`*`).
@@ -104,15 +137,14 @@ fn result_code(result: GameResult) -> i8 {
 }
 
 /// A rating tag's value, 0 when absent or not a number.
-fn elo(game: &Game, tag: &str) -> u16 {
-    game.tag(tag).and_then(|v| std::str::from_utf8(v.as_bytes()).ok()?.trim().parse().ok()).unwrap_or(0)
+fn elo(value: Option<&[u8]>) -> u16 {
+    value.and_then(|v| std::str::from_utf8(v).ok()?.trim().parse().ok()).unwrap_or(0)
 }
 
 /// `move`: from + 64 × to + 4096 × promotion (0 none, 2 knight, 3 bishop, 4 rook, 5 queen);
 /// castling as the king's two-square move (`e1g1`), Chess960 as king takes rook.
-fn move_code(mv: Move, game: &Game) -> u16 {
-    let uci = mv.to_uci(game.castling_mode);
-    match uci {
+fn move_code(mv: Move, mode: CastlingMode) -> u16 {
+    match mv.to_uci(mode) {
         shakmaty::uci::UciMove::Normal { from, to, promotion } => {
             u16::from(from) | (u16::from(to) << 6) | (promotion.map_or(0, |r| r as u16) << 12)
         }
@@ -120,19 +152,8 @@ fn move_code(mv: Move, game: &Game) -> u16 {
     }
 }
 
-fn bitboards(pos: &Chess) -> [u64; PIECES] {
-    let board = pos.board();
-    let mut out = [0; PIECES];
-    for (c, color) in [Color::White, Color::Black].into_iter().enumerate() {
-        for (r, role) in Role::ALL.into_iter().enumerate() {
-            out[6 * c + r] = (board.by_role(role) & board.by_color(color)).0;
-        }
-    }
-    out
-}
-
 /// `castling`: 1 White king side, 2 White queen side, 4 Black king side, 8 Black queen side.
-fn castling_bits(pos: &Chess) -> u8 {
+fn castling_bits(pos: &impl PositionView) -> u8 {
     let castles = pos.castles();
     let mut bits = 0;
     for (i, (color, side)) in [
@@ -151,31 +172,123 @@ fn castling_bits(pos: &Chess) -> u8 {
     bits
 }
 
-/// Every main-line position of `game` up to `max_ply` moves, before the first null move; with
-/// the tree's key of each `with_tree_keys` (zeros for a position no tree holds: more than 32
-/// pieces).
-fn game_rows(game: Game, max_ply: usize, with_tree_keys: bool) -> GameRows {
-    let mut columns = Columns::with_capacity(game.moves.nodes.len().min(max_ply), with_tree_keys);
+/// The en-passant square when taking there is legal (`EnPassantMode::Legal`, python-chess's
+/// `has_legal_en_passant`): a pawn of the side to move stands beside the pawn that skipped it,
+/// and after one of them takes, no piece attacks its king.
+fn legal_ep_square(pos: &impl PositionView) -> Option<Square> {
+    let ep = pos.pseudo_legal_ep_square()?;
+    let us = pos.turn();
+    let Some(king) = pos.king_of(us) else { return Some(ep) };
+    // The pawn taken stands on the skipped square's file, one rank nearer its own side.
+    let taken = if us == Color::White { ep.offset(-8)? } else { ep.offset(8)? };
+    let theirs = |role: Role| pos.by_role(role) & pos.by_color(!us);
+    let takers = attacks::pawn_attacks(!us, ep) & pos.by_role(Role::Pawn) & pos.by_color(us);
+    let occupied = pos.by_color(Color::White) | pos.by_color(Color::Black);
+    let safe = |from: Square| {
+        let after = (occupied ^ Bitboard::from(from) ^ Bitboard::from(taken)) | Bitboard::from(ep);
+        let straight = theirs(Role::Rook) | theirs(Role::Queen);
+        let diagonal = theirs(Role::Bishop) | theirs(Role::Queen);
+        (attacks::rook_attacks(king, after) & straight).is_empty()
+            && (attacks::bishop_attacks(king, after) & diagonal).is_empty()
+            && (attacks::knight_attacks(king) & theirs(Role::Knight)).is_empty()
+            && (attacks::pawn_attacks(us, king) & theirs(Role::Pawn) & !Bitboard::from(taken)).is_empty()
+            && (attacks::king_attacks(king) & theirs(Role::King)).is_empty()
+    };
+    takers.into_iter().any(safe).then_some(ep)
+}
+
+/// The rows of `game`'s main line up to `max_ply` moves, before the first null move, with the
+/// tree's key of each position when `tree_keys` (zeros for a position no tree holds: more than
+/// 32 pieces): one game of a source read game by game.
+fn game_rows(game: Game, max_ply: usize, tree_keys: bool) -> Columns {
+    let mut columns = Columns::with_capacity(game.moves.nodes.len().min(max_ply), tree_keys);
     if let Ok(mut pos) = game.start_position() {
         for (ply, node) in game.moves.nodes.iter().take(max_ply).enumerate() {
             let Some(mv) = node.mv else { break };
-            columns.bitboards.extend_from_slice(&bitboards(&pos));
-            columns.turn.push(u8::from(pos.turn() == Color::Black));
-            columns.castling.push(castling_bits(&pos));
-            columns.en_passant.push(pos.ep_square(EnPassantMode::Legal).map_or(-1, |sq| u32::from(sq) as i8));
-            columns.mv.push(move_code(mv, &game));
-            columns.ply.push(ply.min(usize::from(u16::MAX)) as u16);
-            if with_tree_keys {
+            columns.push(&pos, mv, game.castling_mode, ply);
+            if tree_keys {
                 columns.tree_key.extend_from_slice(&PositionKey::new(&pos).map_or([0; KEY_BYTES], |key| key.0));
             }
-            pos.play_unchecked(mv);
+            shakmaty::Position::play_unchecked(&mut pos, mv);
         }
     }
-    GameRows {
-        columns,
-        result: result_code(game.result),
-        white_elo: elo(&game, "WhiteElo"),
-        black_elo: elo(&game, "BlackElo"),
+    let elo = |tag: &str| elo(game.tag(tag).map(|v| v.as_bytes()));
+    columns.end_game(0, game.result, [elo("WhiteElo"), elo("BlackElo")], 0);
+    columns
+}
+
+/// What a piece of PGN gives: the rows of its games (numbered in the piece), the games that
+/// could not be read (with their place among the piece's games), and how many games it held.
+struct PieceRows {
+    columns: Columns,
+    errors: Vec<Diagnostic>,
+    games: u64,
+}
+
+/// Walks the games of a piece of PGN (`offset`: where it starts in its file) into rows.
+fn piece_rows(text: &[u8], offset: u64, options: &WalkOptions, capacity: usize) -> PieceRows {
+    let mut columns = Columns::with_capacity(capacity, false);
+    let mut errors = Vec::new();
+    let mut games = 0;
+    for read in PgnWalk::at_offset(text, offset, options.clone()) {
+        let game = games;
+        games += 1;
+        let mut walked = match read {
+            Ok(walked) => walked,
+            Err(e) => {
+                errors.push(GamesError::Pgn(e).diagnostic());
+                continue;
+            }
+        };
+        let (mode, start) = (walked.castling_mode, columns.len());
+        let (mut ply, moves) = (0, walked.move_tokens());
+        let played = walked.play(|pos, mv| {
+            let Some(mv) = mv else { return ControlFlow::Break(()) };
+            columns.push(pos, mv, mode, ply);
+            ply += 1;
+            ControlFlow::Continue(())
+        });
+        // A game cut at an illegal move has no result, as `read_games` gives it.
+        let cut = !played.stopped && (played.plies as usize) < moves;
+        let result = if cut { GameResult::Unknown } else { walked.result };
+        let elo = |tag: &str| elo(walked.tag(tag).as_deref().map(|v| v.as_bytes()));
+        columns.end_game(start, result, [elo("WhiteElo"), elo("BlackElo")], game);
+    }
+    PieceRows { columns, errors, games }
+}
+
+/// Gathers rows into batches of at least `batch_size` rows (the last one shorter), each game's
+/// rows in one batch, numbering games in the source.
+struct Batcher {
+    batch_size: usize,
+    batch: Columns,
+    games: u64,
+}
+
+impl Batcher {
+    /// Hands on `rows`, the rows of `games` games numbered from 0 (moved on past the games
+    /// before): false when the consumer is gone.
+    fn add(&mut self, mut rows: Columns, games: u64, out: &mut Emitter<Batch>) -> bool {
+        let before = self.games;
+        self.games += games;
+        if self.batch.len() == 0 && rows.len() >= self.batch_size {
+            // A batch whole: handed on as it was made.
+            rows.game.iter_mut().for_each(|g| *g += before);
+            return out.emit(Ok(rows));
+        }
+        if self.batch.len() == 0 {
+            self.batch = Columns::with_capacity(self.batch_size + rows.len(), !rows.tree_key.is_empty());
+        }
+        self.batch.append(&rows, before);
+        if self.batch.len() >= self.batch_size {
+            return out.emit(Ok(std::mem::take(&mut self.batch)));
+        }
+        true
+    }
+
+    /// The last, short batch.
+    fn finish(&mut self, out: &mut Emitter<Batch>) -> bool {
+        self.batch.len() == 0 || out.emit(Ok(std::mem::take(&mut self.batch)))
     }
 }
 
@@ -214,36 +327,64 @@ fn positions(
         other => return Err(PyValueError::new_err(format!("on_error must be 'raise' or 'skip', not {other:?}"))),
     };
     let batch_size = batch_size.max(1);
-    let max_ply = max_ply.unwrap_or(usize::MAX);
-    // A batch ends with the game that fills it: room for a long game more.
-    let capacity = batch_size.min(1 << 20) + 1024;
-    let mut batch = Columns::with_capacity(capacity, tree_keys);
-    let mut games = 0u64;
-    let (stream, _) = Input::extract(source)?.stream_with(
-        1,
-        move |game| game_rows(game, max_ply, tree_keys),
-        move |item, out| {
-            let Some(item) = item else {
-                // The end: the last, short batch.
-                return out.emit(Ok(std::mem::take(&mut batch)));
-            };
-            let game = games;
-            games += 1;
-            match item {
-                Ok((rows, _)) => batch.append(&rows, game),
-                Err(why) => {
-                    if !out.emit(Err(why)) {
-                        return false;
-                    }
+    let mut batcher = Batcher { batch_size, batch: Columns::default(), games: 0 };
+    let input = Input::extract(source)?;
+    // The tree keys are computed on shakmaty's position, which only the games give.
+    let input = if tree_keys { Err(input) } else { input.pgn_text()? };
+    let stream = match input {
+        Ok((text, file)) => walk_pgn(text, file, max_ply, batcher),
+        Err(input) => {
+            let max_ply = max_ply.unwrap_or(usize::MAX);
+            let (stream, _) = input.stream_with(
+                1,
+                move |game| game_rows(game, max_ply, tree_keys),
+                move |item, out| match item {
+                    None => batcher.finish(out),
+                    Some(Ok((rows, _))) => batcher.add(rows, 1, out),
+                    // Located in the source already.
+                    Some(Err(why)) => out.emit(Err(why)) && batcher.add(Columns::default(), 1, out),
+                },
+            )?;
+            stream
+        }
+    };
+    Ok(PositionReader { stream, planes, skip })
+}
+
+/// The batches of PGN `text` (of `file`, named in errors), read a piece at a time on every core.
+fn walk_pgn(
+    text: Box<dyn Read + Send>,
+    file: Option<PathBuf>,
+    max_ply: Option<usize>,
+    mut batcher: Batcher,
+) -> Stream<Batch> {
+    let location = file.as_deref().map_or_else(tabiya_io::Location::default, tabiya_io::Location::file);
+    let options = WalkOptions { max_plies: max_ply.map_or(u32::MAX, |n| n.min(u32::MAX as usize) as u32), file };
+    let piece = batcher.batch_size.saturating_mul(PGN_BYTES_PER_POSITION).clamp(1 << 12, 1 << 28);
+    // Rows a piece's columns start with room for.
+    let capacity = batcher.batch_size.min(1 << 22) * 5 / 4;
+    Stream::spawn(1, move |out| {
+        let walk = |text: &[u8], offset: u64| piece_rows(text, offset, &options, capacity);
+        let read = walk_in_order(text, piece, rayon::current_num_threads(), walk, |piece: PieceRows| {
+            for mut why in piece.errors {
+                // Numbered in the piece: moved on past the games before.
+                if why.location.unit == Unit::Game
+                    && let Some(number) = why.location.number.as_mut()
+                {
+                    *number += batcher.games;
+                }
+                if !out.emit(Err(why)) {
+                    return false;
                 }
             }
-            if batch.len() >= batch_size {
-                return out.emit(Ok(std::mem::replace(&mut batch, Columns::with_capacity(capacity, tree_keys))));
-            }
-            true
-        },
-    )?;
-    Ok(PositionReader { stream, planes, skip })
+            batcher.add(piece.columns, piece.games, out)
+        });
+        if batcher.finish(out)
+            && let Err(e) = read
+        {
+            out.emit(Err(Diagnostic::error("games.io", location, e.to_string())));
+        }
+    })
 }
 
 #[pymethods]

@@ -12,6 +12,7 @@
 //! new moves after the earlier ones): each row carries `shard × 2³² +` its place in its
 //! position's moves, and the least of these orders the moves of the reduced tree.
 
+use std::io;
 use std::path::PathBuf;
 
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
@@ -20,6 +21,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use tabiya_chess::games::Source;
 use tabiya_chess::tree::{self, GAME, KEY_BYTES, TopGame, TreeOptions, TreeSource};
+use tabiya_io::AtomicFile;
 use tabiya_io::tree::{TreeFile, TreeMove, TreeWriter};
 
 use crate::columns::{set_column, set_counts};
@@ -27,7 +29,7 @@ use crate::errors::{error, file_error, refuse_existing};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tree_counts, m)?)?;
-    m.add_function(wrap_pyfunction!(write_tree_counts, m)?)?;
+    m.add_class::<TreeCountsWriter>()?;
     Ok(())
 }
 
@@ -154,66 +156,143 @@ fn count(path: &std::path::Path, shard: u32, options: TreeOptions) -> PyResult<(
     Ok((counts, table))
 }
 
-/// Writes the tree of reduced counts (the columns of [`tree_counts`] with each (key, move)
-/// once, added up — `first_played` the least of its rows' —, in any order: `key` as the keys' bytes one after another, the top games'
-/// columns flat) and of the shards' game tables `tables` (a list of (table, table_offsets,
-/// sources) in shard order) to `path`, atomically; an existing file is replaced only with
-/// `force`. Returns the number of positions.
-#[pyfunction]
-#[pyo3(signature = (path, key, code, first_played, sums, first_year, last_year, top_len, top_rating, top_game, tables, *, force = false))]
-#[allow(clippy::too_many_arguments)]
-fn write_tree_counts(
-    py: Python<'_>,
+/// Writes the tree of reduced counts as they come, in key order, into a file: the driver's
+/// half of `tabiya.spark.build_tree`. It holds one position's moves and the shards' game
+/// tables, whatever the tree's size.
+///
+/// Every shard's game table (`add_shard`, shards numbered from 0 in order) comes before the
+/// first rows; the rows (`add`, in as many calls as wanted) are the columns of [`tree_counts`]
+/// with each (key, move) once, added up — `first_played` the least of its rows' —, sorted by
+/// key then `first_played`; `finish` writes the game tables and puts the file in place. An
+/// error, or a writer dropped unfinished, leaves no file.
+#[pyclass(module = "tabiya._tabiya")]
+pub struct TreeCountsWriter {
     path: PathBuf,
-    key: &[u8],
-    code: PyReadonlyArray1<'_, u16>,
-    first_played: PyReadonlyArray1<'_, u64>,
-    sums: Vec<PyReadonlyArray1<'_, u64>>,
-    first_year: PyReadonlyArray1<'_, u16>,
-    last_year: PyReadonlyArray1<'_, u16>,
-    top_len: PyReadonlyArray1<'_, u8>,
-    top_rating: PyReadonlyArray1<'_, u16>,
-    top_game: PyReadonlyArray1<'_, u64>,
-    tables: Vec<ShardTable<'_>>,
-    force: bool,
-) -> PyResult<u64> {
-    refuse_existing(&path, force)?;
-    let (code, first_played) = (code.as_slice()?, first_played.as_slice()?);
-    let (first_year, last_year) = (first_year.as_slice()?, last_year.as_slice()?);
-    let (top_len, top_rating, top_game) = (top_len.as_slice()?, top_rating.as_slice()?, top_game.as_slice()?);
-    let sums: Vec<&[u64]> = sums.iter().map(|s| s.as_slice()).collect::<Result<_, _>>()?;
-    let rows = code.len();
-    let tops: usize = top_len.iter().map(|&n| usize::from(n)).sum();
-    if key.len() != rows * KEY_BYTES
-        || sums.len() != SUMS.len()
-        || sums.iter().any(|s| s.len() != rows)
-        || [first_played.len(), first_year.len(), last_year.len(), top_len.len()].iter().any(|&l| l != rows)
-        || top_rating.len() != tops
-        || top_game.len() != tops
-    {
-        return Err(PyValueError::new_err("the count columns differ in length"));
-    }
-    let tables: Vec<(&[u8], &[u64], Vec<TreeSource>)> = tables
-        .iter()
-        .map(|(bytes, offsets, sources)| {
-            let sources =
-                sources.iter().map(|(name, games)| TreeSource { name: name.clone(), games: *games }).collect();
-            Ok((bytes.as_slice(), offsets.as_slice()?, sources))
-        })
-        .collect::<PyResult<_>>()?;
-    let columns =
-        Reduced { key, code, first_played, sums: &sums, first_year, last_year, top_len, top_rating, top_game };
-    let (bytes, positions) =
-        py.detach(|| write_tree(&columns, &tables)).map_err(|e| file_error(&path, "tree.io", e))?;
-    tabiya_io::write_atomic(&path, &bytes).map_err(|e| file_error(&path, "tree.io", e))?;
-    Ok(positions)
+    /// `None` once finished or failed.
+    writing: Option<Writing>,
 }
 
-/// A shard's game table as Python hands it over: its bytes, where each record starts, its
-/// sources (name, games).
-type ShardTable<'py> = (Vec<u8>, PyReadonlyArray1<'py, u64>, Vec<(String, u64)>);
+/// What a [`TreeCountsWriter`] holds between calls.
+struct Writing {
+    tree: TreeWriter<AtomicFile, KEY_BYTES>,
+    tables: Vec<(Vec<u8>, Vec<u64>, Vec<TreeSource>)>,
+    /// Where each shard's games start among all games: set by the first rows.
+    shifts: Option<Vec<u64>>,
+    /// The position whose moves are being gathered, and the last move's `first_played`.
+    key: Option<[u8; KEY_BYTES]>,
+    last_played: u64,
+    moves: Vec<TreeMove>,
+    positions: u64,
+}
 
-/// The reduced counts [`write_tree_counts`] is given.
+#[pymethods]
+impl TreeCountsWriter {
+    /// Starts the tree at `path` (an existing file is replaced only with `force`).
+    #[new]
+    #[pyo3(signature = (path, *, force = false))]
+    fn new(path: PathBuf, force: bool) -> PyResult<TreeCountsWriter> {
+        refuse_existing(&path, force)?;
+        let tree = AtomicFile::create(&path)
+            .and_then(|file| TreeWriter::new(file, GAME))
+            .map_err(|e| file_error(&path, "tree.io", e))?;
+        let writing = Writing {
+            tree,
+            tables: Vec::new(),
+            shifts: None,
+            key: None,
+            last_played: 0,
+            moves: Vec::new(),
+            positions: 0,
+        };
+        Ok(TreeCountsWriter { path, writing: Some(writing) })
+    }
+
+    /// Adds shard `shard`'s game table: its bytes, where each game's record starts, its
+    /// sources (name, games).
+    fn add_shard(
+        &mut self,
+        shard: usize,
+        table: Vec<u8>,
+        table_offsets: PyReadonlyArray1<'_, u64>,
+        sources: Vec<(String, u64)>,
+    ) -> PyResult<()> {
+        let offsets = table_offsets.as_slice()?.to_vec();
+        let writing = self.writing()?;
+        if writing.shifts.is_some() || shard != writing.tables.len() {
+            let why = format!("shard {shard}'s game table came after the rows or out of order");
+            return Err(self.fail(why));
+        }
+        let sources = sources.into_iter().map(|(name, games)| TreeSource { name, games }).collect();
+        writing.tables.push((table, offsets, sources));
+        Ok(())
+    }
+
+    /// Adds rows (see the class): `key` the keys' bytes one after another, the top games'
+    /// columns flat, `top_len` of them a row.
+    #[pyo3(signature = (key, code, first_played, sums, first_year, last_year, top_len, top_rating, top_game))]
+    #[allow(clippy::too_many_arguments)]
+    fn add(
+        &mut self,
+        py: Python<'_>,
+        key: &[u8],
+        code: PyReadonlyArray1<'_, u16>,
+        first_played: PyReadonlyArray1<'_, u64>,
+        sums: Vec<PyReadonlyArray1<'_, u64>>,
+        first_year: PyReadonlyArray1<'_, u16>,
+        last_year: PyReadonlyArray1<'_, u16>,
+        top_len: PyReadonlyArray1<'_, u8>,
+        top_rating: PyReadonlyArray1<'_, u16>,
+        top_game: PyReadonlyArray1<'_, u64>,
+    ) -> PyResult<()> {
+        let (code, first_played) = (code.as_slice()?, first_played.as_slice()?);
+        let (first_year, last_year) = (first_year.as_slice()?, last_year.as_slice()?);
+        let (top_len, top_rating, top_game) = (top_len.as_slice()?, top_rating.as_slice()?, top_game.as_slice()?);
+        let sums: Vec<&[u64]> = sums.iter().map(|s| s.as_slice()).collect::<Result<_, _>>()?;
+        let rows = code.len();
+        let tops: usize = top_len.iter().map(|&n| usize::from(n)).sum();
+        if key.len() != rows * KEY_BYTES
+            || sums.len() != SUMS.len()
+            || sums.iter().any(|s| s.len() != rows)
+            || [first_played.len(), first_year.len(), last_year.len(), top_len.len()].iter().any(|&l| l != rows)
+            || top_rating.len() != tops
+            || top_game.len() != tops
+        {
+            return Err(PyValueError::new_err("the count columns differ in length"));
+        }
+        let rows =
+            Reduced { key, code, first_played, sums: &sums, first_year, last_year, top_len, top_rating, top_game };
+        let writing = self.writing()?;
+        match py.detach(|| writing.add(&rows)) {
+            Ok(()) => Ok(()),
+            Err(why) => Err(self.fail(why)),
+        }
+    }
+
+    /// Writes the game tables of the `shards` shards and puts the tree in place; returns its
+    /// number of positions.
+    fn finish(&mut self, py: Python<'_>, shards: usize) -> PyResult<u64> {
+        let writing = self.writing.take().ok_or_else(|| PyValueError::new_err("the tree is finished"))?;
+        if writing.tables.len() != shards {
+            let why = format!("{} shards' game tables of {shards}", writing.tables.len());
+            return Err(self.fail(why));
+        }
+        py.detach(|| writing.finish()).map_err(|e| file_error(&self.path, "tree.io", e))
+    }
+}
+
+impl TreeCountsWriter {
+    fn writing(&mut self) -> PyResult<&mut Writing> {
+        self.writing.as_mut().ok_or_else(|| PyValueError::new_err("the tree is finished"))
+    }
+
+    /// Drops the file being written (nothing is left of it) and says why.
+    fn fail(&mut self, why: String) -> PyErr {
+        self.writing = None;
+        PyValueError::new_err(format!("{}: {why}", self.path.display()))
+    }
+}
+
+/// Reduced rows as [`TreeCountsWriter::add`] is given them.
 struct Reduced<'a> {
     key: &'a [u8],
     code: &'a [u16],
@@ -226,51 +305,56 @@ struct Reduced<'a> {
     top_game: &'a [u64],
 }
 
-impl Reduced<'_> {
-    fn key(&self, row: usize) -> &[u8] {
-        &self.key[row * KEY_BYTES..(row + 1) * KEY_BYTES]
-    }
-}
-
-/// The tree file of `counts` and the shards' `tables` (bytes, where each record starts,
-/// sources), and its number of positions.
-fn write_tree(counts: &Reduced<'_>, tables: &[(&[u8], &[u64], Vec<TreeSource>)]) -> Result<(Vec<u8>, u64), String> {
-    // Each shard's games come after the games of the shards before it.
-    let mut shifts = Vec::with_capacity(tables.len());
-    let mut games = 0u64;
-    for (_, offsets, _) in tables {
-        shifts.push(games);
-        games += offsets.len() as u64;
-    }
-    let mut top_start = Vec::with_capacity(counts.code.len());
-    let mut at = 0;
-    for &n in counts.top_len {
-        top_start.push(at);
-        at += usize::from(n);
-    }
-    let mut order: Vec<usize> = (0..counts.code.len()).collect();
-    order.sort_unstable_by(|&a, &b| {
-        counts.key(a).cmp(counts.key(b)).then(counts.first_played[a].cmp(&counts.first_played[b]))
-    });
-    let mut writer = TreeWriter::<Vec<u8>, KEY_BYTES>::new(Vec::new(), GAME).map_err(|e| e.to_string())?;
-    let mut positions = 0;
-    for position in order.chunk_by(|&a, &b| counts.key(a) == counts.key(b)) {
-        let mut moves = Vec::with_capacity(position.len());
-        for &i in position {
-            let tops = top_start[i]..top_start[i] + usize::from(counts.top_len[i]);
+impl Writing {
+    /// Gathers `rows` into positions, writing each position as the next one starts.
+    fn add(&mut self, rows: &Reduced<'_>) -> Result<(), String> {
+        // A copy (one number a shard): the positions are written while it is read.
+        let shifts = self
+            .shifts
+            .get_or_insert_with(|| {
+                let mut games = 0u64;
+                let mut shifts = Vec::with_capacity(self.tables.len());
+                for (_, offsets, _) in &self.tables {
+                    shifts.push(games);
+                    games += offsets.len() as u64;
+                }
+                shifts
+            })
+            .clone();
+        let mut top_at = 0;
+        for (i, chunk) in rows.key.chunks_exact(KEY_BYTES).enumerate() {
+            let key: [u8; KEY_BYTES] = chunk.try_into().map_err(|_| "a short key".to_owned())?;
+            let tops = top_at..top_at + usize::from(rows.top_len[i]);
+            top_at = tops.end;
             let top = tops
                 .map(|t| {
                     let (shard, number) =
-                        (counts.top_game[t] >> SHARD_SHIFT, counts.top_game[t] & ((1 << SHARD_SHIFT) - 1));
+                        (rows.top_game[t] >> SHARD_SHIFT, rows.top_game[t] & ((1 << SHARD_SHIFT) - 1));
                     let shift = shifts
                         .get(shard as usize)
                         .ok_or_else(|| format!("a game of shard {shard}, of {}", shifts.len()))?;
-                    Ok(TopGame { rating: counts.top_rating[t], game: shift + number })
+                    Ok(TopGame { rating: rows.top_rating[t], game: shift + number })
                 })
                 .collect::<Result<Vec<_>, String>>()?;
-            let sum = |n: usize| counts.sums[n][i];
-            moves.push(TreeMove {
-                code: counts.code[i],
+            let sum = |n: usize| rows.sums[n][i];
+            let played = rows.first_played[i];
+            match self.key {
+                Some(at) if at == key => {
+                    if played < self.last_played || self.moves.iter().any(|m| m.code == rows.code[i]) {
+                        return Err(
+                            "a position's moves twice or out of order: the rows are not reduced and sorted".to_owned()
+                        );
+                    }
+                }
+                Some(at) if at > key => return Err("the rows are not in key order".to_owned()),
+                _ => {
+                    self.flush().map_err(|e| e.to_string())?;
+                    self.key = Some(key);
+                }
+            }
+            self.last_played = played;
+            self.moves.push(TreeMove {
+                code: rows.code[i],
                 games: sum(0),
                 wins: sum(1),
                 draws: sum(2),
@@ -279,29 +363,40 @@ fn write_tree(counts: &Reduced<'_>, tables: &[(&[u8], &[u64], Vec<TreeSource>)])
                 mover_rated: sum(5),
                 opponent_rating_sum: sum(6),
                 opponent_rated: sum(7),
-                first_year: counts.first_year[i],
-                last_year: counts.last_year[i],
+                first_year: rows.first_year[i],
+                last_year: rows.last_year[i],
                 top,
                 exact: None,
             });
         }
-        if moves.windows(2).any(|w| w[0].code == w[1].code) {
-            return Err("a move counted twice in a position: the counts are not reduced".to_owned());
+        Ok(())
+    }
+
+    /// Writes the position gathered, if any.
+    fn flush(&mut self) -> io::Result<()> {
+        if let Some(key) = self.key.take() {
+            self.tree.position(&key, &self.moves)?;
+            self.positions += 1;
+            self.moves.clear();
         }
-        let key: [u8; KEY_BYTES] = counts.key(position[0]).try_into().map_err(|_| "a short key".to_owned())?;
-        writer.position(&key, &moves).map_err(|e| e.to_string())?;
-        positions += 1;
+        Ok(())
     }
-    // The game tables joined in shard order, each one's record offsets moved past the ones before.
-    let mut bytes = Vec::new();
-    let mut offsets = Vec::new();
-    let mut sources = Vec::new();
-    for (table, theirs, their_sources) in tables {
-        let before = bytes.len() as u64;
-        offsets.extend(theirs.iter().map(|o| o + before));
-        bytes.extend_from_slice(table);
-        sources.extend_from_slice(their_sources);
+
+    /// The last position, then the game tables joined in shard order (each one's record
+    /// offsets moved past the ones before), and the file put in place.
+    fn finish(mut self) -> io::Result<u64> {
+        self.flush()?;
+        let mut bytes = Vec::new();
+        let mut offsets = Vec::new();
+        let mut sources = Vec::new();
+        for (table, theirs, their_sources) in &self.tables {
+            let before = bytes.len() as u64;
+            offsets.extend(theirs.iter().map(|o| o + before));
+            bytes.extend_from_slice(table);
+            sources.extend_from_slice(their_sources);
+        }
+        let (file, _) = self.tree.finish(&mut bytes.as_slice(), &offsets, &sources)?;
+        file.commit()?;
+        Ok(self.positions)
     }
-    let (out, _) = writer.finish(&mut bytes.as_slice(), &offsets, &sources).map_err(|e| e.to_string())?;
-    Ok((out, positions))
 }

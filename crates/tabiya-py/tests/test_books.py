@@ -75,20 +75,22 @@ def test_counts_reduced_by_hand_give_the_cli_book(tmp_path, sample_pgn):
                 rows[k] = [old[0], old[1] + row[1], old[2] + row[2], old[3] + row[3], min(old[4], row[4])]
             else:
                 rows[k] = row
-    keys = list(rows)
+    # In key then first-played order, as the Spark build hands them to the writer.
+    keys = sorted(rows, key=lambda k: (k[0], rows[k][4]))
     col = lambda j, t: np.array([rows[k][j] for k in keys], dtype=t)
     out = tmp_path / "reduced.bin"
-    tabiya.write_polyglot_counts(
-        str(out),
-        np.array([k[0] for k in keys], dtype=np.uint64),
-        np.array([k[1] for k in keys], dtype=np.uint16),
-        col(0, bool),
-        col(1, np.uint32),
-        col(2, np.uint32),
-        col(3, np.uint32),
-        col(4, np.uint64),
-        min_games=1,
-    )
+    writer = tabiya.PolyglotCountsWriter(str(out), min_games=1)
+    half = len(keys) // 2
+    for part in (slice(0, half), slice(half, None)):
+        writer.add(
+            np.array([k[0] for k in keys], dtype=np.uint64)[part],
+            np.array([k[1] for k in keys], dtype=np.uint16)[part],
+            col(0, bool)[part],
+            col(1, np.uint32)[part],
+            col(2, np.uint32)[part],
+            col(3, np.uint32)[part],
+        )
+    assert writer.finish() * 16 == out.stat().st_size
     assert out.read_bytes() == expected.read_bytes()
     # python-chess reads it.
     with chess.polyglot.open_reader(out) as reader:

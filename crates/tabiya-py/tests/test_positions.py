@@ -94,3 +94,84 @@ def test_tree_keys_are_the_parquet_tables(tmp_path, sample_pgn):
     assert got.shape == (len(expected), 26)
     assert [row.tobytes() for row in got] == expected
     assert "tree_key" not in next(iter(tabiya.positions(sample_pgn)))
+
+
+EN_PASSANT = """[Event "pinned"]
+[SetUp "1"]
+[FEN "7k/2p5/8/KP5r/8/8/8/8 b - - 0 1"]
+[Result "*"]
+
+1... c5 2. Ka4 Kg8 *
+
+[Event "free"]
+[SetUp "1"]
+[FEN "7k/2p5/8/1P6/8/8/8/K7 b - - 0 1"]
+[Result "1-0"]
+
+1... c5 2. bxc6 Kg8 1-0
+"""
+
+
+def test_en_passant_only_when_legal(tmp_path):
+    """After 1... c5 both positions have a pawn beside c5; only in the second may it take (in
+    the first the capture opens the fifth rank to the rook): python-chess's
+    `has_legal_en_passant`."""
+    path = tmp_path / "ep.pgn"
+    path.write_text(EN_PASSANT)
+    expected = expected_rows(path)
+    got = next(iter(tabiya.positions(path)))
+    assert [row[3] for row in expected] == got["en_passant"].tolist() == [-1, -1, -1, -1, chess.C6, -1]
+
+
+def test_file_objects_compressed_files_and_paths_give_the_same_rows(tmp_path, sample_pgn):
+    import gzip
+    import io
+
+    def rows(source, **options):
+        batches = list(tabiya.positions(source, **options))
+        return {k: np.concatenate([b[k] for b in batches]) for k in batches[0]}
+
+    plain = rows(sample_pgn)
+    packed = tmp_path / "sample.pgn.gz"
+    packed.write_bytes(gzip.compress(sample_pgn.read_bytes()))
+    for other in (rows(packed), rows(io.BytesIO(sample_pgn.read_bytes())), rows(sample_pgn, batch_size=7)):
+        assert other.keys() == plain.keys()
+        for k in plain:
+            assert (other[k] == plain[k]).all(), k
+    # The games read one by one (the tree keys' path) give the same rows.
+    keyed = rows(sample_pgn, tree_keys=True)
+    for k in plain:
+        assert (keyed[k] == plain[k]).all(), k
+
+
+BROKEN = """[Event "one"]
+[Result "1-0"]
+
+1. e4 e5 1-0
+
+[Event "two"]
+[SetUp "1"]
+[FEN "not a position"]
+[Result "*"]
+
+1. e4 *
+
+[Event "three"]
+[Result "0-1"]
+
+1. d4 d5 2. c4 0-1
+"""
+
+
+def test_games_that_cannot_be_read_keep_their_numbers(tmp_path):
+    path = tmp_path / "broken.pgn"
+    path.write_text(BROKEN)
+    got = next(iter(tabiya.positions(path, on_error="skip")))
+    assert got["game"].tolist() == [0, 0, 2, 2, 2]
+    assert got["result"].tolist() == [1, 1, -1, -1, -1]
+    try:
+        list(tabiya.positions(path))
+    except tabiya.TabiyaError as e:
+        assert (e.file, e.number, e.unit) == (str(path), 2, "game")
+    else:
+        raise AssertionError("the second game cannot be read")

@@ -30,14 +30,14 @@ from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Union
 from ._tabiya import (
     Game,
     GameReader,
+    PolyglotCountsWriter,
     PositionReader,
     TabiyaError,
+    TreeCountsWriter,
     book_counts,
     read_games,
     tree_counts,
     write_games,
-    write_polyglot_counts,
-    write_tree_counts,
 )
 from ._tabiya import Book as _Book
 from ._tabiya import positions as _positions
@@ -47,8 +47,10 @@ __all__ = [
     "BookEntry",
     "Game",
     "GameReader",
+    "PolyglotCountsWriter",
     "PositionReader",
     "TabiyaError",
+    "TreeCountsWriter",
     "book_counts",
     "open_book",
     "positions",
@@ -56,8 +58,6 @@ __all__ = [
     "to_python_chess",
     "tree_counts",
     "write_games",
-    "write_polyglot_counts",
-    "write_tree_counts",
 ]
 
 
@@ -209,7 +209,8 @@ def positions(
       capture is legal, else -1);
     - ``move`` uint16: from + 64 × to + 4096 × promotion (0 none, 2 knight, 3 bishop, 4 rook,
       5 queen), castling as the king's move (``e1g1``);
-    - ``result`` int8 (1 White won, 0 draw, -1 Black won, 2 unknown), ``white_elo`` and
+    - ``result`` int8 (1 White won, 0 draw, -1 Black won, 2 unknown: ``*``, or a game cut at an
+      illegal move, as :func:`read_games` reads it), ``white_elo`` and
       ``black_elo`` uint16 (0 when absent), ``ply`` uint16 (from 0), ``game`` uint64 (the
       game's index in the source, from 0, counting games that could not be read);
     - with ``tree_keys=True``, ``tree_key`` uint8 (n, 26): the position's key in ``tabiya

@@ -103,40 +103,50 @@ def book_counts(
     min_black_elo: int = 0,
     min_strong_elo: int = 0,
 ) -> Dict[str, Any]: ...
-def write_polyglot_counts(
-    path: PathLike,
-    key: npt.NDArray[np.uint64],
-    raw_move: npt.NDArray[np.uint16],
-    black: npt.NDArray[np.bool_],
-    games: npt.NDArray[np.uint32],
-    wins: npt.NDArray[np.uint32],
-    losses: npt.NDArray[np.uint32],
-    order: npt.NDArray[np.uint64],
-    *,
-    min_games: int = 3,
-    min_score: float = 0.0,
-    only: Optional[str] = None,
-    uniform: bool = False,
-    force: bool = False,
-) -> int: ...
+class PolyglotCountsWriter:
+    def __init__(
+        self,
+        path: PathLike,
+        *,
+        min_games: int = 3,
+        min_score: float = 0.0,
+        only: Optional[str] = None,
+        uniform: bool = False,
+        force: bool = False,
+    ) -> None: ...
+    def add(
+        self,
+        key: npt.NDArray[np.uint64],
+        raw_move: npt.NDArray[np.uint16],
+        black: npt.NDArray[np.bool_],
+        games: npt.NDArray[np.uint32],
+        wins: npt.NDArray[np.uint32],
+        losses: npt.NDArray[np.uint32],
+    ) -> None: ...
+    def finish(self) -> int: ...
+
 def tree_counts(
     path: PathLike, *, shard: int = 0, max_ply: Optional[int] = None, memory: int = 1 << 30
 ) -> Dict[str, Any]: ...
-def write_tree_counts(
-    path: PathLike,
-    key: bytes,
-    code: npt.NDArray[np.uint16],
-    first_played: npt.NDArray[np.uint64],
-    sums: List[npt.NDArray[np.uint64]],
-    first_year: npt.NDArray[np.uint16],
-    last_year: npt.NDArray[np.uint16],
-    top_len: npt.NDArray[np.uint8],
-    top_rating: npt.NDArray[np.uint16],
-    top_game: npt.NDArray[np.uint64],
-    tables: List[Tuple[bytes, npt.NDArray[np.uint64], List[Tuple[str, int]]]],
-    *,
-    force: bool = False,
-) -> int: ...
+class TreeCountsWriter:
+    def __init__(self, path: PathLike, *, force: bool = False) -> None: ...
+    def add_shard(
+        self, shard: int, table: bytes, table_offsets: npt.NDArray[np.uint64], sources: List[Tuple[str, int]]
+    ) -> None: ...
+    def add(
+        self,
+        key: bytes,
+        code: npt.NDArray[np.uint16],
+        first_played: npt.NDArray[np.uint64],
+        sums: List[npt.NDArray[np.uint64]],
+        first_year: npt.NDArray[np.uint16],
+        last_year: npt.NDArray[np.uint16],
+        top_len: npt.NDArray[np.uint8],
+        top_rating: npt.NDArray[np.uint16],
+        top_game: npt.NDArray[np.uint64],
+    ) -> None: ...
+    def finish(self, shards: int) -> int: ...
+
 def wthor_games(path: PathLike, *, names: Optional[PathLike] = None) -> Dict[str, Any]: ...
 def wthor_positions(path: PathLike, *, plies: Optional[int] = None, empties: Optional[int] = None) -> Dict[str, Any]: ...
 def solve(black: int, white: int, black_to_move: bool = True) -> Tuple[int, List[str]]: ...

@@ -9,8 +9,11 @@ concatenation of ``paths`` in that order:
 2. Spark sums the counts of equal (key, move) across the cluster and keeps the least
    ``order``: the order the moves were first played in the concatenated input, which breaks
    ties of weight as ``polyglot make-book`` does;
-3. the driver writes the Polyglot book from the summed counts (``tabiya.write_polyglot_counts``),
-   with make-book's weights and filters.
+3. the summed counts are sorted by key (as Polyglot orders them: unsigned) then ``order`` on
+   the cluster and come to the driver a partition at a time (``toLocalIterator``), where
+   ``tabiya.PolyglotCountsWriter`` writes each position's entries as the next one starts,
+   with make-book's weights and filters: the driver holds one partition, whatever the book's
+   size.
 
 ``build_tree(spark, paths, out)`` gives the same bytes as ``tabiya tree`` run on ``paths`` in
 that order (``tabiya convert a.tree b.tree -o ab.tree`` merges trees by the same rule):
@@ -21,8 +24,12 @@ that order (``tabiya convert a.tree b.tree -o ab.tree`` merges trees by the same
    shard carrying its game table;
 2. Spark adds up the rows of equal (key, move): sums, the least known first year, the
    greatest last year, the five best games by rating then number;
-3. the driver writes the tree (``tabiya.write_tree_counts``): each shard's games numbered
-   after the games of the shards before it, the game tables joined in shard order.
+3. the summed rows are sorted by key then first play on the cluster and come to the driver a
+   partition at a time, the shards' game tables first (their key is empty), where
+   ``tabiya.TreeCountsWriter`` writes each position as the next one starts, each shard's
+   games numbered after the games of the shards before it, and the game tables joined in
+   shard order at the end: the driver holds one partition and the game tables, whatever the
+   tree's size.
 
 The shards must be readable at the same path
 on every executor (a shared file system); on a cluster, ``spark-submit`` with the wheel of
@@ -32,7 +39,7 @@ this package installed on every node (or ``--py-files``), as the README says.
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Iterable, Optional, Union
+from typing import Any, Dict, Iterable, Iterator, Optional, Union
 
 import numpy as np
 
@@ -42,9 +49,20 @@ __all__ = ["build_book", "build_tree", "local_session", "COUNT_SCHEMA", "TREE_SC
 #: 64-bit key is carried as its signed twin).
 COUNT_SCHEMA = "key long, raw_move int, black boolean, games long, wins long, draws long, losses long, order long"
 
-# Rows with these raw_move values carry a shard's summary (key = the shard), not a move.
+# Rows with these raw_move values carry a shard's summary (key = the shard), not a move: the
+# first four of _BOOK_SUMMARY in games, wins, draws, losses, and the last four.
 _SUMMARY_GAMES = -1
 _SUMMARY_READING = -2
+_BOOK_SUMMARY = [
+    "games_added",
+    "games_chess960",
+    "games_below_min_elo",
+    "games_invalid_start",
+    "moves_added",
+    "unreadable",
+    "warnings",
+    "cut",
+]
 
 
 def _count_batches(batches: Iterable[Any], options: Dict[str, int]) -> Iterable[Any]:
@@ -59,8 +77,8 @@ def _count_batches(batches: Iterable[Any], options: Dict[str, int]) -> Iterable[
             s = counts["summary"]
             summary = np.array(
                 [
-                    [shard, _SUMMARY_GAMES, s["games_added"], s["games_chess960"], s["games_below_min_elo"], s["games_invalid_start"]],
-                    [shard, _SUMMARY_READING, s["moves_added"], s["unreadable"], s["warnings"], s["cut"]],
+                    [shard, _SUMMARY_GAMES, *(s[name] for name in _BOOK_SUMMARY[:4])],
+                    [shard, _SUMMARY_READING, *(s[name] for name in _BOOK_SUMMARY[4:])],
                 ],
                 dtype=np.int64,
             )
@@ -79,12 +97,12 @@ def _count_batches(batches: Iterable[Any], options: Dict[str, int]) -> Iterable[
             )
 
 
-def local_session(cores: int = 2, app: str = "tabiya", driver_memory: str = "4g") -> Any:
+def local_session(cores: int = 2, app: str = "tabiya", driver_memory: str = "1g") -> Any:
     """A ``SparkSession`` on this machine (``local[cores]``, Arrow hand-over on, no web UI, a
-    shuffle partition per core × 2, ``driver_memory`` of JVM heap: the driver collects the
-    reduced counts, and a full-depth tree of the medium corpus file's 32,000 games does not fit
-    Spark's default 1g), its Python workers this interpreter: for trying the builds, the tests
-    and the benchmarks. On a cluster, use the cluster's session."""
+    shuffle partition per core × 2, ``driver_memory`` of JVM heap: Spark's default is enough,
+    the builds stream their counts to the driver a partition at a time), its Python workers
+    this interpreter: for trying the builds, the tests and the benchmarks. On a cluster, use
+    the cluster's session."""
     import sys
 
     from pyspark.sql import SparkSession
@@ -112,13 +130,39 @@ def _shards(spark: Any, paths: Iterable[Union[str, "os.PathLike[str]"]], out: An
     return spark.createDataFrame(list(enumerate(paths)), "shard long, path string").repartition(len(paths))
 
 
-def _collect(frame: Any) -> Any:
-    """A DataFrame on the driver as a pyarrow Table (``toArrow``, PySpark 4; else through pandas)."""
+def _to_driver(frame: Any) -> Iterator[Any]:
+    """The rows of ``frame`` on the driver as pyarrow record batches in the frame's order, a
+    partition at a time (``toLocalIterator``): the driver holds one partition, never the
+    frame. Each Arrow batch crosses as one row of its IPC bytes, not as a row per row."""
     import pyarrow as pa
 
-    if hasattr(frame, "toArrow"):
-        return frame.toArrow()
-    return pa.Table.from_pandas(frame.toPandas(), preserve_index=False)
+    def ipc(batches: Iterable[Any]) -> Iterable[Any]:
+        for batch in batches:
+            sink = pa.BufferOutputStream()
+            with pa.ipc.new_stream(sink, batch.schema) as writer:
+                writer.write_batch(batch)
+            yield pa.RecordBatch.from_arrays([pa.array([sink.getvalue()], pa.binary())], names=["ipc"])
+
+    for row in frame.mapInArrow(ipc, "ipc binary").toLocalIterator():
+        yield from pa.ipc.open_stream(pa.py_buffer(row.ipc))
+
+
+def _book_rows(shards: Any, options: Dict[str, int]) -> Any:
+    """The book's counts of ``shards`` summed on the cluster, in the order the driver writes
+    them: by key (unsigned, as Polyglot orders it: the keys Spark holds as negative longs come
+    last), then ``order``."""
+    from pyspark.sql import functions as F
+
+    counted = shards.mapInArrow(lambda batches: _count_batches(batches, options), COUNT_SCHEMA)
+    reduced = counted.groupBy("key", "raw_move").agg(
+        F.first("black").alias("black"),
+        F.sum("games").alias("games"),
+        F.sum("wins").alias("wins"),
+        F.sum("draws").alias("draws"),
+        F.sum("losses").alias("losses"),
+        F.min("order").alias("order"),
+    )
+    return reduced.orderBy(F.col("key") < 0, "key", "order")
 
 
 def build_book(
@@ -146,8 +190,6 @@ def build_book(
     ``games_below_min_elo``, ``games_invalid_start``, ``moves_added``, ``unreadable``,
     ``warnings``, ``cut`` (games counted up to an illegal move; summed over the shards) and
     ``entries`` written."""
-    from pyspark.sql import functions as F
-
     import tabiya
 
     if only_white and only_black:
@@ -160,46 +202,29 @@ def build_book(
         min_black_elo=min_black_elo,
         min_strong_elo=min_strong_elo,
     )
-    counted = shards.mapInArrow(lambda batches: _count_batches(batches, options), COUNT_SCHEMA)
-    reduced = counted.groupBy("key", "raw_move").agg(
-        F.first("black").alias("black"),
-        F.sum("games").alias("games"),
-        F.sum("wins").alias("wins"),
-        F.sum("draws").alias("draws"),
-        F.sum("losses").alias("losses"),
-        F.min("order").alias("order"),
-    )
-    table = _collect(reduced)
-    columns = {name: table.column(name).to_numpy() for name in table.column_names}
-    raw_move = columns["raw_move"]
-    moves = raw_move >= 0
-    summary = {
-        "games_added": int(columns["games"][raw_move == _SUMMARY_GAMES].sum()),
-        "games_chess960": int(columns["wins"][raw_move == _SUMMARY_GAMES].sum()),
-        "games_below_min_elo": int(columns["draws"][raw_move == _SUMMARY_GAMES].sum()),
-        "games_invalid_start": int(columns["losses"][raw_move == _SUMMARY_GAMES].sum()),
-        "moves_added": int(columns["games"][raw_move == _SUMMARY_READING].sum()),
-        "unreadable": int(columns["wins"][raw_move == _SUMMARY_READING].sum()),
-        "warnings": int(columns["draws"][raw_move == _SUMMARY_READING].sum()),
-        "cut": int(columns["losses"][raw_move == _SUMMARY_READING].sum()),
-    }
     only = "white" if only_white else "black" if only_black else None
-    summary["entries"] = tabiya.write_polyglot_counts(
-        os.fspath(out),
-        np.ascontiguousarray(columns["key"][moves].astype(np.int64).view(np.uint64)),
-        np.ascontiguousarray(raw_move[moves].astype(np.uint16)),
-        np.ascontiguousarray(columns["black"][moves].astype(bool)),
-        np.ascontiguousarray(columns["games"][moves].astype(np.uint32)),
-        np.ascontiguousarray(columns["wins"][moves].astype(np.uint32)),
-        np.ascontiguousarray(columns["losses"][moves].astype(np.uint32)),
-        np.ascontiguousarray(columns["order"][moves].astype(np.int64).view(np.uint64)),
-        min_games=min_games,
-        min_score=min_score,
-        only=only,
-        uniform=uniform,
-        force=force,
+    writer = tabiya.PolyglotCountsWriter(
+        os.fspath(out), min_games=min_games, min_score=min_score, only=only, uniform=uniform, force=force
     )
-    return summary
+    sums = {name: 0 for name in _BOOK_SUMMARY}
+    for batch in _to_driver(_book_rows(shards, options)):
+        c = {name: batch.column(name).to_numpy(zero_copy_only=False) for name in batch.schema.names}
+        raw_move = c["raw_move"]
+        for kind, names in ((_SUMMARY_GAMES, _BOOK_SUMMARY[:4]), (_SUMMARY_READING, _BOOK_SUMMARY[4:])):
+            rows = raw_move == kind
+            for name, column in zip(names, ("games", "wins", "draws", "losses")):
+                sums[name] += int(c[column][rows].sum())
+        moves = raw_move >= 0
+        writer.add(
+            np.ascontiguousarray(c["key"][moves].astype(np.int64).view(np.uint64)),
+            np.ascontiguousarray(raw_move[moves].astype(np.uint16)),
+            np.ascontiguousarray(c["black"][moves].astype(bool)),
+            np.ascontiguousarray(c["games"][moves].astype(np.uint32)),
+            np.ascontiguousarray(c["wins"][moves].astype(np.uint32)),
+            np.ascontiguousarray(c["losses"][moves].astype(np.uint32)),
+        )
+    sums["entries"] = writer.finish()
+    return sums
 
 
 #: The tree's sums, as ``tabiya.tree_counts`` names them.
@@ -266,6 +291,29 @@ def _tree_batches(batches: Iterable[Any], options: Dict[str, Any]) -> Iterable[A
             )
 
 
+def _tree_rows(shards: Any, options: Dict[str, Any]) -> Any:
+    """The tree's rows of ``shards`` added up on the cluster, in the order the driver writes
+    them: the shards' rows (an empty key) first, in shard order; then the positions in key
+    order, each one's moves in the order they were first played."""
+    from pyspark.sql import functions as F
+
+    counted = shards.mapInArrow(lambda batches: _tree_batches(batches, options), TREE_SCHEMA)
+    known_year = F.when(F.col("first_year") > 0, F.col("first_year"))
+    reduced = counted.groupBy("key", "code").agg(
+        # A position's moves in the order they were first played, over the shards in order.
+        F.min("first_played").alias("first_played"),
+        *[F.sum(name).alias(name) for name in _TREE_SUMS],
+        F.coalesce(F.min(known_year), F.lit(0)).alias("first_year"),
+        F.max("last_year").alias("last_year"),
+        # Best first: the highest rating, then the lowest number (the shard, then the game).
+        F.slice(F.sort_array(F.flatten(F.collect_list("top"))), 1, 5).alias("top"),
+        F.first("shard_table", ignorenulls=True).alias("shard_table"),
+        F.first("table_offsets", ignorenulls=True).alias("table_offsets"),
+        F.first("sources", ignorenulls=True).alias("sources"),
+    )
+    return reduced.orderBy("key", "first_played", "code")
+
+
 def build_tree(
     spark: Any,
     paths: Iterable[Union[str, "os.PathLike[str]"]],
@@ -284,56 +332,44 @@ def build_tree(
     ``games_invalid_start``, ``games_unreadable``, ``moves_added``, ``games_cut`` (games
     counted up to an illegal move; summed over the shards) and the ``positions`` written.
 
-    The driver collects every reduced (position, move) row (about 200 bytes each in its JVM):
-    give it the memory (``spark.driver.memory``), or build trees of parts with ``max_ply`` or
-    fewer shards and merge them with ``tabiya convert a.tree b.tree -o ab.tree``."""
+    The driver holds one partition of the sorted rows at a time, and the shards' game tables
+    (a few dozen bytes a game)."""
     import json
 
+    import pyarrow as pa
     import pyarrow.compute as pc
-    from pyspark.sql import functions as F
 
     import tabiya
 
+    paths = list(paths)
     shards = _shards(spark, paths, out, force)
     options = dict(max_ply=max_ply, memory=memory)
-    counted = shards.mapInArrow(lambda batches: _tree_batches(batches, options), TREE_SCHEMA)
-    known_year = F.when(F.col("first_year") > 0, F.col("first_year"))
-    reduced = counted.groupBy("key", "code").agg(
-        # A position's moves in the order they were first played, over the shards in order.
-        F.min("first_played").alias("first_played"),
-        *[F.sum(name).alias(name) for name in _TREE_SUMS],
-        F.coalesce(F.min(known_year), F.lit(0)).alias("first_year"),
-        F.max("last_year").alias("last_year"),
-        # Best first: the highest rating, then the lowest number (the shard, then the game).
-        F.slice(F.sort_array(F.flatten(F.collect_list("top"))), 1, 5).alias("top"),
-        F.first("shard_table", ignorenulls=True).alias("shard_table"),
-        F.first("table_offsets", ignorenulls=True).alias("table_offsets"),
-        F.first("sources", ignorenulls=True).alias("sources"),
-    )
-    table = _collect(reduced)
-    is_shard = pc.equal(pc.binary_length(table.column("key")), 0)
-    shard_rows = table.filter(is_shard).sort_by("code").to_pylist()
-    if [row["code"] for row in shard_rows] != list(range(len(shard_rows))):
-        raise RuntimeError("a shard's game table is missing from the counts")
-    moves = table.filter(pc.invert(is_shard))
-    top = moves.column("top").combine_chunks()
-    flat = top.flatten()
-    summary = {name: sum(row[sum_name] for row in shard_rows) for name, sum_name in zip(_TREE_SUMMARY, _TREE_SUMS)}
-    summary["positions"] = tabiya.write_tree_counts(
-        os.fspath(out),
-        b"".join(moves.column("key").to_pylist()),
-        moves.column("code").to_numpy().astype(np.uint16),
-        np.ascontiguousarray(moves.column("first_played").to_numpy().view(np.uint64)),
-        [np.ascontiguousarray(moves.column(name).to_numpy().view(np.uint64)) for name in _TREE_SUMS],
-        moves.column("first_year").to_numpy().astype(np.uint16),
-        moves.column("last_year").to_numpy().astype(np.uint16),
-        top.value_lengths().to_numpy(zero_copy_only=False).astype(np.uint8),
-        (-flat.field("neg_rating").to_numpy()).astype(np.uint16),
-        np.ascontiguousarray(flat.field("game").to_numpy().view(np.uint64)),
-        [
-            (row["shard_table"], np.frombuffer(row["table_offsets"], "<u8").astype(np.uint64), [tuple(s) for s in json.loads(row["sources"])])
-            for row in shard_rows
-        ],
-        force=force,
-    )
+    writer = tabiya.TreeCountsWriter(os.fspath(out), force=force)
+    summary = {name: 0 for name in _TREE_SUMMARY}
+    for batch in _to_driver(_tree_rows(shards, options)):
+        is_shard = pc.equal(pc.binary_length(batch.column("key")), 0)
+        for row in batch.filter(is_shard).to_pylist():
+            offsets = np.frombuffer(row["table_offsets"], "<u8").astype(np.uint64)
+            sources = [tuple(s) for s in json.loads(row["sources"])]
+            writer.add_shard(row["code"], row["shard_table"], offsets, sources)
+            for name, sum_name in zip(_TREE_SUMMARY, _TREE_SUMS):
+                summary[name] += row[sum_name]
+        moves = batch.filter(pc.invert(is_shard))
+        if moves.num_rows == 0:
+            continue
+        keys = moves.column("key").cast(pa.binary(26))
+        top = moves.column("top")
+        flat = top.flatten()
+        writer.add(
+            keys.buffers()[1].to_pybytes()[26 * keys.offset : 26 * (keys.offset + len(keys))],
+            moves.column("code").to_numpy().astype(np.uint16),
+            np.ascontiguousarray(moves.column("first_played").to_numpy().view(np.uint64)),
+            [np.ascontiguousarray(moves.column(name).to_numpy().view(np.uint64)) for name in _TREE_SUMS],
+            moves.column("first_year").to_numpy().astype(np.uint16),
+            moves.column("last_year").to_numpy().astype(np.uint16),
+            top.value_lengths().to_numpy(zero_copy_only=False).astype(np.uint8),
+            (-flat.field("neg_rating").to_numpy()).astype(np.uint16),
+            np.ascontiguousarray(flat.field("game").to_numpy().view(np.uint64)),
+        )
+    summary["positions"] = writer.finish(len(paths))
     return summary
