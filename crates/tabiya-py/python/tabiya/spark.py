@@ -141,7 +141,7 @@ def _to_driver(frame: Any) -> Iterator[Any]:
             sink = pa.BufferOutputStream()
             with pa.ipc.new_stream(sink, batch.schema) as writer:
                 writer.write_batch(batch)
-            yield pa.RecordBatch.from_arrays([pa.array([sink.getvalue()], pa.binary())], names=["ipc"])
+            yield pa.RecordBatch.from_arrays([pa.array([sink.getvalue().to_pybytes()], pa.binary())], names=["ipc"])
 
     for row in frame.mapInArrow(ipc, "ipc binary").toLocalIterator():
         yield from pa.ipc.open_stream(pa.py_buffer(row.ipc))
