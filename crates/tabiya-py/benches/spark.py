@@ -61,7 +61,7 @@ def main(what, out_dir, cli, *shards):
 
     out = os.path.join(out_dir, f"spark.{suffix}")
     frame = tabiya_spark._shards(session, shards, out, True)
-    rows = tabiya_spark._book_rows(frame, {}) if what == "book" else tabiya_spark._tree_rows(frame, {})
+    rows = (tabiya_spark._book_rows if what == "book" else tabiya_spark._tree_rows)(frame, shards, {})
     timed("the cluster's side alone (counted, summed, sorted; noop sink)", lambda: rows.write.format("noop").mode("overwrite").save())
 
     build = tabiya_spark.build_book if what == "book" else tabiya_spark.build_tree

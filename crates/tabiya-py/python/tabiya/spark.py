@@ -130,6 +130,16 @@ def _shards(spark: Any, paths: Iterable[Union[str, "os.PathLike[str]"]], out: An
     return spark.createDataFrame(list(enumerate(paths)), "shard long, path string").repartition(len(paths))
 
 
+def _sorted(frame: Any, paths: Iterable[str], *columns: Any) -> Any:
+    """``frame`` sorted by ``columns`` in partitions of about 16 MiB of rows (one a MiB of
+    input, at least one a shuffle partition): the most the driver holds at a time. Not
+    ``orderBy``, whose partitions adaptive execution merges up to 64 MiB and more, a task
+    result the driver's block manager may drop under a 1g heap."""
+    parts = int(frame.sparkSession.conf.get("spark.sql.shuffle.partitions"))
+    parts = max(parts, sum(os.path.getsize(p) for p in paths) >> 20)
+    return frame.repartitionByRange(parts, *columns).sortWithinPartitions(*columns)
+
+
 def _to_driver(frame: Any) -> Iterator[Any]:
     """The rows of ``frame`` on the driver as pyarrow record batches in the frame's order, a
     partition at a time (``toLocalIterator``): the driver holds one partition, never the
@@ -147,7 +157,7 @@ def _to_driver(frame: Any) -> Iterator[Any]:
         yield from pa.ipc.open_stream(pa.py_buffer(row.ipc))
 
 
-def _book_rows(shards: Any, options: Dict[str, int]) -> Any:
+def _book_rows(shards: Any, paths: Iterable[str], options: Dict[str, int]) -> Any:
     """The book's counts of ``shards`` summed on the cluster, in the order the driver writes
     them: by key (unsigned, as Polyglot orders it: the keys Spark holds as negative longs come
     last), then ``order``."""
@@ -162,7 +172,7 @@ def _book_rows(shards: Any, options: Dict[str, int]) -> Any:
         F.sum("losses").alias("losses"),
         F.min("order").alias("order"),
     )
-    return reduced.orderBy(F.col("key") < 0, "key", "order")
+    return _sorted(reduced, paths, F.col("key") < 0, "key", "order")
 
 
 def build_book(
@@ -194,6 +204,7 @@ def build_book(
 
     if only_white and only_black:
         raise ValueError("only_white and only_black exclude each other")
+    paths = list(paths)
     shards = _shards(spark, paths, out, force)
     options = dict(
         max_ply=max_ply,
@@ -207,7 +218,7 @@ def build_book(
         os.fspath(out), min_games=min_games, min_score=min_score, only=only, uniform=uniform, force=force
     )
     sums = {name: 0 for name in _BOOK_SUMMARY}
-    for batch in _to_driver(_book_rows(shards, options)):
+    for batch in _to_driver(_book_rows(shards, paths, options)):
         c = {name: batch.column(name).to_numpy(zero_copy_only=False) for name in batch.schema.names}
         raw_move = c["raw_move"]
         for kind, names in ((_SUMMARY_GAMES, _BOOK_SUMMARY[:4]), (_SUMMARY_READING, _BOOK_SUMMARY[4:])):
@@ -291,7 +302,7 @@ def _tree_batches(batches: Iterable[Any], options: Dict[str, Any]) -> Iterable[A
             )
 
 
-def _tree_rows(shards: Any, options: Dict[str, Any]) -> Any:
+def _tree_rows(shards: Any, paths: Iterable[str], options: Dict[str, Any]) -> Any:
     """The tree's rows of ``shards`` added up on the cluster, in the order the driver writes
     them: the shards' rows (an empty key) first, in shard order; then the positions in key
     order, each one's moves in the order they were first played."""
@@ -311,7 +322,7 @@ def _tree_rows(shards: Any, options: Dict[str, Any]) -> Any:
         F.first("table_offsets", ignorenulls=True).alias("table_offsets"),
         F.first("sources", ignorenulls=True).alias("sources"),
     )
-    return reduced.orderBy("key", "first_played", "code")
+    return _sorted(reduced, paths, "key", "first_played", "code")
 
 
 def build_tree(
@@ -346,7 +357,7 @@ def build_tree(
     options = dict(max_ply=max_ply, memory=memory)
     writer = tabiya.TreeCountsWriter(os.fspath(out), force=force)
     summary = {name: 0 for name in _TREE_SUMMARY}
-    for batch in _to_driver(_tree_rows(shards, options)):
+    for batch in _to_driver(_tree_rows(shards, paths, options)):
         is_shard = pc.equal(pc.binary_length(batch.column("key")), 0)
         for row in batch.filter(is_shard).to_pylist():
             offsets = np.frombuffer(row["table_offsets"], "<u8").astype(np.uint64)
