@@ -97,12 +97,13 @@ def _count_batches(batches: Iterable[Any], options: Dict[str, int]) -> Iterable[
             )
 
 
-def local_session(cores: int = 2, app: str = "tabiya", driver_memory: str = "1g") -> Any:
+def local_session(cores: int = 2, app: str = "tabiya", driver_memory: str = "4g") -> Any:
     """A ``SparkSession`` on this machine (``local[cores]``, Arrow hand-over on, no web UI, a
-    shuffle partition per core × 2, ``driver_memory`` of JVM heap: Spark's default is enough,
-    the builds stream their counts to the driver a partition at a time), its Python workers
-    this interpreter: for trying the builds, the tests and the benchmarks. On a cluster, use
-    the cluster's session."""
+    shuffle partition per core × 2, ``driver_memory`` of JVM heap: the builds stream their
+    counts to the driver a partition at a time, but in local mode the executors' aggregation
+    shares that heap, and a second full-depth tree of the medium corpus file in one 1g session
+    ran out of it), its Python workers this interpreter: for trying the builds, the tests and
+    the benchmarks. On a cluster, use the cluster's session."""
     import sys
 
     from pyspark.sql import SparkSession
