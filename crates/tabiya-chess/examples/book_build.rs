@@ -2,6 +2,8 @@
 //! `cargo run --release -p tabiya-chess --example book_build -- polyglot|kvetka PGN OUT [MAX_PLY]`
 //! (Polyglot: `--min-games 1`, OUT a `.bin`; Kvetka: OUT a `.kob`, MAX_PLY its `--max-move`).
 //! A compressed PGN is read as a stream, as `tabiya book` reads it.
+//! `book_build kvetka-polyglot BOOK_0.kob OUT.bin` converts a Kvetka book to Polyglot as
+//! `tabiya convert` does, for timing that conversion alone.
 
 use std::path::Path;
 
@@ -13,8 +15,16 @@ use tabiya_chess::polyglot::{self, MakeOptions};
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [kind, pgn, out, rest @ ..] = &args[..] else {
-        return Err("usage: book_build polyglot|kvetka PGN OUT [MAX_PLY]".into());
+        return Err("usage: book_build polyglot|kvetka PGN OUT [MAX_PLY], or kvetka-polyglot BOOK OUT".into());
     };
+    if kind == "kvetka-polyglot" {
+        let reader = tabiya_chess::kvetka::BookReader::open(Path::new(pgn), Default::default())?;
+        let (model, _) = tabiya_chess::kvetka::convert::read_model_from(&reader)?;
+        let written = polyglot::entries_of_model(model);
+        polyglot::write_entries(&written.entries, &mut std::io::BufWriter::new(std::fs::File::create(out)?))?;
+        println!("{} entries", written.entries.len());
+        return Ok(());
+    }
     let max_ply: Option<u32> = rest.first().map(|m| m.parse()).transpose()?;
     let mut data = tabiya_io::open_decompressed(Path::new(pgn))?;
     let bytes = match data.compression() {

@@ -1,6 +1,7 @@
 //! Every loss shows in the exit status (issue 16): a game whose main line ends at an illegal
 //! move loses the moves after it, and every command that reads games says so with status 1;
-//! the same games without the illegal move give 0 everywhere.
+//! the same games without the illegal move give 0 everywhere. A book reads moves only up to
+//! its ply limit: an illegal move beyond it loses nothing the book takes.
 
 use std::path::Path;
 use std::process::Command;
@@ -47,5 +48,22 @@ fn a_game_cut_at_an_illegal_move_fails_every_command_and_a_clean_one_none() {
         assert_eq!(code, Some(0), "{what} on the clean games: {said}");
         let (code, said) = status(&cut, command);
         assert_eq!(code, Some(1), "{what} on a game cut at an illegal move: {said}");
+    }
+}
+
+/// A book reads a game's moves only up to its ply limit: an illegal move beyond it is never
+/// read, so nothing the book takes is lost and the run succeeds; within the limit the game is
+/// cut and the run exits 1. In `CUT`, `2. Ke3` is the third ply of the second game.
+#[test]
+fn an_illegal_move_beyond_the_ply_limit_loses_nothing_from_a_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let cut = dir.path().join("cut.pgn");
+    std::fs::write(&cut, CUT).unwrap();
+    for output in ["out.bin", "out.kob"] {
+        for (plies, expected) in [("2", 0), ("3", 1)] {
+            let command = ["book", "{}", "-o", &format!("{{dir}}/{output}"), "--max-ply", plies];
+            let (code, said) = status(&cut, &command);
+            assert_eq!(code, Some(expected), "{}: {said}", command.join(" "));
+        }
     }
 }

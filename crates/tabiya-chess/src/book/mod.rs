@@ -102,7 +102,7 @@ pub use build::{
 pub use file::{BookError, BookFile};
 pub use filter::EloFilter;
 pub use normalized::{
-    MoveOrder, NormalizedBook, NormalizedMove, NormalizedPosition, Outcome, results_weight, stored_form,
+    ChildKeys, MoveOrder, NormalizedBook, NormalizedMove, NormalizedPosition, Outcome, results_weight, stored_form,
 };
 pub use packed::PackedPosition;
 

@@ -213,20 +213,48 @@ impl NormalizedBook {
     where
         F: Fn(&NormalizedPosition, &[NormalizedMove], &[Option<&NormalizedPosition>]) -> Vec<u64> + Sync,
     {
+        let weights = self.weights(|position, moves, index| self.children(position, moves, index), rule);
+        self.set_weights(weights);
+    }
+
+    /// [`NormalizedBook::weigh_by`] with the children found by the keys a reader recorded
+    /// while it played each move ([`ChildKeys`], one entry per move of the book, in the book's
+    /// order): no position is decoded and no move generated again.
+    pub fn weigh_by_child_keys<F>(&mut self, child_keys: &ChildKeys, rule: F)
+    where
+        F: Fn(&NormalizedPosition, &[NormalizedMove], &[Option<&NormalizedPosition>]) -> Vec<u64> + Sync,
+    {
+        let children = |position: &NormalizedPosition, moves: &[NormalizedMove], index: &FormIndex| {
+            (position.moves_start..position.moves_start + moves.len())
+                .map(|m| child_keys.forms(m).find_map(|key| index.get_key(&key)))
+                .collect()
+        };
+        let weights = self.weights(children, rule);
+        self.set_weights(weights);
+    }
+
+    /// Every move's weight by `rule`, in the order of the moves, each move's child found by
+    /// `children`.
+    fn weights<C, F>(&self, children: C, rule: F) -> Vec<u64>
+    where
+        C: Fn(&NormalizedPosition, &[NormalizedMove], &FormIndex) -> Vec<Option<usize>> + Sync,
+        F: Fn(&NormalizedPosition, &[NormalizedMove], &[Option<&NormalizedPosition>]) -> Vec<u64> + Sync,
+    {
         let index = FormIndex::new(&self.positions);
-        let weights: Vec<u64> = self
-            .positions
+        self.positions
             .par_iter()
             .flat_map_iter(|position| {
                 let moves = self.moves_of(position);
                 let children: Vec<Option<&NormalizedPosition>> =
-                    self.children(position, moves, &index).into_iter().map(|c| c.map(|i| &self.positions[i])).collect();
+                    children(position, moves, &index).into_iter().map(|c| c.map(|i| &self.positions[i])).collect();
                 let mut weights = rule(position, moves, &children);
                 weights.resize(moves.len(), 0);
                 weights
             })
-            .collect();
-        drop(index);
+            .collect()
+    }
+
+    fn set_weights(&mut self, weights: Vec<u64>) {
         for (mv, weight) in self.moves.iter_mut().zip(weights) {
             mv.weight = weight;
         }
@@ -257,12 +285,54 @@ impl NormalizedBook {
     }
 }
 
+/// The keys of the positions a book's moves lead to, recorded by a reader as it plays each
+/// move, so that weighing ([`NormalizedBook::weigh_by_child_keys`]) needs no board: one entry
+/// per move, in the order the moves go into the [`NormalizedBook`], holding the keys
+/// [`Normalized::lookup_forms`] would try (the child's own; its key without the en-passant
+/// file, kept aside as few positions have one).
+#[derive(Debug, Clone, Default)]
+pub struct ChildKeys {
+    /// The child's own key, `None` when its code is longer than a key.
+    keys: Vec<Option<Key>>,
+    /// The index of a move in `keys` whose child has an en-passant file, with the child's key
+    /// without it; in index order.
+    without_ep: Vec<(usize, Key)>,
+}
+
+impl ChildKeys {
+    /// Records the next move's child: its keys in look-up order (see
+    /// `kvetka::key::lookup_keys`).
+    pub fn push(&mut self, [own, without_ep]: [Option<Key>; 2]) {
+        if let Some(key) = without_ep {
+            self.without_ep.push((self.keys.len(), key));
+        }
+        self.keys.push(own);
+    }
+
+    /// Appends the children of `other`'s moves after these.
+    pub fn append(&mut self, other: ChildKeys) {
+        let offset = self.keys.len();
+        self.keys.extend(other.keys);
+        self.without_ep.extend(other.without_ep.into_iter().map(|(i, key)| (i + offset, key)));
+    }
+
+    /// The keys the child of move `m` is looked up under, in order.
+    fn forms(&self, m: usize) -> impl Iterator<Item = Key> + '_ {
+        let without_ep = self.without_ep.binary_search_by_key(&m, |&(i, _)| i).ok().map(|i| self.without_ep[i].1);
+        self.keys.get(m).copied().flatten().into_iter().chain(without_ep)
+    }
+}
+
 /// Every position's first index, by form, searched by key as a Kvetka book is: the keys
 /// copied into one vector, sorted (22 bytes a position, searched without touching the
 /// positions; the copy lives only while the book is weighed, when the entries do not exist
 /// yet), and the few positions too long for a key hashed.
 struct FormIndex<'a> {
     keys: Vec<Key>,
+    /// Where the keys of each 16-bit prefix start in `keys` (one more at the end): a search
+    /// bisects one prefix's few keys, not the whole book (a cache miss at every step of a
+    /// search over millions of keys, 13 % of a Kvetka → Polyglot conversion).
+    starts: Vec<usize>,
     /// The position of each of `keys`; `None` when `keys[i]` is `positions[i]`'s (every
     /// position keyed and in key order, as in a Kvetka book).
     at: Option<Vec<usize>>,
@@ -275,8 +345,8 @@ impl<'a> FormIndex<'a> {
         if positions.first().is_none_or(|p| p.kvetka_key().is_some())
             && positions.is_sorted_by(|a, b| b.kvetka_key().is_some() && a.kvetka_key() <= b.kvetka_key())
         {
-            let keys = positions.iter().filter_map(|p| p.kvetka_key().copied()).collect();
-            return FormIndex { keys, at: None, long };
+            let keys: Vec<Key> = positions.iter().filter_map(|p| p.kvetka_key().copied()).collect();
+            return FormIndex { starts: prefix_starts(&keys), keys, at: None, long };
         }
         let mut keyed: Vec<(Key, usize)> = Vec::new();
         for (i, position) in positions.iter().enumerate() {
@@ -289,13 +359,22 @@ impl<'a> FormIndex<'a> {
         }
         // Stable: the first of equal keys stays first.
         keyed.sort_by_key(|(key, _)| *key);
-        let (keys, at) = keyed.into_iter().unzip();
-        FormIndex { keys, at: Some(at), long }
+        let (keys, at): (Vec<Key>, _) = keyed.into_iter().unzip();
+        FormIndex { starts: prefix_starts(&keys), keys, at: Some(at), long }
     }
 
     fn get(&self, form: &Normalized) -> Option<usize> {
-        let Ok(key) = key::key_of(form) else { return self.long.get(form).copied() };
-        let found = self.keys.partition_point(|k| *k < key);
+        match key::key_of(form) {
+            Ok(key) => self.get_key(&key),
+            Err(_) => self.long.get(form).copied(),
+        }
+    }
+
+    fn get_key(&self, key: &Key) -> Option<usize> {
+        let key = *key;
+        let prefix = usize::from(prefix(&key));
+        let (start, end) = (self.starts[prefix], self.starts[prefix + 1]);
+        let found = start + self.keys[start..end].partition_point(|k| *k < key);
         if self.keys.get(found) != Some(&key) {
             return None;
         }
@@ -304,4 +383,14 @@ impl<'a> FormIndex<'a> {
             Some(at) => at.get(found).copied(),
         }
     }
+}
+
+/// A key's first 16 bits: keys in order have them in order.
+fn prefix(key: &Key) -> u16 {
+    u16::from_be_bytes([key.0[0], key.0[1]])
+}
+
+/// For sorted `keys`, where each 16-bit prefix's keys start, and their end.
+fn prefix_starts(keys: &[Key]) -> Vec<usize> {
+    (0..=1usize << 16).map(|p| keys.partition_point(|k| usize::from(prefix(k)) < p)).collect()
 }

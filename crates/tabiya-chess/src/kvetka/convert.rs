@@ -7,17 +7,18 @@
 use std::borrow::Cow;
 
 use serde_json::{Value, json};
-use shakmaty::CastlingMode;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Position};
 
 use super::build::KeyMap;
 use super::element::Element;
 use super::error::KvetkaError;
 use super::key;
-use super::moves::{code, decode_move};
+use super::moves::{code, decode_move, shape};
 use super::{Block, Book, BookReader, Header};
-use crate::book::{MoveOrder, NormalizedBook, NormalizedMove, NormalizedPosition, Outcome, results_weight};
+use crate::boardcode::BoardCoder;
+use crate::book::{ChildKeys, MoveOrder, NormalizedBook, NormalizedMove, NormalizedPosition, Outcome, results_weight};
 
 /// What reading a Kvetka book into the model met.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -57,47 +58,69 @@ fn model_of_blocks<'b, E: Send>(
     // model is held once, not beside all the blocks' positions.
     const WAVE: usize = 256;
     let mut model = NormalizedBook::default();
+    let mut child_keys = ChildKeys::default();
     let mut reading = KvetkaReading::default();
     for wave in (0..blocks).collect::<Vec<_>>().chunks(WAVE) {
-        let parts: Vec<(Vec<ElementPosition>, KvetkaReading)> = wave
+        let parts: Vec<BlockPart> = wave
             .par_iter()
             .map(|&i| {
-                let mut part = (Vec::new(), KvetkaReading::default());
+                let mut part = BlockPart::default();
+                let mut coder = BoardCoder::default();
                 for element in &block(i)?.elements {
-                    match position_of(element, &mut part.1) {
-                        Some(position) => part.0.push(position),
-                        None => part.1.positions_invalid += 1,
+                    match position_of(element, &mut coder, &mut part) {
+                        Some(position) => part.positions.push(position),
+                        None => part.reading.positions_invalid += 1,
                     }
                 }
                 Ok(part)
             })
             .collect::<Result<_, E>>()?;
-        for (positions, counts) in parts {
-            for (position, moves) in positions {
+        for part in parts {
+            for (position, moves) in part.positions {
                 model.push(position, moves);
             }
-            reading.moves_skipped += counts.moves_skipped;
-            reading.positions_invalid += counts.positions_invalid;
+            child_keys.append(part.child_keys);
+            reading.moves_skipped += part.reading.moves_skipped;
+            reading.positions_invalid += part.reading.positions_invalid;
         }
     }
     reading.positions = model.positions().len() as u64;
-    model.weigh_by(|_, _, children| children.iter().map(|&child| results_weight(child)).collect());
+    model.weigh_by_child_keys(&child_keys, |_, _, children| {
+        children.iter().map(|&child| results_weight(child)).collect()
+    });
     Ok((model, reading))
 }
 
 /// An element as a position of the model and its moves, before it goes into the model.
 type ElementPosition = (NormalizedPosition, Vec<NormalizedMove>);
 
-/// The position of one element and its moves; `None` when its key is not a valid position.
-fn position_of(element: &Element, reading: &mut KvetkaReading) -> Option<ElementPosition> {
+/// What one block gives the model: its elements' positions, their moves' children, counts.
+#[derive(Default)]
+struct BlockPart {
+    positions: Vec<ElementPosition>,
+    child_keys: ChildKeys,
+    reading: KvetkaReading,
+}
+
+/// The position of one element and its moves, each move's child recorded in `part`'s
+/// [`ChildKeys`] (the position is decoded here once, its moves generated once); `None` when
+/// its key is not a valid position.
+fn position_of(element: &Element, coder: &mut BoardCoder, part: &mut BlockPart) -> Option<ElementPosition> {
     let norm = key::decode(&element.key).ok()?;
     let pos = norm.real_position().ok()?;
+    let legal = pos.legal_moves();
     let mut moves = Vec::with_capacity(element.moves.len());
     for &code in &element.moves {
-        match decode_move(&norm, &pos, code).and_then(|mv| norm.shape_of(&mv)) {
-            Some(shape) => moves.push(NormalizedMove::new(shape)),
-            None => reading.moves_skipped += 1,
-        }
+        let found =
+            shape(code).and_then(|shape| norm.find_move(&legal, shape)).and_then(|mv| Some((mv, norm.shape_of(&mv)?)));
+        let Some((mv, shape)) = found else {
+            part.reading.moves_skipped += 1;
+            continue;
+        };
+        moves.push(NormalizedMove::new(shape));
+        let mut child = pos.clone();
+        child.play_unchecked(mv);
+        part.child_keys.push(key::lookup_keys(coder, &child));
     }
     let (wins, draws, losses) = (element.wins, element.draws, element.losses);
     let games = wins.saturating_add(draws).saturating_add(losses);

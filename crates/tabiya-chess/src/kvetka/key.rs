@@ -42,6 +42,17 @@ pub(crate) fn encode_words(
     coder.tailed_code(pos, normalization.frame, tail).map(|words| (words, normalization))
 }
 
+/// The keys a look-up of the position `pos` tries, as [`Normalized::lookup_forms`] orders
+/// them: its own, then, when it has an en-passant file, its key without the file (books store
+/// some such positions without it). `None` for a form whose code is longer than a key. Coded
+/// straight from the real board, as a reader that has just played a move to `pos` holds it.
+pub(crate) fn lookup_keys(coder: &mut BoardCoder, pos: &impl PositionView) -> [Option<Key>; 2] {
+    let Normalization { castling, ep_file, frame } = Normalization::new(pos);
+    let mut key = |ep_file| coder.tailed_code(pos, frame, tail(castling, ep_file)).ok().map(|w| Key::from_words(&w));
+    let own = key(ep_file);
+    [own, ep_file.and_then(|_| key(None))]
+}
+
 /// What follows the board code: the ep and castling nibbles (the zero bits after them are the
 /// padding up to 176).
 fn tail(castling: CastlingBits, ep_file: Option<File>) -> Tail {

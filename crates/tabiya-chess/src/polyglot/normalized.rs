@@ -9,10 +9,10 @@
 use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
-use shakmaty::{Chess, Position};
+use shakmaty::{Chess, Move, Position};
 
 use super::{Entry, encode_move, key, probe};
-use crate::boardcode::Normalized;
+use crate::boardcode::{Frame, Normalized};
 use crate::book::{MoveOrder, NormalizedBook, NormalizedMove, NormalizedPosition, stored_form};
 
 /// What reading a Polyglot book into the model met.
@@ -147,22 +147,43 @@ fn push_entries(position: &NormalizedPosition, moves: &[NormalizedMove], out: &m
         return 0;
     }
     let Some(normalized) = position.normalized() else { return 0 };
+    // Each move in the normalised frame, found once, among the legal moves of the first
+    // orientation that is a valid position: the orientations are one position seen from each
+    // side and in the mirror, so their legal moves are the same moves with their squares
+    // mapped (`Frame::square`), and each orientation takes its own by mapping them.
+    let mut normal_moves: Option<Vec<Option<Move>>> = None;
     let mut positions = 0;
     for view in normalized.orientations() {
         let Ok(real) = view.real_position() else { continue };
         let key = key(&real);
-        let legal = real.legal_moves();
         positions += 1;
-        for (m, &weight) in moves.iter().zip(&weights) {
-            if weight == 0 {
-                continue;
-            }
-            if let Some(mv) = view.find_move(&legal, m.shape) {
-                out.push(Entry { key, raw_move: encode_move(mv), weight, learn: m.learn });
+        let normal_moves = normal_moves.get_or_insert_with(|| {
+            let legal = real.legal_moves();
+            moves.iter().map(|m| view.find_move(&legal, m.shape).map(|mv| framed(mv, view.frame))).collect()
+        });
+        for ((m, &weight), mv) in moves.iter().zip(&weights).zip(normal_moves.iter()) {
+            if let Some(mv) = mv
+                && weight > 0
+            {
+                out.push(Entry { key, raw_move: encode_move(framed(*mv, view.frame)), weight, learn: m.learn });
             }
         }
     }
     positions
+}
+
+/// A move of a real position in the normalised frame `frame` maps it to, or the other way
+/// round (the map is its own inverse).
+fn framed(mv: Move, frame: Frame) -> Move {
+    let square = |sq| frame.square(sq);
+    match mv {
+        Move::Normal { role, from, capture, to, promotion } => {
+            Move::Normal { role, from: square(from), capture, to: square(to), promotion }
+        }
+        Move::EnPassant { from, to } => Move::EnPassant { from: square(from), to: square(to) },
+        Move::Castle { king, rook } => Move::Castle { king: square(king), rook: square(rook) },
+        Move::Put { role, to } => Move::Put { role, to: square(to) },
+    }
 }
 
 /// Sorts entries as Polyglot books are: by key, then weight descending, equal weights in the
