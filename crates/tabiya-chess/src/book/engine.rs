@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::sync::{Condvar, Mutex, PoisonError};
 
-use crate::pgn::{PgnWalk, WalkOptions, read_piece};
+use crate::pgn::{PgnWalk, WalkOptions, read_piece, split_games};
 
 /// A record the engine sorts and splits by key.
 pub(crate) trait Keyed: Copy + Send + Sync {
@@ -122,61 +122,103 @@ impl<T: Default> Scratch<T> {
     }
 }
 
-/// Bytes of text [`walk_stream`]'s callers have it read into a piece before it looks for the last game start
-/// (a piece is cut there): large enough that a stream of a few hundred megabytes makes few
-/// pieces for the merge to take each key from, small enough that the pieces in flight hold a
-/// small part of it.
+/// The largest piece of text [`walk_stream`]'s callers have it read before it looks for the
+/// next game start (a piece is cut there): large enough that a stream of a few hundred
+/// megabytes makes few pieces for the merge to take each key from, small enough that the
+/// pieces in flight hold a small part of it.
 pub(crate) const STREAM_PIECE: usize = 32 << 20;
+
+/// Pieces read and not yet walked that the reading waits on before it reads another: one
+/// walked by every thread and the next, which a thread that is done with its part of the first
+/// takes up.
+const PIECES_HELD: usize = 2;
+
+/// How many times smaller than the largest piece the first piece of a stream is: the pieces
+/// double from there, so that every thread has text to walk as soon as a few megabytes are
+/// decoded, not only once a whole large piece is.
+const FIRST_PIECE_SHARE: usize = 8;
 
 /// [`crate::pgn::walk_pieces`] for PGN text that comes as a stream (a decompressed file, a
 /// pipe): this thread reads (and so decompresses) the text a piece at a time, each cut before
-/// the last game that starts after its first `piece` bytes, and hands each piece to `walk` on a rayon thread as soon as
-/// it is read, while it reads the next; at most one piece per rayon thread and one more are
-/// held at a time, so memory does not grow with the stream. What `walk` makes of each piece
-/// is returned in the order of the text, as `walk_pieces` returns it, and the offsets of the
-/// games count from the stream's start. A read error ends the reading: it is returned once the
-/// pieces already read are walked.
+/// the first game that starts after its size (the first pieces small, doubling up to `piece`
+/// bytes), cuts each piece again into one part per rayon thread, and hands the parts to `walk`
+/// on the rayon threads as soon as the piece is read, while it reads the next. Every thread
+/// works on each piece, so none waits at the end of the stream while another walks a whole
+/// last piece alone. At most [`PIECES_HELD`] pieces and the one being read are held at a time, so
+/// memory does not grow with the stream. What `walk` makes of each part is returned in the
+/// order of the text, as `walk_pieces` returns it, and the offsets of the games count from
+/// the stream's start. A read error ends the reading: it is returned once the pieces already
+/// read are walked.
 pub(crate) fn walk_stream<T: Send>(
     input: &mut dyn Read,
     options: &WalkOptions,
     piece: usize,
     walk: impl Fn(PgnWalk<'_>) -> T + Sync,
 ) -> io::Result<Vec<T>> {
+    let threads = rayon::current_num_threads();
     let made: Mutex<Vec<Option<T>>> = Mutex::new(Vec::new());
+    // Pieces of text held: read and not yet walked to the end of their last part.
     let in_flight = (Mutex::new(0usize), Condvar::new());
-    let most_in_flight = rayon::current_num_threads() + 1;
+    // The text buffers of pieces walked, read into again: a fresh one would be faulted in
+    // and zeroed by the system for every piece.
+    let spent: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
     let mut failed = None;
     rayon::in_place_scope(|scope| {
         let (mut next, mut offset) = (Vec::new(), 0u64);
+        let mut size = (piece / FIRST_PIECE_SHARE).max(1);
         loop {
             let mut waiting = locked(&in_flight.0);
-            while *waiting >= most_in_flight {
+            while *waiting >= PIECES_HELD {
                 waiting = in_flight.1.wait(waiting).unwrap_or_else(PoisonError::into_inner);
             }
             drop(waiting);
-            let mut text = std::mem::take(&mut next);
-            let ended = match read_piece(input, piece, &mut text, &mut next) {
+            let mut text = locked(&spent).pop().unwrap_or_default();
+            text.clear();
+            text.extend_from_slice(&next);
+            next.clear();
+            let ended = match read_piece(input, size, &mut text, &mut next) {
                 Ok(ended) => ended,
                 Err(e) => {
                     failed = Some(e);
                     true
                 }
             };
+            size = size.saturating_mul(2).min(piece);
             if !text.is_empty() {
-                let (base, index) = (offset, {
-                    let mut made = locked(&made);
-                    made.push(None);
-                    made.len() - 1
-                });
+                // The parts follow one another from the piece's start: (start, length).
+                let parts: Vec<(usize, usize)> = split_games(&text, threads)
+                    .iter()
+                    .scan(0, |start, part| {
+                        let at = *start;
+                        *start += part.len();
+                        Some((at, part.len()))
+                    })
+                    .collect();
+                let base = offset;
                 offset += text.len() as u64;
                 *locked(&in_flight.0) += 1;
-                let (made, in_flight, walk) = (&made, &in_flight, &walk);
-                scope.spawn(move |_| {
-                    let walked = walk(PgnWalk::at_offset(&text, base, options.clone()));
-                    locked(made)[index] = Some(walked);
-                    *locked(&in_flight.0) -= 1;
-                    in_flight.1.notify_one();
-                });
+                // The last part takes the piece itself: whichever part ends last frees it.
+                let mut text = Some(std::sync::Arc::new(text));
+                for (i, (start, len)) in parts.iter().copied().enumerate() {
+                    let index = {
+                        let mut made = locked(&made);
+                        made.push(None);
+                        made.len() - 1
+                    };
+                    let text = if i + 1 == parts.len() { text.take() } else { text.clone() };
+                    let text = text.expect("the piece is held until its last part");
+                    let (made, in_flight, spent, walk) = (&made, &in_flight, &spent, &walk);
+                    scope.spawn(move |_| {
+                        let part = &text[start..start + len];
+                        let walked = walk(PgnWalk::at_offset(part, base + start as u64, options.clone()));
+                        locked(made)[index] = Some(walked);
+                        if let Some(text) = std::sync::Arc::into_inner(text) {
+                            locked(spent).push(text);
+                            *locked(&in_flight.0) -= 1;
+                            in_flight.1.notify_one();
+                        }
+                    });
+                }
             }
             if ended {
                 break;
@@ -237,9 +279,13 @@ mod tests {
         for piece in [1, 50, 700, 5000, 1 << 20] {
             let pieces = walk_stream(&mut &text[..], &options, piece, games).unwrap();
             assert_eq!(pieces.concat(), whole, "pieces of {piece} bytes");
-            // Each piece but the last holds at least `piece` bytes; no game is cut.
-            assert!(pieces.len() <= text.len().div_ceil(piece), "{piece}");
-            assert!(pieces.len() > 1 || piece >= text.len() / 2, "{piece}: {} pieces", pieces.len());
+            // The first piece is a sixteenth of `piece`; each piece is walked in at most one
+            // part per thread.
+            if piece / FIRST_PIECE_SHARE >= text.len() {
+                assert!(pieces.len() <= rayon::current_num_threads(), "{piece}: {} parts", pieces.len());
+            } else {
+                assert!(pieces.len() > 1, "{piece}: {} parts", pieces.len());
+            }
         }
         let error = walk_stream(&mut Failing(&text[..]), &options, 100, games).unwrap_err();
         assert_eq!(error.to_string(), "the disk is gone");
