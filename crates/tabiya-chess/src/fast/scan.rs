@@ -640,7 +640,7 @@ fn parse_nag(digits: &[u8]) -> Option<u8> {
 /// call cost more than the look); the decoding is kept aside.
 #[inline]
 pub(crate) fn unescape(raw: &[u8]) -> Cow<'_, [u8]> {
-    match raw.iter().any(|&b| b == b'\\') {
+    match raw.contains(&b'\\') {
         false => Cow::Borrowed(raw),
         true => decode_escapes(raw),
     }
