@@ -3,7 +3,9 @@
 //! played (`main`: the walk), every game built with full legal replay of its moves, variations
 //! and comments (`replay`: `PgnReader` over the text held whole, as `verify` reads each piece
 //! of a file, so with no look for where a piece ends first), all three on one thread with the
-//! file read into memory first; and `select`, the library path of `tabiya select FILE --player Carlsen --elo 2800..
+//! file read into memory first; `verify`, the library's whole `tabiya verify FILE` from the file
+//! (with its statistics and report; one thread under `RAYON_NUM_THREADS=1`), which less
+//! `replay` is what verifying costs beyond reading; and `select`, the library path of `tabiya select FILE --player Carlsen --elo 2800..
 //! -o OUT` on all cores (tags judged first, rejected movetext skipped), writing the games kept
 //! to OUT when given.
 //! Prints games and CPU seconds of the process (every thread's).
@@ -22,10 +24,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (layer, path, out) = match args.as_slice() {
         [layer, path] => (layer, path, None),
         [layer, path, out] => (layer, path, Some(out)),
-        _ => return Err("usage: pgn_layers tokens|main|replay|select FILE [OUT]".into()),
+        _ => return Err("usage: pgn_layers tokens|main|replay|verify|select FILE [OUT]".into()),
     };
     if layer == "select" {
         return select(Path::new(path), out.map(Path::new));
+    }
+    if layer == "verify" {
+        let started = cpu_seconds();
+        let verification = tabiya_chess::games::verify(Path::new(path), &mut |_, _| {});
+        let cpu = cpu_seconds() - started;
+        let count = |name: &str| verification.checked.get(name).and_then(|v| v.as_u64()).unwrap_or(0);
+        let (games, plies) = (count("games"), count("plies"));
+        let problems = verification.problems.len();
+        println!(
+            "verify: {games} games, {plies} plies, {problems} problems, {cpu:.3} CPU s, {:.0} games per CPU-second",
+            games as f64 / cpu
+        );
+        return Ok(());
     }
     let bytes = std::fs::read(path)?;
     let started = cpu_seconds();

@@ -139,18 +139,19 @@ pub(crate) fn slider_origins(role: Role, to: Square, pieces: Bitboard, occupied:
 
 /// The square a pawn of `turn` among `pawns` pushes from to reach the empty square `to`: one
 /// step, or two from its starting rank over an empty square.
+///
+/// Shifts instead of branches, and inlined: a third of the moves of a game are pawn pushes, and
+/// the call with its branches cost more than the answer.
+#[inline(always)]
 pub(crate) fn pawn_push_from(to: Square, turn: Color, pawns: Bitboard, occupied: Bitboard) -> Bitboard {
-    let back = turn.fold_wb(-8, 8);
-    let Some(one) = to.offset(back) else { return Bitboard::EMPTY };
-    if pawns.contains(one) {
-        return Bitboard::from_square(one);
-    }
-    match one.offset(back) {
-        Some(two) if to.rank() == turn.fold_wb(Rank::Fourth, Rank::Fifth) && !occupied.contains(one) => {
-            pawns & Bitboard::from_square(two)
-        }
-        _ => Bitboard::EMPTY,
-    }
+    let to_bb = u64::from(Bitboard::from_square(to));
+    // Shifted off the board at the edges, so a square with no square behind it gives none.
+    let (one, two) = match turn {
+        Color::White => (to_bb >> 8, to_bb >> 16),
+        Color::Black => (to_bb << 8, to_bb << 16),
+    };
+    let double_step = to.rank() == turn.fold_wb(Rank::Fourth, Rank::Fifth) && (occupied.0 & one) == 0;
+    pawns & Bitboard(one | if double_step { two } else { 0 })
 }
 
 #[cfg(test)]

@@ -142,6 +142,7 @@ struct Normal {
 #[cfg(test)]
 mod tests {
     use shakmaty::fen::Fen;
+    use shakmaty::san::SanPlus;
     use shakmaty::uci::UciMove;
     use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
     use tabiya_testdata::Xorshift;
@@ -238,5 +239,68 @@ mod tests {
             checked > 12_900_000 && ambiguous > 16_000 && en_passant > 180 && uci > 790_000,
             "{checked} {ambiguous} {en_passant} {uci}"
         );
+    }
+
+    /// What the resolver special-cases, spelled out where random games rarely go: a pinned
+    /// piece (which also settles a SAN that would otherwise be ambiguous), en passant that
+    /// uncovers a check along the rank or the diagonal of the pawn taken, castling out of,
+    /// through and into attack, promotions, and two queens reaching one square. Each answer is
+    /// written down (the move in long algebraic, illegal or ambiguous, by the rules of chess)
+    /// and must also be shakmaty's.
+    #[test]
+    fn resolves_the_special_cases_as_the_rules_and_shakmaty_do() {
+        const ILLEGAL: Result<&str, SanError> = Err(SanError::IllegalSan);
+        const AMBIGUOUS: Result<&str, SanError> = Err(SanError::AmbiguousSan);
+        type Cases<'a> = &'a [(&'a str, Result<&'a str, SanError>)];
+        let cases: [(&str, Cases); 10] = [
+            // The knight on e2 is pinned to its king by the rook on e7.
+            ("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1", &[("Nc3", ILLEGAL), ("Nd4", ILLEGAL), ("Kd2", Ok("e1d2"))]),
+            // Two knights reach d5, the one on e3 pinned: `Nd5` names the other, not both.
+            (
+                "k3r3/8/8/8/8/2N1N3/8/4K3 w - - 0 1",
+                &[("Nd5", Ok("c3d5")), ("Ncd5", Ok("c3d5")), ("Ned5", ILLEGAL), ("Nxe4", ILLEGAL)],
+            ),
+            // Taking en passant removes the pawn beside the king from the rank of the rook.
+            ("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1", &[("bxc6", ILLEGAL), ("b6", Ok("b5b6"))]),
+            // Taking en passant removes the pawn on d4 from the bishop's diagonal to the king.
+            ("8/8/1k6/8/3Pp3/8/8/6BK b - d3 0 1", &[("exd3", ILLEGAL), ("e3", Ok("e4e3"))]),
+            // An ordinary en passant capture, and one written without its capture mark.
+            ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", &[("exd6", Ok("e5d6")), ("ed6", ILLEGAL), ("e6", Ok("e5e6"))]),
+            // The bishop on a6 guards f1, which the king crosses going short; b1, which only
+            // the rook crosses going long, is attacked by the rook on b8 and does not matter.
+            ("1r2k3/8/b7/8/8/8/8/R3K2R w KQ - 0 1", &[("O-O", ILLEGAL), ("O-O-O", Ok("e1c1"))]),
+            // The king would land on g1, which the knight on h3 guards.
+            ("4k3/8/8/8/8/7n/8/R3K2R w KQ - 0 1", &[("O-O", ILLEGAL), ("O-O-O", Ok("e1c1"))]),
+            // No castling out of check.
+            ("4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1", &[("O-O", ILLEGAL), ("O-O-O", ILLEGAL), ("Kxe2", Ok("e1e2"))]),
+            // Promotions: pushes and captures onto the last rank need a piece, and not a king.
+            (
+                "3r4/2P1P3/8/8/8/8/8/k3K3 w - - 0 1",
+                &[
+                    ("c8=Q", Ok("c7c8q")),
+                    ("c8", ILLEGAL),
+                    ("c8=K", ILLEGAL),
+                    ("cxd8=N", Ok("c7d8n")),
+                    ("exd8=R+", Ok("e7d8r")),
+                    ("e8=B", Ok("e7e8b")),
+                ],
+            ),
+            // Two queens on one diagonal reach d4 from either side.
+            (
+                "7Q/8/2k5/8/8/8/8/Q3K3 w - - 0 1",
+                &[("Qd4", AMBIGUOUS), ("Qad4", Ok("a1d4")), ("Q1d4", Ok("a1d4")), ("Qhd4", Ok("h8d4"))],
+            ),
+        ];
+        for (fen, moves) in cases {
+            let pos = position(fen, CastlingMode::Standard);
+            let play = PlayPosition::new(&pos);
+            for (text, answer) in moves {
+                let san: SanPlus = text.parse().unwrap();
+                let found = play.san_to_move(san.san);
+                assert_eq!(found, san.san.to_move(&pos), "{text} in {fen}");
+                let found = found.map(|m| m.to_uci(CastlingMode::Standard).to_string());
+                assert_eq!(found.as_deref(), answer.as_ref().map(|uci| *uci), "{text} in {fen}");
+            }
+        }
     }
 }

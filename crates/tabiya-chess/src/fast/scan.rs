@@ -81,6 +81,10 @@ static SPACES: [bool; 256] = byte_set(b" \t\r\n");
 static TOKEN_ENDS: [bool; 256] = token_ends(false);
 static TOKEN_ENDS_WITH_COMMA: [bool; 256] = token_ends(true);
 
+/// The bytes [`Scanner::plain_move`] reads a move from at once: the longest usual moves
+/// (`Nbxd7+`, `exd8=Q+`) and the byte after them.
+const MOVE_WINDOW: usize = 8;
+
 /// The dashes of a result token: `-`, en dash, em dash.
 const DASHES: [&[u8]; 3] = [b"-", "\u{2013}".as_bytes(), "\u{2014}".as_bytes()];
 
@@ -442,6 +446,16 @@ impl<'t> Scanner<'t> {
         if !MOVE_STARTS[usize::from(byte)] || movetext.skips_moves() {
             return None;
         }
+        // Parsed from the next bytes as an array, whose length is known when compiling, so
+        // that the parse tests no length (its tests mispredicted): it looks at no byte past the
+        // one after the move, so a move that ends inside the window is read as from the whole
+        // text. Longer tokens and the text's last bytes are read as before.
+        if let Some(window) = self.text.get(at..).and_then(<[u8]>::first_chunk::<MOVE_WINDOW>)
+            && let Some((san, len)) = san_text::parse_prefix(window)
+            && len < MOVE_WINDOW
+        {
+            return self.is_token_end(window[len]).then_some((san, len));
+        }
         let (san, len) = san_text::parse_prefix(self.text.get(at..)?)?;
         self.text.get(at + len).is_none_or(|&b| self.is_token_end(b)).then_some((san, len))
     }
@@ -621,10 +635,20 @@ fn parse_nag(digits: &[u8]) -> Option<u8> {
 
 /// A tag value with its escapes decoded, as pgn-reader 0.29 decoded them: `\"` and `\\`
 /// lose their backslash. Borrows unless there is an escape.
+///
+/// Inlined for the usual value without a backslash (ten a game, each a few bytes, where the
+/// call cost more than the look); the decoding is kept aside.
+#[inline]
 pub(crate) fn unescape(raw: &[u8]) -> Cow<'_, [u8]> {
-    if !raw.contains(&b'\\') {
-        return Cow::Borrowed(raw);
+    match raw.contains(&b'\\') {
+        false => Cow::Borrowed(raw),
+        true => decode_escapes(raw),
     }
+}
+
+/// [`unescape`] of a value holding a backslash.
+#[cold]
+fn decode_escapes(raw: &[u8]) -> Cow<'_, [u8]> {
     let mut head = 0;
     let mut decoded = Vec::with_capacity(raw.len());
     for escape in memchr::memchr_iter(b'\\', raw) {
