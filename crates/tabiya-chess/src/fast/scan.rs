@@ -556,27 +556,39 @@ impl<'t> Scanner<'t> {
     }
 }
 
-/// Where [`Scanner::skip_movetext`] stops in `text` from `at` when nothing up to the next tag
-/// line can hide a line break (no `{`, `;` or `%`): after the first line break followed by a
-/// blank line or by that tag line. `None` when one of those bytes is there: the walk line by
-/// line decides. A few vector searches over the whole movetext instead of a `memchr3` call
-/// per line, whose set-up cost more than the search on lines of 80 bytes.
+/// Where [`Scanner::skip_movetext`] stops in `text` from `at` when nothing before the next tag
+/// line can hide a line break (no `{` or `;`; a `%` line holds none): after the first line
+/// break followed by a blank line or by that tag line. `None` when a `{` or `;` comes first,
+/// or a `[` that starts no line: the walk line by line decides. One vector search for the
+/// first of `[`, `{` and `;` over the whole movetext and one for blank lines, instead of a
+/// `memchr3` call per line whose set-up cost more than the search on lines of 80 bytes.
 #[inline]
 fn plain_movetext_end(text: &[u8], at: usize) -> Option<usize> {
     use memchr::memmem::Finder;
     use std::sync::LazyLock;
-    static TAG_LINE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\n["));
+    // A line break and the start of an empty line, LF or CRLF: one needle of two bytes each,
+    // which only blank lines match (a CRLF line ends `\r\n`, not `\n\r`).
     static BLANK_LINE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\n\n"));
-    static BLANK_CRLF_LINE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\n\r\n"));
+    static BLANK_CRLF_LINE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\n\r"));
     let rest = text.get(at..)?;
-    // Up to and with the tag line's line break (where the walk would stop), or the whole rest.
-    let scope = &rest[..TAG_LINE.find(rest).map_or(rest.len(), |line| line + 1)];
-    if memchr::memchr3(b'{', b';', b'%', scope).is_some() {
-        return None;
-    }
-    // The walk stops on the blank line's second line break (after `\r` for CRLF).
+    // Up to the tag line, its line break included (the walk stops at its `[`), or the whole rest.
+    let scope = match memchr::memchr3(b'[', b'{', b';', rest) {
+        None => rest,
+        Some(tag) if rest[tag] == b'[' && tag > 0 && rest[tag - 1] == b'\n' => &rest[..tag],
+        Some(_) => return None,
+    };
+    // The walk stops on a blank line's second line break (after the `\r` of CRLF); it reads a
+    // line break and `\r` not followed by a line break as movetext.
     let blank = BLANK_LINE.find(scope).map(|line| line + 1);
-    let blank_crlf = BLANK_CRLF_LINE.find(scope).map(|line| line + 2);
+    let mut blank_crlf = None;
+    let mut from = 0;
+    while let Some(line) = BLANK_CRLF_LINE.find(&scope[from..]).map(|line| from + line) {
+        if scope.get(line + 2) == Some(&b'\n') {
+            blank_crlf = Some(line + 2);
+            break;
+        }
+        from = line + 2;
+    }
     Some(at + blank.into_iter().chain(blank_crlf).min().unwrap_or(scope.len()))
 }
 
