@@ -169,7 +169,7 @@ impl<const K: usize> RunBuilder<K> {
     /// moves handed to `annotate` before they are encoded.
     fn drain(
         &mut self,
-        mut annotate: Option<&mut dyn FnMut(&[u8; K], &mut [TreeMove])>,
+        mut annotate: Option<&mut Annotate<'_, K>>,
         mut write: impl FnMut(&EncodedPositions<K>) -> io::Result<()>,
     ) -> io::Result<()> {
         let mut occurrences = std::mem::take(&mut self.occurrences);
@@ -234,7 +234,7 @@ impl<const K: usize> RunBuilder<K> {
         mut self,
         out: W,
         game: u8,
-        mut annotate: Option<&mut dyn FnMut(&[u8; K], &mut [TreeMove])>,
+        mut annotate: Option<&mut Annotate<'_, K>>,
     ) -> io::Result<(W, Footer)> {
         let mut writer = TreeWriter::<W, K>::new(out, game)?;
         if self.runs.is_empty() {
@@ -255,6 +255,10 @@ impl<const K: usize> RunBuilder<K> {
         writer.finish(&mut games, &offsets, &self.sources)
     }
 }
+
+/// What sees each position's moves, added up, before they are encoded
+/// ([`RunBuilder::finish_with`]).
+type Annotate<'a, const K: usize> = dyn FnMut(&[u8; K], &mut [TreeMove]) + 'a;
 
 /// Occurrences a range of positions holds at least (but the last): what one thread adds up and
 /// encodes at a time.
@@ -283,7 +287,7 @@ fn position_ranges<const K: usize>(sorted: &[Occurrence<K>]) -> Vec<&[Occurrence
 /// after `annotate` has seen its moves.
 fn encode_range<const K: usize>(
     range: &[Occurrence<K>],
-    annotate: &mut dyn FnMut(&[u8; K], &mut [TreeMove]),
+    annotate: &mut Annotate<'_, K>,
 ) -> EncodedPositions<K> {
     let mut encoded = EncodedPositions::default();
     // The first `used` moves are the position's; the others wait to be used again.
