@@ -148,29 +148,34 @@ impl PreparedGame {
         PreparedGame::with_moves(game, moves)
     }
 
-    /// [`PreparedGame::of_game`] for a game of a PGN walk (whose ply limit is the tree's): its
-    /// main line played once, each key made from the walk's own position. Moves after a null
-    /// move are not counted but still played, so that an illegal one is found as reading the
-    /// whole game finds it.
-    fn walked(game: &mut WalkedGame<'_>) -> PreparedGame {
+    /// [`PreparedGame::of_game`] for a game of a PGN walk of the whole main line: played
+    /// once, each key made from the walk's own position, the first `max_ply` moves counted.
+    /// Moves after a null move are not counted but still played, and so are those past
+    /// `max_ply`, so that an illegal one is found as reading the whole game finds it, and a
+    /// game it cuts has no result, as read (`pgn::read`: the moves kept no longer reach it).
+    fn walked(game: &mut WalkedGame<'_>, max_ply: Option<u32>) -> PreparedGame {
         let moves = if game.castling_mode == CastlingMode::Chess960 {
             Err(Leftout::Chess960)
         } else {
-            let mut moves = Vec::with_capacity(game.move_tokens());
+            let (limit, tokens) = (max_ply.map_or(usize::MAX, |m| m as usize), game.move_tokens());
+            let mut moves = Vec::with_capacity(tokens.min(limit));
             let (mut counting, mut invalid_start) = (true, false);
-            game.play(|pos, mv| {
-                match mv.filter(|_| counting) {
-                    Some(mv) => match PositionKey::new(pos) {
+            let played = game.play(|pos, mv| {
+                counting &= mv.is_some() && moves.len() < limit;
+                if let Some(mv) = mv.filter(|_| counting) {
+                    match PositionKey::new(pos) {
                         Ok(key) => moves.push((key, move_code(mv))),
                         Err(KeyError::TooManyPieces) => {
                             invalid_start = true;
                             return ControlFlow::Break(());
                         }
-                    },
-                    None => counting = false,
+                    }
                 }
                 ControlFlow::Continue(())
             });
+            if !played.stopped && (played.plies as usize) < tokens {
+                game.result = GameResult::Unknown;
+            }
             if invalid_start { Err(Leftout::InvalidStart) } else { Ok(moves) }
         };
         PreparedGame::with_moves(game, moves)
@@ -225,12 +230,12 @@ impl TreeBuilder {
         };
         match source {
             Source::Pgn { path, progress } => {
-                let options = WalkOptions { max_plies: max_ply.unwrap_or(u32::MAX), file: None };
+                let options = WalkOptions::default();
                 let walk_piece = |text: Vec<u8>| {
                     let games = PgnWalk::new(&text, options.clone())
                         .map(|walked| {
                             walked.map(|mut game| {
-                                let prepared = PreparedGame::walked(&mut game);
+                                let prepared = PreparedGame::walked(&mut game, max_ply);
                                 (prepared, std::mem::take(&mut game.diagnostics))
                             })
                         })
