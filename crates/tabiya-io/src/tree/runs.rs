@@ -285,10 +285,7 @@ fn position_ranges<const K: usize>(sorted: &[Occurrence<K>]) -> Vec<&[Occurrence
 
 /// Adds up a range of sorted occurrences by position and move, and encodes each position
 /// after `annotate` has seen its moves.
-fn encode_range<const K: usize>(
-    range: &[Occurrence<K>],
-    annotate: &mut Annotate<'_, K>,
-) -> EncodedPositions<K> {
+fn encode_range<const K: usize>(range: &[Occurrence<K>], annotate: &mut Annotate<'_, K>) -> EncodedPositions<K> {
     let mut encoded = EncodedPositions::default();
     // The first `used` moves are the position's; the others wait to be used again.
     let mut moves: Vec<TreeMove> = Vec::new();
