@@ -37,7 +37,6 @@ use crate::scid::{Database, ScidError};
 pub use read_report::ReadReport;
 pub use sink::{Sink, SinkSummary};
 pub use source::{Games, ReadItem, ReadProgress, Source};
-pub(crate) use source::{PGN_PIECE, read_pgn};
 
 /// A game source could not be opened, or one of its games could not be read.
 #[derive(Debug, thiserror::Error)]

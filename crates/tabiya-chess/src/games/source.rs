@@ -21,7 +21,7 @@ type Data = Box<dyn Read + Send>;
 use crate::scid::Database;
 
 /// PGN text per piece read on one thread: a few hundred games.
-pub(crate) const PGN_PIECE: usize = 256 << 10;
+const PGN_PIECE: usize = 256 << 10;
 /// SCID games (and JSON Lines lines) per piece.
 const SCID_PIECE: usize = 512;
 
@@ -291,11 +291,11 @@ pub(super) fn read_json_line(path: &Path, number: u64, line: &[u8]) -> Result<Ga
 /// What a piece of PGN text gives: each game that starts in it made into a `T` with what
 /// reading it found, or the error that made it unreadable; and the piece's buffer, for the
 /// next piece. Offsets and game numbers count from the piece's start (see [`relocate`]).
-pub(crate) type PieceRead<T> = (Vec<Result<(T, Vec<Diagnostic>), PgnError>>, Vec<u8>);
+pub(super) type PieceRead<T> = (Vec<Result<(T, Vec<Diagnostic>), PgnError>>, Vec<u8>);
 
 /// [`Source::read_in_pieces`] for PGN: the text of `path` cut into pieces of about
 /// `pgn_piece` bytes that hold whole games, each read by `read_piece` on a rayon thread.
-pub(crate) fn read_pgn<T: Send, E: Send>(
+pub(super) fn read_pgn<T: Send, E: Send>(
     path: &Path,
     progress: &ReadProgress,
     pgn_piece: usize,

@@ -4,7 +4,6 @@
 //! budget. Keys are worked out on the reading threads.
 
 use std::io::{self, Write};
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use shakmaty::{CastlingMode, Color, Move, Position};
@@ -12,13 +11,12 @@ use tabiya_io::DiagnosticSink;
 use tabiya_io::tree::{Footer, Outcome, Played, RunBuilder, write_varint};
 
 use super::GAME;
-use super::key::{KEY_BYTES, KeyError, PositionKey};
+use super::key::{KEY_BYTES, PositionKey};
 use super::table::{rating, write_game_details, year};
 use crate::game::{Game, GameResult};
 use crate::games::ReadItem;
-use crate::games::select::{Duplicates, SelectSummary, Selection, TagView, select_from};
-use crate::games::{GamesError, PGN_PIECE, Source, read_pgn};
-use crate::pgn::{PgnWalk, WalkOptions, WalkedGame};
+use crate::games::select::{Duplicates, SelectSummary, Selection, select_from};
+use crate::games::{GamesError, Source};
 
 /// What goes into the tree and how much memory building it may take.
 #[derive(Debug, Clone)]
@@ -112,24 +110,9 @@ pub fn code_move(code: u16, pos: &shakmaty::Chess) -> Option<Move> {
 }
 
 impl PreparedGame {
-    /// What the tree keeps of a game however it was read: its record, ratings, year and
-    /// result, with the keys and moves of its main line.
-    fn with_moves(game: &impl TagView, moves: Result<Vec<(PositionKey, u16)>, Leftout>) -> PreparedGame {
-        let mut details = Vec::with_capacity(128);
-        write_game_details(&mut details, game).expect("a Vec takes every write");
-        let elo = |name| rating(game.tag_bytes(name).as_deref());
-        PreparedGame {
-            details,
-            ratings: (elo("WhiteElo"), elo("BlackElo")),
-            year: year(game.tag_bytes("Date").as_deref()),
-            result: game.result(),
-            moves,
-        }
-    }
-
     /// Works out the keys of `game`'s main line (on a reading thread), up to `max_ply` moves; a
     /// null move ends it.
-    fn of_game(game: &Game, max_ply: Option<u32>) -> PreparedGame {
+    fn new(game: &Game, max_ply: Option<u32>) -> PreparedGame {
         let moves = (|| {
             if game.castling_mode == CastlingMode::Chess960 {
                 return Err(Leftout::Chess960);
@@ -145,40 +128,16 @@ impl PreparedGame {
             }
             Ok(moves)
         })();
-        PreparedGame::with_moves(game, moves)
-    }
-
-    /// [`PreparedGame::of_game`] for a game of a PGN walk of the whole main line: played
-    /// once, each key made from the walk's own position, the first `max_ply` moves counted.
-    /// Moves after a null move are not counted but still played, and so are those past
-    /// `max_ply`, so that an illegal one is found as reading the whole game finds it, and a
-    /// game it cuts has no result, as read (`pgn::read`: the moves kept no longer reach it).
-    fn walked(game: &mut WalkedGame<'_>, max_ply: Option<u32>) -> PreparedGame {
-        let moves = if game.castling_mode == CastlingMode::Chess960 {
-            Err(Leftout::Chess960)
-        } else {
-            let (limit, tokens) = (max_ply.map_or(usize::MAX, |m| m as usize), game.move_tokens());
-            let mut moves = Vec::with_capacity(tokens.min(limit));
-            let (mut counting, mut invalid_start) = (true, false);
-            let played = game.play(|pos, mv| {
-                counting &= mv.is_some() && moves.len() < limit;
-                if let Some(mv) = mv.filter(|_| counting) {
-                    match PositionKey::new(pos) {
-                        Ok(key) => moves.push((key, move_code(mv))),
-                        Err(KeyError::TooManyPieces) => {
-                            invalid_start = true;
-                            return ControlFlow::Break(());
-                        }
-                    }
-                }
-                ControlFlow::Continue(())
-            });
-            if !played.stopped && (played.plies as usize) < tokens {
-                game.result = GameResult::Unknown;
-            }
-            if invalid_start { Err(Leftout::InvalidStart) } else { Ok(moves) }
-        };
-        PreparedGame::with_moves(game, moves)
+        let mut details = Vec::with_capacity(128);
+        write_game_details(&mut details, game).expect("a Vec takes every write");
+        let elo = |name| rating(game.tag(name).map(|t| t.as_bytes()));
+        PreparedGame {
+            details,
+            ratings: (elo("WhiteElo"), elo("BlackElo")),
+            year: year(game.tag("Date").map(|t| t.as_bytes())),
+            result: game.result,
+            moves,
+        }
     }
 }
 
@@ -203,51 +162,30 @@ impl TreeBuilder {
 
     /// Counts every game of `source`, read on all rayon threads, in file order; `name` is how
     /// the tree names the source.
-    ///
-    /// PGN is walked as the book builders walk it ([`PgnWalk`]): tags read in place and the main
-    /// line played once, no [`Game`] built; what reading found is what the walk finds (the main
-    /// line's problems, not those of variations and comments, which the tree does not hold).
     pub fn add_source(&mut self, source: &Source, name: &str) -> io::Result<()> {
         self.runs.start_source(name);
         let max_ply = self.options.max_ply;
         let mut number = 0;
-        let sink = |item: ReadItem<PreparedGame>| {
-            number += 1;
-            match item {
-                Ok((game, found)) => {
-                    if let Some(lost) = found.iter().find(|d| d.is_error()) {
-                        self.summary.games_cut += 1;
-                        self.summary.problem(format!("{name}: game {number}: {}", lost.message));
+        source.read_with_diagnostics(
+            |game| PreparedGame::new(&game, max_ply),
+            |item: ReadItem<PreparedGame>| {
+                number += 1;
+                match item {
+                    Ok((game, found)) => {
+                        if let Some(lost) = found.iter().find(|d| d.is_error()) {
+                            self.summary.games_cut += 1;
+                            self.summary.problem(format!("{name}: game {number}: {}", lost.message));
+                        }
+                        self.add_prepared(game, number, name)
                     }
-                    self.add_prepared(game, number, name)
+                    Err(e) => {
+                        self.summary.games_unreadable += 1;
+                        self.summary.problem(format!("{name}: game {number}: {e}"));
+                        Ok(())
+                    }
                 }
-                Err(e) => {
-                    self.summary.games_unreadable += 1;
-                    self.summary.problem(format!("{name}: game {number}: {e}"));
-                    Ok(())
-                }
-            }
-        };
-        match source {
-            Source::Pgn { path, progress } => {
-                let options = WalkOptions::default();
-                let walk_piece = |text: Vec<u8>| {
-                    let games = PgnWalk::new(&text, options.clone())
-                        .map(|walked| {
-                            walked.map(|mut game| {
-                                let prepared = PreparedGame::walked(&mut game, max_ply);
-                                (prepared, std::mem::take(&mut game.diagnostics))
-                            })
-                        })
-                        .collect();
-                    (games, text)
-                };
-                read_pgn(path, progress, PGN_PIECE, 2 * rayon::current_num_threads(), walk_piece, sink)
-            }
-            Source::Scid(_) | Source::JsonLines { .. } => {
-                source.read_with_diagnostics(|game| PreparedGame::of_game(&game, max_ply), sink)
-            }
-        }
+            },
+        )
     }
 
     /// Counts the games of `source` (input number `input`, for [`Duplicates`]) that
@@ -272,7 +210,7 @@ impl TreeBuilder {
             source,
             input,
             selection,
-            |game| PreparedGame::of_game(game, max_ply),
+            |game| PreparedGame::new(game, max_ply),
             duplicates,
             diagnostics,
             |_| {},
@@ -280,7 +218,7 @@ impl TreeBuilder {
         )
     }
 
-    /// Counts a game made ready on a reading thread; `number` is its number in its source
+    /// Counts a game made ready by [`PreparedGame::new`]; `number` is its number in its source
     /// (from 1), `name` the source's.
     fn add_prepared(&mut self, prepared: PreparedGame, number: u64, name: &str) -> io::Result<()> {
         let moves = match prepared.moves {

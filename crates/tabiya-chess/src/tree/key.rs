@@ -5,10 +5,10 @@
 //! `polyglot make-book`'s). No hash: a Zobrist key (Polyglot's 64 bits) has collisions in large collections, and a 128-bit hash
 //! could not give the position back for a FEN, a book or the explorer.
 
-use shakmaty::{Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, FromSetup, Piece, Role, Setup, Square};
+use shakmaty::{Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, FromSetup, Piece, Position};
+use shakmaty::{Role, Setup, Square};
 
 use crate::nibbles::{self, SPREAD};
-use crate::view::PositionView;
 
 /// Bytes of a key on disk.
 pub const KEY_BYTES: usize = 26;
@@ -74,17 +74,17 @@ fn code_piece(code: u8) -> Option<Piece> {
 }
 
 impl PositionKey {
-    /// The key of `pos` (a `Chess`, or the position a PGN walk plays on).
-    pub fn new(pos: &impl PositionView) -> Result<PositionKey, KeyError> {
-        let black = pos.by_color(Color::Black);
-        let occupied = pos.by_color(Color::White) | black;
+    /// The key of `pos`.
+    pub fn new(pos: &Chess) -> Result<PositionKey, KeyError> {
+        let board = pos.board();
+        let occupied = board.occupied();
         if occupied.count() > 32 {
             return Err(KeyError::TooManyPieces);
         }
         // Rank by rank, each bit plane's bits on the occupied squares packed (a byte's bit
         // extract), then spread to nibbles: the pieces in square order, the first in the lowest
         // nibble; reversed to put it in the highest. No square is visited alone.
-        let planes = nibbles::planes(|role| pos.by_role(role), black);
+        let planes = nibbles::planes(|role| board.by_role(role), board.black());
         let (mut first_low, mut shift) = (0u128, 0);
         for rank in 0..8 {
             let on = (occupied.0 >> (8 * rank)) as u8;
@@ -106,7 +106,7 @@ impl PositionKey {
                 state |= 2 << bit;
             }
         }
-        let ep = pos.pseudo_legal_ep_square().map_or(0, |sq| sq.file() as u8 + 1);
+        let ep = pos.ep_square(EnPassantMode::PseudoLegal).map_or(0, |sq| sq.file() as u8 + 1);
         let mut key = [0; KEY_BYTES];
         key[..8].copy_from_slice(&occupied.0.to_be_bytes());
         key[8..24].copy_from_slice(&pieces.to_be_bytes());
@@ -161,7 +161,6 @@ impl PositionKey {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::Position;
     use shakmaty::fen::Fen;
 
     use super::*;
@@ -183,7 +182,7 @@ mod tests {
             let back = key.position().unwrap();
             assert_eq!(PositionKey::new(&back).unwrap(), key, "{fen}");
             assert_eq!(back.board(), p.board());
-            assert_eq!(key.turn(), Position::turn(&p));
+            assert_eq!(key.turn(), p.turn());
         }
     }
 

@@ -4,8 +4,7 @@
 
 use std::io::{self, Read, Write};
 
-use crate::game::GameResult;
-use crate::games::select::TagView;
+use crate::game::{Game, GameResult};
 use tabiya_io::tree::{Decoder, write_varint};
 
 /// A game of the table as a probe shows it; texts are the bytes the source gave, decoded for
@@ -70,16 +69,16 @@ const TEXT_TAGS: [&str; 5] = ["White", "Black", "Date", "Event", "Site"];
 /// Writes one game's record but for its number in its source, which goes before it (a varint):
 /// the tags of [`TEXT_TAGS`] as bytes, both ratings, the result. Made on a reading thread,
 /// before the number is known.
-pub fn write_game_details(out: &mut impl Write, game: &impl TagView) -> io::Result<()> {
+pub fn write_game_details(out: &mut impl Write, game: &Game) -> io::Result<()> {
     for name in TEXT_TAGS {
-        let value = game.tag_bytes(name).unwrap_or_default();
+        let value = game.tag(name).map(|t| t.as_bytes()).unwrap_or_default();
         write_varint(out, value.len() as u64)?;
-        out.write_all(&value)?;
+        out.write_all(value)?;
     }
     for name in ["WhiteElo", "BlackElo"] {
-        write_varint(out, u64::from(rating(game.tag_bytes(name).as_deref())))?;
+        write_varint(out, u64::from(rating(game.tag(name).map(|t| t.as_bytes()))))?;
     }
-    out.write_all(&[result_byte(game.result())])
+    out.write_all(&[result_byte(game.result)])
 }
 
 /// Reads the game record at the decoder's place.

@@ -120,38 +120,6 @@ pub struct TreeSource {
     pub games: u64,
 }
 
-/// Positions encoded into their records ahead of a [`TreeWriter`], on another thread than the
-/// writer's ([`TreeWriter::encoded`] takes them in key order), with what the writer counts of
-/// them.
-#[derive(Debug, Default)]
-pub struct EncodedPositions<const K: usize> {
-    bytes: Vec<u8>,
-    /// Where each position's record starts in `bytes`.
-    starts: Vec<usize>,
-    moves: u64,
-    occurrences: u64,
-    first: Option<[u8; K]>,
-    last: Option<[u8; K]>,
-}
-
-impl<const K: usize> EncodedPositions<K> {
-    /// Encodes a position with its moves (in the order first played); keys must ascend.
-    pub fn position(&mut self, key: &[u8; K], moves: &[TreeMove]) {
-        debug_assert!(self.last.is_none_or(|last| last < *key), "keys ascend");
-        self.starts.push(self.bytes.len());
-        encode_position(&mut self.bytes, key, moves);
-        self.moves += moves.len() as u64;
-        self.occurrences += moves.iter().map(|m| m.games).sum::<u64>();
-        self.first = self.first.or(Some(*key));
-        self.last = Some(*key);
-    }
-
-    /// The records, one after the other.
-    pub fn bytes(&self) -> &[u8] {
-        &self.bytes
-    }
-}
-
 /// Counts the bytes written through it.
 struct Counting<W> {
     inner: W,
@@ -201,35 +169,17 @@ impl<W: Write, const K: usize> TreeWriter<W, K> {
     /// Adds a position with its moves (in the order first played); keys must ascend.
     pub fn position(&mut self, key: &[u8; K], moves: &[TreeMove]) -> io::Result<()> {
         debug_assert!(self.last.is_none_or(|last| last < *key), "keys ascend");
-        self.count_position(0, moves);
+        if self.footer.positions.is_multiple_of(BLOCK) {
+            self.index.push(self.out.written);
+        }
         self.record.clear();
         encode_position(&mut self.record, key, moves);
         self.out.write_all(&self.record)?;
-        self.last = Some(*key);
-        Ok(())
-    }
-
-    /// Adds positions encoded ahead (on any thread); their keys must ascend after the last.
-    pub fn encoded(&mut self, positions: &EncodedPositions<K>) -> io::Result<()> {
-        debug_assert!(self.last.is_none_or(|last| positions.first.is_none_or(|first| last < first)), "keys ascend");
-        for &start in &positions.starts {
-            self.count_position(start as u64, &[]);
-        }
-        self.footer.moves += positions.moves;
-        self.footer.occurrences += positions.occurrences;
-        self.out.write_all(&positions.bytes)?;
-        self.last = positions.last.or(self.last);
-        Ok(())
-    }
-
-    /// Counts a position whose record starts `at` bytes past what is written, and its moves.
-    fn count_position(&mut self, at: u64, moves: &[TreeMove]) {
-        if self.footer.positions.is_multiple_of(BLOCK) {
-            self.index.push(self.out.written + at);
-        }
         self.footer.positions += 1;
         self.footer.moves += moves.len() as u64;
         self.footer.occurrences += moves.iter().map(|m| m.games).sum::<u64>();
+        self.last = Some(*key);
+        Ok(())
     }
 
     /// Ends the positions, writes the game table (its bytes and where each record starts) and

@@ -14,9 +14,7 @@ mod runs;
 
 use std::io::{self, Read, Write};
 
-pub use file::{
-    BLOCK, EncodedPositions, Footer, HEADER_BYTES, MAGIC, TreeError, TreeFile, TreeSource, TreeWriter, VERSION,
-};
+pub use file::{BLOCK, Footer, HEADER_BYTES, MAGIC, TreeError, TreeFile, TreeSource, TreeWriter, VERSION};
 pub use record::{Decoder, Outcome, Played, TOP_GAMES, TopGame, TreeMove, add_moves, encode_position, write_varint};
 pub use runs::RunBuilder;
 

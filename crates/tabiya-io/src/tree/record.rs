@@ -331,38 +331,13 @@ impl<R: Read> Decoder<R> {
     }
 }
 
-/// Bytes a move's record takes at most: its code, ten numbers, the flags, the exact value and
-/// the top games.
-const MOVE_BYTES: usize = 3 + 10 * 10 + 2 + TOP_GAMES * (3 + 10);
-
-/// A move's record being encoded: on the stack, its length in a register, copied out once (a
-/// push into the output for each byte cost a third of the encoding).
-struct MoveBytes {
-    bytes: [u8; MOVE_BYTES],
-    len: usize,
-}
-
-impl MoveBytes {
-    #[inline(always)]
-    fn byte(&mut self, byte: u8) {
-        self.bytes[self.len] = byte;
-        self.len += 1;
-    }
-
-    #[inline(always)]
-    fn varint(&mut self, n: u64) {
-        leb128(n, |byte| self.byte(byte));
-    }
-}
-
 /// Appends a position and its moves (in the order first played) to `out`, as
 /// [`Decoder::position`] reads them: a record is encoded whole in memory, then written at once.
 pub fn encode_position<const K: usize>(out: &mut Vec<u8>, key: &[u8; K], moves: &[TreeMove]) {
     out.extend_from_slice(key);
     push_varint(out, moves.len() as u64);
     for m in moves {
-        let mut record = MoveBytes { bytes: [0; MOVE_BYTES], len: 0 };
-        record.varint(u64::from(m.code));
+        push_varint(out, u64::from(m.code));
         for n in [
             m.games,
             m.wins,
@@ -375,20 +350,17 @@ pub fn encode_position<const K: usize>(out: &mut Vec<u8>, key: &[u8; K], moves: 
             u64::from(m.first_year),
             u64::from(m.last_year),
         ] {
-            record.varint(n);
+            push_varint(out, n);
         }
-        // Counting keeps at most TOP_GAMES; a move made otherwise is cut to them.
-        let tops = &m.top[..m.top.len().min(TOP_GAMES)];
         // The number of top games, bit 7 set when the exact value follows.
-        record.byte(tops.len() as u8 | if m.exact.is_some() { 0x80 } else { 0 });
+        out.push(m.top.len() as u8 | if m.exact.is_some() { 0x80 } else { 0 });
         if let Some(exact) = m.exact {
-            record.byte(exact as u8);
+            out.push(exact as u8);
         }
-        for top in tops {
-            record.varint(u64::from(top.rating));
-            record.varint(top.game);
+        for top in &m.top {
+            push_varint(out, u64::from(top.rating));
+            push_varint(out, top.game);
         }
-        out.extend_from_slice(&record.bytes[..record.len]);
     }
 }
 

@@ -8,10 +8,9 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use rayon::iter::{IntoParallelRefIterator, ParallelIterator};
 use rayon::slice::ParallelSliceMut;
 
-use super::file::{EncodedPositions, Footer, TreeSource, TreeWriter};
+use super::file::{Footer, TreeSource, TreeWriter};
 use super::merge::{Stream, merge};
 use super::record::{Decoder, Outcome, Played, TreeMove, encode_position};
 
@@ -78,10 +77,6 @@ impl RunWriter {
         self.record.clear();
         encode_position(&mut self.record, key, moves);
         self.out.write_all(&self.record)
-    }
-
-    fn encoded<const K: usize>(&mut self, positions: &EncodedPositions<K>) -> io::Result<()> {
-        self.out.write_all(positions.bytes())
     }
 
     /// The run written to its end, read from its start.
@@ -163,35 +158,30 @@ impl<const K: usize> RunBuilder<K> {
         Ok(())
     }
 
-    /// Sorts the occurrences, adds them up by position and encodes the positions, handing them
-    /// to `write` in key order. Without `annotate`, ranges of positions are added up and
-    /// encoded on every core; with it, one after the other on this thread, each position's
-    /// moves handed to `annotate` before they are encoded.
-    fn drain(
-        &mut self,
-        mut annotate: Option<&mut Annotate<'_, K>>,
-        mut write: impl FnMut(&EncodedPositions<K>) -> io::Result<()>,
-    ) -> io::Result<()> {
+    /// Sorts the occurrences and adds them up, handing each position with its moves to `emit`.
+    fn drain(&mut self, mut emit: impl FnMut(&[u8; K], &mut [TreeMove]) -> io::Result<()>) -> io::Result<()> {
         let mut occurrences = std::mem::take(&mut self.occurrences);
         // A position's occurrences stay in the order they were played (by their places), so
         // its moves come out in the order first played (record.rs). On every core: at the end
         // the reading threads have nothing left to do.
         occurrences.par_sort_unstable_by(|a, b| compare_keys(&a.key, &b.key).then(a.seq.cmp(&b.seq)));
-        let ranges = position_ranges(&occurrences);
-        match annotate.as_mut() {
-            Some(annotate) => {
-                for range in ranges {
-                    write(&encode_range(range, annotate))?;
+        // The first `used` moves are the position's; the others wait to be used again.
+        let mut moves: Vec<TreeMove> = Vec::new();
+        let mut used = 0;
+        for (i, o) in occurrences.iter().enumerate() {
+            match moves[..used].iter_mut().find(|m| m.code == o.code) {
+                Some(known) => known.count(&o.played()),
+                None => {
+                    if used == moves.len() {
+                        moves.push(TreeMove::default());
+                    }
+                    moves[used].restart(&o.played());
+                    used += 1;
                 }
             }
-            None => {
-                // A window of ranges at a time, so that the encoded bytes held stay small.
-                let window = 4 * rayon::current_num_threads();
-                for ranges in ranges.chunks(window) {
-                    let encoded: Vec<EncodedPositions<K>> =
-                        ranges.par_iter().map(|range| encode_range(range, &mut |_, _| ())).collect();
-                    encoded.iter().try_for_each(&mut write)?;
-                }
+            if occurrences.get(i + 1).is_none_or(|next| next.key != o.key) {
+                emit(&o.key, &mut moves[..used])?;
+                used = 0;
             }
         }
         // The vector keeps its room for the next run.
@@ -203,7 +193,7 @@ impl<const K: usize> RunBuilder<K> {
     /// Writes the occurrences as a sorted run; [`MAX_RUNS`] runs are merged into one.
     fn spill(&mut self) -> io::Result<()> {
         let mut run = RunWriter::new(&self.temp_dir)?;
-        self.drain(None, |positions| run.encoded(positions))?;
+        self.drain(|key, moves| run.position(key, moves))?;
         self.runs.push(run.rewound()?);
         self.spilled += 1;
         if self.runs.len() >= MAX_RUNS {
@@ -216,98 +206,34 @@ impl<const K: usize> RunBuilder<K> {
 
     /// Writes the tree of `game` to `out` and gives `out` back with the file's footer.
     pub fn finish<W: Write>(self, out: W, game: u8) -> io::Result<(W, Footer)> {
-        self.finish_annotated(out, game, None)
+        self.finish_with(out, game, |_, _| ())
     }
 
     /// [`RunBuilder::finish`], each position's moves handed to `annotate` once, added up,
     /// before they are written (to set [`TreeMove::exact`]).
     pub fn finish_with<W: Write>(
-        self,
+        mut self,
         out: W,
         game: u8,
         mut annotate: impl FnMut(&[u8; K], &mut [TreeMove]),
     ) -> io::Result<(W, Footer)> {
-        self.finish_annotated(out, game, Some(&mut annotate))
-    }
-
-    fn finish_annotated<W: Write>(
-        mut self,
-        out: W,
-        game: u8,
-        mut annotate: Option<&mut Annotate<'_, K>>,
-    ) -> io::Result<(W, Footer)> {
         let mut writer = TreeWriter::<W, K>::new(out, game)?;
+        let mut write = |key: &[u8; K], moves: &mut [TreeMove]| {
+            annotate(key, moves);
+            writer.position(key, moves)
+        };
         if self.runs.is_empty() {
-            self.drain(annotate, |positions| writer.encoded(positions))?;
+            self.drain(&mut write)?;
         } else {
             if !self.occurrences.is_empty() {
                 self.spill()?;
             }
             self.occurrences = Vec::new();
-            merge(streams(std::mem::take(&mut self.runs))?, |key, moves| {
-                if let Some(annotate) = annotate.as_mut() {
-                    annotate(key, moves);
-                }
-                writer.position(key, moves)
-            })?;
+            merge(streams(std::mem::take(&mut self.runs))?, &mut write)?;
         }
         let (mut games, offsets) = self.table.into_reader()?;
         writer.finish(&mut games, &offsets, &self.sources)
     }
-}
-
-/// What sees each position's moves, added up, before they are encoded
-/// ([`RunBuilder::finish_with`]).
-type Annotate<'a, const K: usize> = dyn FnMut(&[u8; K], &mut [TreeMove]) + 'a;
-
-/// Occurrences a range of positions holds at least (but the last): what one thread adds up and
-/// encodes at a time.
-const RANGE: usize = 1 << 15;
-
-/// Sorted occurrences cut into ranges of whole positions.
-fn position_ranges<const K: usize>(sorted: &[Occurrence<K>]) -> Vec<&[Occurrence<K>]> {
-    let mut ranges = Vec::with_capacity(sorted.len() / RANGE + 1);
-    let mut rest = sorted;
-    while rest.len() > RANGE {
-        let mut cut = RANGE;
-        while cut < rest.len() && rest[cut].key == rest[cut - 1].key {
-            cut += 1;
-        }
-        let (range, after) = rest.split_at(cut);
-        ranges.push(range);
-        rest = after;
-    }
-    if !rest.is_empty() {
-        ranges.push(rest);
-    }
-    ranges
-}
-
-/// Adds up a range of sorted occurrences by position and move, and encodes each position
-/// after `annotate` has seen its moves.
-fn encode_range<const K: usize>(range: &[Occurrence<K>], annotate: &mut Annotate<'_, K>) -> EncodedPositions<K> {
-    let mut encoded = EncodedPositions::default();
-    // The first `used` moves are the position's; the others wait to be used again.
-    let mut moves: Vec<TreeMove> = Vec::new();
-    let mut used = 0;
-    for (i, o) in range.iter().enumerate() {
-        match moves[..used].iter_mut().find(|m| m.code == o.code) {
-            Some(known) => known.count(&o.played()),
-            None => {
-                if used == moves.len() {
-                    moves.push(TreeMove::default());
-                }
-                moves[used].restart(&o.played());
-                used += 1;
-            }
-        }
-        if range.get(i + 1).is_none_or(|next| next.key != o.key) {
-            annotate(&o.key, &mut moves[..used]);
-            encoded.position(&o.key, &moves[..used]);
-            used = 0;
-        }
-    }
-    encoded
 }
 
 /// Game records written as they come, to an unnamed temporary file, with where each starts
