@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BinaryHeap};
 use std::io::{self, Read};
 use std::sync::{Condvar, Mutex, PoisonError};
 
-use crate::pgn::{PgnWalk, WalkOptions, read_piece, split_games};
+use crate::pgn::{PgnWalk, WalkOptions, read_piece};
 
 /// A record the engine sorts and splits by key.
 pub(crate) trait Keyed: Copy + Send + Sync {
@@ -53,20 +53,30 @@ pub(crate) fn split<'a, R: Keyed>(pieces: &[&'a [R]], parts: usize) -> Vec<Vec<&
     ranges
 }
 
-/// The runs of a merge of sorted runs that hold its next key: a heap of each run's next key,
-/// so that each key costs the logarithm of the number of runs, not that number (a stream of a
-/// few gigabytes makes hundreds of pieces: looking at every run for every key would make the
-/// merge quadratic in the input).
+/// The runs of a merge of sorted runs that hold its next key. A few runs (a file cut into one
+/// piece per thread) are looked at one by one for every key; many runs (a stream of a few
+/// gigabytes makes hundreds of pieces) go through a heap of their next keys, so that each key
+/// costs the logarithm of the number of runs, not that number: looking at every run for every
+/// key would make the merge quadratic in the input.
 #[derive(Debug, Clone)]
-pub(crate) struct RunHeads<K> {
-    heap: BinaryHeap<Reverse<(K, usize)>>,
+pub(crate) enum RunHeads<K> {
+    /// Each run's next key (`None`: it has ended).
+    Few(Vec<Option<K>>),
+    /// The next keys of the runs not ended, with their runs.
+    Many(BinaryHeap<Reverse<(K, usize)>>),
 }
+
+/// The most runs merged by looking at each for every key: past it the heap costs less.
+const FEW_RUNS: usize = 16;
 
 impl<K: Ord + Copy> RunHeads<K> {
     /// The heads of runs whose first keys are `firsts` in run order (`None`: an empty run).
     pub(crate) fn new(firsts: impl IntoIterator<Item = Option<K>>) -> RunHeads<K> {
-        let heap = firsts.into_iter().enumerate().filter_map(|(run, key)| Some(Reverse((key?, run)))).collect();
-        RunHeads { heap }
+        let firsts: Vec<Option<K>> = firsts.into_iter().collect();
+        if firsts.len() <= FEW_RUNS {
+            return RunHeads::Few(firsts);
+        }
+        RunHeads::Many(firsts.into_iter().enumerate().filter_map(|(run, key)| Some(Reverse((key?, run)))).collect())
     }
 
     /// The smallest next key, with the runs that hold it put in `runs` in run order (the order
@@ -74,22 +84,36 @@ impl<K: Ord + Copy> RunHeads<K> {
     /// records of the key are taken.
     pub(crate) fn next(&mut self, runs: &mut Vec<usize>) -> Option<K> {
         runs.clear();
-        let Reverse((key, run)) = self.heap.pop()?;
-        runs.push(run);
-        while let Some(&Reverse((next, run))) = self.heap.peek() {
-            if next != key {
-                break;
+        match self {
+            RunHeads::Few(heads) => {
+                let key = heads.iter().flatten().min().copied()?;
+                runs.extend(heads.iter().enumerate().filter(|(_, head)| **head == Some(key)).map(|(run, _)| run));
+                Some(key)
             }
-            self.heap.pop();
-            runs.push(run);
+            RunHeads::Many(heap) => {
+                let Reverse((key, run)) = heap.pop()?;
+                runs.push(run);
+                while let Some(&Reverse((next, run))) = heap.peek() {
+                    if next != key {
+                        break;
+                    }
+                    heap.pop();
+                    runs.push(run);
+                }
+                Some(key)
+            }
         }
-        Some(key)
     }
 
     /// `run` goes on at `next`, its next record's key (`None`: it has ended).
     pub(crate) fn advance(&mut self, run: usize, next: Option<K>) {
-        if let Some(key) = next {
-            self.heap.push(Reverse((key, run)));
+        match self {
+            RunHeads::Few(heads) => heads[run] = next,
+            RunHeads::Many(heap) => {
+                if let Some(key) = next {
+                    heap.push(Reverse((key, run)));
+                }
+            }
         }
     }
 }
@@ -164,103 +188,61 @@ impl<T: Default> Scratch<T> {
     }
 }
 
-/// The largest piece of text [`walk_stream`]'s callers have it read before it looks for the
-/// next game start (a piece is cut there): large enough that a stream of a few hundred
-/// megabytes makes few pieces for the merge to take each key from, small enough that the
-/// pieces in flight hold a small part of it.
+/// Bytes of text [`walk_stream`]'s callers have it read into a piece before it looks for the last game start
+/// (a piece is cut there): large enough that a stream of a few hundred megabytes makes few
+/// pieces for the merge to take each key from, small enough that the pieces in flight hold a
+/// small part of it.
 pub(crate) const STREAM_PIECE: usize = 32 << 20;
-
-/// Pieces read and not yet walked that the reading waits on before it reads another: one
-/// walked by every thread and the next, which a thread that is done with its part of the first
-/// takes up.
-const PIECES_HELD: usize = 2;
-
-/// How many times smaller than the largest piece the first piece of a stream is: the pieces
-/// double from there, so that every thread has text to walk as soon as a few megabytes are
-/// decoded, not only once a whole large piece is.
-const FIRST_PIECE_SHARE: usize = 8;
 
 /// [`crate::pgn::walk_pieces`] for PGN text that comes as a stream (a decompressed file, a
 /// pipe): this thread reads (and so decompresses) the text a piece at a time, each cut before
-/// the first game that starts after its size (the first pieces small, doubling up to `piece`
-/// bytes), cuts each piece again into one part per rayon thread, and hands the parts to `walk`
-/// on the rayon threads as soon as the piece is read, while it reads the next. Every thread
-/// works on each piece, so none waits at the end of the stream while another walks a whole
-/// last piece alone. At most [`PIECES_HELD`] pieces and the one being read are held at a time, so
-/// memory does not grow with the stream. What `walk` makes of each part is returned in the
-/// order of the text, as `walk_pieces` returns it, and the offsets of the games count from
-/// the stream's start. A read error ends the reading: it is returned once the pieces already
-/// read are walked.
+/// the last game that starts after its first `piece` bytes, and hands each piece to `walk` on a rayon thread as soon as
+/// it is read, while it reads the next; at most one piece per rayon thread and one more are
+/// held at a time, so memory does not grow with the stream. What `walk` makes of each piece
+/// is returned in the order of the text, as `walk_pieces` returns it, and the offsets of the
+/// games count from the stream's start. A read error ends the reading: it is returned once the
+/// pieces already read are walked.
 pub(crate) fn walk_stream<T: Send>(
     input: &mut dyn Read,
     options: &WalkOptions,
     piece: usize,
     walk: impl Fn(PgnWalk<'_>) -> T + Sync,
 ) -> io::Result<Vec<T>> {
-    let threads = rayon::current_num_threads();
     let made: Mutex<Vec<Option<T>>> = Mutex::new(Vec::new());
-    // Pieces of text held: read and not yet walked to the end of their last part.
     let in_flight = (Mutex::new(0usize), Condvar::new());
-    // The text buffers of pieces walked, read into again: a fresh one would be faulted in
-    // and zeroed by the system for every piece.
-    let spent: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+    let most_in_flight = rayon::current_num_threads() + 1;
     let mut failed = None;
     rayon::in_place_scope(|scope| {
         let (mut next, mut offset) = (Vec::new(), 0u64);
-        let mut size = (piece / FIRST_PIECE_SHARE).max(1);
         loop {
             let mut waiting = locked(&in_flight.0);
-            while *waiting >= PIECES_HELD {
+            while *waiting >= most_in_flight {
                 waiting = in_flight.1.wait(waiting).unwrap_or_else(PoisonError::into_inner);
             }
             drop(waiting);
-            let mut text = locked(&spent).pop().unwrap_or_default();
-            text.clear();
-            text.extend_from_slice(&next);
-            next.clear();
-            let ended = match read_piece(input, size, &mut text, &mut next) {
+            let mut text = std::mem::take(&mut next);
+            let ended = match read_piece(input, piece, &mut text, &mut next) {
                 Ok(ended) => ended,
                 Err(e) => {
                     failed = Some(e);
                     true
                 }
             };
-            size = size.saturating_mul(2).min(piece);
             if !text.is_empty() {
-                // The parts follow one another from the piece's start: (start, length).
-                let parts: Vec<(usize, usize)> = split_games(&text, threads)
-                    .iter()
-                    .scan(0, |start, part| {
-                        let at = *start;
-                        *start += part.len();
-                        Some((at, part.len()))
-                    })
-                    .collect();
-                let base = offset;
+                let (base, index) = (offset, {
+                    let mut made = locked(&made);
+                    made.push(None);
+                    made.len() - 1
+                });
                 offset += text.len() as u64;
                 *locked(&in_flight.0) += 1;
-                // The last part takes the piece itself: whichever part ends last frees it.
-                let mut text = Some(std::sync::Arc::new(text));
-                for (i, (start, len)) in parts.iter().copied().enumerate() {
-                    let index = {
-                        let mut made = locked(&made);
-                        made.push(None);
-                        made.len() - 1
-                    };
-                    let text = if i + 1 == parts.len() { text.take() } else { text.clone() };
-                    let text = text.expect("the piece is held until its last part");
-                    let (made, in_flight, spent, walk) = (&made, &in_flight, &spent, &walk);
-                    scope.spawn(move |_| {
-                        let part = &text[start..start + len];
-                        let walked = walk(PgnWalk::at_offset(part, base + start as u64, options.clone()));
-                        locked(made)[index] = Some(walked);
-                        if let Some(text) = std::sync::Arc::into_inner(text) {
-                            locked(spent).push(text);
-                            *locked(&in_flight.0) -= 1;
-                            in_flight.1.notify_one();
-                        }
-                    });
-                }
+                let (made, in_flight, walk) = (&made, &in_flight, &walk);
+                scope.spawn(move |_| {
+                    let walked = walk(PgnWalk::at_offset(&text, base, options.clone()));
+                    locked(made)[index] = Some(walked);
+                    *locked(&in_flight.0) -= 1;
+                    in_flight.1.notify_one();
+                });
             }
             if ended {
                 break;
@@ -312,7 +294,7 @@ mod tests {
     #[test]
     fn run_heads_give_each_key_with_the_runs_holding_it_in_order() {
         let mut rng = tabiya_testdata::Xorshift::new(7);
-        for runs in [0, 1, 2, 5, 40] {
+        for runs in [0, 1, 2, 5, FEW_RUNS, FEW_RUNS + 1, 40] {
             let mut sorted: Vec<Vec<u32>> =
                 (0..runs).map(|_| (0..rng.below(30)).map(|_| rng.below(20) as u32).collect()).collect();
             sorted.iter_mut().for_each(|run| run.sort_unstable());
@@ -359,13 +341,9 @@ mod tests {
         for piece in [1, 50, 700, 5000, 1 << 20] {
             let pieces = walk_stream(&mut &text[..], &options, piece, games).unwrap();
             assert_eq!(pieces.concat(), whole, "pieces of {piece} bytes");
-            // The first piece is a sixteenth of `piece`; each piece is walked in at most one
-            // part per thread.
-            if piece / FIRST_PIECE_SHARE >= text.len() {
-                assert!(pieces.len() <= rayon::current_num_threads(), "{piece}: {} parts", pieces.len());
-            } else {
-                assert!(pieces.len() > 1, "{piece}: {} parts", pieces.len());
-            }
+            // Each piece but the last holds at least `piece` bytes; no game is cut.
+            assert!(pieces.len() <= text.len().div_ceil(piece), "{piece}");
+            assert!(pieces.len() > 1 || piece >= text.len() / 2, "{piece}: {} pieces", pieces.len());
         }
         let error = walk_stream(&mut Failing(&text[..]), &options, 100, games).unwrap_err();
         assert_eq!(error.to_string(), "the disk is gone");
