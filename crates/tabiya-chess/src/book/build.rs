@@ -564,21 +564,17 @@ fn finish_range<P: Payload>(parts: &[BookBuilder], mut runs: Vec<&[Occurrence<P>
     range.moves.reserve(room);
     // The codes (`move_code`) of the current position's moves, in the order of its moves.
     let mut codes: Vec<u16> = Vec::new();
-    let mut heads = engine::RunHeads::new(runs.iter().map(|run| run.first().map(|o| o.key)));
-    let mut holding = Vec::new();
-    while let Some(key) = heads.next(&mut holding) {
+    while let Some(key) = runs.iter().filter_map(|run| run.first()).map(|o| o.key).min() {
         let first_move = range.moves.len();
         codes.clear();
         let mut head = None;
-        for &part_index in &holding {
-            let (part, run) = (&parts[part_index], &mut runs[part_index]);
+        for (part_index, (part, run)) in parts.iter().zip(&mut runs).enumerate() {
             let n = run.iter().take_while(|o| o.key == key).count();
             let (group, rest) = run.split_at(n);
             if let Some(order) = rest.get(PREFETCH_AHEAD).and_then(|ahead| ahead.payload.order()) {
                 prefetch(&part.moves, order as usize);
             }
             *run = rest;
-            heads.advance(part_index, rest.first().map(|o| o.key));
             if let (None, Some(first)) = (head, group.first()) {
                 head = Some((part_index as u32, *first));
             }

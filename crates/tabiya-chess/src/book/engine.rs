@@ -10,8 +10,7 @@
 //! too, with the first game and the games ending there (`kvetka::record`). The two cannot be
 //! one count byte for byte, so they share this engine, not the record.
 
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::sync::{Condvar, Mutex, PoisonError};
 
@@ -51,71 +50,6 @@ pub(crate) fn split<'a, R: Keyed>(pieces: &[&'a [R]], parts: usize) -> Vec<Vec<&
     }
     ranges.push(rests);
     ranges
-}
-
-/// The runs of a merge of sorted runs that hold its next key. A few runs (a file cut into one
-/// piece per thread) are looked at one by one for every key; many runs (a stream of a few
-/// gigabytes makes hundreds of pieces) go through a heap of their next keys, so that each key
-/// costs the logarithm of the number of runs, not that number: looking at every run for every
-/// key would make the merge quadratic in the input.
-#[derive(Debug, Clone)]
-pub(crate) enum RunHeads<K> {
-    /// Each run's next key (`None`: it has ended).
-    Few(Vec<Option<K>>),
-    /// The next keys of the runs not ended, with their runs.
-    Many(BinaryHeap<Reverse<(K, usize)>>),
-}
-
-/// The most runs merged by looking at each for every key: past it the heap costs less.
-const FEW_RUNS: usize = 16;
-
-impl<K: Ord + Copy> RunHeads<K> {
-    /// The heads of runs whose first keys are `firsts` in run order (`None`: an empty run).
-    pub(crate) fn new(firsts: impl IntoIterator<Item = Option<K>>) -> RunHeads<K> {
-        let firsts: Vec<Option<K>> = firsts.into_iter().collect();
-        if firsts.len() <= FEW_RUNS {
-            return RunHeads::Few(firsts);
-        }
-        RunHeads::Many(firsts.into_iter().enumerate().filter_map(|(run, key)| Some(Reverse((key?, run)))).collect())
-    }
-
-    /// The smallest next key, with the runs that hold it put in `runs` in run order (the order
-    /// of the input). Each of those runs is handed back through [`RunHeads::advance`] once its
-    /// records of the key are taken.
-    pub(crate) fn next(&mut self, runs: &mut Vec<usize>) -> Option<K> {
-        runs.clear();
-        match self {
-            RunHeads::Few(heads) => {
-                let key = heads.iter().flatten().min().copied()?;
-                runs.extend(heads.iter().enumerate().filter(|(_, head)| **head == Some(key)).map(|(run, _)| run));
-                Some(key)
-            }
-            RunHeads::Many(heap) => {
-                let Reverse((key, run)) = heap.pop()?;
-                runs.push(run);
-                while let Some(&Reverse((next, run))) = heap.peek() {
-                    if next != key {
-                        break;
-                    }
-                    heap.pop();
-                    runs.push(run);
-                }
-                Some(key)
-            }
-        }
-    }
-
-    /// `run` goes on at `next`, its next record's key (`None`: it has ended).
-    pub(crate) fn advance(&mut self, run: usize, next: Option<K>) {
-        match self {
-            RunHeads::Few(heads) => heads[run] = next,
-            RunHeads::Many(heap) => {
-                if let Some(key) = next {
-                    heap.push(Reverse((key, run)));
-                }
-            }
-        }
-    }
 }
 
 /// The ranges merged and not yet handed on, the next one to hand on, and whether a thread is
@@ -288,44 +222,6 @@ mod tests {
             buf[..n].copy_from_slice(&self.0[..n]);
             self.0 = &self.0[n..];
             Ok(n)
-        }
-    }
-
-    #[test]
-    fn run_heads_give_each_key_with_the_runs_holding_it_in_order() {
-        let mut rng = tabiya_testdata::Xorshift::new(7);
-        for runs in [0, 1, 2, 5, FEW_RUNS, FEW_RUNS + 1, 40] {
-            let mut sorted: Vec<Vec<u32>> =
-                (0..runs).map(|_| (0..rng.below(30)).map(|_| rng.below(20) as u32).collect()).collect();
-            sorted.iter_mut().for_each(|run| run.sort_unstable());
-            // What a merge that looks at every run for every key takes, key by key.
-            let mut expected = Vec::new();
-            let mut rests: Vec<&[u32]> = sorted.iter().map(Vec::as_slice).collect();
-            while let Some(key) = rests.iter().filter_map(|run| run.first()).min().copied() {
-                let mut holding = Vec::new();
-                for (run, rest) in rests.iter_mut().enumerate() {
-                    let n = rest.iter().take_while(|&&k| k == key).count();
-                    if n > 0 {
-                        holding.push((run, n));
-                        *rest = &rest[n..];
-                    }
-                }
-                expected.push((key, holding));
-            }
-            let mut rests: Vec<&[u32]> = sorted.iter().map(Vec::as_slice).collect();
-            let mut heads = RunHeads::new(rests.iter().map(|run| run.first().copied()));
-            let (mut got, mut at) = (Vec::new(), Vec::new());
-            while let Some(key) = heads.next(&mut at) {
-                let mut holding = Vec::new();
-                for &run in &at {
-                    let n = rests[run].iter().take_while(|&&k| k == key).count();
-                    holding.push((run, n));
-                    rests[run] = &rests[run][n..];
-                    heads.advance(run, rests[run].first().copied());
-                }
-                got.push((key, holding));
-            }
-            assert_eq!(got, expected, "{runs} runs");
         }
     }
 

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use super::{Key, SourceRef};
 use crate::boardcode::BoardCoder;
-use crate::book::engine::{self, Keyed, RunHeads};
+use crate::book::engine::{self, Keyed};
 
 /// The move code of a record whose position no move left (its game's last stored position).
 pub(crate) const NO_MOVE: u8 = 0xff;
@@ -230,9 +230,6 @@ struct Run<'a, G> {
 #[derive(Debug, Clone)]
 pub(crate) struct Merge<'a, G> {
     runs: Vec<Run<'a, G>>,
-    heads: RunHeads<(u64, u64, u64)>,
-    /// The runs holding the key being merged, in input order.
-    holding: Vec<usize>,
 }
 
 impl<'a, G: GameNumber> Merge<'a, G> {
@@ -245,34 +242,33 @@ impl<'a, G: GameNumber> Merge<'a, G> {
                 first_game: piece.first_game,
             })
             .collect();
-        Merge::of_runs(runs)
-    }
-
-    fn of_runs(runs: Vec<Run<'a, G>>) -> Merge<'a, G> {
-        let heads = RunHeads::new(runs.iter().map(|run| run.records.first().map(Record::key_words)));
-        Merge { runs, heads, holding: Vec::new() }
+        Merge { runs }
     }
 
     /// At most `parts` merges of consecutive ranges of keys, about equal in records, whose
     /// tallies one after the other are this merge's: every record of a key falls in one part.
     fn split(self, parts: usize) -> Vec<Merge<'a, G>> {
         let sorted: Vec<&[Record<G>]> = self.runs.iter().map(|run| run.records).collect();
-        let range = |records: Vec<&'a [Record<G>]>| {
-            Merge::of_runs(self.runs.iter().zip(records).map(|(run, records)| Run { records, ..run.clone() }).collect())
+        let range = |records: Vec<&'a [Record<G>]>| Merge {
+            runs: self.runs.iter().zip(records).map(|(run, records)| Run { records, ..run.clone() }).collect(),
         };
         engine::split(&sorted, parts).into_iter().map(range).collect()
     }
 
+    /// The smallest key at the heads of the runs.
+    fn next_key(&self) -> Option<(u64, u64, u64)> {
+        self.runs.iter().filter_map(|run| run.records.first()).map(Record::key_words).min()
+    }
+
     /// Fills `tally` with the next position; `false` after the last.
     fn next_into(&mut self, tally: &mut Tally) -> bool {
-        let Some(key) = self.heads.next(&mut self.holding) else { return false };
+        let Some(key) = self.next_key() else { return false };
         // Indexed by outcome; slot 0 takes unknown results and repeats, which count nothing.
         let mut counts = [0u32; 4];
         tally.moves = [0; 4];
         tally.last_of.clear();
         let mut first_game = None;
-        for &index in &self.holding {
-            let run = &mut self.runs[index];
+        for run in &mut self.runs {
             let mut taken = 0;
             let mut first_in_run = u32::MAX;
             for r in run.records.iter().take_while(|r| r.key_words() == key) {
@@ -286,13 +282,15 @@ impl<'a, G: GameNumber> Merge<'a, G> {
                 }
                 first_in_run = first_in_run.min(r.game.get());
             }
+            if taken == 0 {
+                continue;
+            }
             // Runs follow the input order: the first run with the key holds the first game.
             if first_game.is_none() {
                 tally.key = run.records[0].key();
                 first_game = Some(SourceRef { source: run.source, game: run.first_game + first_in_run });
             }
             run.records = &run.records[taken..];
-            self.heads.advance(index, run.records.first().map(Record::key_words));
         }
         tally.moves[usize::from(NO_MOVE >> 6)] &= !(1 << (NO_MOVE & 63));
         [_, tally.wins, tally.draws, tally.losses] = counts;
