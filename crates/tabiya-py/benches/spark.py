@@ -17,7 +17,8 @@ its children where they are its own):
   a time and written there;
 - the whole build again, the JVM and its Python workers warm.
 
-Run with the driver's default 1g heap (`local_session`): the build must not need more.
+Run in `local_session`'s session (a 4g heap: in local mode the executors' aggregation runs in
+the driver's JVM; the driver's own side streams, see `tabiya.spark`).
 """
 
 import filecmp
