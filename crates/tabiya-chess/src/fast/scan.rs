@@ -31,8 +31,10 @@ pub(crate) trait Movetext {
     fn plain_san(&mut self, role: Role, file: Option<File>, capture: bool, to: Square, suffix: Option<Suffix>) {
         self.san(plain_san(role, file, capture, to, suffix));
     }
-    /// Move tokens are no longer wanted (past a ply limit): they are skipped unparsed, except
-    /// where one could hold a result or a repair.
+    /// Move tokens and NAGs are no longer wanted (past a ply limit): moves are skipped
+    /// unparsed, except where one could hold a result or a repair, and the rest of the
+    /// movetext is passed over whole where it holds nothing but moves, move numbers, NAGs and
+    /// a last result token (see [`Scanner::skip_plain_rest`]); its result is still reported.
     fn skips_moves(&self) -> bool {
         false
     }
@@ -269,6 +271,9 @@ impl<'t> Scanner<'t> {
         // of the full match in `token` (a third of a book build's mispredicted branches were
         // that table's). `self.at` is brought up to date around everything else.
         let mut at = self.at;
+        // The rest is passed over whole at most once a movetext: a rest that cannot be is read
+        // token by token, without looking again.
+        let mut rest_looked_at = false;
         while let Some(&(mut byte)) = text.get(at) {
             // A carriage return reads as a space (see `token`).
             if byte == b' ' || byte == b'\r' {
@@ -296,6 +301,13 @@ impl<'t> Scanner<'t> {
                     hand_over(movetext, san);
                 }
                 continue;
+            }
+            if !rest_looked_at && movetext.skips_moves() {
+                rest_looked_at = true;
+                if let Some(end) = self.skip_plain_rest(at, movetext) {
+                    self.at = end;
+                    return Ok(());
+                }
             }
             self.at = at;
             let end = self.token(byte, movetext)?;
@@ -424,6 +436,43 @@ impl<'t> Scanner<'t> {
             _ => self.read_move(movetext),
         }
         Ok(false)
+    }
+
+    /// Passes over the movetext from `at` (a token's start) to its end when what is left is
+    /// plain: no comment, variation, `%` line or comma, no `d7d8R` to repair (when repairing),
+    /// and a result token, standing alone, as its last token or none at all. Reading it token
+    /// by token would then hand on only moves and NAGs, which a movetext skipping moves does
+    /// not want, and that result, reported here. Returns where the movetext ends, or `None`
+    /// (nothing reported) for the token by token reading to decide. Past a book's ply limit
+    /// this is most of each game's text: vector searches instead of a token loop (the
+    /// scanner's reading of it was 23 % of a 40-ply Polyglot build).
+    fn skip_plain_rest(&self, at: usize, movetext: &mut impl Movetext) -> Option<usize> {
+        let end = plain_movetext_end(self.text, at)?;
+        let rest = &self.text[at..end];
+        if memchr::memchr3(b'(', b')', b'%', rest).is_some()
+            || memchr::memchr(b',', rest).is_some()
+            || self.repair && may_hold_bare_promotion(rest)
+        {
+            return None;
+        }
+        let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
+        let last_end = rest.iter().rposition(|b| !is_space(b)).map_or(0, |last| last + 1);
+        let last_start = rest[..last_end].iter().rposition(is_space).map_or(0, |space| space + 1);
+        let outcome = match &rest[last_start..last_end] {
+            [] => None,
+            b"1-0" => Some(GameResult::WhiteWins),
+            b"0-1" => Some(GameResult::BlackWins),
+            b"1/2-1/2" => Some(GameResult::Draw),
+            b"*" => Some(GameResult::Unknown),
+            // A last token that is no result alone may hold one, or several: the tokens decide.
+            _ if rest[..last_end].iter().any(|&b| matches!(b, b'0' | b'1' | b'*' | b'\xc2')) => return None,
+            _ => None,
+        };
+        // An earlier result token is overridden by the last, as when read token by token.
+        if let Some(outcome) = outcome {
+            movetext.outcome(outcome);
+        }
+        Some(end)
     }
 
     /// A move token nobody wants: skipped whole unless it could hold a result token or a
@@ -672,6 +721,18 @@ fn bare_promotion(text: &[u8], at: usize) -> bool {
         && is_edge(text.get(at + 1))
 }
 
+/// Whether `text` may hold a `d7d8R` promotion for [`bare_promotion`] to repair: a first or
+/// last rank followed by a promotion piece's letter, which plain SAN never writes (`e8=Q`; a
+/// rook on the b-file disambiguated by rank, `R1b2`, is let through to the token reading). A
+/// loop without an early exit, which the compiler turns into vector compares.
+fn may_hold_bare_promotion(text: &[u8]) -> bool {
+    let pairs = text.iter().zip(text.iter().skip(1));
+    pairs.fold(false, |found, (&rank, &piece)| {
+        let piece = piece | 0x20;
+        found | ((rank == b'8') | (rank == b'1')) & ((piece == b'n') | (piece == b'b') | (piece == b'r') | (piece == b'q'))
+    })
+}
+
 /// `$n`'s number: decimal digits only, at most 255.
 fn parse_nag(digits: &[u8]) -> Option<u8> {
     if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
@@ -723,18 +784,25 @@ mod tests {
         moves: usize,
         /// Moves are skipped after this many.
         wanted: Option<usize>,
+        /// The last result met once moves are skipped.
+        last_outcome: Option<GameResult>,
     }
 
     impl Movetext for Events {
         fn san(&mut self, san: SanPlus) {
-            self.moves += 1;
-            self.seen.push(format!("{san:?}"));
+            // Past the moves wanted, moves and NAGs are not wanted (`Movetext::skips_moves`).
+            if !self.skips_moves() {
+                self.moves += 1;
+                self.seen.push(format!("{san:?}"));
+            }
         }
         fn skips_moves(&self) -> bool {
             self.wanted.is_some_and(|wanted| self.moves >= wanted)
         }
         fn nag(&mut self, nag: u8) {
-            self.seen.push(format!("${nag}"));
+            if !self.skips_moves() {
+                self.seen.push(format!("${nag}"));
+            }
         }
         fn comment(&mut self, text: &[u8]) {
             self.seen.push(format!("{{{}}}", String::from_utf8_lossy(text)));
@@ -748,7 +816,12 @@ mod tests {
             self.seen.push(")".into());
         }
         fn outcome(&mut self, result: GameResult) {
-            self.seen.push(result.as_pgn().into());
+            // Past the moves wanted, only the last result counts (it is the movetext's).
+            if self.skips_moves() {
+                self.last_outcome = Some(result);
+            } else {
+                self.seen.push(result.as_pgn().into());
+            }
         }
         fn repair(&mut self, message: String) {
             self.seen.push(message);
@@ -794,6 +867,7 @@ mod tests {
             let slow_result = read_movetext_token_by_token(&mut slow, &mut slow_events);
             assert_eq!((fast_result, scan.at), (slow_result, slow.at), "movetext read from {}", slow.at);
             assert_eq!(fast_events.seen, slow_events.seen, "movetext read up to {}", slow.at);
+            assert_eq!(fast_events.last_outcome, slow_events.last_outcome, "result up to {}", slow.at);
             moves += fast_events.moves;
         }
     }
@@ -825,10 +899,51 @@ mod tests {
                     let at = rng.below(changed.len());
                     changed[at] = alphabet[rng.below(alphabet.len())];
                 }
-                moves += same_both_ways(&changed, rng.below(2) == 0, None);
+                let wanted = [None, Some(0), Some(3)][rng.below(3)];
+                moves += same_both_ways(&changed, rng.below(2) == 0, wanted);
             }
         }
         assert!(moves > 3 * 63, "{moves}");
+    }
+
+    /// Past the moves wanted, the rest of a movetext passed over whole gives the result and
+    /// repairs that reading it token by token gives, or is left to that reading: results alone,
+    /// glued to a move, repeated, in other spellings or missing, commas, `d7d8R` and `R1b2`,
+    /// variations, `%` lines and comments after the limit, CRLF and blank lines.
+    #[test]
+    fn the_rest_passed_over_reads_as_token_by_token() {
+        let rests: [&[u8]; 22] = [
+            b"e5 2. Nf3 Nc6 3. Bb5 1-0",
+            b"e5 2. Nf3 $1 Nc6 !? 0-1\r\n\r\n",
+            b"e5 2. Nf3 Nc6 1/2-1/2  \n",
+            b"e5 2. Nf3 *",
+            b"e5 2. Nf3\n\ne4 1-0",
+            b"e5 2. Nf3 Nc6#1-0",
+            b"e5 2. Nf3 1-0 0-1",
+            b"e5 2. Nf3 1-0 e4",
+            b"e5 2. Nf3 1\xe2\x80\x930",
+            b"e5 2. Nf3 \xc2\xbd-\xc2\xbd",
+            b"e5 2. Nf3 Nc6",
+            b"e5 2. Nf3, Nc6 1-0",
+            b"e5 2. d7d8R Nc6 1-0",
+            b"e5 2. d7d8r 1-0",
+            b"e5 2. R1b2 Nc6 0-1",
+            b"e5 2. Nf3 (2. d4) Nc6 1-0",
+            b"e5 2. Nf3 ) Nc6 1-0",
+            b"e5\n% 1-0\n2. Nf3 0-1",
+            b"e5 2. Nf3 {1-0} *",
+            b"e5 2. Nf3 ; 0-1\n1-0",
+            b"e5 2. Nf3 1-0\n[Event \"x\"]\n\n1. d4 *",
+            b"e5 2. Nf3 e4*",
+        ];
+        for rest in rests {
+            let text = [&b"[Event \"a\"]\n\n1. e4 "[..], rest].concat();
+            for repair in [false, true] {
+                for wanted in [Some(0), Some(1), Some(2), None] {
+                    same_both_ways(&text, repair, wanted);
+                }
+            }
+        }
     }
 
     /// Commas and `d7d8R` promotions are repaired for `from_bytes` (with a warning on their
