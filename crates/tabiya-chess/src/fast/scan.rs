@@ -271,8 +271,8 @@ impl<'t> Scanner<'t> {
         // of the full match in `token` (a third of a book build's mispredicted branches were
         // that table's). `self.at` is brought up to date around everything else.
         let mut at = self.at;
-        // The rest is passed over whole at most once a movetext: a rest that cannot be is read
-        // token by token, without looking again.
+        // The rest is passed over whole at most once a movetext, at the first move skipped: a
+        // rest that cannot be is read token by token, without looking again.
         let mut rest_looked_at = false;
         while let Some(&(mut byte)) = text.get(at) {
             // A carriage return reads as a space (see `token`).
@@ -302,7 +302,7 @@ impl<'t> Scanner<'t> {
                 }
                 continue;
             }
-            if !rest_looked_at && movetext.skips_moves() {
+            if MOVE_STARTS[usize::from(byte)] && !rest_looked_at && movetext.skips_moves() {
                 rest_looked_at = true;
                 if let Some(end) = self.skip_plain_rest(at, movetext) {
                     self.at = end;
