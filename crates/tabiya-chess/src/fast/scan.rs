@@ -729,7 +729,9 @@ fn may_hold_bare_promotion(text: &[u8]) -> bool {
     let pairs = text.iter().zip(text.iter().skip(1));
     pairs.fold(false, |found, (&rank, &piece)| {
         let piece = piece | 0x20;
-        found | ((rank == b'8') | (rank == b'1')) & ((piece == b'n') | (piece == b'b') | (piece == b'r') | (piece == b'q'))
+        found
+            | ((rank == b'8') | (rank == b'1'))
+                & ((piece == b'n') | (piece == b'b') | (piece == b'r') | (piece == b'q'))
     })
 }
 
