@@ -50,7 +50,8 @@ pub(crate) trait Visitor<'t> {
         self.san(scan::plain_san(role, file, capture, to, suffix));
     }
 
-    /// Moves are no longer wanted: they are skipped unparsed.
+    /// Moves and NAGs are no longer wanted: moves are skipped unparsed, and the rest of a
+    /// plain movetext passed over whole (see [`scan::Movetext::skips_moves`]).
     fn skips_moves(&self) -> bool {
         false
     }
