@@ -560,11 +560,15 @@ impl Planes {
     /// The code of real file `file` (bits, number of bits ≤ 48) in the normalised frame: its
     /// squares from rank 1 up, from rank 8 down when `flipped`. Four look-ups of two squares.
     fn file_code(&self, file: usize, flipped: bool) -> (u64, u32) {
-        // The file's squares gathered into the top byte, rank r on bit 56 + r (or 63 - r when
-        // flipped), and on no other bit of it; moved down to one byte per plane.
-        let gather: u64 = if flipped { 0x8040_2010_0804_0201 } else { 0x0102_0408_1020_4080 };
-        let column = |plane: u64| (plane >> file & 0x0101_0101_0101_0101).wrapping_mul(gather) >> 56;
-        let nibbles = nibbles::interleave(&self.0.map(column), 0);
+        // The file's square of rank r as the low nibble of byte r (plane p on bit p), the
+        // bytes reversed when flipped, then the nibbles packed: square i of the file in nibble i.
+        let column = |plane: u64| plane >> file & 0x0101_0101_0101_0101;
+        let [p0, p1, p2, p3] = self.0.map(column);
+        let bytes = p0 | p1 << 1 | p2 << 2 | p3 << 3;
+        let bytes = if flipped { bytes.swap_bytes() } else { bytes };
+        let pairs = (bytes | bytes >> 4) & 0x00ff_00ff_00ff_00ff;
+        let quads = (pairs | pairs >> 8) & 0x0000_ffff_0000_ffff;
+        let nibbles = quads | quads >> 16;
         let (mut code, mut len) = (0u64, 0u32);
         for pair in 0..4 {
             let bits = u32::from(PAIR_CODES[(nibbles >> (8 * pair)) as usize & 0xff]);
