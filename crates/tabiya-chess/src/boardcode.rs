@@ -506,7 +506,7 @@ fn join_tailed(files: &FileCodes, mirrored: bool, tail: Tail) -> Result<[u64; 3]
     // Every count is 1 to 63 (file codes take 8 to 48 bits): masked, the compiler leaves out
     // the shifts of 64 bits or more.
     let push = |half: u128, (code, len): (u64, u32)| half << (len & 63) | u128::from(code);
-    // Both halves left-aligned in 128 bits (a half is 8 to 128 bits long).
+    // Both halves left-aligned in 128 bits (a half is 32 to 128 bits long).
     let first = (0..4).map(first).fold(0, push) << (128 - first_len);
     let second = push((0..4).map(second).fold(0, push), (tail.bits, tail.len)) << (128 - second_len);
     // The second half `first_len` bits down from the top of 192: its top word and the 128 below.
