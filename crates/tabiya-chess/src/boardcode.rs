@@ -482,33 +482,61 @@ pub fn tailed_code(board: &Board, frame: Frame, tail: Tail) -> Result<[u64; 3], 
     join_tailed(&std::array::from_fn(|file| planes.file_code(file, frame.flipped)), frame.mirrored, tail)
 }
 
-/// [`BoardCode::join`] with `tail` after the files, left-aligned in 192 bits. All in registers:
-/// each code shifts those before it up (a 192-bit shift register), then the padding does.
-/// Inlined into the builders' loop: returned through memory, its words stalled the caller's
-/// first reads of them.
+/// [`BoardCode::join`] with `tail` after the files, left-aligned in 192 bits, all in registers.
+/// Each half (files 1–4 of the normalised board, then files 5–8 and the tail) is joined in a
+/// `u128`, each code shifting those before it up by fewer than 64 bits (two instructions);
+/// then the second half goes under the first. A half longer than 128 bits (a board crowded on
+/// four files) takes the 192-bit shift register of [`shift_register`]. Inlined into the
+/// builders' loop: returned through memory, its words stalled the caller's first reads of them.
 #[inline(always)]
 fn join_tailed(files: &FileCodes, mirrored: bool, tail: Tail) -> Result<[u64; 3], usize> {
-    let len = files.iter().map(|&(_, len)| len).sum::<u32>() + tail.len;
+    let reverse = if mirrored { 7 } else { 0 };
+    let (first, second) = (|i: usize| files[i ^ reverse], |i: usize| files[(i + 4) ^ reverse]);
+    let first_len: u32 = (0..4).map(|i| first(i).1).sum();
+    let second_len: u32 = (0..4).map(|i| second(i).1).sum::<u32>() + tail.len;
+    let len = first_len + second_len;
     if len > tail.max_len {
         return Err(len as usize);
     }
+    if first_len > 128 || second_len > 128 {
+        let codes: [(u64, u32); 9] =
+            std::array::from_fn(|i| if i < 8 { files[i ^ reverse] } else { (tail.bits, tail.len) });
+        return Ok(shift_register(&codes, len));
+    }
+    // Every count is 1 to 63 (file codes take 8 to 48 bits): masked, the compiler leaves out
+    // the shifts of 64 bits or more.
+    let push = |half: u128, (code, len): (u64, u32)| half << (len & 63) | u128::from(code);
+    // Both halves left-aligned in 128 bits (a half is 32 to 128 bits long).
+    let first = (0..4).map(first).fold(0, push) << (128 - first_len);
+    let second = push((0..4).map(second).fold(0, push), (tail.bits, tail.len)) << (128 - second_len);
+    // The second half `first_len` bits down from the top of 192: its top word and the 128 below.
+    let (top, below) = if first_len < 64 {
+        ((second >> 64) as u64 >> first_len, second << (64 - first_len))
+    } else {
+        (0, second >> (first_len - 64))
+    };
+    let top = (first >> 64) as u64 | top;
+    let below = (first << 64) | below;
+    Ok([top, (below >> 64) as u64, below as u64])
+}
+
+/// The codes (bits, number of bits: 1 to 63) one after the other, `len` bits in all, left-aligned
+/// in 192 bits: each code shifts those before it up, then the padding does.
+#[cold]
+fn shift_register(codes: &[(u64, u32)], len: u32) -> [u64; 3] {
     let (mut high, mut low) = (0u128, 0u64);
-    // `count` is 1 to 63 (file codes take 8 to 48 bits).
     let mut push = |code: u64, count: u32| {
         high = high << count | u128::from(low >> (64 - count));
         low = low << count | code;
     };
-    let reverse = if mirrored { 7 } else { 0 };
-    for file in 0..8 {
-        let (code, len) = files[file ^ reverse];
-        push(code, len);
+    for &(code, count) in codes {
+        push(code, count);
     }
-    push(tail.bits, tail.len);
     // The zeros after, in two shifts of at most 63: 192 − `len` is 2 to 120.
     let padding = 192 - len;
     push(0, padding / 2);
     push(0, padding - padding / 2);
-    Ok([(high >> 64) as u64, high as u64, low])
+    [(high >> 64) as u64, high as u64, low]
 }
 
 /// The pieces of a real board as nibbles (see [`nibble_code`]) in four bit planes, the
@@ -532,11 +560,15 @@ impl Planes {
     /// The code of real file `file` (bits, number of bits ≤ 48) in the normalised frame: its
     /// squares from rank 1 up, from rank 8 down when `flipped`. Four look-ups of two squares.
     fn file_code(&self, file: usize, flipped: bool) -> (u64, u32) {
-        // The file's squares gathered into the top byte, rank r on bit 56 + r (or 63 - r when
-        // flipped), and on no other bit of it; moved down to one byte per plane.
-        let gather: u64 = if flipped { 0x8040_2010_0804_0201 } else { 0x0102_0408_1020_4080 };
-        let column = |plane: u64| (plane >> file & 0x0101_0101_0101_0101).wrapping_mul(gather) >> 56;
-        let nibbles = nibbles::interleave(&self.0.map(column), 0);
+        // The file's square of rank r as the low nibble of byte r (plane p on bit p), the
+        // bytes reversed when flipped, then the nibbles packed: square i of the file in nibble i.
+        let column = |plane: u64| plane >> file & 0x0101_0101_0101_0101;
+        let [p0, p1, p2, p3] = self.0.map(column);
+        let bytes = p0 | p1 << 1 | p2 << 2 | p3 << 3;
+        let bytes = if flipped { bytes.swap_bytes() } else { bytes };
+        let pairs = (bytes | bytes >> 4) & 0x00ff_00ff_00ff_00ff;
+        let quads = (pairs | pairs >> 8) & 0x0000_ffff_0000_ffff;
+        let nibbles = quads | quads >> 16;
         let (mut code, mut len) = (0u64, 0u32);
         for pair in 0..4 {
             let bits = u32::from(PAIR_CODES[(nibbles >> (8 * pair)) as usize & 0xff]);
@@ -899,18 +931,44 @@ mod tests {
             let tail = Tail { bits: 0x5a, len: 7, max_len: 176 };
             let tailed = coder.tailed_code(pos, frame, tail);
             assert_eq!(tailed, tailed_code(&Normalized::new(pos).board, Frame::default(), tail));
-            let mut bits = BitWriter::new();
-            write_board(&Normalized::new(pos).board, &mut bits);
-            bits.push_bits(0x5a, 7);
-            if bits.len() > 176 {
-                assert_eq!(tailed, Err(bits.len()));
-                return;
-            }
-            bits.pad_to(192);
-            let words: Vec<u64> =
-                bits.as_bytes().chunks_exact(8).map(|c| u64::from_be_bytes(c.try_into().unwrap())).collect();
-            assert_eq!(tailed.map(Vec::from), Ok(words));
+            assert_eq!(tailed, written_code(&Normalized::new(pos).board, tail));
         });
+    }
+
+    /// The bits [`write_board`] writes and the tail, left-aligned in 192 bits, or their number
+    /// when over `tail.max_len`: what [`tailed_code`] must give.
+    fn written_code(board: &Board, tail: Tail) -> Result<[u64; 3], usize> {
+        let mut bits = BitWriter::new();
+        write_board(board, &mut bits);
+        bits.push_bits(tail.bits as u32, tail.len);
+        if bits.len() > tail.max_len as usize {
+            return Err(bits.len());
+        }
+        bits.pad_to(192);
+        let words: Vec<u64> =
+            bits.as_bytes().chunks_exact(8).map(|c| u64::from_be_bytes(c.try_into().unwrap())).collect();
+        Ok(words.try_into().unwrap())
+    }
+
+    /// Boards whose files a–d or e–h take more than 128 bits (26 knights and 6 empty squares:
+    /// 136), which [`join_tailed`] joins in its 192-bit shift register, and boards around them.
+    #[test]
+    fn crowded_halves() {
+        let boards = [
+            "NNNN4/NNNN4/NNNN4/NNNN4/NNNN4/NNNN4/NN6/8",
+            "4nnnn/4nnnn/4nnnn/4nnnn/4nnnn/4nnnn/6nn/8",
+            "NNNN4/NNNN4/NNNN4/NNNN4/NNNN4/NNNN4/N7/8",
+            "QQQQ4/QQQQ4/QQQQ4/QQQQ4/QQQQ4/8/8/8",
+            "8/8/8/8/8/8/8/8",
+            "K7/8/8/8/8/8/8/7k",
+        ];
+        for fen in boards {
+            let board: Board = fen.parse().unwrap();
+            for max_len in [176, 190] {
+                let tail = Tail { bits: 0x5a, len: 7, max_len };
+                assert_eq!(tailed_code(&board, Frame::default(), tail), written_code(&board, tail), "{fen}");
+            }
+        }
     }
 
     /// The shapes behind kvetka.md 14.2 and ctg.md 4.3 / 11.
