@@ -8,9 +8,10 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use rayon::iter::{IndexedParallelIterator, IntoParallelRefMutIterator, ParallelIterator};
 use rayon::slice::ParallelSliceMut;
 
-use super::file::{Footer, TreeSource, TreeWriter};
+use super::file::{Encoded, Footer, TreeSource, TreeWriter};
 use super::merge::{Stream, merge};
 use super::record::{Decoder, Outcome, Played, TreeMove, encode_position};
 
@@ -158,42 +159,60 @@ impl<const K: usize> RunBuilder<K> {
         Ok(())
     }
 
-    /// Sorts the occurrences and adds them up, handing each position with its moves to `emit`.
-    fn drain(&mut self, mut emit: impl FnMut(&[u8; K], &mut [TreeMove]) -> io::Result<()>) -> io::Result<()> {
+    /// Sorts the occurrences (on every core). A position's occurrences stay in the order they
+    /// were played (by their places), so its moves come out in the order first played
+    /// (record.rs).
+    fn sorted(&mut self) -> Vec<Occurrence<K>> {
         let mut occurrences = std::mem::take(&mut self.occurrences);
-        // A position's occurrences stay in the order they were played (by their places), so
-        // its moves come out in the order first played (record.rs). On every core: at the end
-        // the reading threads have nothing left to do.
         occurrences.par_sort_unstable_by(|a, b| compare_keys(&a.key, &b.key).then(a.seq.cmp(&b.seq)));
-        // The first `used` moves are the position's; the others wait to be used again.
-        let mut moves: Vec<TreeMove> = Vec::new();
-        let mut used = 0;
-        for (i, o) in occurrences.iter().enumerate() {
-            match moves[..used].iter_mut().find(|m| m.code == o.code) {
-                Some(known) => known.count(&o.played()),
-                None => {
-                    if used == moves.len() {
-                        moves.push(TreeMove::default());
-                    }
-                    moves[used].restart(&o.played());
-                    used += 1;
-                }
-            }
-            if occurrences.get(i + 1).is_none_or(|next| next.key != o.key) {
-                emit(&o.key, &mut moves[..used])?;
-                used = 0;
-            }
-        }
-        // The vector keeps its room for the next run.
+        occurrences
+    }
+
+    /// Takes back the occurrences' vector, emptied: it keeps its room for the next run.
+    fn recycle(&mut self, mut occurrences: Vec<Occurrence<K>>) {
         occurrences.clear();
         self.occurrences = occurrences;
+    }
+
+    /// Sorts the occurrences, adds them up by position and encodes the positions on every
+    /// core, a range of consecutive keys on each, handing them to `write` in key order on this
+    /// thread's side while the next ranges are encoded.
+    fn drain(&mut self, mut write: impl FnMut(&Encoded<K>) -> io::Result<()> + Send) -> io::Result<()> {
+        let occurrences = self.sorted();
+        let ranges = position_ranges(&occurrences);
+        // A window of ranges is encoded while the one before is written: the bytes held stay a
+        // few windows' worth, their buffers reused.
+        let window = 4 * rayon::current_num_threads();
+        let mut done: Vec<Encoded<K>> = Vec::new();
+        let mut spare: Vec<Encoded<K>> = Vec::new();
+        for ranges in ranges.chunks(window) {
+            let mut buffers: Vec<Encoded<K>> = ranges.iter().map(|_| spare.pop().unwrap_or_default()).collect();
+            let (encoded, written) = rayon::join(
+                || {
+                    buffers.par_iter_mut().zip(ranges).try_for_each(|(encoded, range)| {
+                        encoded.clear();
+                        add_up(range, &mut Vec::new(), |key, moves| {
+                            encoded.push(key, moves);
+                            Ok(())
+                        })
+                    })
+                },
+                || done.iter().try_for_each(&mut write),
+            );
+            encoded?;
+            written?;
+            spare.append(&mut done);
+            done = buffers;
+        }
+        done.iter().try_for_each(&mut write)?;
+        self.recycle(occurrences);
         Ok(())
     }
 
     /// Writes the occurrences as a sorted run; [`MAX_RUNS`] runs are merged into one.
     fn spill(&mut self) -> io::Result<()> {
         let mut run = RunWriter::new(&self.temp_dir)?;
-        self.drain(|key, moves| run.position(key, moves))?;
+        self.drain(|positions| run.out.write_all(positions.bytes()))?;
         self.runs.push(run.rewound()?);
         self.spilled += 1;
         if self.runs.len() >= MAX_RUNS {
@@ -205,12 +224,19 @@ impl<const K: usize> RunBuilder<K> {
     }
 
     /// Writes the tree of `game` to `out` and gives `out` back with the file's footer.
-    pub fn finish<W: Write>(self, out: W, game: u8) -> io::Result<(W, Footer)> {
-        self.finish_with(out, game, |_, _| ())
+    pub fn finish<W: Write + Send>(mut self, out: W, game: u8) -> io::Result<(W, Footer)> {
+        let mut writer = TreeWriter::<W, K>::new(out, game)?;
+        if self.runs.is_empty() {
+            self.drain(|positions| writer.encoded(positions))?;
+        } else {
+            self.merge_runs(|key, moves| writer.position(key, moves))?;
+        }
+        self.finish_table(writer)
     }
 
     /// [`RunBuilder::finish`], each position's moves handed to `annotate` once, added up,
-    /// before they are written (to set [`TreeMove::exact`]).
+    /// before they are written (to set [`TreeMove::exact`]), one position after the other on
+    /// this thread.
     pub fn finish_with<W: Write>(
         mut self,
         out: W,
@@ -223,17 +249,78 @@ impl<const K: usize> RunBuilder<K> {
             writer.position(key, moves)
         };
         if self.runs.is_empty() {
-            self.drain(&mut write)?;
+            let occurrences = self.sorted();
+            add_up(&occurrences, &mut Vec::new(), &mut write)?;
+            self.recycle(occurrences);
         } else {
-            if !self.occurrences.is_empty() {
-                self.spill()?;
-            }
-            self.occurrences = Vec::new();
-            merge(streams(std::mem::take(&mut self.runs))?, &mut write)?;
+            self.merge_runs(&mut write)?;
         }
+        self.finish_table(writer)
+    }
+
+    /// Spills what is left and merges every run, handing each position to `emit`.
+    fn merge_runs(&mut self, emit: impl FnMut(&[u8; K], &mut [TreeMove]) -> io::Result<()>) -> io::Result<()> {
+        if !self.occurrences.is_empty() {
+            self.spill()?;
+        }
+        self.occurrences = Vec::new();
+        merge(streams(std::mem::take(&mut self.runs))?, emit)
+    }
+
+    /// Ends the tree with the game table and the sources.
+    fn finish_table<W: Write>(self, writer: TreeWriter<W, K>) -> io::Result<(W, Footer)> {
         let (mut games, offsets) = self.table.into_reader()?;
         writer.finish(&mut games, &offsets, &self.sources)
     }
+}
+
+/// Occurrences a range holds at least (but the last): what one thread adds up and encodes at a
+/// time, a megabyte or two of records.
+const RANGE: usize = 1 << 15;
+
+/// Sorted occurrences cut into ranges of about [`RANGE`], each ending where a position does.
+fn position_ranges<const K: usize>(occurrences: &[Occurrence<K>]) -> Vec<&[Occurrence<K>]> {
+    let mut ranges = Vec::with_capacity(occurrences.len() / RANGE + 1);
+    let mut rest = occurrences;
+    while rest.len() > RANGE {
+        let last = &rest[RANGE - 1].key;
+        let end = RANGE + rest[RANGE..].iter().take_while(|o| o.key == *last).count();
+        let (range, after) = rest.split_at(end);
+        ranges.push(range);
+        rest = after;
+    }
+    if !rest.is_empty() {
+        ranges.push(rest);
+    }
+    ranges
+}
+
+/// Adds up sorted occurrences by position and move, handing each position with its moves to
+/// `emit`; `moves` is room kept between calls (the first `used` are the position's, the others
+/// wait to be used again).
+fn add_up<const K: usize>(
+    occurrences: &[Occurrence<K>],
+    moves: &mut Vec<TreeMove>,
+    mut emit: impl FnMut(&[u8; K], &mut [TreeMove]) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut used = 0;
+    for (i, o) in occurrences.iter().enumerate() {
+        match moves[..used].iter_mut().find(|m| m.code == o.code) {
+            Some(known) => known.count(&o.played()),
+            None => {
+                if used == moves.len() {
+                    moves.push(TreeMove::default());
+                }
+                moves[used].restart(&o.played());
+                used += 1;
+            }
+        }
+        if occurrences.get(i + 1).is_none_or(|next| next.key != o.key) {
+            emit(&o.key, &mut moves[..used])?;
+            used = 0;
+        }
+    }
+    Ok(())
 }
 
 /// Game records written as they come, to an unnamed temporary file, with where each starts
