@@ -15,31 +15,39 @@ use super::file::{Encoded, Footer, TreeSource, TreeWriter};
 use super::merge::{Stream, merge};
 use super::record::{Decoder, Outcome, Played, TreeMove, encode_position};
 
-/// A move of a game where it was played: the key and [`Played`]'s fields side by side (so that
-/// the compiler packs them: 48 bytes with a 26-byte key), and its place among the run's
-/// occurrences, which keeps the order they were played in through an unstable sort.
+/// A move of a game where it was played: the key, the move's code, what the run's table of
+/// [`Facts`] holds of the game for the mover, and its place among the run's occurrences, which
+/// keeps the order they were played in through an unstable sort. 36 bytes with a 26-byte key:
+/// the sort moves them, so the game's fields are not repeated beside every move.
 #[derive(Debug, Clone, Copy)]
 struct Occurrence<const K: usize> {
     key: [u8; K],
-    seq: u32,
     code: u16,
+    facts: u32,
+    seq: u32,
+}
+
+/// What a game's moves by one side have in common ([`Played`] but the code): a game has two,
+/// one per side, each held once a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Facts {
+    game: u64,
     mover_rating: u16,
     opponent_rating: u16,
     year: u16,
     outcome: Outcome,
-    game: u64,
 }
 
+/// Bytes of the memory budget a [`Facts`] takes.
+const FACTS_BYTES: u64 = size_of::<Facts>() as u64;
+
+/// Occurrences a run holds at least, however small the budget.
+const MIN_RUN: usize = 16;
+
 impl<const K: usize> Occurrence<K> {
-    fn played(&self) -> Played {
-        Played {
-            code: self.code,
-            outcome: self.outcome,
-            mover_rating: self.mover_rating,
-            opponent_rating: self.opponent_rating,
-            year: self.year,
-            game: self.game,
-        }
+    fn played(&self, facts: &[Facts]) -> Played {
+        let Facts { game, mover_rating, opponent_rating, year, outcome } = facts[self.facts as usize];
+        Played { code: self.code, outcome, mover_rating, opponent_rating, year, game }
     }
 }
 
@@ -91,6 +99,9 @@ impl RunWriter {
 /// Occurrences counted into sorted runs, spilled past a memory budget, and the game table.
 pub struct RunBuilder<const K: usize> {
     occurrences: Vec<Occurrence<K>>,
+    /// The game fields the occurrences refer to.
+    facts: Vec<Facts>,
+    memory: u64,
     limit: usize,
     temp_dir: PathBuf,
     runs: Vec<File>,
@@ -109,17 +120,19 @@ fn streams<const K: usize>(runs: Vec<File>) -> io::Result<Vec<Stream<BufReader<F
 }
 
 impl<const K: usize> RunBuilder<K> {
-    /// Bytes of the memory budget one occurrence (a move of a game) takes: 48 with a 26-byte
-    /// key.
+    /// Bytes of the memory budget one occurrence (a move of a game) takes: 36 with a 26-byte
+    /// key, and 16 more a side of each game (what its moves have in common).
     pub const OCCURRENCE_BYTES: u64 = size_of::<Occurrence<K>>() as u64;
 
     /// A builder that holds about `memory` bytes of occurrences before it spills a run to an
     /// unnamed file in `temp_dir` (gone when the process ends, however it ends).
     pub fn new(memory: u64, temp_dir: &Path) -> io::Result<RunBuilder<K>> {
         // At most 2^32 occurrences a run: their places are 32-bit.
-        let limit = (memory / Self::OCCURRENCE_BYTES).clamp(16, u64::from(u32::MAX)) as usize;
+        let limit = (memory / Self::OCCURRENCE_BYTES).clamp(MIN_RUN as u64, u64::from(u32::MAX)) as usize;
         Ok(RunBuilder {
             occurrences: Vec::new(),
+            facts: Vec::new(),
+            memory,
             limit,
             temp_dir: temp_dir.to_path_buf(),
             runs: Vec::new(),
@@ -150,12 +163,23 @@ impl<const K: usize> RunBuilder<K> {
 
     /// Counts a move played in position `key`.
     pub fn push(&mut self, key: [u8; K], played: Played) -> io::Result<()> {
-        if self.occurrences.len() >= self.limit {
+        let held = self.occurrences.len() as u64 * Self::OCCURRENCE_BYTES + self.facts.len() as u64 * FACTS_BYTES;
+        if self.occurrences.len() >= self.limit || (held >= self.memory && self.occurrences.len() >= MIN_RUN) {
             self.spill()?;
         }
         let Played { code, outcome, mover_rating, opponent_rating, year, game } = played;
+        let facts = Facts { game, mover_rating, opponent_rating, year, outcome };
+        // The moves of a game come one side after the other: its two facts are the last two.
+        let known = self.facts.iter().rev().take(2).position(|f| *f == facts);
+        let index = match known {
+            Some(back) => self.facts.len() - 1 - back,
+            None => {
+                self.facts.push(facts);
+                self.facts.len() - 1
+            }
+        };
         let seq = self.occurrences.len() as u32;
-        self.occurrences.push(Occurrence { key, seq, code, mover_rating, opponent_rating, year, outcome, game });
+        self.occurrences.push(Occurrence { key, code, facts: index as u32, seq });
         Ok(())
     }
 
@@ -172,6 +196,7 @@ impl<const K: usize> RunBuilder<K> {
     fn recycle(&mut self, mut occurrences: Vec<Occurrence<K>>) {
         occurrences.clear();
         self.occurrences = occurrences;
+        self.facts.clear();
     }
 
     /// Sorts the occurrences, adds them up by position and encodes the positions on every
@@ -180,6 +205,7 @@ impl<const K: usize> RunBuilder<K> {
     fn drain(&mut self, mut write: impl FnMut(&Encoded<K>) -> io::Result<()> + Send) -> io::Result<()> {
         let occurrences = self.sorted();
         let ranges = position_ranges(&occurrences);
+        let facts = &self.facts;
         // A window of ranges is encoded while the one before is written: the bytes held stay a
         // few windows' worth, their buffers reused.
         let window = 4 * rayon::current_num_threads();
@@ -191,7 +217,7 @@ impl<const K: usize> RunBuilder<K> {
                 || {
                     buffers.par_iter_mut().zip(ranges).try_for_each(|(encoded, range)| {
                         encoded.clear();
-                        add_up(range, &mut Vec::new(), |key, moves| {
+                        add_up(range, facts, &mut Vec::new(), |key, moves| {
                             encoded.push(key, moves);
                             Ok(())
                         })
@@ -250,7 +276,7 @@ impl<const K: usize> RunBuilder<K> {
         };
         if self.runs.is_empty() {
             let occurrences = self.sorted();
-            add_up(&occurrences, &mut Vec::new(), &mut write)?;
+            add_up(&occurrences, &self.facts, &mut Vec::new(), &mut write)?;
             self.recycle(occurrences);
         } else {
             self.merge_runs(&mut write)?;
@@ -300,18 +326,19 @@ fn position_ranges<const K: usize>(occurrences: &[Occurrence<K>]) -> Vec<&[Occur
 /// wait to be used again).
 fn add_up<const K: usize>(
     occurrences: &[Occurrence<K>],
+    facts: &[Facts],
     moves: &mut Vec<TreeMove>,
     mut emit: impl FnMut(&[u8; K], &mut [TreeMove]) -> io::Result<()>,
 ) -> io::Result<()> {
     let mut used = 0;
     for (i, o) in occurrences.iter().enumerate() {
         match moves[..used].iter_mut().find(|m| m.code == o.code) {
-            Some(known) => known.count(&o.played()),
+            Some(known) => known.count(&o.played(facts)),
             None => {
                 if used == moves.len() {
                     moves.push(TreeMove::default());
                 }
-                moves[used].restart(&o.played());
+                moves[used].restart(&o.played(facts));
                 used += 1;
             }
         }
