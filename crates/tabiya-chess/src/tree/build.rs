@@ -11,7 +11,7 @@ use tabiya_io::DiagnosticSink;
 use tabiya_io::tree::{Footer, Outcome, Played, RunBuilder, write_varint};
 
 use super::GAME;
-use super::key::{KEY_BYTES, PositionKey};
+use super::key::{KEY_BYTES, PackedPieces, PositionKey};
 use super::table::{rating, write_game_details, year};
 use crate::game::{Game, GameResult};
 use crate::games::ReadItem;
@@ -23,8 +23,8 @@ use crate::games::{GamesError, Source};
 pub struct TreeOptions {
     /// Moves at plies `0..max_ply` of each game are counted; `None`: every move.
     pub max_ply: Option<u32>,
-    /// Bytes of occurrences held before a run is spilled to disk (48 bytes a move:
-    /// [`RunBuilder::OCCURRENCE_BYTES`]).
+    /// Bytes of occurrences held before a run is spilled to disk (36 bytes a move,
+    /// [`RunBuilder::OCCURRENCE_BYTES`], and 16 a side of each game).
     pub memory: u64,
     /// Where spilled runs and the game table wait (unnamed files, gone when the process ends).
     pub temp_dir: PathBuf,
@@ -118,12 +118,16 @@ impl PreparedGame {
                 return Err(Leftout::Chess960);
             }
             let mut pos = game.start_position().map_err(|_| Leftout::InvalidStart)?;
+            // A start with no key (more than 32 pieces) leaves the game out only when it has a
+            // move to count.
+            let mut packed = PackedPieces::new(&pos);
             let limit = max_ply.map_or(usize::MAX, |m| m as usize);
             let mut moves = Vec::with_capacity(game.moves.nodes.len().min(limit));
             for node in game.moves.nodes.iter().take(limit) {
                 let Some(mv) = node.mv else { break };
-                let key = PositionKey::new(&pos).map_err(|_| Leftout::InvalidStart)?;
-                moves.push((key, move_code(mv)));
+                let pieces = packed.as_mut().map_err(|_| Leftout::InvalidStart)?;
+                moves.push((pieces.key(&pos), move_code(mv)));
+                pieces.play(mv, pos.turn());
                 pos.play_unchecked(mv);
             }
             Ok(moves)
@@ -258,7 +262,7 @@ impl TreeBuilder {
     }
 
     /// Writes the tree to `out` and gives it back with the file's footer and what was done.
-    pub fn finish<W: Write>(self, out: W) -> io::Result<(W, Footer, TreeSummary)> {
+    pub fn finish<W: Write + Send>(self, out: W) -> io::Result<(W, Footer, TreeSummary)> {
         let mut summary = self.summary;
         summary.runs = self.runs.runs();
         let (out, footer) = self.runs.finish(out, GAME)?;
@@ -268,7 +272,11 @@ impl TreeBuilder {
 
 /// Builds the tree of the games of `paths` (PGN, SCID 3/4/5, JSON Lines), in that order, into
 /// `out`; each source is named in the tree as its path is written.
-pub fn build<W: Write>(paths: &[&Path], options: TreeOptions, out: W) -> Result<(W, Footer, TreeSummary), GamesError> {
+pub fn build<W: Write + Send>(
+    paths: &[&Path],
+    options: TreeOptions,
+    out: W,
+) -> Result<(W, Footer, TreeSummary), GamesError> {
     let mut builder =
         TreeBuilder::new(options).map_err(|source| GamesError::Io { path: PathBuf::from("."), source })?;
     for path in paths {

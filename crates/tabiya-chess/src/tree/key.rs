@@ -5,7 +5,9 @@
 //! `polyglot make-book`'s). No hash: a Zobrist key (Polyglot's 64 bits) has collisions in large collections, and a 128-bit hash
 //! could not give the position back for a FEN, a book or the explorer.
 
-use shakmaty::{Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, FromSetup, Piece, Position};
+use shakmaty::{
+    Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, FromSetup, Move, Piece, Position,
+};
 use shakmaty::{Role, Setup, Square};
 
 use crate::nibbles::{self, SPREAD};
@@ -73,9 +75,23 @@ fn code_piece(code: u8) -> Option<Piece> {
     Some(Piece { role, color: if code & 8 == 0 { Color::White } else { Color::Black } })
 }
 
-impl PositionKey {
-    /// The key of `pos`.
-    pub fn new(pos: &Chess) -> Result<PositionKey, KeyError> {
+/// The pieces part of a key (the occupied squares and a nibble per piece in square order, the
+/// first in the highest nibble), kept up to date move by move as a game is replayed: a move
+/// takes out and puts in a few nibbles, where [`PositionKey::new`] packs every square again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PackedPieces {
+    occupied: u64,
+    pieces: u128,
+}
+
+/// Bits of a nibble sequence from nibble `index` on (the nibbles after the first `index`).
+fn from_nibble(index: u32) -> u128 {
+    u128::MAX.checked_shr(4 * index).unwrap_or(0)
+}
+
+impl PackedPieces {
+    /// The pieces of `pos`.
+    pub(crate) fn new(pos: &Chess) -> Result<PackedPieces, KeyError> {
         let board = pos.board();
         let occupied = board.occupied();
         if occupied.count() > 32 {
@@ -99,7 +115,60 @@ impl PositionKey {
             first_low |= u128::from(packed) << shift;
             shift += 4 * on.count_ones();
         }
-        let pieces = reverse_nibbles(first_low);
+        Ok(PackedPieces { occupied: occupied.0, pieces: reverse_nibbles(first_low) })
+    }
+
+    /// The nibble's place of `square`: the pieces on the squares below it.
+    fn index(&self, square: Square) -> u32 {
+        (self.occupied & ((1u64 << square as u32) - 1)).count_ones()
+    }
+
+    /// Takes the piece off `square` (occupied): the nibbles after it move up one.
+    fn remove(&mut self, square: Square) {
+        let after = from_nibble(self.index(square) + 1);
+        self.pieces = (self.pieces & !from_nibble(self.index(square))) | (self.pieces & after) << 4;
+        self.occupied &= !(1u64 << square as u32);
+    }
+
+    /// Puts `piece` on `square` (empty): the nibbles after it move down one.
+    fn put(&mut self, square: Square, piece: Piece) {
+        let index = self.index(square);
+        let code = u128::from(piece.role as u8 | if piece.color == Color::Black { 8 } else { 0 });
+        let after = from_nibble(index);
+        self.pieces = (self.pieces & !after) | (self.pieces & after) >> 4 | code << (124 - 4 * index);
+        self.occupied |= 1u64 << square as u32;
+    }
+
+    /// Plays `mv` (legal, by `turn`).
+    pub(crate) fn play(&mut self, mv: Move, turn: Color) {
+        match mv {
+            Move::Normal { role, from, capture, to, promotion } => {
+                self.remove(from);
+                if capture.is_some() {
+                    self.remove(to);
+                }
+                self.put(to, Piece { role: promotion.unwrap_or(role), color: turn });
+            }
+            Move::EnPassant { from, to } => {
+                self.remove(from);
+                self.remove(Square::from_coords(to.file(), from.rank()));
+                self.put(to, Piece { role: Role::Pawn, color: turn });
+            }
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_king_side(king < rook);
+                self.remove(king);
+                self.remove(rook);
+                self.put(side.king_to(turn), Piece { role: Role::King, color: turn });
+                self.put(side.rook_to(turn), Piece { role: Role::Rook, color: turn });
+            }
+            // No drops in standard chess.
+            Move::Put { .. } => {}
+        }
+    }
+
+    /// The key of `pos`, whose pieces these are.
+    pub(crate) fn key(&self, pos: &Chess) -> PositionKey {
+        debug_assert_eq!(PackedPieces::new(pos), Ok(*self), "the pieces follow the position");
         let mut state = u8::from(pos.turn() == Color::Black);
         for (bit, (color, side)) in CASTLING.into_iter().enumerate() {
             if pos.castles().has(color, side) {
@@ -108,11 +177,18 @@ impl PositionKey {
         }
         let ep = pos.ep_square(EnPassantMode::PseudoLegal).map_or(0, |sq| sq.file() as u8 + 1);
         let mut key = [0; KEY_BYTES];
-        key[..8].copy_from_slice(&occupied.0.to_be_bytes());
-        key[8..24].copy_from_slice(&pieces.to_be_bytes());
+        key[..8].copy_from_slice(&self.occupied.to_be_bytes());
+        key[8..24].copy_from_slice(&self.pieces.to_be_bytes());
         key[24] = state;
         key[25] = ep;
-        Ok(PositionKey(key))
+        PositionKey(key)
+    }
+}
+
+impl PositionKey {
+    /// The key of `pos`.
+    pub fn new(pos: &Chess) -> Result<PositionKey, KeyError> {
+        Ok(PackedPieces::new(pos)?.key(pos))
     }
 
     /// The side to move.
@@ -203,6 +279,38 @@ mod tests {
         assert_eq!(PositionKey::new(&pinned).unwrap().0[25], 3);
         assert_ne!(PositionKey::new(&pinned), PositionKey::new(&unpinned));
         assert_eq!(position_key(&PositionKey::new(&pinned).unwrap().position().unwrap()), position_key(&pinned));
+    }
+
+    #[test]
+    fn pieces_follow_the_moves_played() {
+        // Random legal games (captures, castling, en passant, promotions, underpromotions):
+        // the pieces kept move by move equal the pieces packed afresh at every ply.
+        let mut rng = tabiya_testdata::Xorshift::new(19);
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2P1k3/8/8/8/8/3p1K2/8 w - - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ];
+        let (mut castles, mut en_passant, mut promotions) = (0, 0, 0);
+        for game in 0..800 {
+            let mut p = pos(starts[game % starts.len()]);
+            let mut pieces = PackedPieces::new(&p).unwrap();
+            for _ in 0..250 {
+                let legal = p.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let mv = legal[rng.below(legal.len())];
+                castles += usize::from(mv.is_castle());
+                en_passant += usize::from(mv.is_en_passant());
+                promotions += usize::from(mv.is_promotion());
+                pieces.play(mv, p.turn());
+                p.play_unchecked(mv);
+                assert_eq!(pieces, PackedPieces::new(&p).unwrap(), "game {game}: after {mv:?}");
+            }
+        }
+        assert!(castles > 10 && en_passant > 10 && promotions > 10, "{castles} {en_passant} {promotions}");
     }
 
     #[test]

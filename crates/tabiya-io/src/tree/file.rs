@@ -138,6 +138,51 @@ impl<W: Write> Write for Counting<W> {
     }
 }
 
+/// Records of positions in ascending key order, encoded one after another (on any thread) and
+/// written at once ([`TreeWriter`], the builder's runs), with where each starts and what they
+/// count for the footer.
+#[derive(Default)]
+pub(crate) struct Encoded<const K: usize> {
+    bytes: Vec<u8>,
+    /// Where each position's record starts in `bytes`: the index names every [`BLOCK`]-th.
+    starts: Vec<u32>,
+    moves: u64,
+    occurrences: u64,
+}
+
+impl<const K: usize> Encoded<K> {
+    /// Appends a position and its moves (in the order first played).
+    pub(crate) fn push(&mut self, key: &[u8; K], moves: &[TreeMove]) {
+        debug_assert!(self.starts.last().is_none_or(|&at| self.bytes[at as usize..][..K] < key[..]), "keys ascend");
+        // A range's bytes stay far below 4 GB: the builder encodes a few megabytes at a time.
+        self.starts.push(self.bytes.len() as u32);
+        encode_position(&mut self.bytes, key, moves);
+        self.moves += moves.len() as u64;
+        self.occurrences += moves.iter().map(|m| m.games).sum::<u64>();
+    }
+
+    /// Empty, keeping its room.
+    pub(crate) fn clear(&mut self) {
+        self.bytes.clear();
+        self.starts.clear();
+        self.moves = 0;
+        self.occurrences = 0;
+    }
+
+    /// The records' bytes.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    fn first_key(&self) -> Option<&[u8]> {
+        self.starts.first().map(|&at| &self.bytes[at as usize..][..K])
+    }
+
+    fn last_key(&self) -> Option<[u8; K]> {
+        self.starts.last().map(|&at| self.bytes[at as usize..][..K].try_into().expect("K bytes"))
+    }
+}
+
 /// Writes a tree file in one pass: positions in ascending key order (keys of `K` bytes), then
 /// the game table and the sources.
 pub struct TreeWriter<W: Write, const K: usize> {
@@ -146,7 +191,7 @@ pub struct TreeWriter<W: Write, const K: usize> {
     index: Vec<u64>,
     last: Option<[u8; K]>,
     /// The record being written, encoded whole before it goes out in one write.
-    record: Vec<u8>,
+    record: Encoded<K>,
 }
 
 impl<W: Write, const K: usize> TreeWriter<W, K> {
@@ -162,23 +207,38 @@ impl<W: Write, const K: usize> TreeWriter<W, K> {
             footer: Footer { block: BLOCK, ..Footer::default() },
             index: Vec::new(),
             last: None,
-            record: Vec::new(),
+            record: Encoded::default(),
         })
     }
 
     /// Adds a position with its moves (in the order first played); keys must ascend.
     pub fn position(&mut self, key: &[u8; K], moves: &[TreeMove]) -> io::Result<()> {
-        debug_assert!(self.last.is_none_or(|last| last < *key), "keys ascend");
-        if self.footer.positions.is_multiple_of(BLOCK) {
-            self.index.push(self.out.written);
+        let mut record = std::mem::take(&mut self.record);
+        record.clear();
+        record.push(key, moves);
+        let written = self.encoded(&record);
+        self.record = record;
+        written
+    }
+
+    /// Adds positions encoded elsewhere; their keys must ascend after those written before.
+    pub(crate) fn encoded(&mut self, positions: &Encoded<K>) -> io::Result<()> {
+        debug_assert!(
+            self.last.as_ref().zip(positions.first_key()).is_none_or(|(last, first)| last[..] < *first),
+            "keys ascend"
+        );
+        for &start in &positions.starts {
+            if self.footer.positions.is_multiple_of(BLOCK) {
+                self.index.push(self.out.written + u64::from(start));
+            }
+            self.footer.positions += 1;
         }
-        self.record.clear();
-        encode_position(&mut self.record, key, moves);
-        self.out.write_all(&self.record)?;
-        self.footer.positions += 1;
-        self.footer.moves += moves.len() as u64;
-        self.footer.occurrences += moves.iter().map(|m| m.games).sum::<u64>();
-        self.last = Some(*key);
+        self.out.write_all(&positions.bytes)?;
+        self.footer.moves += positions.moves;
+        self.footer.occurrences += positions.occurrences;
+        if let Some(last) = positions.last_key() {
+            self.last = Some(last);
+        }
         Ok(())
     }
 

@@ -8,37 +8,46 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use rayon::iter::{IndexedParallelIterator, IntoParallelRefMutIterator, ParallelIterator};
 use rayon::slice::ParallelSliceMut;
 
-use super::file::{Footer, TreeSource, TreeWriter};
+use super::file::{Encoded, Footer, TreeSource, TreeWriter};
 use super::merge::{Stream, merge};
 use super::record::{Decoder, Outcome, Played, TreeMove, encode_position};
 
-/// A move of a game where it was played: the key and [`Played`]'s fields side by side (so that
-/// the compiler packs them: 48 bytes with a 26-byte key), and its place among the run's
-/// occurrences, which keeps the order they were played in through an unstable sort.
+/// A move of a game where it was played: the key, the move's code, what the run's table of
+/// [`Facts`] holds of the game for the mover, and its place among the run's occurrences, which
+/// keeps the order they were played in through an unstable sort. 36 bytes with a 26-byte key:
+/// the sort moves them, so the game's fields are not repeated beside every move.
 #[derive(Debug, Clone, Copy)]
 struct Occurrence<const K: usize> {
     key: [u8; K],
-    seq: u32,
     code: u16,
+    facts: u32,
+    seq: u32,
+}
+
+/// What a game's moves by one side have in common ([`Played`] but the code): a game has two,
+/// one per side, each held once a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Facts {
+    game: u64,
     mover_rating: u16,
     opponent_rating: u16,
     year: u16,
     outcome: Outcome,
-    game: u64,
 }
 
+/// Bytes of the memory budget a [`Facts`] takes.
+const FACTS_BYTES: u64 = size_of::<Facts>() as u64;
+
+/// Occurrences a run holds at least, however small the budget.
+const MIN_RUN: usize = 16;
+
 impl<const K: usize> Occurrence<K> {
-    fn played(&self) -> Played {
-        Played {
-            code: self.code,
-            outcome: self.outcome,
-            mover_rating: self.mover_rating,
-            opponent_rating: self.opponent_rating,
-            year: self.year,
-            game: self.game,
-        }
+    fn played(&self, facts: &[Facts]) -> Played {
+        let Facts { game, mover_rating, opponent_rating, year, outcome } = facts[self.facts as usize];
+        Played { code: self.code, outcome, mover_rating, opponent_rating, year, game }
     }
 }
 
@@ -90,6 +99,9 @@ impl RunWriter {
 /// Occurrences counted into sorted runs, spilled past a memory budget, and the game table.
 pub struct RunBuilder<const K: usize> {
     occurrences: Vec<Occurrence<K>>,
+    /// The game fields the occurrences refer to.
+    facts: Vec<Facts>,
+    memory: u64,
     limit: usize,
     temp_dir: PathBuf,
     runs: Vec<File>,
@@ -108,17 +120,19 @@ fn streams<const K: usize>(runs: Vec<File>) -> io::Result<Vec<Stream<BufReader<F
 }
 
 impl<const K: usize> RunBuilder<K> {
-    /// Bytes of the memory budget one occurrence (a move of a game) takes: 48 with a 26-byte
-    /// key.
+    /// Bytes of the memory budget one occurrence (a move of a game) takes: 36 with a 26-byte
+    /// key, and 16 more a side of each game (what its moves have in common).
     pub const OCCURRENCE_BYTES: u64 = size_of::<Occurrence<K>>() as u64;
 
     /// A builder that holds about `memory` bytes of occurrences before it spills a run to an
     /// unnamed file in `temp_dir` (gone when the process ends, however it ends).
     pub fn new(memory: u64, temp_dir: &Path) -> io::Result<RunBuilder<K>> {
         // At most 2^32 occurrences a run: their places are 32-bit.
-        let limit = (memory / Self::OCCURRENCE_BYTES).clamp(16, u64::from(u32::MAX)) as usize;
+        let limit = (memory / Self::OCCURRENCE_BYTES).clamp(MIN_RUN as u64, u64::from(u32::MAX)) as usize;
         Ok(RunBuilder {
             occurrences: Vec::new(),
+            facts: Vec::new(),
+            memory,
             limit,
             temp_dir: temp_dir.to_path_buf(),
             runs: Vec::new(),
@@ -149,51 +163,82 @@ impl<const K: usize> RunBuilder<K> {
 
     /// Counts a move played in position `key`.
     pub fn push(&mut self, key: [u8; K], played: Played) -> io::Result<()> {
-        if self.occurrences.len() >= self.limit {
+        let held = self.occurrences.len() as u64 * Self::OCCURRENCE_BYTES + self.facts.len() as u64 * FACTS_BYTES;
+        if self.occurrences.len() >= self.limit || (held >= self.memory && self.occurrences.len() >= MIN_RUN) {
             self.spill()?;
         }
         let Played { code, outcome, mover_rating, opponent_rating, year, game } = played;
+        let facts = Facts { game, mover_rating, opponent_rating, year, outcome };
+        // The moves of a game come one side after the other: its two facts are the last two.
+        let known = self.facts.iter().rev().take(2).position(|f| *f == facts);
+        let index = match known {
+            Some(back) => self.facts.len() - 1 - back,
+            None => {
+                self.facts.push(facts);
+                self.facts.len() - 1
+            }
+        };
         let seq = self.occurrences.len() as u32;
-        self.occurrences.push(Occurrence { key, seq, code, mover_rating, opponent_rating, year, outcome, game });
+        self.occurrences.push(Occurrence { key, code, facts: index as u32, seq });
         Ok(())
     }
 
-    /// Sorts the occurrences and adds them up, handing each position with its moves to `emit`.
-    fn drain(&mut self, mut emit: impl FnMut(&[u8; K], &mut [TreeMove]) -> io::Result<()>) -> io::Result<()> {
+    /// Sorts the occurrences (on every core). A position's occurrences stay in the order they
+    /// were played (by their places), so its moves come out in the order first played
+    /// (record.rs).
+    fn sorted(&mut self) -> Vec<Occurrence<K>> {
         let mut occurrences = std::mem::take(&mut self.occurrences);
-        // A position's occurrences stay in the order they were played (by their places), so
-        // its moves come out in the order first played (record.rs). On every core: at the end
-        // the reading threads have nothing left to do.
         occurrences.par_sort_unstable_by(|a, b| compare_keys(&a.key, &b.key).then(a.seq.cmp(&b.seq)));
-        // The first `used` moves are the position's; the others wait to be used again.
-        let mut moves: Vec<TreeMove> = Vec::new();
-        let mut used = 0;
-        for (i, o) in occurrences.iter().enumerate() {
-            match moves[..used].iter_mut().find(|m| m.code == o.code) {
-                Some(known) => known.count(&o.played()),
-                None => {
-                    if used == moves.len() {
-                        moves.push(TreeMove::default());
-                    }
-                    moves[used].restart(&o.played());
-                    used += 1;
-                }
-            }
-            if occurrences.get(i + 1).is_none_or(|next| next.key != o.key) {
-                emit(&o.key, &mut moves[..used])?;
-                used = 0;
-            }
-        }
-        // The vector keeps its room for the next run.
+        occurrences
+    }
+
+    /// Takes back the occurrences' vector, emptied: it keeps its room for the next run.
+    fn recycle(&mut self, mut occurrences: Vec<Occurrence<K>>) {
         occurrences.clear();
         self.occurrences = occurrences;
+        self.facts.clear();
+    }
+
+    /// Sorts the occurrences, adds them up by position and encodes the positions on every
+    /// core, a range of consecutive keys on each, handing them to `write` in key order on this
+    /// thread's side while the next ranges are encoded.
+    fn drain(&mut self, mut write: impl FnMut(&Encoded<K>) -> io::Result<()> + Send) -> io::Result<()> {
+        let occurrences = self.sorted();
+        let ranges = position_ranges(&occurrences);
+        let facts = &self.facts;
+        // A window of ranges is encoded while the one before is written: the bytes held stay a
+        // few windows' worth, their buffers reused.
+        let window = 4 * rayon::current_num_threads();
+        let mut done: Vec<Encoded<K>> = Vec::new();
+        let mut spare: Vec<Encoded<K>> = Vec::new();
+        for ranges in ranges.chunks(window) {
+            let mut buffers: Vec<Encoded<K>> = ranges.iter().map(|_| spare.pop().unwrap_or_default()).collect();
+            let (encoded, written) = rayon::join(
+                || {
+                    buffers.par_iter_mut().zip(ranges).try_for_each(|(encoded, range)| {
+                        encoded.clear();
+                        add_up(range, facts, &mut Vec::new(), |key, moves| {
+                            encoded.push(key, moves);
+                            Ok(())
+                        })
+                    })
+                },
+                || done.iter().try_for_each(&mut write),
+            );
+            encoded?;
+            written?;
+            spare.append(&mut done);
+            done = buffers;
+        }
+        done.iter().try_for_each(&mut write)?;
+        self.recycle(occurrences);
         Ok(())
     }
 
     /// Writes the occurrences as a sorted run; [`MAX_RUNS`] runs are merged into one.
     fn spill(&mut self) -> io::Result<()> {
         let mut run = RunWriter::new(&self.temp_dir)?;
-        self.drain(|key, moves| run.position(key, moves))?;
+        self.drain(|positions| run.out.write_all(positions.bytes()))?;
         self.runs.push(run.rewound()?);
         self.spilled += 1;
         if self.runs.len() >= MAX_RUNS {
@@ -205,12 +250,19 @@ impl<const K: usize> RunBuilder<K> {
     }
 
     /// Writes the tree of `game` to `out` and gives `out` back with the file's footer.
-    pub fn finish<W: Write>(self, out: W, game: u8) -> io::Result<(W, Footer)> {
-        self.finish_with(out, game, |_, _| ())
+    pub fn finish<W: Write + Send>(mut self, out: W, game: u8) -> io::Result<(W, Footer)> {
+        let mut writer = TreeWriter::<W, K>::new(out, game)?;
+        if self.runs.is_empty() {
+            self.drain(|positions| writer.encoded(positions))?;
+        } else {
+            self.merge_runs(|key, moves| writer.position(key, moves))?;
+        }
+        self.finish_table(writer)
     }
 
     /// [`RunBuilder::finish`], each position's moves handed to `annotate` once, added up,
-    /// before they are written (to set [`TreeMove::exact`]).
+    /// before they are written (to set [`TreeMove::exact`]), one position after the other on
+    /// this thread.
     pub fn finish_with<W: Write>(
         mut self,
         out: W,
@@ -223,17 +275,79 @@ impl<const K: usize> RunBuilder<K> {
             writer.position(key, moves)
         };
         if self.runs.is_empty() {
-            self.drain(&mut write)?;
+            let occurrences = self.sorted();
+            add_up(&occurrences, &self.facts, &mut Vec::new(), &mut write)?;
+            self.recycle(occurrences);
         } else {
-            if !self.occurrences.is_empty() {
-                self.spill()?;
-            }
-            self.occurrences = Vec::new();
-            merge(streams(std::mem::take(&mut self.runs))?, &mut write)?;
+            self.merge_runs(&mut write)?;
         }
+        self.finish_table(writer)
+    }
+
+    /// Spills what is left and merges every run, handing each position to `emit`.
+    fn merge_runs(&mut self, emit: impl FnMut(&[u8; K], &mut [TreeMove]) -> io::Result<()>) -> io::Result<()> {
+        if !self.occurrences.is_empty() {
+            self.spill()?;
+        }
+        self.occurrences = Vec::new();
+        merge(streams(std::mem::take(&mut self.runs))?, emit)
+    }
+
+    /// Ends the tree with the game table and the sources.
+    fn finish_table<W: Write>(self, writer: TreeWriter<W, K>) -> io::Result<(W, Footer)> {
         let (mut games, offsets) = self.table.into_reader()?;
         writer.finish(&mut games, &offsets, &self.sources)
     }
+}
+
+/// Occurrences a range holds at least (but the last): what one thread adds up and encodes at a
+/// time, a megabyte or two of records.
+const RANGE: usize = 1 << 15;
+
+/// Sorted occurrences cut into ranges of about [`RANGE`], each ending where a position does.
+fn position_ranges<const K: usize>(occurrences: &[Occurrence<K>]) -> Vec<&[Occurrence<K>]> {
+    let mut ranges = Vec::with_capacity(occurrences.len() / RANGE + 1);
+    let mut rest = occurrences;
+    while rest.len() > RANGE {
+        let last = &rest[RANGE - 1].key;
+        let end = RANGE + rest[RANGE..].iter().take_while(|o| o.key == *last).count();
+        let (range, after) = rest.split_at(end);
+        ranges.push(range);
+        rest = after;
+    }
+    if !rest.is_empty() {
+        ranges.push(rest);
+    }
+    ranges
+}
+
+/// Adds up sorted occurrences by position and move, handing each position with its moves to
+/// `emit`; `moves` is room kept between calls (the first `used` are the position's, the others
+/// wait to be used again).
+fn add_up<const K: usize>(
+    occurrences: &[Occurrence<K>],
+    facts: &[Facts],
+    moves: &mut Vec<TreeMove>,
+    mut emit: impl FnMut(&[u8; K], &mut [TreeMove]) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut used = 0;
+    for (i, o) in occurrences.iter().enumerate() {
+        match moves[..used].iter_mut().find(|m| m.code == o.code) {
+            Some(known) => known.count(&o.played(facts)),
+            None => {
+                if used == moves.len() {
+                    moves.push(TreeMove::default());
+                }
+                moves[used].restart(&o.played(facts));
+                used += 1;
+            }
+        }
+        if occurrences.get(i + 1).is_none_or(|next| next.key != o.key) {
+            emit(&o.key, &mut moves[..used])?;
+            used = 0;
+        }
+    }
+    Ok(())
 }
 
 /// Game records written as they come, to an unnamed temporary file, with where each starts
