@@ -170,11 +170,9 @@ impl Source {
     /// Opens PGN, JSON Lines, or a SCID database named by any of its files or its stem.
     pub fn open(path: &Path) -> Result<Source, GamesError> {
         match source_format(path)? {
-            SourceFormat::Pgn => Ok(Source::Pgn {
-                path: path.to_path_buf(),
-                progress: ReadProgress::default(),
-                access: Access::Read,
-            }),
+            SourceFormat::Pgn => {
+                Ok(Source::Pgn { path: path.to_path_buf(), progress: ReadProgress::default(), access: Access::Read })
+            }
             SourceFormat::Scid => Ok(Source::Scid(Box::new(Database::open(path)?))),
             SourceFormat::JsonLines => Ok(Source::JsonLines {
                 path: path.to_path_buf(),
@@ -261,12 +259,17 @@ impl Source {
                     let mut games = Vec::new();
                     // The file is named in the diagnostics when they are relocated, not in every
                     // game. Every game is wanted: each is built whole, as `PgnReader` builds it.
-                    read_wanted(text, ReadOptions::default(), |_| true, |read| {
-                        games.push(read.map(|read| {
-                            let read = read.expect("every game is wanted");
-                            (map(read.game), read.diagnostics)
-                        }))
-                    });
+                    read_wanted(
+                        text,
+                        ReadOptions::default(),
+                        |_| true,
+                        |read| {
+                            games.push(read.map(|read| {
+                                let read = read.expect("every game is wanted");
+                                (map(read.game), read.diagnostics)
+                            }))
+                        },
+                    );
                     games
                 };
                 self.read_pgn(pgn_piece, read_piece, sink)

@@ -21,9 +21,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod pieces;
 pub mod read;
 pub mod report;
-pub mod pieces;
 pub(crate) mod scanner;
 mod split;
 pub mod variants;

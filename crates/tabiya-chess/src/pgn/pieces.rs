@@ -11,11 +11,14 @@
 //! is copied, to open the next piece), and the buffers are used again for the pieces after
 //! (fresh ones would be fresh pages to fault in).
 
+use std::any::Any;
 use std::collections::BTreeMap;
 use std::io::{self, Read};
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::thread;
 
 use super::split::{Comments, piece_end, read_piece};
 
@@ -72,7 +75,7 @@ pub fn walk_in_order<T: Send>(
 ) -> io::Result<()> {
     let ahead = pieces.ahead.max(1) as u64;
     let (work, to_walk) = channel::<(u64, Text<'_>, u64)>();
-    let (done, walked) = channel::<(u64, T)>();
+    let (done, walked) = channel::<(u64, thread::Result<T>)>();
     let to_walk = Mutex::new(to_walk);
     // Set when `emit` wants no more: the pieces still queued are not walked.
     let stopped = AtomicBool::new(false);
@@ -86,8 +89,11 @@ pub fn walk_in_order<T: Send>(
                     if stopped.load(Ordering::Relaxed) {
                         break;
                     }
-                    let made = walk(text.bytes(), offset);
-                    if done.send((number, made)).is_err() {
+                    // A panic is handed on in the piece's place, to be raised on the calling thread
+                    // (waiting for a piece that never comes would hang).
+                    let made = panic::catch_unwind(AssertUnwindSafe(|| walk(text.bytes(), offset)));
+                    let panicked = made.is_err();
+                    if done.send((number, made)).is_err() || panicked {
                         break;
                     }
                     if let Text::Buffer(buffer) = text {
@@ -97,7 +103,7 @@ pub fn walk_in_order<T: Send>(
             });
         }
         drop(done);
-        let mut order = InOrder { walked, waiting: BTreeMap::new(), next: 0 };
+        let mut order = InOrder { walked, waiting: BTreeMap::new(), next: 0, panic: None };
         let mut cutter = Cutter { input, piece: pieces.piece, at: 0, comments: Comments::default(), rest: Vec::new() };
         let (mut cut, mut ended) = (0u64, false);
         let result = loop {
@@ -131,20 +137,25 @@ pub fn walk_in_order<T: Send>(
         };
         stopped.store(true, Ordering::Relaxed);
         drop(work);
+        if let Some(panic) = order.panic {
+            panic::resume_unwind(panic);
+        }
         result
     })
 }
 
-/// The pieces walked and not yet handed on, and the number of the next to hand on.
+/// The pieces walked and not yet handed on, the number of the next to hand on, and the panic
+/// of a walk that panicked, once its turn came.
 struct InOrder<T> {
-    walked: Receiver<(u64, T)>,
-    waiting: BTreeMap<u64, T>,
+    walked: Receiver<(u64, thread::Result<T>)>,
+    waiting: BTreeMap<u64, thread::Result<T>>,
     next: u64,
+    panic: Option<Box<dyn Any + Send>>,
 }
 
 impl<T> InOrder<T> {
     /// Hands on every walked piece that is next in order, after waiting for one more piece to
-    /// be walked when `wait` says so; false when `emit` wants no more.
+    /// be walked when `wait` says so; false when `emit` wants no more or a walk panicked.
     fn hand_on(&mut self, emit: &mut impl FnMut(T) -> bool, wait: bool) -> bool {
         if wait {
             match self.walked.recv() {
@@ -158,8 +169,16 @@ impl<T> InOrder<T> {
         }
         while let Some(made) = self.waiting.remove(&self.next) {
             self.next += 1;
-            if !emit(made) {
-                return false;
+            match made {
+                Ok(made) => {
+                    if !emit(made) {
+                        return false;
+                    }
+                }
+                Err(panic) => {
+                    self.panic = Some(panic);
+                    return false;
+                }
             }
         }
         true
@@ -290,5 +309,21 @@ mod tests {
         );
         assert!(stopped.is_ok());
         assert_eq!(pieces_handed, 3);
+    }
+
+    #[test]
+    fn a_walk_that_panics_panics_the_caller_and_hangs_nothing() {
+        let text = include_bytes!("../../../../samples/famous-games.pgn");
+        for threads in [1, 2] {
+            let walked = std::panic::catch_unwind(|| {
+                let walk = |text: &[u8], offset: u64| {
+                    assert!(offset < 2000, "the disk is gone");
+                    text.len()
+                };
+                walk_in_order(PieceInput::Bytes(text), &Pieces::new(100, threads), walk, |_| true)
+            });
+            let panic = walked.unwrap_err();
+            assert_eq!(panic.downcast_ref::<&str>(), Some(&"the disk is gone"), "{threads} threads");
+        }
     }
 }

@@ -63,7 +63,12 @@ pub fn last_game_start_from(input: &[u8], from: usize, comments: &mut Comments) 
 /// over) until a game starts after `piece` more bytes or the input ends; moves the text from
 /// that game start on into `rest`, for the next piece. Whether the input ended. The one piece
 /// reader of every parallel PGN read (games sources, book builds).
-pub(crate) fn read_piece(input: &mut dyn Read, piece: usize, text: &mut Vec<u8>, rest: &mut Vec<u8>) -> io::Result<bool> {
+pub(crate) fn read_piece(
+    input: &mut dyn Read,
+    piece: usize,
+    text: &mut Vec<u8>,
+    rest: &mut Vec<u8>,
+) -> io::Result<bool> {
     let mut comments = Comments::default();
     loop {
         // A game start's line break may be the last byte read before: search from it.
