@@ -80,10 +80,13 @@ pub fn walk_in_order<T: Send>(
     // Set when `emit` wants no more: the pieces still queued are not walked.
     let stopped = AtomicBool::new(false);
     let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+    // Set when the last piece is cut: buffers walked from then on are given back at once, not
+    // kept (a stream's builds hold what the pieces made, and need the memory more).
+    let all_cut = AtomicBool::new(false);
     std::thread::scope(|scope| {
         for _ in 0..pieces.threads.max(1) {
             let done = done.clone();
-            let (to_walk, walk, spare, stopped) = (&to_walk, &walk, &spare, &stopped);
+            let (to_walk, walk, spare, stopped, all_cut) = (&to_walk, &walk, &spare, &stopped, &all_cut);
             scope.spawn(move || {
                 while let Ok((number, text, offset)) = locked(to_walk).recv() {
                     if stopped.load(Ordering::Relaxed) {
@@ -97,7 +100,11 @@ pub fn walk_in_order<T: Send>(
                         break;
                     }
                     if let Text::Buffer(buffer) = text {
-                        locked(spare).push(buffer);
+                        // Looked at under the lock, that the last piece's clearing misses none.
+                        let mut spare = locked(spare);
+                        if !all_cut.load(Ordering::Relaxed) {
+                            spare.push(buffer);
+                        }
                     }
                 }
             });
@@ -122,6 +129,11 @@ pub fn walk_in_order<T: Send>(
             match cutter.next(&mut buffer) {
                 Ok((text, offset, last)) => {
                     ended = last;
+                    if last {
+                        let mut spare = locked(&spare);
+                        all_cut.store(true, Ordering::Relaxed);
+                        spare.clear();
+                    }
                     if !text.bytes().is_empty() {
                         // The walkers are gone only when this scope ends.
                         let _ = work.send((cut, text, offset));
