@@ -257,9 +257,12 @@ mod tests {
         }
     }
 
-    /// Each game's offset, length and tag count, walked from `text` cut as `input` is.
-    fn games(input: PieceInput<'_>, pieces: &Pieces) -> (io::Result<()>, Vec<Vec<(u64, u64, usize)>>) {
-        let walk = |text: &[u8], offset: u64| -> Vec<(u64, u64, usize)> {
+    /// A game's offset, length and tag count.
+    type Seen = (u64, u64, usize);
+
+    /// What each piece's games are, walked from `text` cut as `input` is.
+    fn games(input: PieceInput<'_>, pieces: &Pieces) -> (io::Result<()>, Vec<Vec<Seen>>) {
+        let walk = |text: &[u8], offset: u64| -> Vec<Seen> {
             let games = PgnWalk::at_offset(text, offset, WalkOptions::default());
             games.flatten().map(|g| (g.offset, g.length, g.tags().count())).collect()
         };
