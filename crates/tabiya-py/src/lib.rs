@@ -13,7 +13,6 @@ mod counts;
 mod errors;
 mod games;
 mod othello;
-mod pieces;
 mod positions;
 mod shogi;
 mod stream;

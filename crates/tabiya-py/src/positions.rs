@@ -3,7 +3,7 @@
 //! (no Python object per game or position).
 //!
 //! PGN (a file, compressed or not, or a file object's text) is walked a piece at a time
-//! (`pieces`, `pgn::PgnWalk`): each thread fills the columns of a whole piece, no `Game` is
+//! (`tabiya_chess::pgn::pieces`, `pgn::PgnWalk`): each thread fills the columns of a whole piece, no `Game` is
 //! built and nothing per game crosses a thread. Other sources (SCID, JSON Lines), and the tree
 //! keys (computed on `shakmaty`'s position), go game by game through `Input::stream_with`. Both
 //! fill rows with [`Columns::push`] and [`Columns::end_game`].
@@ -19,6 +19,7 @@ use pyo3::types::PyDict;
 use shakmaty::{Bitboard, CastlingMode, CastlingSide, Color, Move, Role, Square, attacks};
 use tabiya_chess::game::{Game, GameResult};
 use tabiya_chess::games::GamesError;
+use tabiya_chess::pgn::pieces::{PieceInput, Pieces, walk_in_order};
 use tabiya_chess::pgn::{PgnWalk, WalkOptions};
 use tabiya_chess::tree::{KEY_BYTES, PositionKey};
 use tabiya_chess::view::PositionView;
@@ -28,7 +29,6 @@ use tabiya_io::Unit;
 use crate::columns::set_column;
 use crate::errors::error;
 use crate::games::Input;
-use crate::pieces::walk_in_order;
 use crate::stream::{Emitter, Stream};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -353,7 +353,7 @@ fn positions(
 
 /// The batches of PGN `text` (of `file`, named in errors), read a piece at a time on every core.
 fn walk_pgn(
-    text: Box<dyn Read + Send>,
+    mut text: Box<dyn Read + Send>,
     file: Option<PathBuf>,
     max_ply: Option<usize>,
     mut batcher: Batcher,
@@ -365,7 +365,8 @@ fn walk_pgn(
     let capacity = batcher.batch_size.min(1 << 22) * 5 / 4;
     Stream::spawn(1, move |out| {
         let walk = |text: &[u8], offset: u64| piece_rows(text, offset, &options, capacity);
-        let read = walk_in_order(text, piece, rayon::current_num_threads(), walk, |piece: PieceRows| {
+        let pieces = Pieces::new(piece, rayon::current_num_threads());
+        let read = walk_in_order(PieceInput::Stream(&mut text), &pieces, walk, |piece: PieceRows| {
             for mut why in piece.errors {
                 // Numbered in the piece: moved on past the games before.
                 if why.location.unit == Unit::Game

@@ -12,9 +12,10 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Read};
-use std::sync::{Condvar, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 
-use crate::pgn::{PgnWalk, WalkOptions, read_piece};
+use crate::pgn::pieces::{PieceInput, Pieces, walk_in_order};
+use crate::pgn::{PgnWalk, WalkOptions};
 
 /// A record the engine sorts and splits by key.
 pub(crate) trait Keyed: Copy + Send + Sync {
@@ -129,65 +130,28 @@ impl<T: Default> Scratch<T> {
 pub(crate) const STREAM_PIECE: usize = 32 << 20;
 
 /// [`crate::pgn::walk_pieces`] for PGN text that comes as a stream (a decompressed file, a
-/// pipe): this thread reads (and so decompresses) the text a piece at a time, each cut before
-/// the last game that starts after its first `piece` bytes, and hands each piece to `walk` on a rayon thread as soon as
-/// it is read, while it reads the next; at most one piece per rayon thread and one more are
-/// held at a time, so memory does not grow with the stream. What `walk` makes of each piece
-/// is returned in the order of the text, as `walk_pieces` returns it, and the offsets of the
-/// games count from the stream's start. A read error ends the reading: it is returned once the
-/// pieces already read are walked.
+/// pipe), through [`crate::pgn::pieces`]: this thread reads (and so decompresses) the text a
+/// piece at a time, each cut before the last game that starts after its first `piece` bytes,
+/// while the pieces read are walked on one thread per rayon thread; at most one piece per
+/// thread and one more are held at a time, so memory does not grow with the stream. What
+/// `walk` makes of each piece is returned in the order of the text, as `walk_pieces` returns
+/// it, and the offsets of the games count from the stream's start. A read error ends the
+/// reading: it is returned once the pieces already read are walked.
 pub(crate) fn walk_stream<T: Send>(
     input: &mut dyn Read,
     options: &WalkOptions,
     piece: usize,
     walk: impl Fn(PgnWalk<'_>) -> T + Sync,
 ) -> io::Result<Vec<T>> {
-    let made: Mutex<Vec<Option<T>>> = Mutex::new(Vec::new());
-    let in_flight = (Mutex::new(0usize), Condvar::new());
-    let most_in_flight = rayon::current_num_threads() + 1;
-    let mut failed = None;
-    rayon::in_place_scope(|scope| {
-        let (mut next, mut offset) = (Vec::new(), 0u64);
-        loop {
-            let mut waiting = locked(&in_flight.0);
-            while *waiting >= most_in_flight {
-                waiting = in_flight.1.wait(waiting).unwrap_or_else(PoisonError::into_inner);
-            }
-            drop(waiting);
-            let mut text = std::mem::take(&mut next);
-            let ended = match read_piece(input, piece, &mut text, &mut next) {
-                Ok(ended) => ended,
-                Err(e) => {
-                    failed = Some(e);
-                    true
-                }
-            };
-            if !text.is_empty() {
-                let (base, index) = (offset, {
-                    let mut made = locked(&made);
-                    made.push(None);
-                    made.len() - 1
-                });
-                offset += text.len() as u64;
-                *locked(&in_flight.0) += 1;
-                let (made, in_flight, walk) = (&made, &in_flight, &walk);
-                scope.spawn(move |_| {
-                    let walked = walk(PgnWalk::at_offset(&text, base, options.clone()));
-                    locked(made)[index] = Some(walked);
-                    *locked(&in_flight.0) -= 1;
-                    in_flight.1.notify_one();
-                });
-            }
-            if ended {
-                break;
-            }
-        }
-    });
-    if let Some(e) = failed {
-        return Err(e);
-    }
-    let made = made.into_inner().unwrap_or_else(PoisonError::into_inner);
-    Ok(made.into_iter().flatten().collect())
+    let threads = rayon::current_num_threads();
+    let pieces = Pieces { piece, threads, ahead: threads + 1 };
+    let mut made = Vec::new();
+    let walk = |text: &[u8], offset: u64| walk(PgnWalk::at_offset(text, offset, options.clone()));
+    walk_in_order(PieceInput::Stream(input), &pieces, walk, |walked| {
+        made.push(walked);
+        true
+    })?;
+    Ok(made)
 }
 
 fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -210,21 +174,6 @@ mod tests {
         }
     }
 
-    /// A reader that gives its text a few bytes at a time, then fails.
-    struct Failing<'a>(&'a [u8]);
-
-    impl Read for Failing<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            if self.0.is_empty() {
-                return Err(io::Error::other("the disk is gone"));
-            }
-            let n = buf.len().min(self.0.len()).min(7);
-            buf[..n].copy_from_slice(&self.0[..n]);
-            self.0 = &self.0[n..];
-            Ok(n)
-        }
-    }
-
     #[test]
     fn a_stream_is_walked_as_its_text_in_one_piece() {
         let text = include_bytes!("../../../../samples/famous-games.pgn");
@@ -241,8 +190,7 @@ mod tests {
             assert!(pieces.len() <= text.len().div_ceil(piece), "{piece}");
             assert!(pieces.len() > 1 || piece >= text.len() / 2, "{piece}: {} pieces", pieces.len());
         }
-        let error = walk_stream(&mut Failing(&text[..]), &options, 100, games).unwrap_err();
-        assert_eq!(error.to_string(), "the disk is gone");
+        // A read error: `pgn::pieces`'s tests.
     }
 
     #[test]

@@ -9,11 +9,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
-use tabiya_io::{Diagnostic, FileBytes, Location, ReadPosition, Unit};
+use tabiya_io::{Access, Diagnostic, FileBytes, Location, ReadPosition, Unit};
 
 use super::{GamesError, SourceFormat, source_format};
 use crate::game::Game;
 use crate::jsonl;
+use crate::pgn::pieces::{PieceInput, Pieces, walk_in_order};
+use crate::pgn::read::read_wanted;
 use crate::pgn::{PgnError, PgnReader, ReadOptions};
 
 /// An input's data as it comes, decompressed (see [`tabiya_io::compression`]).
@@ -100,12 +102,17 @@ pub(super) fn open_data(path: &Path) -> Result<Data, GamesError> {
 
 /// [`open_data`], with how far reading it has come.
 fn open_data_at(path: &Path) -> Result<(Data, ReadPosition), GamesError> {
-    let data = tabiya_io::open_decompressed(path).map_err(|e| match e {
-        tabiya_io::Error::Io { path, source } => GamesError::Io { path, source },
-        other => GamesError::NotGames { path: path.into(), what: other.to_string() },
-    })?;
+    let data = tabiya_io::open_decompressed(path).map_err(|e| games_error(path, e))?;
     let position = data.position();
     Ok((data.decoding_ahead(), position))
+}
+
+/// An input that could not be opened as the games of `path`.
+fn games_error(path: &Path, e: tabiya_io::Error) -> GamesError {
+    match e {
+        tabiya_io::Error::Io { path, source } => GamesError::Io { path, source },
+        other => GamesError::NotGames { path: path.into(), what: other.to_string() },
+    }
 }
 
 /// How far reading a PGN source has come, shared with whoever shows it (a progress bar): the
@@ -139,6 +146,10 @@ pub enum Source {
         path: PathBuf,
         /// How far reading it has come.
         progress: ReadProgress,
+        /// How the file's bytes are brought in when it is a regular file and not compressed:
+        /// mapped, its pieces are slices of the map ([`Source::with_access`]); read, each piece
+        /// is read into a buffer (the default).
+        access: Access,
     },
     /// A SCID database.
     Scid(Box<Database>),
@@ -159,7 +170,9 @@ impl Source {
     /// Opens PGN, JSON Lines, or a SCID database named by any of its files or its stem.
     pub fn open(path: &Path) -> Result<Source, GamesError> {
         match source_format(path)? {
-            SourceFormat::Pgn => Ok(Source::Pgn { path: path.to_path_buf(), progress: ReadProgress::default() }),
+            SourceFormat::Pgn => {
+                Ok(Source::Pgn { path: path.to_path_buf(), progress: ReadProgress::default(), access: Access::Read })
+            }
             SourceFormat::Scid => Ok(Source::Scid(Box::new(Database::open(path)?))),
             SourceFormat::JsonLines => Ok(Source::JsonLines {
                 path: path.to_path_buf(),
@@ -167,6 +180,17 @@ impl Source {
                     .map_err(|e| GamesError::NotGames { path: path.into(), what: e.to_string() })?,
             }),
         }
+    }
+
+    /// The source, a PGN file that is a regular file and not compressed brought in by
+    /// `access` when it is read: [`Access::Map`] walks slices of its memory map, copying
+    /// nothing (the file must then not be truncated while it is read); [`Access::Read`], the
+    /// default of [`Source::open`], reads it a piece at a time. Other sources are as they were.
+    pub fn with_access(mut self, access: Access) -> Source {
+        if let Source::Pgn { access: chosen, .. } = &mut self {
+            *chosen = access;
+        }
+        self
     }
 
     /// The file the games are read from (a SCID database's index file).
@@ -230,16 +254,25 @@ impl Source {
     ) -> Result<(), E> {
         let in_flight = 2 * rayon::current_num_threads();
         match self {
-            Source::Pgn { path, progress } => {
-                // The file is named in the diagnostics when they are relocated, not in every game.
-                let options = ReadOptions::default();
-                let read_piece = |text: Vec<u8>| -> PieceRead<T> {
-                    let mut reader = PgnReader::from_vec(text, options.clone()).repairing();
-                    let games =
-                        reader.by_ref().map(|read| read.map(|read| (map(read.game), read.diagnostics))).collect();
-                    (games, reader.into_vec())
+            Source::Pgn { .. } => {
+                let read_piece = |text: &[u8]| -> PieceGames<T> {
+                    let mut games = Vec::new();
+                    // The file is named in the diagnostics when they are relocated, not in every
+                    // game. Every game is wanted: each is built whole, as `PgnReader` builds it.
+                    read_wanted(
+                        text,
+                        ReadOptions::default(),
+                        |_| true,
+                        |read| {
+                            games.push(read.map(|read| {
+                                let read = read.expect("every game is wanted");
+                                (map(read.game), read.diagnostics)
+                            }))
+                        },
+                    );
+                    games
                 };
-                read_pgn(path, progress, pgn_piece, in_flight, read_piece, sink)
+                self.read_pgn(pgn_piece, read_piece, sink)
             }
             Source::Scid(db) => read_numbered(db.len(), in_flight, &mut sink, |n| {
                 let mut found = Vec::new();
@@ -289,111 +322,78 @@ pub(super) fn read_json_line(path: &Path, number: u64, line: &[u8]) -> Result<Ga
 }
 
 /// What a piece of PGN text gives: each game that starts in it made into a `T` with what
-/// reading it found, or the error that made it unreadable; and the piece's buffer, for the
-/// next piece. Offsets and game numbers count from the piece's start (see [`relocate`]).
-pub(super) type PieceRead<T> = (Vec<Result<(T, Vec<Diagnostic>), PgnError>>, Vec<u8>);
+/// reading it found, or the error that made it unreadable. Offsets and game numbers count from
+/// the piece's start (see [`relocate`]).
+pub(super) type PieceGames<T> = Vec<Result<(T, Vec<Diagnostic>), PgnError>>;
 
-/// [`Source::read_in_pieces`] for PGN: the text of `path` cut into pieces of about
-/// `pgn_piece` bytes that hold whole games, each read by `read_piece` on a rayon thread.
-pub(super) fn read_pgn<T: Send, E: Send>(
-    path: &Path,
-    progress: &ReadProgress,
-    pgn_piece: usize,
-    in_flight: usize,
-    read_piece: impl Fn(Vec<u8>) -> PieceRead<T> + Sync,
-    mut sink: impl FnMut(ReadItem<T>) -> Result<(), E> + Send,
-) -> Result<(), E> {
-    // The text is read a piece at a time straight into the piece's own buffer; each piece ends
-    // before the last game that starts in it (that game may be unfinished): only that game's
-    // text is copied, to open the next piece. The buffers are kept for the pieces after (fresh
-    // ones would be fresh pages to fault in).
-    let (mut tail, mut tail_offset) = (Vec::new(), 0u64);
-    let mut spare: Vec<Vec<u8>> = Vec::new();
-    // The games of the pieces before, not yet handed to `sink`.
-    let mut read_before: ReadPieces<T> = Vec::new();
-    let mut games_before = 0u64;
-    let (mut file, position) = match open_data_at(path) {
-        Ok(opened) => opened,
-        Err(e) => return sink(Err(e)),
-    };
-    // Where the file stood when the pieces whose games are stored next had been read.
-    let mut taken_before = 0;
-    let mut end = false;
-    loop {
-        let mut pieces: Vec<(u64, Vec<u8>)> = Vec::with_capacity(in_flight);
-        while pieces.len() < in_flight && !end {
-            let mut text = spare.pop().unwrap_or_default();
-            text.clear();
-            text.append(&mut tail);
-            match crate::pgn::read_piece(&mut file, pgn_piece, &mut text, &mut tail) {
-                Ok(ended) => end = ended,
-                Err(source) => {
-                    store(read_before, path, &mut games_before, &mut sink)?;
-                    return sink(Err(GamesError::Io { path: path.into(), source }));
+impl Source {
+    /// [`Source::read_in_pieces`] for PGN: the text cut into pieces of about `pgn_piece` bytes
+    /// that hold whole games, each read by `read_piece` on a walking thread of
+    /// [`crate::pgn::pieces`] (one per rayon thread), the games handed to `sink` in file order
+    /// on this thread, their diagnostics and errors located in the file. Nothing for a source
+    /// that is not PGN.
+    pub(super) fn read_pgn<T: Send, E>(
+        &self,
+        pgn_piece: usize,
+        read_piece: impl Fn(&[u8]) -> PieceGames<T> + Sync,
+        mut sink: impl FnMut(ReadItem<T>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let Source::Pgn { path, progress, access } = self else { return Ok(()) };
+        let data = match tabiya_io::open_decompressed(path) {
+            Ok(data) => data,
+            Err(e) => return sink(Err(games_error(path, e))),
+        };
+        let position = data.position();
+        // A regular file read as it is, mapped when the caller asks: its pieces are slices.
+        let mapped = match *access == Access::Map && data.compression().is_none() && position.size().is_some() {
+            true => match tabiya_io::read_input_with(path, Access::Map) {
+                Ok(bytes) => Some(bytes),
+                Err(e) => return sink(Err(games_error(path, e))),
+            },
+            false => None,
+        };
+        let mut file = data.decoding_ahead();
+        let pieces = Pieces::new(pgn_piece, rayon::current_num_threads());
+        let walk = |text: &[u8], offset: u64| (offset, offset + text.len() as u64, read_piece(text));
+        let (mut games_before, mut failed) = (0u64, None);
+        let emit = |(offset, end, games): (u64, u64, PieceGames<T>)| {
+            let count = games.len() as u64;
+            for game in games {
+                // Locations in a piece count from its start: make them count from the file's.
+                let relocate = |location: &mut Location| relocate(location, path, offset, games_before);
+                let item = match game {
+                    Ok((game, mut found)) => {
+                        found.iter_mut().for_each(|d| relocate(&mut d.location));
+                        Ok((game, found))
+                    }
+                    Err(mut e) => {
+                        relocate(e.location_mut());
+                        Err(GamesError::Pgn(e))
+                    }
+                };
+                if let Err(e) = sink(item) {
+                    failed = Some(e);
+                    return false;
                 }
             }
-            let len = text.len() as u64;
-            pieces.push((tail_offset, text));
-            tail_offset += len;
+            games_before += count;
+            // Bytes of the file whose games are handed on (a compressed file's decoder is a
+            // few pieces ahead).
+            progress.set(if mapped.is_some() { end } else { position.taken() }, position.size());
+            true
+        };
+        let read = match &mapped {
+            Some(bytes) => walk_in_order(PieceInput::Bytes(bytes), &pieces, walk, emit),
+            None => walk_in_order(PieceInput::Stream(&mut file), &pieces, walk, emit),
+        };
+        if let Some(e) = failed {
+            return Err(e);
         }
-        let taken = position.taken();
-        let ((read, buffers), stored) = rayon::join(
-            || -> (ReadPieces<T>, Vec<Vec<u8>>) {
-                pieces
-                    .into_par_iter()
-                    .map(|(offset, text)| {
-                        let (games, buffer) = read_piece(text);
-                        ((offset, games), buffer)
-                    })
-                    .unzip()
-            },
-            || store(std::mem::take(&mut read_before), path, &mut games_before, &mut sink),
-        );
-        stored?;
-        progress.set(taken_before, position.size());
-        taken_before = taken;
-        read_before = read;
-        spare = buffers;
-        if end {
-            store(read_before, path, &mut games_before, &mut sink)?;
-            progress.set(taken, position.size());
-            return Ok(());
+        match read {
+            Ok(()) => Ok(()),
+            Err(source) => sink(Err(GamesError::Io { path: path.into(), source })),
         }
     }
-}
-
-/// Games read from the pieces of one block, by piece, each with the piece's offset in the file.
-type ReadPieces<T> = Vec<(u64, Vec<Result<(T, Vec<Diagnostic>), PgnError>>)>;
-
-/// Hands the games of `pieces` to `sink` in order, their diagnostics and errors located in the
-/// file at `path`; `games_before` counts the games of the file before them.
-fn store<T, E>(
-    pieces: ReadPieces<T>,
-    path: &Path,
-    games_before: &mut u64,
-    sink: &mut impl FnMut(ReadItem<T>) -> Result<(), E>,
-) -> Result<(), E> {
-    for (piece_offset, games) in pieces {
-        let count = games.len() as u64;
-        for game in games {
-            // Locations in a piece count from its start: make them count from the file's.
-            let relocate = |location: &mut Location| relocate(location, path, piece_offset, *games_before);
-            sink(match game {
-                Ok((game, mut found)) => {
-                    for d in &mut found {
-                        relocate(&mut d.location);
-                    }
-                    Ok((game, found))
-                }
-                Err(mut e) => {
-                    relocate(e.location_mut());
-                    Err(GamesError::Pgn(e))
-                }
-            })?;
-        }
-        *games_before += count;
-    }
-    Ok(())
 }
 
 /// Moves a location found in a piece of a PGN file to the file at `path`: `offset` bytes and
@@ -446,6 +446,14 @@ mod tests {
         }
     }
 
+    /// How a PGN source is read.
+    fn access(source: &Source) -> Option<Access> {
+        match source {
+            Source::Pgn { access, .. } => Some(*access),
+            _ => None,
+        }
+    }
+
     /// The same games, diagnostics (located in the whole file) and errors, in the same order,
     /// however the file is cut into pieces.
     #[test]
@@ -480,9 +488,13 @@ mod tests {
         for path in paths {
             let expected = sequential(&path);
             assert!(!expected.is_empty());
-            let source = Source::open(&path).unwrap();
-            // Small pieces: many cuts, and games that span blocks.
-            for piece in [300, 4096, PGN_PIECE] {
+            // Read a piece at a time, and as slices of the file's map; small pieces: many cuts,
+            // and games that span blocks.
+            for (source, piece) in [Access::Read, Access::Map]
+                .into_iter()
+                .flat_map(|access| [300, 4096, PGN_PIECE].map(|piece| (access, piece)))
+                .map(|(access, piece)| (Source::open(&path).unwrap().with_access(access), piece))
+            {
                 let mut parallel = Vec::new();
                 source
                     .read_in_pieces(
@@ -494,8 +506,8 @@ mod tests {
                         },
                     )
                     .unwrap();
-                assert_eq!(parallel.len(), expected.len(), "{path:?}, pieces of {piece} bytes");
-                assert!(parallel == expected, "{path:?}, pieces of {piece} bytes");
+                assert_eq!(parallel.len(), expected.len(), "{path:?}, pieces of {piece} bytes, {:?}", access(&source));
+                assert!(parallel == expected, "{path:?}, pieces of {piece} bytes, {:?}", access(&source));
             }
         }
     }

@@ -21,6 +21,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod pieces;
 pub mod read;
 pub mod report;
 pub(crate) mod scanner;
@@ -34,7 +35,7 @@ use std::io;
 use tabiya_io::{Diagnostic, Location};
 
 pub use read::{PgnReader, ReadGame, ReadOptions};
-pub use split::{Comments, last_game_start, last_game_start_from, read_piece, split_games};
+pub use split::{Comments, last_game_start, last_game_start_from, split_games};
 pub use walk::{PgnWalk, PlayPosition, Played, WalkOptions, WalkedGame, walk_pieces, walked_bytes};
 pub use write::{Layout, LineEnding, Notation, WriterOptions, write_game};
 

@@ -63,7 +63,12 @@ pub fn last_game_start_from(input: &[u8], from: usize, comments: &mut Comments) 
 /// over) until a game starts after `piece` more bytes or the input ends; moves the text from
 /// that game start on into `rest`, for the next piece. Whether the input ended. The one piece
 /// reader of every parallel PGN read (games sources, book builds).
-pub fn read_piece(input: &mut dyn Read, piece: usize, text: &mut Vec<u8>, rest: &mut Vec<u8>) -> io::Result<bool> {
+pub(crate) fn read_piece(
+    input: &mut dyn Read,
+    piece: usize,
+    text: &mut Vec<u8>,
+    rest: &mut Vec<u8>,
+) -> io::Result<bool> {
     let mut comments = Comments::default();
     loop {
         // A game start's line break may be the last byte read before: search from it.
@@ -81,6 +86,15 @@ pub fn read_piece(input: &mut dyn Read, piece: usize, text: &mut Vec<u8>, rest: 
             return Ok(false);
         }
     }
+}
+
+/// Where the piece of `input` that starts at `start` (where a game starts) ends when it is to
+/// hold at least `piece` bytes: before the first game that starts, by the rule of
+/// [`split_games`], at or after `start + piece`, or at the input's end. `comments` is what the
+/// calls before found out about the same text (a fresh one for new text; the pieces are asked
+/// for in order), which keeps cutting a whole file linear.
+pub(crate) fn piece_end(input: &[u8], start: usize, piece: usize, comments: &mut Comments) -> usize {
+    next_game_start(input, start.saturating_add(piece.max(1)), comments).unwrap_or(input.len())
 }
 
 /// The offset of the first `[` at or after `from` that starts a line after a blank line whose

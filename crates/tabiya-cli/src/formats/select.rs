@@ -22,7 +22,7 @@ use tabiya_chess::games::select::{
     AllOf, AnyOf, Duplicates, GameFilter, GameRef, Not, Rules, SelectSummary, Selection, count_from,
     removal_diagnostic, select_from,
 };
-use tabiya_io::DiagnosticSink;
+use tabiya_io::{Access, DiagnosticSink};
 use tabiya_othello::Format as O;
 
 use super::pgn::{Printer, holds_games, write_games};
@@ -304,7 +304,7 @@ pub fn select(args: &SelectArgs, global: &Global) -> Result<ExitCode, CliError> 
             let written = write_games(output, to, layout, &args.games, false, &mut printer, |sink, printer| {
                 let mut duplicates = Duplicates::new(rules);
                 for (n, input) in inputs.iter().enumerate() {
-                    let source = Source::open(input).map_err(CliError::input)?;
+                    let source = Source::open(input).map_err(CliError::input)?.with_access(Access::Map);
                     let shown = SourceProgress::new(&bar, &source);
                     let done = sink
                         .add_selected(&source, n, &selection, &mut duplicates, printer, |k| shown.update(&source, k))
@@ -321,7 +321,7 @@ pub fn select(args: &SelectArgs, global: &Global) -> Result<ExitCode, CliError> 
             let mut kept = 0u64;
             let mut duplicates = Duplicates::<()>::new(rules);
             for (n, input) in inputs.iter().enumerate() {
-                let source = Source::open(input).map_err(CliError::input)?;
+                let source = Source::open(input).map_err(CliError::input)?.with_access(Access::Map);
                 let shown = SourceProgress::new(&bar, &source);
                 let progress = |k| shown.update(&source, k);
                 let done = if duplicates.is_active() {

@@ -17,7 +17,7 @@ use super::{Selection, TagView, text_bytes};
 use crate::game::Game;
 use crate::game::GameResult;
 use crate::games::index::{Candidate, ScidPositions};
-use crate::games::source::{PieceRead, read_numbered, read_pgn};
+use crate::games::source::{PieceGames, read_numbered};
 use crate::games::{GamesError, ReadItem, ReadReport, Sink, Source};
 use crate::pgn::ReadOptions;
 use crate::pgn::read::read_wanted;
@@ -51,7 +51,7 @@ impl Source {
         map: impl Fn(Game) -> T + Sync,
         mut sink: impl FnMut(ReadItem<Option<T>>) -> Result<(), E> + Send,
     ) -> Result<(), E> {
-        let Source::Pgn { path, progress } = self else {
+        let Source::Pgn { .. } = self else {
             if let (Source::Scid(db), Some(candidates)) = (self, candidates) {
                 let in_flight = 2 * rayon::current_num_threads();
                 return read_numbered(db.len(), in_flight, &mut sink, |n| {
@@ -61,8 +61,7 @@ impl Source {
             }
             return self.read_with_diagnostics(|game| selection.accepts(&game).then(|| map(game)), sink);
         };
-        let in_flight = 2 * rayon::current_num_threads();
-        let read_piece = |text: Vec<u8>| -> PieceRead<Option<T>> {
+        let read_piece = |text: &[u8]| -> PieceGames<Option<T>> {
             let wanted = |start: &GameStart<'_, '_>| {
                 let view = StartView { start, undecided: Cell::new(false) };
                 // A game whose result cannot be told before its end is read, then judged.
@@ -71,16 +70,16 @@ impl Source {
             // Room for the games of a piece of ordinary games (600-900 bytes each): a list grown
             // game by game copied itself over and over.
             let mut games = Vec::with_capacity(text.len() / 512);
-            read_wanted(&text, ReadOptions::default(), wanted, |read| {
+            read_wanted(text, ReadOptions::default(), wanted, |read| {
                 games.push(read.map(|read| match read {
                     Some(read) => (selection.accepts(&read.game).then(|| map(read.game)), read.diagnostics),
                     // Rejected on its tags: what reading it would have found is not looked for.
                     None => (None, Vec::new()),
                 }))
             });
-            (games, text)
+            games
         };
-        read_pgn(path, progress, PGN_PIECE, in_flight, read_piece, sink)
+        self.read_pgn(PGN_PIECE, read_piece, sink)
     }
 }
 
