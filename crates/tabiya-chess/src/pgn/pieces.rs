@@ -88,7 +88,11 @@ pub fn walk_in_order<T: Send>(
             let done = done.clone();
             let (to_walk, walk, spare, stopped, all_cut) = (&to_walk, &walk, &spare, &stopped, &all_cut);
             scope.spawn(move || {
-                while let Ok((number, text, offset)) = locked(to_walk).recv() {
+                loop {
+                    // The lock is let go before the walk (a guard in the loop's condition would be
+                    // held through the body: one walker at a time).
+                    let next = locked(to_walk).recv();
+                    let Ok((number, text, offset)) = next else { break };
                     if stopped.load(Ordering::Relaxed) {
                         break;
                     }
@@ -324,6 +328,32 @@ mod tests {
         );
         assert!(stopped.is_ok());
         assert_eq!(pieces_handed, 3);
+    }
+
+    #[test]
+    fn pieces_are_walked_on_every_thread_at_once() {
+        use std::sync::atomic::AtomicUsize;
+        use std::time::{Duration, Instant};
+        let text = include_bytes!("../../../../samples/famous-games.pgn");
+        for streamed in [false, true] {
+            let (walking, most) = (AtomicUsize::new(0), AtomicUsize::new(0));
+            // Each walk waits until the other thread walks too; alone it gives up after a while,
+            // so that walks made one at a time fail the test instead of hanging it.
+            let walk = |text: &[u8], _| {
+                let now = walking.fetch_add(1, Ordering::SeqCst) + 1;
+                most.fetch_max(now, Ordering::SeqCst);
+                let start = Instant::now();
+                while most.load(Ordering::SeqCst) < 2 && start.elapsed() < Duration::from_secs(10) {
+                    thread::sleep(Duration::from_millis(1));
+                }
+                walking.fetch_sub(1, Ordering::SeqCst);
+                text.len()
+            };
+            let mut stream = &text[..];
+            let input = if streamed { PieceInput::Stream(&mut stream) } else { PieceInput::Bytes(text) };
+            walk_in_order(input, &Pieces::new(1000, 2), walk, |_| true).unwrap();
+            assert_eq!(most.into_inner(), 2, "streamed: {streamed}");
+        }
     }
 
     #[test]
