@@ -12,9 +12,9 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Read};
-use std::sync::{Mutex, PoisonError};
+use std::sync::Mutex;
 
-use crate::pgn::pieces::{PieceInput, Pieces, walk_in_order};
+use crate::pgn::pieces::{PieceInput, Pieces, locked, walk_in_order};
 use crate::pgn::{PgnWalk, WalkOptions};
 
 /// A record the engine sorts and splits by key.
@@ -152,10 +152,6 @@ pub(crate) fn walk_stream<T: Send>(
         true
     })?;
     Ok(made)
-}
-
-fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 #[cfg(test)]

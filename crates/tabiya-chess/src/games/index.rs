@@ -21,7 +21,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::PathBuf;
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Mutex, OnceLock};
 
 use rayon::prelude::*;
 use shakmaty::fen::Fen;
@@ -29,6 +29,7 @@ use shakmaty::{ByColor, Chess, Color, EnPassantMode, Position};
 use tabiya_io::{ByteReader, DataError, Diagnostic, FileBytes, Location};
 
 use super::search::{PositionQuery, Reach, ScidSearch, replay_scid, scid_home_numbers, search_scid};
+use crate::pgn::pieces::locked;
 use crate::scid::Database;
 
 /// The position index of a SCID database: the tables as its file holds them (little-endian),
@@ -374,7 +375,7 @@ impl<'a> ScidPositions<'a> {
             Ok(Some(index)) => {
                 if !index.holds(query) {
                     let fen = Fen::from_position(query.target(), EnPassantMode::Legal).to_string();
-                    self.not_indexed.lock().unwrap_or_else(PoisonError::into_inner).push(fen);
+                    locked(&self.not_indexed).push(fen);
                 }
                 index.search(self.db, query)
             }
@@ -407,7 +408,7 @@ impl<'a> ScidPositions<'a> {
         let mut notices: Vec<Diagnostic> =
             self.index.get().and_then(|i| i.as_ref().err()).into_iter().cloned().collect();
         let path = PositionIndex::path_for(self.db);
-        for fen in self.not_indexed.lock().unwrap_or_else(PoisonError::into_inner).iter() {
+        for fen in locked(&self.not_indexed).iter() {
             notices.push(Diagnostic::warning(
                 "index.position_not_indexed",
                 Location::default().in_file(&path),

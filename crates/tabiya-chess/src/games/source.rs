@@ -345,13 +345,13 @@ impl Source {
         };
         let position = data.position();
         // A regular file read as it is, mapped when the caller asks: its pieces are slices.
-        let mapped = match *access == Access::Map && data.compression().is_none() && position.size().is_some() {
-            true => match tabiya_io::read_input_with(path, Access::Map) {
-                Ok(bytes) => Some(bytes),
+        let mut mapped = None;
+        if *access == Access::Map && data.compression().is_none() && position.size().is_some() {
+            match tabiya_io::read_input_with(path, Access::Map) {
+                Ok(bytes) => mapped = Some(bytes),
                 Err(e) => return sink(Err(games_error(path, e))),
-            },
-            false => None,
-        };
+            }
+        }
         let mut file = data.decoding_ahead();
         let pieces = Pieces::new(pgn_piece, rayon::current_num_threads());
         let walk = |text: &[u8], offset: u64| (offset, offset + text.len() as u64, read_piece(text));

@@ -237,7 +237,9 @@ impl<'a> Cutter<'a> {
     }
 }
 
-fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+/// The mutex's value, also after a thread panicked holding it (the panic is raised where it
+/// belongs; what it guarded stays usable for the rest).
+pub(crate) fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
