@@ -5,7 +5,7 @@
 //! In a tsume problem the attacker (攻方) is sente (`Color::Black`) and moves first; the
 //! defender (玉方) is gote (`Color::White`).
 
-pub use shogi_core::{Color, Hand, Move, PartialPosition, Piece, PieceKind, Square};
+pub use shogi_core::{Color, Hand, IllegalMoveKind, Move, PartialPosition, Piece, PieceKind, Square};
 
 /// The attacker (攻方) of a tsume problem.
 pub const ATTACKER: Color = Color::Black;
@@ -96,14 +96,71 @@ pub fn tsume_position(mut board: PartialPosition, attacker_hand: Hand) -> Result
 }
 
 /// Every legal move of the side to move (two pawns, pawn-drop mate, dead pieces and king safety
-/// included).
+/// included), in shogi_legality_lite's order: the board moves, then the drops by hand kind and
+/// square. The crate finds the board moves (on the position with the mover's hand emptied, which
+/// changes no board move); the drops go through [`is_legal`] for its pawn-drop rules.
 pub fn legal_moves(position: &PartialPosition) -> Vec<Move> {
-    shogi_legality_lite::all_legal_moves_partial(position)
+    let side = position.side_to_move();
+    let mut board_only = position.clone();
+    let hand = std::mem::take(board_only.hand_of_a_player_mut(side));
+    let mut moves = shogi_legality_lite::all_legal_moves_partial(&board_only);
+    for kind in Hand::all_hand_pieces().filter(|&kind| hand.count(kind).unwrap_or(0) > 0) {
+        let piece = Piece::new(kind, side);
+        let drops = position.vacant_bitboard().into_iter().map(|to| Move::Drop { piece, to });
+        moves.extend(drops.filter(|&mv| is_legal(position, mv)));
+    }
+    moves
 }
 
 /// Whether `mv` is legal in `position`.
 pub fn is_legal(position: &PartialPosition, mv: Move) -> bool {
-    shogi_legality_lite::is_legal_partial_lite(position, mv)
+    match mv {
+        Move::Drop { piece, to } if piece.piece_kind() == PieceKind::Pawn => pawn_drop(position, piece, to).is_ok(),
+        _ => shogi_legality_lite::is_legal_partial_lite(position, mv),
+    }
+}
+
+/// Why `mv` is not legal in `position`, if it is not.
+pub fn illegality(position: &PartialPosition, mv: Move) -> Option<IllegalMoveKind> {
+    match mv {
+        Move::Drop { piece, to } if piece.piece_kind() == PieceKind::Pawn => pawn_drop(position, piece, to).err(),
+        _ => shogi_legality_lite::is_legal_partial(position, mv).err(),
+    }
+}
+
+/// The rules of a pawn drop, written here rather than left to shogi_legality_lite: its test of
+/// 打ち歩詰め asks whether the opponent has any move at all, its own pawn drops included, each of
+/// which asks the same question back: on a position with pawns in hand on both sides that
+/// recursion is exponential (a random position held a test for minutes). A dropped pawn checks
+/// from the square in front of the king, so no drop can answer it: the mate is decided by the
+/// opponent's board moves alone, and the test never recurses.
+fn pawn_drop(position: &PartialPosition, pawn: Piece, to: Square) -> Result<(), IllegalMoveKind> {
+    let side = position.side_to_move();
+    if pawn.color() != side || position.hand(pawn).unwrap_or(0) == 0 || position.piece_at(to).is_some() {
+        return Err(IllegalMoveKind::IncorrectMove);
+    }
+    if to.relative_rank(side) == 1 {
+        return Err(IllegalMoveKind::DropStuck);
+    }
+    if (1..=9).filter_map(|rank| Square::new(to.file(), rank)).any(|square| position.piece_at(square) == Some(pawn)) {
+        return Err(IllegalMoveKind::TwoPawns);
+    }
+    let mut next = position.clone();
+    next.make_move(Move::Drop { piece: pawn, to }).ok_or(IllegalMoveKind::IncorrectMove)?;
+    if shogi_legality_lite::prelegality::will_king_be_captured(&next) == Some(true) {
+        return Err(IllegalMoveKind::IgnoredCheck);
+    }
+    let forward = if side == Color::Black { -1 } else { 1 };
+    let checks = to.shift(0, forward).is_some_and(|square| next.king_position(side.flip()) == Some(square));
+    let escapes = || {
+        next.player_bitboard(side.flip())
+            .into_iter()
+            .any(|from| !shogi_legality_lite::normal_from_candidates(&next, from).is_empty())
+    };
+    if checks && !escapes() {
+        return Err(IllegalMoveKind::DropPawnMate);
+    }
+    Ok(())
 }
 
 /// Whether the side to move is in check.
@@ -178,6 +235,20 @@ mod tests {
         assert_eq!(legal_moves(&position).len(), 82);
         let pawn_drop_mate = Move::Drop { piece: Piece::new(PieceKind::Pawn, Color::Black), to: Square::SQ_1B };
         assert!(!is_legal(&position, pawn_drop_mate), "打ち歩詰め");
+        assert_eq!(illegality(&position, pawn_drop_mate), Some(IllegalMoveKind::DropPawnMate));
+    }
+
+    /// Both kings in check by a protected 龍, three pawns in each hand: shogi_legality_lite's
+    /// 打ち歩詰め test recurses through every pawn drop of both sides here (two pawns each took
+    /// it over a minute). Black has no legal move: its king cannot step out of the 龍's reach,
+    /// and no drop answers a contact check.
+    #[test]
+    fn pawn_drops_in_both_hands_are_decided_at_once() {
+        let position = sfen::parse("8k/7+R1/6G2/9/9/9/2g6/1+r7/K8 b 3P3p 1").unwrap();
+        assert_eq!(legal_moves(&position), Vec::new());
+        assert!(is_mate(&position));
+        let pawn = Move::Drop { piece: Piece::new(PieceKind::Pawn, Color::Black), to: Square::SQ_5E };
+        assert_eq!(illegality(&position, pawn), Some(IllegalMoveKind::IgnoredCheck));
     }
 
     /// The shortcut agrees with trying every legal move, on positions around the fixtures' mates.

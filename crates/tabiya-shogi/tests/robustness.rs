@@ -15,8 +15,13 @@ fn example() -> Vec<u8> {
 /// Any board: up to 30 pieces of any kind and colour (dead pieces, no king or two kings
 /// included), hands of up to 3 of each kind.
 fn any_position() -> impl Strategy<Value = PartialPosition> {
+    position_of(0..30)
+}
+
+/// A board of `pieces` pieces of any kind and colour, hands of up to 3 of each kind.
+fn position_of(pieces: std::ops::Range<usize>) -> impl Strategy<Value = PartialPosition> {
     let piece = (0usize..81, 1u8..=14, any::<bool>());
-    (prop::collection::vec(piece, 0..30), prop::collection::vec(0u8..3, 14), any::<bool>()).prop_map(
+    (prop::collection::vec(piece, pieces), prop::collection::vec(0u8..3, 14), any::<bool>()).prop_map(
         |(pieces, hands, white)| {
             let mut p = PartialPosition::empty();
             for (square, kind, black) in pieces {
@@ -64,6 +69,27 @@ proptest! {
         }
         let _ = kif::read(&kif::write(&kifu, Flavour::Ki2));
         let _ = csa::read(&csa::write(&[kifu], false));
+    }
+
+    /// Our move generator (with its own pawn-drop rules) against shogi_legality_lite's, on
+    /// positions where the crate's recursive 打ち歩詰め test stays small (at most one pawn in each
+    /// hand) and means the rule (the side not to move is not in check: the crate calls any drop
+    /// after which the opponent cannot move 打ち歩詰め, checking or not).
+    #[test]
+    fn legal_moves_agree_with_shogi_legality_lite(position in position_of(0..12)) {
+        let mut position = position;
+        for color in [Color::Black, Color::White] {
+            let hand = position.hand_of_a_player_mut(color);
+            while hand.count(PieceKind::Pawn).unwrap_or(0) > 1 {
+                *hand = hand.removed(PieceKind::Pawn).unwrap();
+            }
+        }
+        let kings = |c| position.piece_bitboard(Piece::new(PieceKind::King, c)).count();
+        prop_assume!(kings(Color::Black) <= 1 && kings(Color::White) <= 1);
+        let mut other = position.clone();
+        other.side_to_move_set(position.side_to_move().flip());
+        prop_assume!(!board::in_check(&other));
+        prop_assert_eq!(board::legal_moves(&position), shogi_legality_lite::all_legal_moves_partial(&position), "{}", sfen::write(&position));
     }
 
     #[test]

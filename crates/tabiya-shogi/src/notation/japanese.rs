@@ -280,10 +280,10 @@ pub fn resolve(position: &PartialPosition, previous: Option<Square>, token: &Tok
         [] => {
             // Say why a drop that is otherwise possible is not legal (二歩, 打ち歩詰め, …).
             let drop = Move::Drop { piece: Piece::new(token.kind, side), to };
-            let why = match shogi_legality_lite::is_legal_partial(position, drop) {
-                Err(IllegalMoveKind::TwoPawns) => " (a drop there would be 二歩)",
-                Err(IllegalMoveKind::DropPawnMate) => " (a drop there would be 打ち歩詰め)",
-                Err(IllegalMoveKind::DropStuck) => " (a dropped piece there could never move)",
+            let why = match board::illegality(position, drop) {
+                Some(IllegalMoveKind::TwoPawns) => " (a drop there would be 二歩)",
+                Some(IllegalMoveKind::DropPawnMate) => " (a drop there would be 打ち歩詰め)",
+                Some(IllegalMoveKind::DropStuck) => " (a dropped piece there could never move)",
                 _ => "",
             };
             Err(format!("a legal move of {name} to {}{why}", square_name(to)))
