@@ -337,7 +337,8 @@ pub fn encode_position<const K: usize>(out: &mut Vec<u8>, key: &[u8; K], moves: 
     out.extend_from_slice(key);
     push_varint(out, moves.len() as u64);
     for m in moves {
-        push_varint(out, u64::from(m.code));
+        let mut bytes = MoveBytes::default();
+        bytes.varint(u64::from(m.code));
         for n in [
             m.games,
             m.wins,
@@ -350,17 +351,53 @@ pub fn encode_position<const K: usize>(out: &mut Vec<u8>, key: &[u8; K], moves: 
             u64::from(m.first_year),
             u64::from(m.last_year),
         ] {
-            push_varint(out, n);
+            bytes.varint(n);
         }
-        // The number of top games, bit 7 set when the exact value follows.
-        out.push(m.top.len() as u8 | if m.exact.is_some() { 0x80 } else { 0 });
+        // The number of top games, bit 7 set when the exact value follows; the first
+        // [`TOP_GAMES`], all a move keeps (TreeMove::add_top) and a reader takes.
+        bytes.byte(m.top.len().min(TOP_GAMES) as u8 | if m.exact.is_some() { 0x80 } else { 0 });
         if let Some(exact) = m.exact {
-            out.push(exact as u8);
+            bytes.byte(exact as u8);
         }
-        for top in &m.top {
-            push_varint(out, u64::from(top.rating));
-            push_varint(out, top.game);
+        for top in m.top.iter().take(TOP_GAMES) {
+            bytes.varint(u64::from(top.rating));
+            bytes.varint(top.game);
         }
+        out.extend_from_slice(bytes.written());
+    }
+}
+
+/// The most bytes a move's record takes: its code (3), ten numbers (10 each), the top games'
+/// count and the exact value, and each top game's rating (3) and number (10).
+const MOVE_BYTES: usize = 3 + 10 * 10 + 2 + TOP_GAMES * 13;
+
+/// A move's record gathered on the stack and appended to the position's at once: a byte
+/// written here is a store, where a push onto the vector checks its room each time.
+struct MoveBytes {
+    bytes: [u8; MOVE_BYTES],
+    len: usize,
+}
+
+impl Default for MoveBytes {
+    fn default() -> MoveBytes {
+        MoveBytes { bytes: [0; MOVE_BYTES], len: 0 }
+    }
+}
+
+impl MoveBytes {
+    #[inline(always)]
+    fn byte(&mut self, byte: u8) {
+        self.bytes[self.len] = byte;
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    fn varint(&mut self, n: u64) {
+        leb128(n, |byte| self.byte(byte));
+    }
+
+    fn written(&self) -> &[u8] {
+        &self.bytes[..self.len]
     }
 }
 
