@@ -126,8 +126,10 @@ impl<T: Default> Scratch<T> {
 /// Bytes of text [`walk_stream`]'s callers have it read into a piece before it looks for the last game start
 /// (a piece is cut there): large enough that a stream of a few hundred megabytes makes few
 /// pieces for the merge to take each key from, small enough that the pieces in flight hold a
-/// small part of it.
-pub(crate) const STREAM_PIECE: usize = 32 << 20;
+/// small part of it, and that the walker left alone with the stream's last piece is not alone
+/// long (a piece of 16 MB is 0.3 CPU s of a Polyglot build; 32 MB pieces cost no less CPU and
+/// left one core idle for up to twice that at the end).
+pub(crate) const STREAM_PIECE: usize = 16 << 20;
 
 /// [`crate::pgn::walk_pieces`] for PGN text that comes as a stream (a decompressed file, a
 /// pipe), through [`crate::pgn::pieces`]: this thread reads (and so decompresses) the text a
