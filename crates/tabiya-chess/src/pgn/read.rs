@@ -912,15 +912,20 @@ fn play_unusual_move(state: &mut GameState, san_plus: &SanPlus) {
 mod tests {
     use super::*;
 
+    /// A game's plies, diagnostics and offset, or why it could not be read.
+    type Found = Result<(usize, Vec<Diagnostic>, u64), String>;
+
     /// What the full reader gives of every game (plies, diagnostics, offset, or the error),
     /// against which the counting path is held.
-    fn read_fully(text: &[u8]) -> Vec<Result<(usize, Vec<Diagnostic>, u64), String>> {
+    fn read_fully(text: &[u8]) -> Vec<Found> {
         PgnReader::from_bytes(text, ReadOptions::default())
-            .map(|item| item.map(|read| (read.game.ply_count(), read.diagnostics, read.offset)).map_err(|e| e.to_string()))
+            .map(|item| {
+                item.map(|read| (read.game.ply_count(), read.diagnostics, read.offset)).map_err(|e| e.to_string())
+            })
             .collect()
     }
 
-    fn counted(text: &[u8]) -> Vec<Result<(usize, Vec<Diagnostic>, u64), String>> {
+    fn counted(text: &[u8]) -> Vec<Found> {
         let mut games = Vec::new();
         count_games(text, ReadOptions::default(), |item| {
             games.push(item.map(|c| (c.plies, c.diagnostics, c.offset)).map_err(|e| e.to_string()))

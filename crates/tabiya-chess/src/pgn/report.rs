@@ -5,8 +5,8 @@ use std::path::Path;
 use tabiya_io::report::{Info, Verification};
 use tabiya_io::{Diagnostic, Location};
 
-use super::variants::SkippedVariants;
 use super::read::count_games;
+use super::variants::SkippedVariants;
 use super::{PgnError, PgnReader, ReadGame, ReadOptions};
 use crate::Format;
 
