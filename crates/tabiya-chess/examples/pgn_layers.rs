@@ -4,8 +4,8 @@
 //! and comments (`replay`: `PgnReader` over the text held whole, as `verify` reads each piece
 //! of a file, so with no look for where a piece ends first), all three on one thread with the
 //! file read into memory first; `verify`, the library's whole `tabiya verify FILE` from the file
-//! (with its statistics and report; one thread under `RAYON_NUM_THREADS=1`), which less
-//! `replay` is what verifying costs beyond reading; and `select`, the library path of `tabiya select FILE --player Carlsen --elo 2800..
+//! (every game replayed and counted, not built; with its report; the file's reading counted),
+//! to hold against `replay`; and `select`, the library path of `tabiya select FILE --player Carlsen --elo 2800..
 //! -o OUT` on all cores (tags judged first, rejected movetext skipped), writing the games kept
 //! to OUT when given.
 //! Prints games and CPU seconds of the process (every thread's).

@@ -187,6 +187,12 @@ impl Tags {
         self.ends.is_empty()
     }
 
+    /// Removes every tag, keeping the room they took (for the next game's tags).
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.ends.clear();
+    }
+
     /// Appends a tag, even when one of that name is already there.
     #[inline]
     pub fn push(&mut self, name: impl AsRef<[u8]>, value: impl AsRef<[u8]>) {

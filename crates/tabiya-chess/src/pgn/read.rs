@@ -144,7 +144,7 @@ impl<R: Read> PgnReader<R> {
             buffer_offset: 0,
             eof: false,
             scanner: GameScanner::new(options.file.clone(), false),
-            builder: GameBuilder { options, state: None, opening: Vec::new() },
+            builder: GameBuilder::new(options),
             ready: Scanned::new(),
             done: false,
         }
@@ -235,16 +235,97 @@ pub(crate) fn read_wanted(
     mut each: impl FnMut(Result<Option<ReadGame>, PgnError>),
 ) {
     let mut scanner = GameScanner::new(options.file.clone(), true);
-    let builder = GameBuilder { options, state: None, opening: Vec::new() };
-    let mut visitor = Wanting { builder, wanted, reading: false };
-    let mut scan = Scanner::new(text, 0, true);
+    let mut visitor = Wanting { builder: GameBuilder::new(options), wanted, reading: false };
+    read_whole(text, &mut scanner, &mut visitor, &mut each);
+}
+
+/// A game read only to be counted: the plies of its main line and what reading it found.
+pub(crate) struct Counted {
+    /// Plies of the main line, as [`Game::ply_count`] counts them.
+    pub plies: usize,
+    /// What reading found, as [`ReadGame::diagnostics`].
+    pub diagnostics: Vec<Diagnostic>,
+    /// Byte offset of the game's start in the text.
+    pub offset: u64,
+}
+
+/// Reads every game of `text` held whole as [`read_wanted`] reads it, with the same
+/// diagnostics, but only counts each (`verify`): one game's tags, lines and state are kept
+/// from game to game, so a game allocates nothing of its own and nothing is built to be dropped.
+pub(crate) fn count_games(text: &[u8], options: ReadOptions, mut each: impl FnMut(Result<Counted, PgnError>)) {
+    let mut scanner = GameScanner::new(options.file.clone(), true);
+    read_whole(text, &mut scanner, &mut Counting(GameBuilder::new(options)), &mut each);
+}
+
+/// Reads `text` through `visitor`, handing on every game as it ends.
+fn read_whole<'t, V: Visitor<'t>>(
+    text: &'t [u8],
+    scanner: &mut GameScanner,
+    visitor: &mut V,
+    each: &mut impl FnMut(Result<V::Game, PgnError>),
+) {
+    let mut scan = Scanner::new(text, 0, scanner.repairs());
     let mut out = Scanned::new();
     loop {
-        let more = scanner.read_next(&mut scan, 0, &mut visitor, &mut out);
-        out.drain(..).for_each(&mut each);
+        let more = scanner.read_next(&mut scan, 0, visitor, &mut out);
+        out.drain(..).for_each(&mut *each);
         if !more {
             return;
         }
+    }
+}
+
+/// The game builder, counting games instead of handing them on (see [`count_games`]).
+struct Counting(GameBuilder);
+
+impl<'t> Visitor<'t> for Counting {
+    type Game = Counted;
+
+    fn begin_game(&mut self, start: GameStart<'_, 't>) -> bool {
+        self.0.begin_game(start)
+    }
+
+    #[inline(always)]
+    fn san(&mut self, san: SanPlus) {
+        self.0.san(san);
+    }
+
+    #[inline(always)]
+    fn plain_san(&mut self, role: Role, file: Option<File>, capture: bool, to: Square, suffix: Option<Suffix>) {
+        self.0.plain_san(role, file, capture, to, suffix);
+    }
+
+    fn nag(&mut self, nag: u8) {
+        self.0.nag(nag);
+    }
+
+    fn comment(&mut self, text: &[u8]) {
+        <GameBuilder as Visitor<'t>>::comment(&mut self.0, text);
+    }
+
+    fn begin_variation(&mut self) -> bool {
+        <GameBuilder as Visitor<'t>>::begin_variation(&mut self.0)
+    }
+
+    fn end_variation(&mut self) {
+        <GameBuilder as Visitor<'t>>::end_variation(&mut self.0);
+    }
+
+    fn diagnostic(&mut self, diagnostic: Diagnostic) {
+        <GameBuilder as Visitor<'t>>::diagnostic(&mut self.0, diagnostic);
+    }
+
+    fn end_game(&mut self, end: GameEnd) -> Option<Counted> {
+        let mut state = self.0.close_game(end)?;
+        let plies = state.frames[0].line.nodes.len();
+        let diagnostics = mem::take(&mut state.diagnostics);
+        let offset = state.location.offset.unwrap_or_default();
+        self.0.spare = Some(state);
+        Some(Counted { plies, diagnostics, offset })
+    }
+
+    fn unreadable_game(&mut self) {
+        <GameBuilder as Visitor<'t>>::unreadable_game(&mut self.0);
     }
 }
 
@@ -345,6 +426,17 @@ impl Frame {
         Frame { line, ..Frame::new(pos, 0) }
     }
 
+    /// The main line of a game counted before, made the main line of a game from `pos`, its
+    /// moves' room kept.
+    fn restart(&mut self, pos: PlayPosition) {
+        self.line.nodes.clear();
+        self.line.comments.clear();
+        self.start = pos.clone();
+        self.pos = pos;
+        self.ply = 0;
+        self.stopped = false;
+    }
+
     /// Keeps a move just played.
     fn push(&mut self, mv: Option<Move>) {
         self.ply += 1;
@@ -417,29 +509,72 @@ struct GameBuilder {
     /// Comments alone before a tag section (`; Source of annotations: …`), which open the game
     /// that follows, as SCID reads them.
     opening: Vec<TextBuf>,
+    /// A counted game's state, for the next game to reuse (see [`count_games`]).
+    spare: Option<Box<GameState>>,
+}
+
+impl GameBuilder {
+    fn new(options: ReadOptions) -> GameBuilder {
+        GameBuilder { options, state: None, opening: Vec::new(), spare: None }
+    }
+
+    /// Ends the game being read, every diagnostic said, its result decided; `None` when it
+    /// held no game (text between games, or comments that open the next).
+    fn close_game(&mut self, end: GameEnd) -> Option<Box<GameState>> {
+        let mut state = self.state.take()?;
+        if state.only_comments(&end) {
+            // Text between games that holds no game at all, or comments that open the next.
+            if end.tagged_game_follows || state.frames[0].line.comments.is_empty() {
+                self.opening = mem::take(&mut state.frames[0].line.comments);
+                return None;
+            }
+        }
+        while state.frames.len() > 1 {
+            state.warn(codes::UNCLOSED_VARIATION, "variation not closed before the end of the game");
+            close_variation(&mut state);
+        }
+        let GameState { game, diagnostics, .. } = &mut *state;
+        game.result = end.close(game.tag("Result"), diagnostics);
+        Some(state)
+    }
 }
 
 impl<'t> Visitor<'t> for GameBuilder {
     type Game = ReadGame;
 
     fn begin_game(&mut self, start: GameStart<'_, 't>) -> bool {
-        let mut tags = Tags::with_capacity(TYPICAL_TAGS.max(start.tags.len()), start.tags.bytes());
-        for (name, raw) in start.tags.iter() {
-            tags.push(name, scan::unescape(raw));
-        }
         let position = start.start;
-        let game = Game { tags, start: position.fen, castling_mode: position.castling_mode, ..Game::default() };
-        let mut main_line = Frame::main_line(PlayPosition::new(&position.position));
-        main_line.line.comments = mem::take(&mut self.opening);
-        self.state = Some(Box::new(GameState {
-            game,
-            frames: vec![main_line],
-            diagnostics: start.diagnostics,
-            location: start.location,
-            first_move_number: position.position.fullmoves().get(),
-            first_turn: position.position.turn(),
-            cut: None,
-        }));
+        let pos = PlayPosition::new(&position.position);
+        let mut state = match self.spare.take() {
+            Some(mut state) => {
+                state.game.tags.clear();
+                state.frames[0].restart(pos);
+                state
+            }
+            None => {
+                let tags = Tags::with_capacity(TYPICAL_TAGS.max(start.tags.len()), start.tags.bytes());
+                Box::new(GameState {
+                    game: Game { tags, ..Game::default() },
+                    frames: vec![Frame::main_line(pos)],
+                    diagnostics: Vec::new(),
+                    location: Location::default(),
+                    first_move_number: 1,
+                    first_turn: Color::White,
+                    cut: None,
+                })
+            }
+        };
+        for (name, raw) in start.tags.iter() {
+            state.game.tags.push(name, scan::unescape(raw));
+        }
+        (state.game.start, state.game.castling_mode) = (position.fen, position.castling_mode);
+        state.frames[0].line.comments = mem::take(&mut self.opening);
+        state.diagnostics = start.diagnostics;
+        state.location = start.location;
+        state.first_move_number = position.position.fullmoves().get();
+        state.first_turn = position.position.turn();
+        state.cut = None;
+        self.state = Some(state);
         true
     }
 
@@ -534,21 +669,9 @@ impl<'t> Visitor<'t> for GameBuilder {
     }
 
     fn end_game(&mut self, end: GameEnd) -> Option<ReadGame> {
-        let mut state = self.state.take()?;
-        if state.only_comments(&end) {
-            // Text between games that holds no game at all, or comments that open the next.
-            if end.tagged_game_follows || state.frames[0].line.comments.is_empty() {
-                self.opening = mem::take(&mut state.frames[0].line.comments);
-                return None;
-            }
-        }
-        while state.frames.len() > 1 {
-            state.warn(codes::UNCLOSED_VARIATION, "variation not closed before the end of the game");
-            close_variation(&mut state);
-        }
-        let GameState { mut game, mut frames, mut diagnostics, location, cut, .. } = *state;
+        let state = self.close_game(end)?;
+        let GameState { mut game, mut frames, diagnostics, location, cut, .. } = *state;
         game.moves = mem::take(&mut frames[0].line);
-        game.result = end.close(game.tag("Result"), &mut diagnostics);
         if let Some(name) = cut {
             mark_cut(&mut game, &name);
         }
@@ -782,5 +905,69 @@ fn play_unusual_move(state: &mut GameState, san_plus: &SanPlus) {
             }
             None => end_line(state, ply, san_plus, what),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game's plies, diagnostics and offset, or why it could not be read.
+    type Found = Result<(usize, Vec<Diagnostic>, u64), String>;
+
+    /// What the full reader gives of every game (plies, diagnostics, offset, or the error),
+    /// against which the counting path is held.
+    fn read_fully(text: &[u8]) -> Vec<Found> {
+        PgnReader::from_bytes(text, ReadOptions::default())
+            .map(|item| {
+                item.map(|read| (read.game.ply_count(), read.diagnostics, read.offset)).map_err(|e| e.to_string())
+            })
+            .collect()
+    }
+
+    fn counted(text: &[u8]) -> Vec<Found> {
+        let mut games = Vec::new();
+        count_games(text, ReadOptions::default(), |item| {
+            games.push(item.map(|c| (c.plies, c.diagnostics, c.offset)).map_err(|e| e.to_string()))
+        });
+        games
+    }
+
+    /// Games that leave something behind in the state a counted game hands to the next: notes,
+    /// variations (closed and not), a cut main line, a cut variation, a NAG and a variation
+    /// with no move before them, comments alone between games, a start position, a variant, a
+    /// broken tag section, a result that differs from its tag, repairs.
+    const LEFTOVERS: &[u8] = b"[Event \"a\"]\n[Result \"1-0\"]\n\n$1 ( 1. d4 ) {before} 1. e4 $2 {c} (1. d4 d5 (1... Nf6 2. Qxh7) 2. c4) e5 2. Ke3 Nc6 1-0\n\n\
+{alone between games}\n\n\
+[Event \"b\"]\n\n1. e4 e5 (1... c5 2. Nf3 (2. Nc3\n\n\
+[Event \"c\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 30\"]\n[SetUp \"1\"]\n\n30. e4 Kd7 31. e5, Ke6 32. e6 Kxe6 0-1\n\n\
+[Variant \"crazyhouse\"]\n\n1. e4 e5 *\n\n\
+[Event \"d\n\n1. e4 *\n\n\
+; opening comment\n[Event \"e\"]\n[Result \"0-1\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 6. d4 1/2-1/2\n\n\
+[Event \"f\"]\n\n1. e4 e5 2. Nf3 Nc6\n\n3. Bb5 *\n\n\
+{trailing comment game}\n";
+
+    #[test]
+    fn counting_finds_what_reading_finds() {
+        let expected = read_fully(LEFTOVERS);
+        assert!(expected.iter().any(|g| g.as_ref().is_ok_and(|(_, d, _)| d.iter().any(|d| d.is_error()))));
+        assert!(expected.iter().any(|g| g.is_err()));
+        assert_eq!(counted(LEFTOVERS), expected);
+        // Every game after every other: what one game leaves must not reach the next.
+        let twice = [LEFTOVERS, LEFTOVERS].concat();
+        assert_eq!(counted(&twice), read_fully(&twice));
+    }
+
+    #[test]
+    fn counting_finds_what_reading_finds_in_the_corpus() {
+        let Some(edge_cases) = tabiya_testdata::corpus_file("pgn/edge-cases") else { return };
+        let mut paths: Vec<PathBuf> =
+            std::fs::read_dir(&edge_cases).unwrap().map(|entry| entry.unwrap().path()).collect();
+        paths.extend(tabiya_testdata::corpus_file("pgn/small-varied.pgn"));
+        assert!(paths.len() > 10);
+        for path in paths {
+            let text = std::fs::read(&path).unwrap();
+            assert_eq!(counted(&text), read_fully(&text), "{}", path.display());
+        }
     }
 }

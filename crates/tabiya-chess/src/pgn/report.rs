@@ -5,6 +5,7 @@ use std::path::Path;
 use tabiya_io::report::{Info, Verification};
 use tabiya_io::{Diagnostic, Location};
 
+use super::read::count_games;
 use super::variants::SkippedVariants;
 use super::{PgnError, PgnReader, ReadGame, ReadOptions};
 use crate::Format;
@@ -22,13 +23,13 @@ pub(crate) struct Tally {
 }
 
 /// Reads every game of `path` (with the repairs of [`PgnReader::repairing`]), handing each
-/// problem to `on_problem`; `progress` gets (bytes read, file size). A regular file is mapped;
-/// compressed data and streams are read as they come (decoded on a thread of their own), and
-/// their progress has no total.
+/// problem to `on_problem`; `progress` gets (bytes read, file size). A regular file is mapped
+/// and read whole; compressed data and streams are read as they come (decoded on a thread of
+/// their own), and their progress has no total.
 fn read_all(
     path: &Path,
     progress: &mut dyn FnMut(u64, u64),
-    on_problem: impl FnMut(Diagnostic),
+    mut on_problem: impl FnMut(Diagnostic),
 ) -> Result<Tally, PgnError> {
     let data_error = |e: tabiya_io::Error| match e {
         tabiya_io::Error::Io { source, .. } => PgnError::Io { location: Location::file(path), source },
@@ -38,43 +39,43 @@ fn read_all(
         },
     };
     let options = ReadOptions { file: Some(path.to_path_buf()), ..ReadOptions::default() };
+    let mut tally = Tally::default();
     let data = tabiya_io::open_decompressed(path).map_err(data_error)?;
-    if data.compression().is_some() || !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+    let size = if data.compression().is_some() || !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
         // Progress in bytes of the file taken (compressed bytes of a compressed file).
         let position = data.position();
-        let games = PgnReader::with_options(data.decoding_ahead(), options).repairing();
         let size = position.size().unwrap_or(0);
-        return Ok(tally(games, size, |_| position.taken(), path, progress, on_problem));
-    }
-    drop(data);
-    let bytes = tabiya_io::read_input(path).map_err(data_error)?;
-    let size = bytes.len() as u64;
-    Ok(tally(PgnReader::from_bytes(&bytes, options), size, |read| read.offset, path, progress, on_problem))
-}
-
-/// Reads every game `games` gives (see [`read_all`]); `size` is the total for `progress`.
-fn tally<R: std::io::Read>(
-    games: PgnReader<R>,
-    size: u64,
-    done: impl Fn(&ReadGame) -> u64,
-    path: &Path,
-    progress: &mut dyn FnMut(u64, u64),
-    mut on_problem: impl FnMut(Diagnostic),
-) -> Tally {
-    let mut tally = Tally::default();
-    for item in games {
-        let done = item.as_ref().ok().map(&done);
-        tally.add(item.map(|read| (read.game.ply_count(), read.diagnostics)), &mut on_problem);
-        if let Some(done) = done {
-            progress(done, size);
+        for item in PgnReader::with_options(data.decoding_ahead(), options).repairing() {
+            tally.read(item, &mut on_problem);
+            progress(position.taken(), size);
         }
-    }
+        size
+    } else {
+        drop(data);
+        let bytes = tabiya_io::read_input(path).map_err(data_error)?;
+        let size = bytes.len() as u64;
+        // Held whole, the text is read in one go: no look for where each game ends before
+        // reading it, no copy into a reader's buffer.
+        count_games(&bytes, options, |item| {
+            let done = item.as_ref().map(|counted| counted.offset).ok();
+            tally.add(item.map(|counted| (counted.plies, counted.diagnostics)), &mut on_problem);
+            if let Some(done) = done {
+                progress(done, size);
+            }
+        });
+        size
+    };
     tally.finish(path, &mut on_problem);
     progress(size, size);
-    tally
+    Ok(tally)
 }
 
 impl Tally {
+    /// Counts a game as read (see [`Tally::add`]).
+    fn read(&mut self, item: Result<ReadGame, PgnError>, on_problem: &mut impl FnMut(Diagnostic)) {
+        self.add(item.map(|read| (read.game.ply_count(), read.diagnostics)), on_problem);
+    }
+
     /// Counts a game read (the plies of its main line and what reading it found, each handed
     /// to `on_problem`) or one that could not be read (a variant game is counted as a game and
     /// summed up by [`Tally::finish`]).
