@@ -60,6 +60,9 @@ pub(crate) fn split<'a, R: Keyed>(pieces: &[&'a [R]], parts: usize) -> Vec<Vec<&
 /// the runs that hold it, not every run.
 const FEW_RUNS: usize = 8;
 
+/// Runs by the key at their head, smallest first.
+type Heads<K> = BinaryHeap<Reverse<(K, usize)>>;
+
 /// Sorted runs of records merged key by key: [`KeyGroups::next_group`] gives the smallest key
 /// left and each run's records of it, in the runs' order (which is the input's: formats take
 /// the first game or the first move met from the first run that holds the key).
@@ -68,7 +71,7 @@ pub(crate) struct KeyGroups<'a, R: Keyed> {
     runs: Vec<&'a [R]>,
     /// With more than [`FEW_RUNS`] runs: the head key of every run not in `holding`, with the
     /// run.
-    heads: Option<BinaryHeap<Reverse<(R::Key, usize)>>>,
+    heads: Option<Heads<R::Key>>,
     /// With a heap: the runs holding the current key, in order (kept to reuse its memory).
     holding: Vec<usize>,
     /// The next run to look at (without a heap), or the next of `holding`.
@@ -314,7 +317,7 @@ mod tests {
             let mut all_keys: Vec<u32> = pieces.iter().flatten().map(|r| r.0).collect();
             all_keys.sort();
             all_keys.dedup();
-            let expected: Vec<(u32, usize, Vec<(u32, u32)>)> = all_keys
+            let expected: Vec<_> = all_keys
                 .iter()
                 .flat_map(|&key| {
                     let pieces = &pieces;

@@ -235,9 +235,9 @@ pub(crate) struct Merge<'a, G: GameNumber> {
 
 impl<'a, G: GameNumber> Merge<'a, G> {
     fn new(pieces: &'a [Piece]) -> Merge<'a, G> {
-        let records = pieces.iter().map(|piece| {
-            G::records(&piece.records).expect("a builder's pieces all keep game numbers, or none")
-        });
+        let records = pieces
+            .iter()
+            .map(|piece| G::records(&piece.records).expect("a builder's pieces all keep game numbers, or none"));
         let origins = pieces.iter().map(|piece| Origin { source: piece.source, first_game: piece.first_game });
         Merge { groups: KeyGroups::new(records.collect()), origins: origins.collect() }
     }
@@ -245,7 +245,8 @@ impl<'a, G: GameNumber> Merge<'a, G> {
     /// At most `parts` merges of consecutive ranges of keys, about equal in records, whose
     /// tallies one after the other are this merge's: every record of a key falls in one part.
     fn split(self, parts: usize) -> Vec<Merge<'a, G>> {
-        let range = |records: Vec<&'a [Record<G>]>| Merge { groups: KeyGroups::new(records), origins: self.origins.clone() };
+        let range =
+            |records: Vec<&'a [Record<G>]>| Merge { groups: KeyGroups::new(records), origins: self.origins.clone() };
         engine::split(self.groups.runs(), parts).into_iter().map(range).collect()
     }
 
