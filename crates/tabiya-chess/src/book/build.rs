@@ -559,7 +559,7 @@ fn prefetch<T>(items: &[T], i: usize) {
 
 /// One key range of the book: `runs[i]` is part `i`'s occurrences in the range, sorted.
 /// `range`'s vectors are emptied first and reused.
-fn finish_range<P: Payload>(parts: &[BookBuilder], mut runs: Vec<&[Occurrence<P>]>, range: &mut RangeBook) {
+fn finish_range<P: Payload>(parts: &[BookBuilder], runs: Vec<&[Occurrence<P>]>, range: &mut RangeBook) {
     let keep_positions = parts.first().is_some_and(|part| part.options.keep_positions);
     // Room for every position and move of the range (at most one per occurrence): untouched
     // room costs no memory, regrowing costs copies.
@@ -572,19 +572,18 @@ fn finish_range<P: Payload>(parts: &[BookBuilder], mut runs: Vec<&[Occurrence<P>
     range.moves.reserve(room);
     // The codes (`move_code`) of the current position's moves, in the order of its moves.
     let mut codes: Vec<u16> = Vec::new();
-    while let Some(key) = runs.iter().filter_map(|run| run.first()).map(|o| o.key).min() {
+    let mut groups = engine::KeyGroups::new(runs);
+    while let Some((_, holding)) = groups.next_group() {
         let first_move = range.moves.len();
         codes.clear();
         let mut head = None;
-        for (part_index, (part, run)) in parts.iter().zip(&mut runs).enumerate() {
-            let n = run.iter().take_while(|o| o.key == key).count();
-            let (group, rest) = run.split_at(n);
+        for (part_index, group, rest) in holding {
+            let part = &parts[part_index];
             if let Some(order) = rest.get(PREFETCH_AHEAD).and_then(|ahead| ahead.payload.order()) {
                 prefetch(&part.moves, order as usize);
             }
-            *run = rest;
-            if let (None, Some(first)) = (head, group.first()) {
-                head = Some((part_index as u32, *first));
+            if head.is_none() {
+                head = Some((part_index as u32, group[0]));
             }
             for occurrence in group {
                 let moves = &mut range.moves[first_move..];
@@ -960,6 +959,30 @@ mod tests {
                 let streamed = Book::concat(streamed.book);
                 assert!(streamed == whole, "a stream in pieces of {piece} bytes, positions {keep_positions}");
             }
+        }
+    }
+
+    /// A stream of hundreds of pieces (one game each) merges into the book of one piece, and
+    /// into make-book's entries for it, byte for byte.
+    #[test]
+    fn hundreds_of_pieces_merge_into_the_book_of_one() {
+        let sample = include_bytes!("../../../../samples/famous-games.pgn");
+        let text = [&sample[..], b"\n"].concat().repeat(30);
+        let make = crate::polyglot::MakeOptions { min_games: 1, ..Default::default() };
+        let bytes = |book: &Book| {
+            let mut out = Vec::new();
+            crate::polyglot::write_entries(&crate::polyglot::entries_from_book(book, &make), &mut out).unwrap();
+            out
+        };
+        for keep_positions in [false, true] {
+            let options = BuildOptions { keep_positions, ..BuildOptions::default() };
+            let whole = Book::concat(build_in(&text, &options, Some(1), 1, std::mem::take).book);
+            assert_eq!(whole.move_count(), 556);
+            let streamed = build_streamed(&mut &text[..], &options, 1, 7, std::mem::take).unwrap();
+            assert_eq!(streamed.summary.games_added, 360);
+            let streamed = Book::concat(streamed.book);
+            assert!(streamed == whole, "positions {keep_positions}");
+            assert_eq!(bytes(&streamed), bytes(&whole));
         }
     }
 

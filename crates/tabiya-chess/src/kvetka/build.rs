@@ -844,4 +844,19 @@ mod tests {
             assert_eq!(b.finish(None).unwrap(), (one.clone(), report.clone()), "a stream in pieces of {piece} bytes");
         }
     }
+
+    /// A stream of hundreds of pieces (one game each) merges into the book of one piece: the
+    /// same elements, counts and game references.
+    #[test]
+    fn hundreds_of_pieces_merge_into_the_book_of_one() {
+        let games = GAMES.repeat(100);
+        let header = Header { element_type: 1, ..Header::default() };
+        let mut b = Builder::new(header.clone());
+        b.add_pgn_in_pieces(Path::new("x.pgn"), games.as_bytes(), 1).unwrap();
+        let (one, report) = b.finish(None).unwrap();
+        assert_eq!(report.games_added, 500);
+        let mut b = Builder::new(header);
+        b.add_pgn_stream_in_pieces(Path::new("x.pgn"), &mut games.as_bytes(), 1).unwrap();
+        assert_eq!(b.finish(None).unwrap(), (one, report));
+    }
 }

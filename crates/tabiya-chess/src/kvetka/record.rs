@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use super::{Key, SourceRef};
 use crate::boardcode::BoardCoder;
-use crate::book::engine::{self, Keyed};
+use crate::book::engine::{self, KeyGroups, Keyed};
 
 /// The move code of a record whose position no move left (its game's last stored position).
 pub(crate) const NO_MOVE: u8 = 0xff;
@@ -215,10 +215,9 @@ pub(crate) fn sort_pieces(pieces: &mut [Piece]) {
     });
 }
 
-/// The records of one piece still to merge.
-#[derive(Debug, Clone)]
-struct Run<'a, G> {
-    records: &'a [Record<G>],
+/// Where a piece's games are: its source and the number of its first game there.
+#[derive(Debug, Clone, Copy)]
+struct Origin {
     source: u16,
     first_game: u32,
 }
@@ -227,70 +226,56 @@ struct Run<'a, G> {
 /// counted once per game (as the game first met it: later meetings are marked repeats), moves united, the
 /// first game and the games ending there taken in input order, so the result depends on the
 /// order of the games only, not on how they were cut into pieces.
-#[derive(Debug, Clone)]
-pub(crate) struct Merge<'a, G> {
-    runs: Vec<Run<'a, G>>,
+#[derive(Clone)]
+pub(crate) struct Merge<'a, G: GameNumber> {
+    /// Piece by piece, its records still to merge, and where its games are.
+    groups: KeyGroups<'a, Record<G>>,
+    origins: Vec<Origin>,
 }
 
 impl<'a, G: GameNumber> Merge<'a, G> {
     fn new(pieces: &'a [Piece]) -> Merge<'a, G> {
-        let runs = pieces
+        let records = pieces
             .iter()
-            .map(|piece| Run {
-                records: G::records(&piece.records).expect("a builder's pieces all keep game numbers, or none"),
-                source: piece.source,
-                first_game: piece.first_game,
-            })
-            .collect();
-        Merge { runs }
+            .map(|piece| G::records(&piece.records).expect("a builder's pieces all keep game numbers, or none"));
+        let origins = pieces.iter().map(|piece| Origin { source: piece.source, first_game: piece.first_game });
+        Merge { groups: KeyGroups::new(records.collect()), origins: origins.collect() }
     }
 
     /// At most `parts` merges of consecutive ranges of keys, about equal in records, whose
     /// tallies one after the other are this merge's: every record of a key falls in one part.
     fn split(self, parts: usize) -> Vec<Merge<'a, G>> {
-        let sorted: Vec<&[Record<G>]> = self.runs.iter().map(|run| run.records).collect();
-        let range = |records: Vec<&'a [Record<G>]>| Merge {
-            runs: self.runs.iter().zip(records).map(|(run, records)| Run { records, ..run.clone() }).collect(),
-        };
-        engine::split(&sorted, parts).into_iter().map(range).collect()
-    }
-
-    /// The smallest key at the heads of the runs.
-    fn next_key(&self) -> Option<(u64, u64, u64)> {
-        self.runs.iter().filter_map(|run| run.records.first()).map(Record::key_words).min()
+        let range =
+            |records: Vec<&'a [Record<G>]>| Merge { groups: KeyGroups::new(records), origins: self.origins.clone() };
+        engine::split(self.groups.runs(), parts).into_iter().map(range).collect()
     }
 
     /// Fills `tally` with the next position; `false` after the last.
     fn next_into(&mut self, tally: &mut Tally) -> bool {
-        let Some(key) = self.next_key() else { return false };
         // Indexed by outcome; slot 0 takes unknown results and repeats, which count nothing.
         let mut counts = [0u32; 4];
         tally.moves = [0; 4];
         tally.last_of.clear();
         let mut first_game = None;
-        for run in &mut self.runs {
-            let mut taken = 0;
+        let Some((_, holding)) = self.groups.next_group() else { return false };
+        for (run, records, _) in holding {
+            let Origin { source, first_game: first_of_run } = self.origins[run];
             let mut first_in_run = u32::MAX;
-            for r in run.records.iter().take_while(|r| r.key_words() == key) {
-                taken += 1;
+            for r in records {
                 counts[if r.is_repeat() { 0 } else { usize::from(r.outcome()) }] += 1;
                 // NO_MOVE's bit (255, which no move has) is set too, and cleared below.
                 let code = r.code();
                 tally.moves[usize::from(code >> 6)] |= 1 << (code & 63);
                 if r.is_last() {
-                    tally.last_of.push(SourceRef { source: run.source, game: run.first_game + r.game.get() });
+                    tally.last_of.push(SourceRef { source, game: first_of_run + r.game.get() });
                 }
                 first_in_run = first_in_run.min(r.game.get());
             }
-            if taken == 0 {
-                continue;
-            }
             // Runs follow the input order: the first run with the key holds the first game.
             if first_game.is_none() {
-                tally.key = run.records[0].key();
-                first_game = Some(SourceRef { source: run.source, game: run.first_game + first_in_run });
+                tally.key = records[0].key();
+                first_game = Some(SourceRef { source, game: first_of_run + first_in_run });
             }
-            run.records = &run.records[taken..];
         }
         tally.moves[usize::from(NO_MOVE >> 6)] &= !(1 << (NO_MOVE & 63));
         [_, tally.wins, tally.draws, tally.losses] = counts;
@@ -303,7 +288,7 @@ impl<'a, G: GameNumber> Merge<'a, G> {
 
 /// Sorted pieces' records merged in key order into tallies (see [`Merge`]), whichever their
 /// layout.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub(crate) enum Tallies<'a> {
     Numbered(Merge<'a, u32>),
     Unnumbered(Merge<'a, ()>),
