@@ -140,9 +140,15 @@ impl<'t> RawTags<'_, 't> {
     pub fn get(&self, name: &[u8]) -> Option<Cow<'t, Text>> {
         // The first byte told apart before the whole name: most names of a length differ
         // there (White, Black, Event, Round), and a call to compare them all costs more.
+        // Only a name of the length looked for is sliced out of the text, and no value but the
+        // one found (slicing every name and value was most of a lookup).
+        let text = self.text;
         let first = name.first();
-        let (_, value) = self.iter().find(|(n, _)| n.len() == name.len() && n.first() == first && *n == name)?;
-        Some(decode(value))
+        let (_, value) = self
+            .ranges
+            .iter()
+            .find(|(n, _)| n.len() == name.len() && text.get(n.start) == first && text.get(n.clone()) == Some(name))?;
+        Some(decode(&text[value.clone()]))
     }
 
     /// The value of the tag at place `at` (which exists), escapes decoded.

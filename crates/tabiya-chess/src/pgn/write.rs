@@ -138,7 +138,8 @@ pub fn push_game(game: &Game, options: &WriterOptions, out: &mut Vec<u8>) {
 /// `san` does not hold one entry per move, or the game has a null move (whose numbering the
 /// writer decides as it plays), it plays the game as [`push_game`] does. The text is the same.
 pub fn push_game_with_san(game: &Game, san: &[SanPlus], options: &WriterOptions, out: &mut Vec<u8>) {
-    let mut text = PgnText { options, buf: out, line_len: 0, open_paren: false, given: [].iter() };
+    let mut text =
+        PgnText { options, buf: out, line_len: 0, open_paren: false, given: [].iter(), word: Vec::with_capacity(24) };
     text.tags(game);
     if options.blank_line_after_tags {
         text.newline();
@@ -178,6 +179,9 @@ struct PgnText<'a> {
     open_paren: bool,
     /// The SAN of the moves still to write, when the caller gave it (see [`push_game_with_san`]).
     given: std::slice::Iter<'a, SanPlus>,
+    /// The move being written (its number and text), reused from move to move: a buffer made
+    /// per move cost an allocation and a free for each.
+    word: Vec<u8>,
 }
 
 /// Where a line being written stands.
@@ -352,7 +356,8 @@ impl PgnText<'_> {
             // Variations start from the position before the move; copy it only when needed.
             let before = (self.options.variations && !node.variations().is_empty()).then(|| pos.clone());
             let number = pos.fullmoves().get();
-            let mut token = Vec::with_capacity(12);
+            let mut token = std::mem::take(&mut self.word);
+            token.clear();
             let numbered = pos.turn() == Color::White || number_black;
             if numbered {
                 let mut digits = Short::default();
@@ -364,26 +369,28 @@ impl PgnText<'_> {
                     token.clear();
                 }
             }
-            match node.mv {
+            let null_in_check = match node.mv {
                 Some(m) => {
                     move_text(self.options.notation, &mut token, &mut pos, m, mode);
+                    false
                 }
                 None => {
                     token.extend_from_slice(b"--");
-                    match play_null(pos) {
-                        Some(next) => pos = next,
-                        None => {
-                            self.token(&token);
-                            return;
-                        }
-                    }
+                    play_null(pos.clone()).map(|next| pos = next).is_none()
                 }
-            }
+            };
             self.token(&token);
+            self.word = token;
+            if null_in_check {
+                return;
+            }
             number_black = false;
             if self.options.nags {
-                for nag in node.nags() {
-                    self.token(format!("${nag}").as_bytes());
+                for &nag in node.nags() {
+                    let mut word = Short::default();
+                    word.push(b'$');
+                    push_number(&mut word, u32::from(nag));
+                    self.token(word.as_bytes());
                 }
             }
             if self.options.comments {
@@ -619,6 +626,11 @@ impl Short {
         for &b in bytes {
             self.push(b);
         }
+    }
+
+    /// The word's bytes.
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len.min(16)]
     }
 
     #[inline]
