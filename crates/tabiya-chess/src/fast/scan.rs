@@ -103,6 +103,8 @@ pub(crate) struct TagAt {
     pub value: Range<usize>,
     /// The value holds a `"` that no backslash escapes (read as part of the value).
     pub inner_quotes: bool,
+    /// The value holds a backslash: it may hold escapes to decode.
+    pub escaped: bool,
 }
 
 /// A position in PGN text, and how to read on from it.
@@ -203,7 +205,7 @@ impl<'t> Scanner<'t> {
             }
             let name_end = if quote > 0 && rest[quote - 1] == b' ' { quote - 1 } else { quote };
             let mut end = quote + 1;
-            let mut inner_quotes = false;
+            let (mut inner_quotes, mut escaped) = (false, false);
             let (value_end, consumed) = loop {
                 match find_in_line(&rest[end..], &TAG_VALUE_STOPS) {
                     // A quote closes the value only before the `]` or the end of the line: a
@@ -217,7 +219,10 @@ impl<'t> Scanner<'t> {
                         end += delta + 1;
                     }
                     Some(delta) if rest[end + delta] == b'\n' => break (end + delta, end + delta),
-                    Some(delta) => end = (end + delta + 2).min(rest.len()),
+                    Some(delta) => {
+                        escaped = true;
+                        end = (end + delta + 2).min(rest.len());
+                    }
                     None => {
                         self.at = text.len();
                         return Err("unterminated tag");
@@ -228,6 +233,7 @@ impl<'t> Scanner<'t> {
                 name: self.at..self.at + name_end,
                 value: self.at + quote + 1..self.at + value_end,
                 inner_quotes,
+                escaped,
             });
             self.at += consumed;
             // Most tags end a line that the next tag follows.

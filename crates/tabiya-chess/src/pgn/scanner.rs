@@ -117,6 +117,9 @@ impl GameStart<'_, '_> {
 pub(crate) struct RawTags<'a, 't> {
     text: &'t [u8],
     ranges: &'a [(Range<usize>, Range<usize>)],
+    /// Some value holds a backslash: values are decoded (else each is its raw bytes, and no
+    /// value is searched for a backslash again).
+    escaped: bool,
 }
 
 impl<'t> RawTags<'_, 't> {
@@ -148,12 +151,20 @@ impl<'t> RawTags<'_, 't> {
             .ranges
             .iter()
             .find(|(n, _)| n.len() == name.len() && text.get(n.start) == first && text.get(n.clone()) == Some(name))?;
-        Some(decode(&text[value.clone()]))
+        Some(self.decode(&text[value.clone()]))
     }
 
     /// The value of the tag at place `at` (which exists), escapes decoded.
     fn value(&self, at: usize) -> Cow<'t, Text> {
-        decode(&self.text[self.ranges[at].1.clone()])
+        self.decode(&self.text[self.ranges[at].1.clone()])
+    }
+
+    /// A raw value of these tags, escapes decoded.
+    fn decode(&self, raw: &'t [u8]) -> Cow<'t, Text> {
+        match self.escaped {
+            true => decode(raw),
+            false => Cow::Borrowed(Text::new(raw)),
+        }
     }
 }
 
@@ -250,13 +261,15 @@ struct TagsFound {
     fen: Option<usize>,
     /// Places in `ranges` of the tags whose values hold unescaped quotes.
     inner_quotes: Vec<usize>,
+    /// Some value holds a backslash.
+    escaped: bool,
 }
 
 impl TagsFound {
     fn clear(&mut self) {
         self.ranges.clear();
         self.inner_quotes.clear();
-        (self.variant, self.fen) = (None, None);
+        (self.variant, self.fen, self.escaped) = (None, None, false);
     }
 
     /// Adds the tag `tag` of `text`.
@@ -271,6 +284,7 @@ impl TagsFound {
         if tag.inner_quotes {
             self.inner_quotes.push(at);
         }
+        self.escaped |= tag.escaped;
         self.ranges.push((tag.name, tag.value));
     }
 }
@@ -339,7 +353,7 @@ impl GameScanner {
         let number = self.number;
         let location = self.location(piece, number);
         let found = &self.tags_found;
-        let tags = RawTags { text: scan.text, ranges: &found.ranges };
+        let tags = RawTags { text: scan.text, ranges: &found.ranges, escaped: found.escaped };
         let [variant, fen] = [found.variant, found.fen].map(|at| at.map(|at| tags.value(at)));
         let start = StartPosition::from_tags(variant.as_deref(), fen.as_deref(), &location);
         let start = match start {

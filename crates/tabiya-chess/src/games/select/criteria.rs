@@ -47,9 +47,10 @@ fn starts_with_ignoring_case(value: &str, prefix: &str) -> bool {
     bytes_start_ignoring_case(value.as_bytes(), prefix.as_bytes())
 }
 
-/// True when `prefix` starts `value`, ASCII letters in any case.
+/// True when `prefix` starts `value`, ASCII letters in any case. Byte by byte, stopping at the
+/// first that differs: most values looked at differ from the prefix at their first byte.
 fn bytes_start_ignoring_case(value: &[u8], prefix: &[u8]) -> bool {
-    value.get(..prefix.len()).is_some_and(|start| start.eq_ignore_ascii_case(prefix))
+    value.len() >= prefix.len() && value.iter().zip(prefix).all(|(v, p)| v.eq_ignore_ascii_case(p))
 }
 
 /// Games where any of some tags starts with a value (ASCII letters in any case): `--player`,
@@ -58,12 +59,14 @@ fn bytes_start_ignoring_case(value: &[u8], prefix: &[u8]) -> bool {
 pub struct TagPrefix {
     tags: &'static [&'static str],
     prefix: String,
+    /// The prefix is ASCII: it is matched against the value's bytes, undecoded.
+    ascii: bool,
 }
 
 impl TagPrefix {
     /// Any of `tags` starts with `prefix`.
     pub fn new(tags: &'static [&'static str], prefix: &str) -> TagPrefix {
-        TagPrefix { tags, prefix: prefix.to_owned() }
+        TagPrefix { tags, prefix: prefix.to_owned(), ascii: prefix.is_ascii() }
     }
 
     /// A player of either colour (`White` or `Black`).
@@ -77,7 +80,7 @@ impl GameFilter for TagPrefix {
         // An ASCII prefix starts the decoded value exactly when it starts the value's bytes (no
         // byte of a UTF-8 sequence or of a Windows-1252 letter beyond ASCII is ASCII): the
         // bytes are matched without decoding them, the way nearly every name is looked for.
-        let starts = |name: &&str| match self.prefix.is_ascii() {
+        let starts = |name: &&str| match self.ascii {
             true => tags.tag_bytes(name).is_some_and(|v| bytes_start_ignoring_case(&v, self.prefix.as_bytes())),
             false => tags.tag(name).is_some_and(|v| starts_with_ignoring_case(&v, &self.prefix)),
         };
