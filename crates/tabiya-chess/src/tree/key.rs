@@ -5,12 +5,11 @@
 //! `polyglot make-book`'s). No hash: a Zobrist key (Polyglot's 64 bits) has collisions in large collections, and a 128-bit hash
 //! could not give the position back for a FEN, a book or the explorer.
 
-use shakmaty::{
-    Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, FromSetup, Move, Piece, Position,
-};
+use shakmaty::{Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, FromSetup, Move, Piece};
 use shakmaty::{Role, Setup, Square};
 
 use crate::nibbles::{self, SPREAD};
+use crate::view::PositionView;
 
 /// Bytes of a key on disk.
 pub const KEY_BYTES: usize = 26;
@@ -91,16 +90,15 @@ fn from_nibble(index: u32) -> u128 {
 
 impl PackedPieces {
     /// The pieces of `pos`.
-    pub(crate) fn new(pos: &Chess) -> Result<PackedPieces, KeyError> {
-        let board = pos.board();
-        let occupied = board.occupied();
+    pub(crate) fn new(pos: &impl PositionView) -> Result<PackedPieces, KeyError> {
+        let occupied = pos.by_color(Color::White) | pos.by_color(Color::Black);
         if occupied.count() > 32 {
             return Err(KeyError::TooManyPieces);
         }
         // Rank by rank, each bit plane's bits on the occupied squares packed (a byte's bit
         // extract), then spread to nibbles: the pieces in square order, the first in the lowest
         // nibble; reversed to put it in the highest. No square is visited alone.
-        let planes = nibbles::planes(|role| board.by_role(role), board.black());
+        let planes = nibbles::planes(|role| pos.by_role(role), pos.by_color(Color::Black));
         let (mut first_low, mut shift) = (0u128, 0);
         for rank in 0..8 {
             let on = (occupied.0 >> (8 * rank)) as u8;
@@ -167,7 +165,7 @@ impl PackedPieces {
     }
 
     /// The key of `pos`, whose pieces these are.
-    pub(crate) fn key(&self, pos: &Chess) -> PositionKey {
+    pub(crate) fn key(&self, pos: &impl PositionView) -> PositionKey {
         debug_assert_eq!(PackedPieces::new(pos), Ok(*self), "the pieces follow the position");
         let mut state = u8::from(pos.turn() == Color::Black);
         for (bit, (color, side)) in CASTLING.into_iter().enumerate() {
@@ -175,7 +173,7 @@ impl PackedPieces {
                 state |= 2 << bit;
             }
         }
-        let ep = pos.ep_square(EnPassantMode::PseudoLegal).map_or(0, |sq| sq.file() as u8 + 1);
+        let ep = pos.pseudo_legal_ep_square().map_or(0, |sq| sq.file() as u8 + 1);
         let mut key = [0; KEY_BYTES];
         key[..8].copy_from_slice(&self.occupied.to_be_bytes());
         key[8..24].copy_from_slice(&self.pieces.to_be_bytes());
@@ -238,8 +236,10 @@ impl PositionKey {
 #[cfg(test)]
 mod tests {
     use shakmaty::fen::Fen;
+    use shakmaty::{EnPassantMode, Position};
 
     use super::*;
+    use crate::fast::position::PlayPosition;
 
     fn pos(fen: &str) -> Chess {
         fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
@@ -258,7 +258,7 @@ mod tests {
             let back = key.position().unwrap();
             assert_eq!(PositionKey::new(&back).unwrap(), key, "{fen}");
             assert_eq!(back.board(), p.board());
-            assert_eq!(key.turn(), p.turn());
+            assert_eq!(key.turn(), Position::turn(&p));
         }
     }
 
@@ -284,7 +284,9 @@ mod tests {
     #[test]
     fn pieces_follow_the_moves_played() {
         // Random legal games (captures, castling, en passant, promotions, underpromotions):
-        // the pieces kept move by move equal the pieces packed afresh at every ply.
+        // the pieces kept move by move equal the pieces packed afresh at every ply, and the
+        // key read off the readers' position (as the build reads it) is the key of shakmaty's,
+        // its en-passant file shakmaty's pseudo-legal square.
         let mut rng = tabiya_testdata::Xorshift::new(19);
         let starts = [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -296,6 +298,7 @@ mod tests {
         for game in 0..800 {
             let mut p = pos(starts[game % starts.len()]);
             let mut pieces = PackedPieces::new(&p).unwrap();
+            let mut play = PlayPosition::new(&p);
             for _ in 0..250 {
                 let legal = p.legal_moves();
                 if legal.is_empty() {
@@ -305,9 +308,14 @@ mod tests {
                 castles += usize::from(mv.is_castle());
                 en_passant += usize::from(mv.is_en_passant());
                 promotions += usize::from(mv.is_promotion());
-                pieces.play(mv, p.turn());
+                pieces.play(mv, Position::turn(&p));
                 p.play_unchecked(mv);
+                play.play(mv);
                 assert_eq!(pieces, PackedPieces::new(&p).unwrap(), "game {game}: after {mv:?}");
+                let key = pieces.key(&play);
+                assert_eq!(key, PositionKey::new(&p).unwrap(), "game {game}: after {mv:?}");
+                let ep = p.ep_square(EnPassantMode::PseudoLegal).map_or(0, |sq| sq.file() as u8 + 1);
+                assert_eq!(key.0[25], ep, "game {game}: after {mv:?}");
             }
         }
         assert!(castles > 10 && en_passant > 10 && promotions > 10, "{castles} {en_passant} {promotions}");
