@@ -83,9 +83,14 @@ pub(crate) struct PackedPieces {
     pieces: u128,
 }
 
-/// Bits of a nibble sequence from nibble `index` on (the nibbles after the first `index`).
+/// Bits of a nibble sequence from nibble `index` (below 32) on: the first `index` cleared.
 fn from_nibble(index: u32) -> u128 {
-    u128::MAX.checked_shr(4 * index).unwrap_or(0)
+    u128::MAX >> (4 * index)
+}
+
+/// The nibble of `piece`: its role (1–6), plus 8 for Black.
+fn piece_code(piece: Piece) -> u128 {
+    u128::from(piece.role as u8 | if piece.color == Color::Black { 8 } else { 0 })
 }
 
 impl PackedPieces {
@@ -123,29 +128,40 @@ impl PackedPieces {
 
     /// Takes the piece off `square` (occupied): the nibbles after it move up one.
     fn remove(&mut self, square: Square) {
-        let after = from_nibble(self.index(square) + 1);
-        self.pieces = (self.pieces & !from_nibble(self.index(square))) | (self.pieces & after) << 4;
+        let from = from_nibble(self.index(square));
+        self.pieces = (self.pieces & !from) | (self.pieces << 4 & from);
         self.occupied &= !(1u64 << square as u32);
     }
 
-    /// Puts `piece` on `square` (empty): the nibbles after it move down one.
+    /// Puts `piece` on `square` (empty, with at most 31 pieces on the board): the nibbles after
+    /// it move down one.
     fn put(&mut self, square: Square, piece: Piece) {
         let index = self.index(square);
-        let code = u128::from(piece.role as u8 | if piece.color == Color::Black { 8 } else { 0 });
-        let after = from_nibble(index);
-        self.pieces = (self.pieces & !after) | (self.pieces & after) >> 4 | code << (124 - 4 * index);
+        let from = from_nibble(index);
+        self.pieces = (self.pieces & !from) | (self.pieces & from) >> 4 | piece_code(piece) << (124 - 4 * index);
         self.occupied |= 1u64 << square as u32;
+    }
+
+    /// Puts `piece` on `square` in place of the piece there: no other nibble moves.
+    fn replace(&mut self, square: Square, piece: Piece) {
+        let shift = 124 - 4 * self.index(square);
+        self.pieces = (self.pieces & !(0xf << shift)) | piece_code(piece) << shift;
     }
 
     /// Plays `mv` (legal, by `turn`).
     pub(crate) fn play(&mut self, mv: Move, turn: Color) {
         match mv {
             Move::Normal { role, from, capture, to, promotion } => {
-                self.remove(from);
+                let placed = Piece { role: promotion.unwrap_or(role), color: turn };
+                // A capture changes the taken piece's nibble in place; a move that takes nothing
+                // leaves its square first, so that 32 pieces never are 33 (a nibble too many).
                 if capture.is_some() {
-                    self.remove(to);
+                    self.replace(to, placed);
+                    self.remove(from);
+                } else {
+                    self.remove(from);
+                    self.put(to, placed);
                 }
-                self.put(to, Piece { role: promotion.unwrap_or(role), color: turn });
             }
             Move::EnPassant { from, to } => {
                 self.remove(from);
