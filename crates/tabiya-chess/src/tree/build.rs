@@ -6,13 +6,14 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use shakmaty::{CastlingMode, Color, Move, Position};
+use shakmaty::{CastlingMode, Color, Move};
 use tabiya_io::DiagnosticSink;
 use tabiya_io::tree::{Footer, Outcome, Played, RunBuilder, write_varint};
 
 use super::GAME;
 use super::key::{KEY_BYTES, PackedPieces, PositionKey};
 use super::table::{rating, write_game_details, year};
+use crate::fast::position::PlayPosition;
 use crate::game::{Game, GameResult};
 use crate::games::ReadItem;
 use crate::games::select::{Duplicates, SelectSummary, Selection, select_from};
@@ -117,10 +118,13 @@ impl PreparedGame {
             if game.castling_mode == CastlingMode::Chess960 {
                 return Err(Leftout::Chess960);
             }
-            let mut pos = game.start_position().map_err(|_| Leftout::InvalidStart)?;
+            let start = game.start_position().map_err(|_| Leftout::InvalidStart)?;
             // A start with no key (more than 32 pieces) leaves the game out only when it has a
             // move to count.
-            let mut packed = PackedPieces::new(&pos);
+            let mut packed = PackedPieces::new(&start);
+            // The line was found legal when it was read: replayed on the readers' own position,
+            // which plays a move for a fraction of what `Chess::play_unchecked` costs.
+            let mut pos = PlayPosition::new(&start);
             let limit = max_ply.map_or(usize::MAX, |m| m as usize);
             let mut moves = Vec::with_capacity(game.moves.nodes.len().min(limit));
             for node in game.moves.nodes.iter().take(limit) {
@@ -128,7 +132,7 @@ impl PreparedGame {
                 let pieces = packed.as_mut().map_err(|_| Leftout::InvalidStart)?;
                 moves.push((pieces.key(&pos), move_code(mv)));
                 pieces.play(mv, pos.turn());
-                pos.play_unchecked(mv);
+                pos.play(mv);
             }
             Ok(moves)
         })();

@@ -5,12 +5,11 @@
 //! `polyglot make-book`'s). No hash: a Zobrist key (Polyglot's 64 bits) has collisions in large collections, and a 128-bit hash
 //! could not give the position back for a FEN, a book or the explorer.
 
-use shakmaty::{
-    Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, FromSetup, Move, Piece, Position,
-};
+use shakmaty::{Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, FromSetup, Move, Piece};
 use shakmaty::{Role, Setup, Square};
 
 use crate::nibbles::{self, SPREAD};
+use crate::view::PositionView;
 
 /// Bytes of a key on disk.
 pub const KEY_BYTES: usize = 26;
@@ -84,23 +83,27 @@ pub(crate) struct PackedPieces {
     pieces: u128,
 }
 
-/// Bits of a nibble sequence from nibble `index` on (the nibbles after the first `index`).
+/// Bits of a nibble sequence from nibble `index` (below 32) on: the first `index` cleared.
 fn from_nibble(index: u32) -> u128 {
-    u128::MAX.checked_shr(4 * index).unwrap_or(0)
+    u128::MAX >> (4 * index)
+}
+
+/// The nibble of `piece`: its role (1–6), plus 8 for Black.
+fn piece_code(piece: Piece) -> u128 {
+    u128::from(piece.role as u8 | if piece.color == Color::Black { 8 } else { 0 })
 }
 
 impl PackedPieces {
     /// The pieces of `pos`.
-    pub(crate) fn new(pos: &Chess) -> Result<PackedPieces, KeyError> {
-        let board = pos.board();
-        let occupied = board.occupied();
+    pub(crate) fn new(pos: &impl PositionView) -> Result<PackedPieces, KeyError> {
+        let occupied = pos.by_color(Color::White) | pos.by_color(Color::Black);
         if occupied.count() > 32 {
             return Err(KeyError::TooManyPieces);
         }
         // Rank by rank, each bit plane's bits on the occupied squares packed (a byte's bit
         // extract), then spread to nibbles: the pieces in square order, the first in the lowest
         // nibble; reversed to put it in the highest. No square is visited alone.
-        let planes = nibbles::planes(|role| board.by_role(role), board.black());
+        let planes = nibbles::planes(|role| pos.by_role(role), pos.by_color(Color::Black));
         let (mut first_low, mut shift) = (0u128, 0);
         for rank in 0..8 {
             let on = (occupied.0 >> (8 * rank)) as u8;
@@ -125,29 +128,40 @@ impl PackedPieces {
 
     /// Takes the piece off `square` (occupied): the nibbles after it move up one.
     fn remove(&mut self, square: Square) {
-        let after = from_nibble(self.index(square) + 1);
-        self.pieces = (self.pieces & !from_nibble(self.index(square))) | (self.pieces & after) << 4;
+        let from = from_nibble(self.index(square));
+        self.pieces = (self.pieces & !from) | (self.pieces << 4 & from);
         self.occupied &= !(1u64 << square as u32);
     }
 
-    /// Puts `piece` on `square` (empty): the nibbles after it move down one.
+    /// Puts `piece` on `square` (empty, with at most 31 pieces on the board): the nibbles after
+    /// it move down one.
     fn put(&mut self, square: Square, piece: Piece) {
         let index = self.index(square);
-        let code = u128::from(piece.role as u8 | if piece.color == Color::Black { 8 } else { 0 });
-        let after = from_nibble(index);
-        self.pieces = (self.pieces & !after) | (self.pieces & after) >> 4 | code << (124 - 4 * index);
+        let from = from_nibble(index);
+        self.pieces = (self.pieces & !from) | (self.pieces & from) >> 4 | piece_code(piece) << (124 - 4 * index);
         self.occupied |= 1u64 << square as u32;
+    }
+
+    /// Puts `piece` on `square` in place of the piece there: no other nibble moves.
+    fn replace(&mut self, square: Square, piece: Piece) {
+        let shift = 124 - 4 * self.index(square);
+        self.pieces = (self.pieces & !(0xf << shift)) | piece_code(piece) << shift;
     }
 
     /// Plays `mv` (legal, by `turn`).
     pub(crate) fn play(&mut self, mv: Move, turn: Color) {
         match mv {
             Move::Normal { role, from, capture, to, promotion } => {
-                self.remove(from);
+                let placed = Piece { role: promotion.unwrap_or(role), color: turn };
+                // A capture changes the taken piece's nibble in place; a move that takes nothing
+                // leaves its square first, so that 32 pieces never are 33 (a nibble too many).
                 if capture.is_some() {
-                    self.remove(to);
+                    self.replace(to, placed);
+                    self.remove(from);
+                } else {
+                    self.remove(from);
+                    self.put(to, placed);
                 }
-                self.put(to, Piece { role: promotion.unwrap_or(role), color: turn });
             }
             Move::EnPassant { from, to } => {
                 self.remove(from);
@@ -167,7 +181,7 @@ impl PackedPieces {
     }
 
     /// The key of `pos`, whose pieces these are.
-    pub(crate) fn key(&self, pos: &Chess) -> PositionKey {
+    pub(crate) fn key(&self, pos: &impl PositionView) -> PositionKey {
         debug_assert_eq!(PackedPieces::new(pos), Ok(*self), "the pieces follow the position");
         let mut state = u8::from(pos.turn() == Color::Black);
         for (bit, (color, side)) in CASTLING.into_iter().enumerate() {
@@ -175,7 +189,7 @@ impl PackedPieces {
                 state |= 2 << bit;
             }
         }
-        let ep = pos.ep_square(EnPassantMode::PseudoLegal).map_or(0, |sq| sq.file() as u8 + 1);
+        let ep = pos.pseudo_legal_ep_square().map_or(0, |sq| sq.file() as u8 + 1);
         let mut key = [0; KEY_BYTES];
         key[..8].copy_from_slice(&self.occupied.to_be_bytes());
         key[8..24].copy_from_slice(&self.pieces.to_be_bytes());
@@ -238,8 +252,10 @@ impl PositionKey {
 #[cfg(test)]
 mod tests {
     use shakmaty::fen::Fen;
+    use shakmaty::{EnPassantMode, Position};
 
     use super::*;
+    use crate::fast::position::PlayPosition;
 
     fn pos(fen: &str) -> Chess {
         fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
@@ -258,7 +274,7 @@ mod tests {
             let back = key.position().unwrap();
             assert_eq!(PositionKey::new(&back).unwrap(), key, "{fen}");
             assert_eq!(back.board(), p.board());
-            assert_eq!(key.turn(), p.turn());
+            assert_eq!(key.turn(), Position::turn(&p));
         }
     }
 
@@ -284,7 +300,9 @@ mod tests {
     #[test]
     fn pieces_follow_the_moves_played() {
         // Random legal games (captures, castling, en passant, promotions, underpromotions):
-        // the pieces kept move by move equal the pieces packed afresh at every ply.
+        // the pieces kept move by move equal the pieces packed afresh at every ply, and the
+        // key read off the readers' position (as the build reads it) is the key of shakmaty's,
+        // its en-passant file shakmaty's pseudo-legal square.
         let mut rng = tabiya_testdata::Xorshift::new(19);
         let starts = [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -296,6 +314,7 @@ mod tests {
         for game in 0..800 {
             let mut p = pos(starts[game % starts.len()]);
             let mut pieces = PackedPieces::new(&p).unwrap();
+            let mut play = PlayPosition::new(&p);
             for _ in 0..250 {
                 let legal = p.legal_moves();
                 if legal.is_empty() {
@@ -305,9 +324,14 @@ mod tests {
                 castles += usize::from(mv.is_castle());
                 en_passant += usize::from(mv.is_en_passant());
                 promotions += usize::from(mv.is_promotion());
-                pieces.play(mv, p.turn());
+                pieces.play(mv, Position::turn(&p));
                 p.play_unchecked(mv);
+                play.play(mv);
                 assert_eq!(pieces, PackedPieces::new(&p).unwrap(), "game {game}: after {mv:?}");
+                let key = pieces.key(&play);
+                assert_eq!(key, PositionKey::new(&p).unwrap(), "game {game}: after {mv:?}");
+                let ep = p.ep_square(EnPassantMode::PseudoLegal).map_or(0, |sq| sq.file() as u8 + 1);
+                assert_eq!(key.0[25], ep, "game {game}: after {mv:?}");
             }
         }
         assert!(castles > 10 && en_passant > 10 && promotions > 10, "{castles} {en_passant} {promotions}");
