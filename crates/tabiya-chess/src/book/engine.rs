@@ -212,15 +212,15 @@ pub(crate) fn in_key_order<S: Send, T: Send>(
 /// thread that merges a range and given back when it is done.
 pub(crate) struct Scratch<T>(Mutex<Vec<T>>);
 
-impl<T: Default> Scratch<T> {
+impl<T> Scratch<T> {
     /// No scratch space yet.
     pub(crate) fn new() -> Scratch<T> {
         Scratch(Mutex::new(Vec::new()))
     }
 
-    /// Space given back earlier, or new.
-    pub(crate) fn take(&self) -> T {
-        locked(&self.0).pop().unwrap_or_default()
+    /// Space given back earlier, or `new`'s.
+    pub(crate) fn take(&self, new: impl FnOnce() -> T) -> T {
+        locked(&self.0).pop().unwrap_or_else(new)
     }
 
     /// Gives space back for the next range.
