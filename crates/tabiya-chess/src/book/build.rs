@@ -987,6 +987,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_polyglot_move_of_a_move_code_is_polyglots_encoding() {
+        use shakmaty::fen::Fen;
+        // Castling both ways for both sides, promotions to every piece (with and without a
+        // capture), en passant, and ordinary moves.
+        let fens = [
+            "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1",
+            "1n2k3/P7/8/8/8/8/7p/4K1N1 w - - 0 1",
+            "1n2k3/P7/8/8/8/8/7p/4K1N1 b - - 0 1",
+            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ];
+        let mut seen = 0;
+        for fen in fens {
+            let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+            for mv in pos.legal_moves() {
+                assert_eq!(polyglot_move(move_code(mv)), crate::polyglot::encode_move(mv), "{fen}: {mv:?}");
+                seen += 1;
+            }
+        }
+        assert!(seen > 100, "{seen}");
+    }
+
+    #[test]
     fn pieces_merge_into_the_same_book() {
         let sample = include_bytes!("../../../../samples/famous-games.pgn");
         let options = BuildOptions::default();
