@@ -150,8 +150,7 @@ struct BookWriting {
     /// The position whose moves are being gathered, and its side to move.
     key: Option<(u64, Color)>,
     moves: Vec<MoveCount>,
-    /// [`polyglot::push_position_entries`]'s room, and the entries of a position.
-    counts: Vec<(u32, u32)>,
+    /// The entries of a position.
     entries: Vec<Entry>,
     written: usize,
 }
@@ -180,8 +179,7 @@ impl PolyglotCountsWriter {
             }
         };
         let out = AtomicFile::create(&path).map_err(|e| file_error(&path, "book.io", e))?;
-        let writing =
-            BookWriting { out, key: None, moves: Vec::new(), counts: Vec::new(), entries: Vec::new(), written: 0 };
+        let writing = BookWriting { out, key: None, moves: Vec::new(), entries: Vec::new(), written: 0 };
         Ok(PolyglotCountsWriter {
             path,
             options: MakeOptions { min_games, min_score, only, uniform },
@@ -254,14 +252,7 @@ impl BookWriting {
     fn flush(&mut self, options: &MakeOptions) -> io::Result<()> {
         if let Some((key, turn)) = self.key.take() {
             self.entries.clear();
-            polyglot::push_position_entries(
-                key,
-                turn,
-                self.moves.iter().copied(),
-                options,
-                &mut self.counts,
-                &mut self.entries,
-            );
+            polyglot::push_position_entries(key, turn, self.moves.iter().copied(), options, &mut self.entries);
             polyglot::write_entries(&self.entries, &mut self.out)?;
             self.written += self.entries.len();
             self.moves.clear();

@@ -239,6 +239,18 @@ fn move_code(mv: Move) -> u16 {
     square(mv.from()) | square(Some(mv.to())) << 6 | mv.promotion().map_or(0, |role| role as u16) << 12
 }
 
+/// The Polyglot move field (`polyglot::encode_move`) of a move's [`move_code`] without
+/// [`BLACK_MOVED`]: the squares swapped (Polyglot puts the to-square low) and the promotion
+/// piece one less (shakmaty counts from the pawn, Polyglot from the knight). Castling is the
+/// king taking its rook in both.
+pub(crate) fn polyglot_move(code: u16) -> u16 {
+    let promotion = match code >> 12 & 7 {
+        role @ 2..=5 => (role - 1) << 12,
+        _ => 0,
+    };
+    promotion | (code & 0o77) << 6 | (code >> 6 & 0o77)
+}
+
 /// Bit 15 of `Occurrence::code`: Black played the move.
 const BLACK_MOVED: u16 = 1 << 15;
 
@@ -442,6 +454,22 @@ impl BookBuilder {
     }
 }
 
+/// What the merge of one key range makes of each position's counted moves: a range of a
+/// [`Book`] ([`RangeBook`]), or a format's records made straight from the counts (Polyglot's
+/// entries: no book between, so its positions and moves are not written and read again).
+pub(crate) trait RangeOutput: Send {
+    /// Empties it for a range of at most `room` moves, keeping its memory.
+    fn begin(&mut self, room: usize, keep_positions: bool);
+
+    /// Where the merge counts moves: it appends the current position's and counts them there.
+    fn moves(&mut self) -> &mut Vec<MoveStats>;
+
+    /// The current position is counted: its moves are `moves()[first_move..]` in the order
+    /// first met, `codes[i]` the [`move_code`] of the `i`th; `head` is its first occurrence,
+    /// met in part `part`.
+    fn position(&mut self, head: (u32, u64, Color, Option<u32>), first_move: usize, codes: &[u16]);
+}
+
 /// The positions of one key range of a book: records whose `packed` is the head's `order`
 /// in its part, which part that is (by position), and their moves.
 #[derive(Default)]
@@ -449,6 +477,38 @@ struct RangeBook {
     positions: Vec<PositionRecord>,
     head_parts: Vec<u32>,
     moves: Vec<MoveStats>,
+    keep_positions: bool,
+}
+
+impl RangeOutput for RangeBook {
+    fn begin(&mut self, room: usize, keep_positions: bool) {
+        // Room for every position and move of the range (at most one per occurrence):
+        // untouched room costs no memory, regrowing costs copies.
+        self.keep_positions = keep_positions;
+        self.positions.clear();
+        self.positions.reserve(room);
+        self.head_parts.clear();
+        self.head_parts.reserve(if keep_positions { room } else { 0 });
+        self.moves.clear();
+        self.moves.reserve(room);
+    }
+
+    fn moves(&mut self) -> &mut Vec<MoveStats> {
+        &mut self.moves
+    }
+
+    fn position(&mut self, (part, key, turn, order): (u32, u64, Color, Option<u32>), first_move: usize, _: &[u16]) {
+        if self.keep_positions {
+            self.head_parts.push(part);
+        }
+        self.positions.push(PositionRecord {
+            key,
+            turn,
+            packed: order.filter(|_| self.keep_positions).unwrap_or(NO_POSITION),
+            first_move: first_move as u32,
+            move_count: (self.moves.len() - first_move) as u32,
+        });
+    }
 }
 
 impl RangeBook {
@@ -477,6 +537,46 @@ fn finish_sorted<T: Send>(parts: &[BookBuilder], ranges: usize, per_range: impl 
     }
 }
 
+/// The ranges of builders whose occurrences are sorted, without positions, each merged into
+/// an output (one of `new_output`'s, reused from range to range) handed to `per_range` on
+/// the thread that merged it; what it makes is returned in key order.
+fn finish_into<O: RangeOutput, T: Send>(
+    parts: &[BookBuilder],
+    ranges: usize,
+    new_output: impl Fn() -> O + Sync,
+    per_range: impl Fn(&mut O) -> T + Sync,
+) -> Vec<T> {
+    match parts.first().map(|part| &part.occurrences) {
+        None => Vec::new(),
+        Some(Occurrences::Moves(_)) => finish_in_ranges::<Move, O, T>(parts, ranges, new_output, per_range),
+        Some(Occurrences::Ordered(_)) => finish_in_ranges::<u32, O, T>(parts, ranges, new_output, per_range),
+    }
+}
+
+/// [`finish_into`] of parts whose occurrences carry `P`.
+fn finish_in_ranges<P: Payload, O: RangeOutput, T: Send>(
+    parts: &[BookBuilder],
+    ranges: usize,
+    new_output: impl Fn() -> O + Sync,
+    per_range: impl Fn(&mut O) -> T + Sync,
+) -> Vec<T> {
+    let sorted: Vec<&[Occurrence<P>]> =
+        parts.iter().map(|part| P::occurrences(part).expect("pieces built alike carry the same payload")).collect();
+    let ranges = engine::split(&sorted, ranges);
+    let mut made = Vec::with_capacity(ranges.len());
+    // Each range's output fits the cache, and its vectors serve the next range.
+    let scratch = engine::Scratch::new();
+    let finish = |runs| {
+        let mut range = scratch.take(&new_output);
+        finish_range(parts, runs, &mut range);
+        let made = per_range(&mut range);
+        scratch.give_back(range);
+        made
+    };
+    engine::in_key_order(ranges, finish, |range| made.push(range));
+    made
+}
+
 /// [`finish_sorted`] of parts whose occurrences carry `P`: parts built alike carry the same
 /// (pieces of one input: added statistics come to a builder of its own).
 fn finish_sorted_carrying<P: Payload, T: Send>(
@@ -487,26 +587,20 @@ fn finish_sorted_carrying<P: Payload, T: Send>(
     use rayon::prelude::*;
 
     let Some(options) = parts.first().map(|part| &part.options) else { return Vec::new() };
-    let sorted: Vec<&[Occurrence<P>]> =
-        parts.iter().map(|part| P::occurrences(part).expect("pieces built alike carry the same payload")).collect();
-    let ranges = engine::split(&sorted, ranges);
-    let mut made = Vec::with_capacity(ranges.len());
     if !options.keep_positions {
-        // Each range's book fits the cache, and its vectors serve the next range.
-        let scratch = engine::Scratch::new();
-        let finish = |runs| {
-            let mut range: RangeBook = scratch.take();
-            finish_range(parts, runs, &mut range);
+        let as_book = |range: &mut RangeBook| {
             let (positions, moves) = (std::mem::take(&mut range.positions), std::mem::take(&mut range.moves));
             let mut book = Book { positions, packed: Vec::new(), moves };
             let made = per_range(&mut book);
             (range.positions, range.moves) = (book.positions, book.moves);
-            scratch.give_back(range);
             made
         };
-        engine::in_key_order(ranges, finish, |range| made.push(range));
-        return made;
+        return finish_in_ranges::<P, RangeBook, T>(parts, ranges, RangeBook::default, as_book);
     }
+    let sorted: Vec<&[Occurrence<P>]> =
+        parts.iter().map(|part| P::occurrences(part).expect("pieces built alike carry the same payload")).collect();
+    let ranges = engine::split(&sorted, ranges);
+    let mut made = Vec::with_capacity(ranges.len());
     let finish = |runs| {
         let mut range = RangeBook::default();
         finish_range(parts, runs, &mut range);
@@ -558,23 +652,15 @@ fn prefetch<T>(items: &[T], i: usize) {
 }
 
 /// One key range of the book: `runs[i]` is part `i`'s occurrences in the range, sorted.
-/// `range`'s vectors are emptied first and reused.
-fn finish_range<P: Payload>(parts: &[BookBuilder], runs: Vec<&[Occurrence<P>]>, range: &mut RangeBook) {
+/// `range` is emptied first and reused.
+fn finish_range<P: Payload>(parts: &[BookBuilder], runs: Vec<&[Occurrence<P>]>, range: &mut impl RangeOutput) {
     let keep_positions = parts.first().is_some_and(|part| part.options.keep_positions);
-    // Room for every position and move of the range (at most one per occurrence): untouched
-    // room costs no memory, regrowing costs copies.
-    let room = runs.iter().map(|run| run.len()).sum();
-    range.positions.clear();
-    range.positions.reserve(room);
-    range.head_parts.clear();
-    range.head_parts.reserve(if keep_positions { room } else { 0 });
-    range.moves.clear();
-    range.moves.reserve(room);
+    range.begin(runs.iter().map(|run| run.len()).sum(), keep_positions);
     // The codes (`move_code`) of the current position's moves, in the order of its moves.
     let mut codes: Vec<u16> = Vec::new();
     let mut groups = engine::KeyGroups::new(runs);
     while let Some((_, holding)) = groups.next_group() {
-        let first_move = range.moves.len();
+        let first_move = range.moves().len();
         codes.clear();
         let mut head = None;
         for (part_index, group, rest) in holding {
@@ -585,16 +671,16 @@ fn finish_range<P: Payload>(parts: &[BookBuilder], runs: Vec<&[Occurrence<P>]>, 
             if head.is_none() {
                 head = Some((part_index as u32, group[0]));
             }
+            let range_moves = range.moves();
             for occurrence in group {
-                let moves = &mut range.moves[first_move..];
                 let code = occurrence.code & !BLACK_MOVED;
                 let stats = match codes.iter().position(|&c| c == code) {
-                    Some(i) => &mut moves[i],
+                    Some(i) => &mut range_moves[first_move + i],
                     None => {
                         codes.push(code);
-                        range.moves.push(MoveStats::new(occurrence.payload.mv(part)));
-                        let last = range.moves.len() - 1;
-                        &mut range.moves[last]
+                        range_moves.push(MoveStats::new(occurrence.payload.mv(part)));
+                        let last = range_moves.len() - 1;
+                        &mut range_moves[last]
                     }
                 };
                 match occurrence.tally {
@@ -613,16 +699,8 @@ fn finish_range<P: Payload>(parts: &[BookBuilder], runs: Vec<&[Occurrence<P>]>, 
             }
         }
         let Some((part_index, head)) = head else { break };
-        if keep_positions {
-            range.head_parts.push(part_index);
-        }
-        range.positions.push(PositionRecord {
-            key: head.key,
-            turn: if head.code & BLACK_MOVED == 0 { Color::White } else { Color::Black },
-            packed: head.payload.order().filter(|_| keep_positions).unwrap_or(NO_POSITION),
-            first_move: first_move as u32,
-            move_count: (range.moves.len() - first_move) as u32,
-        });
+        let turn = if head.code & BLACK_MOVED == 0 { Color::White } else { Color::Black };
+        range.position((part_index, head.key, turn, head.payload.order()), first_move, &codes);
     }
 }
 
@@ -746,7 +824,8 @@ impl GamesBuild<()> {
 /// and sorted on its own, then the book finished in one key range per rayon thread, which
 /// gives the same book as reading the text in one piece.
 pub fn build_from_pgn(input: &[u8], options: &BuildOptions, pieces: Option<usize>) -> GamesBuild {
-    let mut built = build_in(input, options, pieces, rayon::current_num_threads(), std::mem::take);
+    let ranges = rayon::current_num_threads();
+    let mut built = build_in(input, options, pieces, |parts| finish_sorted(parts, ranges, std::mem::take));
     let book = Book::concat(std::mem::take(&mut built.book));
     built.with_book(book)
 }
@@ -768,19 +847,35 @@ pub fn build_from_pgn_in_ranges<T: Send>(
     pieces: Option<usize>,
     per_range: impl Fn(&mut Book) -> T + Sync,
 ) -> GamesBuild<Vec<T>> {
-    build_in(input, options, pieces, rayon::current_num_threads() * RANGES_PER_THREAD, per_range)
+    let ranges = rayon::current_num_threads() * RANGES_PER_THREAD;
+    build_in(input, options, pieces, |parts| finish_sorted(parts, ranges, per_range))
 }
 
+/// [`build_from_pgn_in_ranges`] without the book between: each key range is merged into an
+/// output of `new_output`'s (reused from range to range) and handed to `per_range`. Positions
+/// are never kept (`options.keep_positions` is ignored).
+pub(crate) fn count_from_pgn_in_ranges<O: RangeOutput, T: Send>(
+    input: &[u8],
+    options: &BuildOptions,
+    new_output: impl Fn() -> O + Sync,
+    per_range: impl Fn(&mut O) -> T + Sync,
+) -> GamesBuild<Vec<T>> {
+    let options = &BuildOptions { keep_positions: false, ..options.clone() };
+    let ranges = rayon::current_num_threads() * RANGES_PER_THREAD;
+    build_in(input, options, None, |parts| finish_into(parts, ranges, new_output, per_range))
+}
+
+/// The pieces of PGN text (one per rayon thread when `pieces` is `None`) built and sorted on
+/// their threads, then finished by `finish`.
 fn build_in<T: Send>(
     input: &[u8],
     options: &BuildOptions,
     pieces: Option<usize>,
-    ranges: usize,
-    per_range: impl Fn(&mut Book) -> T + Sync,
+    finish: impl FnOnce(&[BookBuilder]) -> Vec<T>,
 ) -> GamesBuild<Vec<T>> {
     let pieces = pieces.unwrap_or_else(rayon::current_num_threads);
     let built = walk_pieces(input, &walk_options(options), pieces, |games| build_piece(games, options));
-    finish_pieces(built, ranges, per_range)
+    finish_pieces(built, finish)
 }
 
 /// Builds from PGN text read from a stream (a decompressed file, a pipe) as
@@ -789,7 +884,8 @@ fn build_in<T: Send>(
 /// never held whole. A read error is returned as it came.
 pub fn build_from_pgn_stream(input: &mut dyn Read, options: &BuildOptions) -> io::Result<GamesBuild> {
     let ranges = rayon::current_num_threads();
-    let mut built = build_streamed(input, options, engine::STREAM_PIECE, ranges, std::mem::take)?;
+    let mut built =
+        build_streamed(input, options, engine::STREAM_PIECE, |parts| finish_sorted(parts, ranges, std::mem::take))?;
     let book = Book::concat(std::mem::take(&mut built.book));
     Ok(built.with_book(book))
 }
@@ -801,19 +897,33 @@ pub fn build_from_pgn_stream_in_ranges<T: Send>(
     options: &BuildOptions,
     per_range: impl Fn(&mut Book) -> T + Sync,
 ) -> io::Result<GamesBuild<Vec<T>>> {
-    build_streamed(input, options, engine::STREAM_PIECE, rayon::current_num_threads() * RANGES_PER_THREAD, per_range)
+    let ranges = rayon::current_num_threads() * RANGES_PER_THREAD;
+    build_streamed(input, options, engine::STREAM_PIECE, |parts| finish_sorted(parts, ranges, per_range))
 }
 
-/// The book of a stream read in pieces of about `piece` bytes, finished in `ranges` key ranges.
+/// [`count_from_pgn_in_ranges`] of PGN text read from a stream, as
+/// [`build_from_pgn_stream`] reads it.
+pub(crate) fn count_from_pgn_stream_in_ranges<O: RangeOutput, T: Send>(
+    input: &mut dyn Read,
+    options: &BuildOptions,
+    new_output: impl Fn() -> O + Sync,
+    per_range: impl Fn(&mut O) -> T + Sync,
+) -> io::Result<GamesBuild<Vec<T>>> {
+    let options = &BuildOptions { keep_positions: false, ..options.clone() };
+    let ranges = rayon::current_num_threads() * RANGES_PER_THREAD;
+    build_streamed(input, options, engine::STREAM_PIECE, |parts| finish_into(parts, ranges, new_output, per_range))
+}
+
+/// The pieces of a stream read in pieces of about `piece` bytes, built and sorted on their
+/// threads, then finished by `finish`.
 fn build_streamed<T: Send>(
     input: &mut dyn Read,
     options: &BuildOptions,
     piece: usize,
-    ranges: usize,
-    per_range: impl Fn(&mut Book) -> T + Sync,
+    finish: impl FnOnce(&[BookBuilder]) -> Vec<T>,
 ) -> io::Result<GamesBuild<Vec<T>>> {
     let built = engine::walk_stream(input, &walk_options(options), piece, |games| build_piece(games, options))?;
-    Ok(finish_pieces(built, ranges, per_range))
+    Ok(finish_pieces(built, finish))
 }
 
 fn walk_options(options: &BuildOptions) -> WalkOptions {
@@ -840,17 +950,16 @@ fn build_piece(games: PgnWalk<'_>, options: &BuildOptions) -> (BookBuilder, Game
     (builder, counts)
 }
 
-/// The book of the pieces built in text order ([`build_piece`]), finished in `ranges` key
-/// ranges.
+/// What `finish` makes of the pieces built in text order ([`build_piece`]), with what reading
+/// them found.
 fn finish_pieces<T: Send>(
     built: Vec<(BookBuilder, GamesBuild<()>)>,
-    ranges: usize,
-    per_range: impl Fn(&mut Book) -> T + Sync,
+    finish: impl FnOnce(&[BookBuilder]) -> Vec<T>,
 ) -> GamesBuild<Vec<T>> {
     let empty = GamesBuild { book: (), summary: BuildSummary::default(), unreadable: 0, warnings: 0, cut: 0 };
     let (parts, counts): (Vec<BookBuilder>, Vec<GamesBuild<()>>) = built.into_iter().unzip();
     let counts = counts.into_iter().fold(empty, GamesBuild::<()>::merge);
-    let made = finish_sorted(&parts, ranges, per_range);
+    let made = finish(&parts);
     // Freeing the parts' occurrences and moves (tens of megabytes) is left to a pool thread,
     // while the caller goes on with what was made (writing it).
     rayon::spawn(move || drop(parts));
@@ -876,6 +985,30 @@ pub fn build_from_games<E>(games: impl IntoIterator<Item = Result<Game, E>>, opt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_polyglot_move_of_a_move_code_is_polyglots_encoding() {
+        use shakmaty::fen::Fen;
+        // Castling both ways for both sides, promotions to every piece (with and without a
+        // capture), en passant, and ordinary moves.
+        let fens = [
+            "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1",
+            "1n2k3/P7/8/8/8/8/7p/4K1N1 w - - 0 1",
+            "1n2k3/P7/8/8/8/8/7p/4K1N1 b - - 0 1",
+            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ];
+        let mut seen = 0;
+        for fen in fens {
+            let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+            for mv in pos.legal_moves() {
+                assert_eq!(polyglot_move(move_code(mv)), crate::polyglot::encode_move(mv), "{fen}: {mv:?}");
+                seen += 1;
+            }
+        }
+        assert!(seen > 100, "{seen}");
+    }
 
     #[test]
     fn pieces_merge_into_the_same_book() {
@@ -939,10 +1072,12 @@ mod tests {
         let sample = include_bytes!("../../../../samples/famous-games.pgn");
         for keep_positions in [true, false] {
             let options = BuildOptions { keep_positions, ..BuildOptions::default() };
-            let whole = Book::concat(build_in(sample, &options, Some(1), 1, std::mem::take).book);
+            let whole =
+                Book::concat(build_in(sample, &options, Some(1), |parts| finish_sorted(parts, 1, std::mem::take)).book);
             assert_eq!(whole.move_count(), 556);
             for (pieces, ranges) in [(1, 2), (1, 7), (3, 2), (5, 16), (12, 3), (2, 128)] {
-                let split = build_in(sample, &options, Some(pieces), ranges, std::mem::take).book;
+                let split =
+                    build_in(sample, &options, Some(pieces), |parts| finish_sorted(parts, ranges, std::mem::take)).book;
                 if keep_positions {
                     assert_eq!(split.len(), 1);
                 } else {
@@ -954,7 +1089,9 @@ mod tests {
             }
             // From a stream read in pieces of about 1, 3,000 and 100,000 bytes.
             for piece in [1, 3000, 100_000] {
-                let streamed = build_streamed(&mut &sample[..], &options, piece, 7, std::mem::take).unwrap();
+                let streamed =
+                    build_streamed(&mut &sample[..], &options, piece, |parts| finish_sorted(parts, 7, std::mem::take))
+                        .unwrap();
                 assert_eq!(streamed.summary.games_added, 12);
                 let streamed = Book::concat(streamed.book);
                 assert!(streamed == whole, "a stream in pieces of {piece} bytes, positions {keep_positions}");
@@ -976,9 +1113,11 @@ mod tests {
         };
         for keep_positions in [false, true] {
             let options = BuildOptions { keep_positions, ..BuildOptions::default() };
-            let whole = Book::concat(build_in(&text, &options, Some(1), 1, std::mem::take).book);
+            let whole =
+                Book::concat(build_in(&text, &options, Some(1), |parts| finish_sorted(parts, 1, std::mem::take)).book);
             assert_eq!(whole.move_count(), 556);
-            let streamed = build_streamed(&mut &text[..], &options, 1, 7, std::mem::take).unwrap();
+            let streamed =
+                build_streamed(&mut &text[..], &options, 1, |parts| finish_sorted(parts, 7, std::mem::take)).unwrap();
             assert_eq!(streamed.summary.games_added, 360);
             let streamed = Book::concat(streamed.book);
             assert!(streamed == whole, "positions {keep_positions}");

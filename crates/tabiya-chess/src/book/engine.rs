@@ -76,6 +76,10 @@ pub(crate) struct KeyGroups<'a, R: Keyed> {
     holding: Vec<usize>,
     /// The next run to look at (without a heap), or the next of `holding`.
     at: usize,
+    /// Without a heap: the one run with records left when the others are done (a file read
+    /// on one thread, or the end of a range), whose head is the next key; no other run is
+    /// looked at then.
+    alone: Option<usize>,
 }
 
 impl<'a, R: Keyed> KeyGroups<'a, R> {
@@ -84,7 +88,18 @@ impl<'a, R: Keyed> KeyGroups<'a, R> {
         let heads = (runs.len() > FEW_RUNS).then(|| {
             runs.iter().enumerate().filter_map(|(i, run)| run.first().map(|r| Reverse((r.key(), i)))).collect()
         });
-        KeyGroups { runs, heads, holding: Vec::new(), at: 0 }
+        let mut groups = KeyGroups { runs, heads, holding: Vec::new(), at: 0, alone: None };
+        groups.find_alone();
+        groups
+    }
+
+    /// Sets `alone` when no heap is kept and one run alone has records left.
+    fn find_alone(&mut self) {
+        let mut left = self.runs.iter().enumerate().filter(|(_, run)| !run.is_empty()).map(|(i, _)| i);
+        self.alone = match (&self.heads, left.next(), left.next()) {
+            (None, Some(i), None) => Some(i),
+            _ => None,
+        };
     }
 
     /// The records of each run not yet handed on.
@@ -100,6 +115,7 @@ impl<'a, R: Keyed> KeyGroups<'a, R> {
     #[inline(always)]
     pub(crate) fn next_group(&mut self) -> Option<(R::Key, Holding<'_, 'a, R>)> {
         let key = match &mut self.heads {
+            None if let Some(i) = self.alone => self.runs[i].first()?.key(),
             None => self.runs.iter().filter_map(|run| run.first()).map(Keyed::key).min()?,
             Some(heads) => {
                 for &i in &self.holding[self.at.min(self.holding.len())..] {
@@ -138,6 +154,16 @@ impl<'a, R: Keyed> Iterator for Holding<'_, 'a, R> {
     #[inline(always)]
     fn next(&mut self) -> Option<(usize, &'a [R], &'a [R])> {
         let groups = &mut *self.groups;
+        // Alone from the start of the key (`next_group` took its head as the key): its records
+        // of the key, and no other run's. (A run found alone while a key is being handed on is
+        // so from the next key on: the runs after the one just done still come in this loop.)
+        if let Some(i) = groups.alone.filter(|_| groups.at == 0) {
+            groups.at = groups.runs.len();
+            let run = groups.runs[i];
+            let (group, rest) = run.split_at(run.iter().take_while(|r| r.key() == self.key).count());
+            groups.runs[i] = rest;
+            return Some((i, group, rest));
+        }
         loop {
             let i = match groups.heads {
                 None if groups.at < groups.runs.len() => groups.at,
@@ -151,8 +177,10 @@ impl<'a, R: Keyed> Iterator for Holding<'_, 'a, R> {
                 continue;
             }
             groups.runs[i] = rest;
-            if let (Some(heads), Some(next)) = (&mut groups.heads, rest.first()) {
-                heads.push(Reverse((next.key(), i)));
+            match (&mut groups.heads, rest.first()) {
+                (Some(heads), Some(next)) => heads.push(Reverse((next.key(), i))),
+                (None, None) => groups.find_alone(),
+                _ => {}
             }
             return Some((i, group, rest));
         }
@@ -212,15 +240,15 @@ pub(crate) fn in_key_order<S: Send, T: Send>(
 /// thread that merges a range and given back when it is done.
 pub(crate) struct Scratch<T>(Mutex<Vec<T>>);
 
-impl<T: Default> Scratch<T> {
+impl<T> Scratch<T> {
     /// No scratch space yet.
     pub(crate) fn new() -> Scratch<T> {
         Scratch(Mutex::new(Vec::new()))
     }
 
-    /// Space given back earlier, or new.
-    pub(crate) fn take(&self) -> T {
-        locked(&self.0).pop().unwrap_or_default()
+    /// Space given back earlier, or `new`'s.
+    pub(crate) fn take(&self, new: impl FnOnce() -> T) -> T {
+        locked(&self.0).pop().unwrap_or_else(new)
     }
 
     /// Gives space back for the next range.

@@ -3,7 +3,7 @@
 use shakmaty::Color;
 
 use super::{Entry, encode_move};
-use crate::book::{self, Book, BookPosition, BuildOptions, GamesBuild};
+use crate::book::{self, Book, BookPosition, BuildOptions, GamesBuild, MoveStats, RangeOutput};
 
 /// `polyglot make-book`'s counters are 16 bits: when a move reaches this many games, all
 /// counters of its position are halved.
@@ -75,18 +75,63 @@ impl EntryRun {
     pub fn of_book(book: &Book, options: &MakeOptions) -> EntryRun {
         EntryRun { positions: book.len(), moves: book.move_count(), entries: entries_from_book(book, options) }
     }
+}
 
-    /// One key range: [`entries_from_range`].
-    fn of_range(range: &Book, options: &MakeOptions) -> EntryRun {
-        EntryRun { positions: range.len(), moves: range.move_count(), entries: entries_from_range(range, options) }
+/// One key range's entries made as the merge counts each position, with no book between (its
+/// positions and moves would be written and read again): the [`book::RangeOutput`] of
+/// [`make_from_pgn`].
+struct RangeEntries<'o> {
+    options: &'o MakeOptions,
+    /// The moves of the position being counted.
+    moves: Vec<MoveStats>,
+    run: EntryRun,
+}
+
+impl<'o> RangeEntries<'o> {
+    fn new(options: &'o MakeOptions) -> RangeEntries<'o> {
+        RangeEntries { options, moves: Vec::new(), run: EntryRun::default() }
+    }
+
+    /// The range's entries, leaving room for the next range's.
+    fn take_run(&mut self) -> EntryRun {
+        let entries = Vec::with_capacity(self.run.entries.capacity());
+        std::mem::replace(&mut self.run, EntryRun { positions: 0, moves: 0, entries })
+    }
+}
+
+impl RangeOutput for RangeEntries<'_> {
+    fn begin(&mut self, room: usize, _: bool) {
+        self.run.positions = 0;
+        self.run.moves = 0;
+        self.run.entries.clear();
+        // At most one entry per move: room for all of them, which costs no memory where unused.
+        self.run.entries.reserve(room);
+    }
+
+    fn moves(&mut self) -> &mut Vec<MoveStats> {
+        &mut self.moves
+    }
+
+    fn position(&mut self, (_, key, turn, _): (u32, u64, Color, Option<u32>), _: usize, codes: &[u16]) {
+        let moves = codes.iter().zip(&self.moves).map(|(&code, m)| MoveCount {
+            raw_move: book::polyglot_move(code),
+            games: m.games,
+            wins: m.wins,
+            losses: m.losses,
+        });
+        push_position_entries(key, turn, moves, self.options, &mut self.run.entries);
+        self.run.positions += 1;
+        self.run.moves += self.moves.len();
+        self.moves.clear();
     }
 }
 
 /// What `polyglot make-book` writes for one PGN text, made key range by key range on every
 /// rayon thread so that the whole book is never held: the runs, written one after the other in
-/// order, are the book [`entries_from_book`] gives for the same games.
+/// order, are the book [`entries_from_book`] gives for the same games. Positions are not kept
+/// whatever `build` says: entries need none.
 pub fn make_from_pgn(input: &[u8], build: &BuildOptions, options: &MakeOptions) -> GamesBuild<Vec<EntryRun>> {
-    book::build_from_pgn_in_ranges(input, build, None, |range| EntryRun::of_range(range, options))
+    book::count_from_pgn_in_ranges(input, build, || RangeEntries::new(options), RangeEntries::take_run)
 }
 
 /// [`make_from_pgn`] of PGN text read from a stream (a decompressed file, a pipe), never held
@@ -96,12 +141,11 @@ pub fn make_from_pgn_stream(
     build: &BuildOptions,
     options: &MakeOptions,
 ) -> std::io::Result<GamesBuild<Vec<EntryRun>>> {
-    book::build_from_pgn_stream_in_ranges(input, build, |range| EntryRun::of_range(range, options))
+    book::count_from_pgn_stream_in_ranges(input, build, || RangeEntries::new(options), RangeEntries::take_run)
 }
 
 fn entries_of<'a>(positions: impl Iterator<Item = BookPosition<'a>>, options: &MakeOptions, room: usize) -> Vec<Entry> {
     let mut entries = Vec::with_capacity(room);
-    let mut counts = Vec::new();
     for position in positions {
         let moves = position.moves.iter().map(|m| MoveCount {
             raw_move: encode_move(m.mv),
@@ -109,7 +153,7 @@ fn entries_of<'a>(positions: impl Iterator<Item = BookPosition<'a>>, options: &M
             wins: m.wins,
             losses: m.losses,
         });
-        push_position_entries(position.key, position.turn(), moves, options, &mut counts, &mut entries);
+        push_position_entries(position.key, position.turn(), moves, options, &mut entries);
     }
     entries
 }
@@ -130,31 +174,32 @@ pub struct MoveCount {
 
 /// Appends the entries `polyglot make-book` writes for one position (see
 /// [`entries_from_book`]) to `entries`: `moves` in the order they were first played, `turn`
-/// the side to move; `counts` is scratch space kept between calls. For counts summed
-/// elsewhere, such as the distributed book build of the Python package.
+/// the side to move. For counts summed elsewhere too, such as the distributed book build of
+/// the Python package.
 pub fn push_position_entries(
     key: u64,
     turn: Color,
     moves: impl Iterator<Item = MoveCount> + Clone,
     options: &MakeOptions,
-    counts: &mut Vec<(u32, u32)>,
     entries: &mut Vec<Entry>,
 ) {
     if options.only.is_some_and(|side| side != turn) {
         return;
     }
-    counts.clear();
-    counts.extend(moves.clone().map(|m| (m.games, 2 * m.wins + (m.games - m.wins - m.losses))));
-    while counts.iter().any(|&(n, _)| n >= COUNT_MAX) {
-        for (n, sum) in counts.iter_mut() {
-            *n = n.div_ceil(2);
-            *sum = sum.div_ceil(2);
-        }
+    // Halving every counter (rounding up) `halvings` times is dividing it by 2^halvings,
+    // rounding up once: ⌈⌈x/a⌉/b⌉ = ⌈x/(ab)⌉.
+    let (mut most, mut halvings) = (moves.clone().map(|m| m.games).max().unwrap_or(0), 0);
+    while most >= COUNT_MAX {
+        (most, halvings) = (most.div_ceil(2), halvings + 1);
     }
+    let halved = |x: u32| x.div_ceil(1 << halvings);
     let first = entries.len();
-    for (stats, &(n, sum)) in moves.zip(counts.iter()) {
-        let score = f64::from(sum) / f64::from(n) / 2.0;
-        if n < options.min_games || sum == 0 || score < options.min_score / 100.0 {
+    for stats in moves {
+        let n = halved(stats.games);
+        let sum = halved(2 * stats.wins + (stats.games - stats.wins - stats.losses));
+        // The score is always at least 0: computed only when a minimum above 0 can refuse it.
+        let low_score = options.min_score > 0.0 && f64::from(sum) / f64::from(n) / 2.0 < options.min_score / 100.0;
+        if n < options.min_games || sum == 0 || low_score {
             continue;
         }
         let weight = if options.uniform { 1 } else { sum as u16 };
