@@ -82,6 +82,14 @@ pub struct ReadGame {
 /// The input is read into a buffer a block at a time; a game is tokenized once the buffer
 /// holds all of it, so memory grows only with the longest game.
 pub struct PgnReader<R: Read> {
+    blocks: Blocks<R>,
+    builder: GameBuilder,
+    ready: Scanned<ReadGame>,
+}
+
+/// The input of a [`PgnReader`] read a block at a time, and the scanner that reads its games
+/// with whatever visitor the reader has (the game builder, or the counter of [`count_stream`]).
+struct Blocks<R: Read> {
     input: R,
     /// Text read from the input; tokenizing goes on at `at`.
     buffer: Vec<u8>,
@@ -91,8 +99,6 @@ pub struct PgnReader<R: Read> {
     /// The input has no more bytes.
     eof: bool,
     scanner: GameScanner,
-    builder: GameBuilder,
-    ready: Scanned<ReadGame>,
     done: bool,
 }
 
@@ -113,12 +119,15 @@ impl PgnReader<io::Empty> {
     /// Reads PGN held in memory, as [`PgnReader::with_options`] reads it from an input (no
     /// repairs), without copying it.
     pub fn from_vec(text: Vec<u8>, options: ReadOptions) -> Self {
-        PgnReader { buffer: text, eof: true, ..PgnReader::with_options(io::empty(), options) }
+        let mut reader = PgnReader::with_options(io::empty(), options);
+        reader.blocks.buffer = text;
+        reader.blocks.eof = true;
+        reader
     }
 
     /// The buffer the text was read from, to be filled again.
     pub fn into_vec(self) -> Vec<u8> {
-        self.buffer
+        self.blocks.buffer
     }
 }
 
@@ -132,22 +141,19 @@ impl<R: Read> PgnReader<R> {
     /// promotions; every repair is a warning of its game.
     pub fn repairing(self) -> Self {
         let scanner = GameScanner::new(self.builder.options.file.clone(), true);
-        PgnReader { scanner, ..self }
+        PgnReader { blocks: Blocks { scanner, ..self.blocks }, ..self }
     }
 
     /// Reads the games of `input`, keeping what `options` say.
     pub fn with_options(input: R, options: ReadOptions) -> PgnReader<R> {
-        PgnReader {
-            input,
-            buffer: Vec::new(),
-            at: 0,
-            buffer_offset: 0,
-            eof: false,
-            scanner: GameScanner::new(options.file.clone(), false),
-            builder: GameBuilder::new(options),
-            ready: Scanned::new(),
-            done: false,
-        }
+        let scanner = GameScanner::new(options.file.clone(), false);
+        PgnReader { blocks: Blocks::new(input, scanner), builder: GameBuilder::new(options), ready: Scanned::new() }
+    }
+}
+
+impl<R: Read> Blocks<R> {
+    fn new(input: R, scanner: GameScanner) -> Blocks<R> {
+        Blocks { input, buffer: Vec::new(), at: 0, buffer_offset: 0, eof: false, scanner, done: false }
     }
 
     /// Makes sure the buffer holds the next piece of text the tokenizer reads in one go (tags,
@@ -191,8 +197,20 @@ impl<R: Read> Iterator for PgnReader<R> {
     type Item = Result<ReadGame, PgnError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        self.blocks.next_game(&mut self.builder, &mut self.ready)
+    }
+}
+
+impl<R: Read> Blocks<R> {
+    /// The next game `visitor` makes of the input (or the error that ended reading), games
+    /// read ahead waiting in `ready`.
+    fn next_game<G, V: for<'t> Visitor<'t, Game = G>>(
+        &mut self,
+        visitor: &mut V,
+        ready: &mut Scanned<G>,
+    ) -> Option<Result<G, PgnError>> {
         loop {
-            if let Some(item) = self.ready.pop_front() {
+            if let Some(item) = ready.pop_front() {
                 return Some(item);
             }
             if self.done {
@@ -203,22 +221,32 @@ impl<R: Read> Iterator for PgnReader<R> {
                 Ok(false) => {
                     self.done = true;
                     let end = self.buffer_offset + self.buffer.len() as u64;
-                    self.scanner.finish(end, &mut self.builder, &mut self.ready);
+                    self.scanner.finish(end, visitor, ready);
                     continue;
                 }
                 Err(source) => {
                     // Reading stops after an I/O error.
                     self.done = true;
                     let location = self.scanner.current_location(self.buffer_offset + self.at as u64);
-                    self.ready.push_back(Err(PgnError::Io { location, source }));
+                    ready.push_back(Err(PgnError::Io { location, source }));
                     continue;
                 }
             }
             let mut scan = Scanner::new(&self.buffer, self.at, self.scanner.repairs());
             scan.skip_to_game();
-            self.scanner.read_piece(&mut scan, self.buffer_offset, &mut self.builder, &mut self.ready);
+            self.scanner.read_piece(&mut scan, self.buffer_offset, visitor, ready);
             self.at = scan.at;
         }
+    }
+}
+
+/// Counts every game of `input` as [`count_games`] counts text held whole, reading it a block
+/// at a time as [`PgnReader::repairing`] reads it (the same games, diagnostics and errors).
+pub(crate) fn count_stream(input: impl Read, options: ReadOptions, mut each: impl FnMut(Result<Counted, PgnError>)) {
+    let mut blocks = Blocks::new(input, GameScanner::new(options.file.clone(), true));
+    let (mut counting, mut ready) = (Counting(GameBuilder::new(options)), Scanned::new());
+    while let Some(item) = blocks.next_game(&mut counting, &mut ready) {
+        each(item);
     }
 }
 
@@ -925,12 +953,60 @@ mod tests {
             .collect()
     }
 
+    /// What the counting path gives of every game, text held whole; the counting of a stream
+    /// is held to it on the way.
     fn counted(text: &[u8]) -> Vec<Found> {
         let mut games = Vec::new();
-        count_games(text, ReadOptions::default(), |item| {
-            games.push(item.map(|c| (c.plies, c.diagnostics, c.offset)).map_err(|e| e.to_string()))
-        });
+        count_games(text, ReadOptions::default(), |item| games.push(found(item)));
+        assert_eq!(counted_from(text), games, "a stream counts as text held whole");
         games
+    }
+
+    fn found(item: Result<Counted, PgnError>) -> Found {
+        item.map(|c| (c.plies, c.diagnostics, c.offset)).map_err(|e| e.to_string())
+    }
+
+    fn counted_from(input: impl Read) -> Vec<Found> {
+        let mut games = Vec::new();
+        count_stream(input, ReadOptions::default(), |item| games.push(found(item)));
+        games
+    }
+
+    /// A stream that fails after `left` bytes, as a cut compressed file does.
+    struct Failing<'a> {
+        text: &'a [u8],
+        left: usize,
+    }
+
+    impl Read for Failing<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.left == 0 {
+                return Err(io::Error::new(io::ErrorKind::InvalidData, "cut short"));
+            }
+            let n = buf.len().min(self.left).min(self.text.len());
+            buf[..n].copy_from_slice(&self.text[..n]);
+            (self.text, self.left) = (&self.text[n..], self.left - n);
+            Ok(n)
+        }
+    }
+
+    /// Counting a stream of more than one block, and one cut short by a read error, gives what
+    /// the full reader of a stream gives: the same games, the error where it gives it.
+    #[test]
+    fn counting_a_stream_finds_what_reading_it_finds() {
+        let text = LEFTOVERS.repeat((3 << 20) / LEFTOVERS.len());
+        let read = |input| -> Vec<Found> {
+            PgnReader::with_options(input, ReadOptions::default())
+                .repairing()
+                .map(|item| item.map(|r| (r.game.ply_count(), r.diagnostics, r.offset)).map_err(|e| e.to_string()))
+                .collect()
+        };
+        assert_eq!(counted_from(text.as_slice()), read(Box::new(text.as_slice()) as Box<dyn Read>));
+        for left in [100, 1 << 20, (1 << 20) + 777, 2_500_000] {
+            let expected = read(Box::new(Failing { text: &text, left }));
+            assert!(expected.last().is_some_and(|g| g.as_ref().is_err_and(|e| e.contains("cut short"))));
+            assert_eq!(counted_from(Failing { text: &text, left }), expected, "cut after {left} bytes");
+        }
     }
 
     /// Games that leave something behind in the state a counted game hands to the next: notes,

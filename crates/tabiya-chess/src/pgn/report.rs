@@ -5,9 +5,9 @@ use std::path::Path;
 use tabiya_io::report::{Info, Verification};
 use tabiya_io::{Diagnostic, Location};
 
-use super::read::count_games;
+use super::read::{count_games, count_stream};
 use super::variants::SkippedVariants;
-use super::{PgnError, PgnReader, ReadGame, ReadOptions};
+use super::{PgnError, ReadOptions};
 use crate::Format;
 
 /// What reading a whole PGN file found: what `info` counts, game by game.
@@ -22,7 +22,7 @@ pub(crate) struct Tally {
     plies: u64,
 }
 
-/// Reads every game of `path` (with the repairs of [`PgnReader::repairing`]), handing each
+/// Reads every game of `path` (with the repairs of [`super::PgnReader::repairing`]), handing each
 /// problem to `on_problem`; `progress` gets (bytes read, file size). A regular file is mapped
 /// and read whole; compressed data and streams are read as they come (decoded on a thread of
 /// their own), and their progress has no total.
@@ -45,10 +45,10 @@ fn read_all(
         // Progress in bytes of the file taken (compressed bytes of a compressed file).
         let position = data.position();
         let size = position.size().unwrap_or(0);
-        for item in PgnReader::with_options(data.decoding_ahead(), options).repairing() {
-            tally.read(item, &mut on_problem);
+        count_stream(data.decoding_ahead(), options, |item| {
+            tally.add(item.map(|counted| (counted.plies, counted.diagnostics)), &mut on_problem);
             progress(position.taken(), size);
-        }
+        });
         size
     } else {
         drop(data);
@@ -71,11 +71,6 @@ fn read_all(
 }
 
 impl Tally {
-    /// Counts a game as read (see [`Tally::add`]).
-    fn read(&mut self, item: Result<ReadGame, PgnError>, on_problem: &mut impl FnMut(Diagnostic)) {
-        self.add(item.map(|read| (read.game.ply_count(), read.diagnostics)), on_problem);
-    }
-
     /// Counts a game read (the plies of its main line and what reading it found, each handed
     /// to `on_problem`) or one that could not be read (a variant game is counted as a game and
     /// summed up by [`Tally::finish`]).
