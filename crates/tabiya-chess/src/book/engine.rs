@@ -389,7 +389,7 @@ mod tests {
     fn key_groups_hand_each_key_run_by_run_however_many_runs() {
         let mut rng = tabiya_testdata::Xorshift::new(29);
         // Few runs (every head looked at) and many (the tournament), some empty, keys shared.
-        for (runs, keys) in [(1, 50), (3, 40), (8, 300), (9, 300), (40, 25), (600, 5000)] {
+        for (runs, keys) in [(1, 50), (3, 40), (4, 100), (5, 300), (9, 300), (40, 25), (600, 5000)] {
             let mut pieces: Vec<Vec<(u32, u32)>> = (0..runs)
                 .map(|run| (0..rng.below(60)).map(|i| (rng.below(keys) as u32, (run * 1000 + i) as u32)).collect())
                 .collect();
