@@ -440,4 +440,37 @@ mod tests {
         assert_eq!(decoder.position::<26>().unwrap(), None);
         assert_eq!(decoder.offset, bytes.len() as u64);
     }
+
+    /// Numbers at every length's edges go out as LEB128 (the bytes written one by one by
+    /// `write_varint`) and come back.
+    #[test]
+    fn numbers_at_the_edges_of_their_lengths() {
+        let edges = [0, 1, 0x7f, 0x80, 0x3fff, 0x4000, 0x1f_ffff, 0x20_0000, u64::from(u32::MAX), u64::MAX];
+        for &n in &edges {
+            let m = TreeMove {
+                code: (n % 0x1_0000) as u16,
+                games: n,
+                wins: n / 3,
+                mover_rating_sum: n,
+                opponent_rated: n,
+                first_year: (n % 0x1_0000) as u16,
+                top: vec![TopGame { rating: (n % 0x1_0000) as u16, game: n }],
+                ..TreeMove::default()
+            };
+            let mut bytes = Vec::new();
+            encode_position(&mut bytes, &[9; 3], std::slice::from_ref(&m));
+            let mut expected = vec![9, 9, 9, 1];
+            for number in [u64::from(m.code), m.games, m.wins, 0, 0, m.mover_rating_sum, 0, 0, m.opponent_rated] {
+                write_varint(&mut expected, number).unwrap();
+            }
+            for number in [u64::from(m.first_year), 0] {
+                write_varint(&mut expected, number).unwrap();
+            }
+            expected.push(1);
+            write_varint(&mut expected, u64::from(m.top[0].rating)).unwrap();
+            write_varint(&mut expected, n).unwrap();
+            assert_eq!(bytes, expected, "{n}");
+            assert_eq!(Decoder::new(&bytes[..], 0).position().unwrap(), Some(([9; 3], vec![m])), "{n}");
+        }
+    }
 }
