@@ -11,6 +11,7 @@ mod file;
 mod merge;
 mod record;
 mod runs;
+mod sort;
 
 use std::io::{self, Read, Write};
 

@@ -214,10 +214,28 @@ fn push_varint(out: &mut Vec<u8>, n: u64) {
 }
 
 /// Reads bytes as records: positions, moves and their numbers, with the offset reached.
+///
+/// It reads its input ahead into a buffer of its own: a record's bytes are taken one by one,
+/// and a read of the input for each (a merge of runs reads every record so) costs ten times the
+/// decoding.
 pub struct Decoder<R> {
     input: R,
-    /// Bytes read so far.
+    /// Bytes read from the input and not yet decoded: `buffer[at..end]`.
+    buffer: Vec<u8>,
+    at: usize,
+    end: usize,
+    /// Bytes decoded so far.
     pub offset: u64,
+}
+
+/// The buffer's first size: a probe decodes a few records from a memory map, so the buffer
+/// grows (doubling at each refill) only as far as the decoding goes.
+const FIRST_BUFFER: usize = 256;
+/// The buffer's largest size.
+const MAX_BUFFER: usize = 1 << 16;
+
+fn cut_short() -> io::Error {
+    io::Error::new(io::ErrorKind::UnexpectedEof, "failed to fill whole buffer")
 }
 
 fn damaged(what: impl Into<String>) -> io::Error {
@@ -227,14 +245,48 @@ fn damaged(what: impl Into<String>) -> io::Error {
 impl<R: Read> Decoder<R> {
     /// Reads from `input`, whose first byte is at `offset` of its file.
     pub fn new(input: R, offset: u64) -> Decoder<R> {
-        Decoder { input, offset }
+        Decoder { input, buffer: Vec::new(), at: 0, end: 0, offset }
     }
 
+    /// Reads more of the input once every byte read is decoded: false at its end.
+    #[cold]
+    fn fill(&mut self) -> io::Result<bool> {
+        let len = (self.buffer.len() * 2).clamp(FIRST_BUFFER, MAX_BUFFER);
+        self.buffer.resize(len, 0);
+        (self.at, self.end) = (0, 0);
+        self.end = loop {
+            match self.input.read(&mut self.buffer) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                read => break read?,
+            }
+        };
+        Ok(self.end > 0)
+    }
+
+    #[inline]
     fn byte(&mut self) -> io::Result<u8> {
-        let mut b = [0];
-        self.input.read_exact(&mut b)?;
+        if self.at == self.end && !self.fill()? {
+            return Err(cut_short());
+        }
+        let b = self.buffer[self.at];
+        self.at += 1;
         self.offset += 1;
-        Ok(b[0])
+        Ok(b)
+    }
+
+    /// Fills `out` from the input.
+    fn read_exact(&mut self, out: &mut [u8]) -> io::Result<()> {
+        let mut done = 0;
+        while done < out.len() {
+            if self.at == self.end && !self.fill()? {
+                return Err(cut_short());
+            }
+            let n = (self.end - self.at).min(out.len() - done);
+            out[done..done + n].copy_from_slice(&self.buffer[self.at..self.at + n]);
+            (self.at, done) = (self.at + n, done + n);
+        }
+        self.offset += out.len() as u64;
+        Ok(())
     }
 
     /// An unsigned LEB128 number.
@@ -259,8 +311,7 @@ impl<R: Read> Decoder<R> {
     /// `len` bytes.
     pub fn bytes(&mut self, len: usize) -> io::Result<Vec<u8>> {
         let mut v = vec![0; len];
-        self.input.read_exact(&mut v)?;
-        self.offset += len as u64;
+        self.read_exact(&mut v)?;
         Ok(v)
     }
 
@@ -277,11 +328,10 @@ impl<R: Read> Decoder<R> {
     /// input.
     pub fn position<const K: usize>(&mut self) -> io::Result<Option<([u8; K], Vec<TreeMove>)>> {
         let mut key = [0; K];
-        match self.input.read(&mut key[..1])? {
-            0 => return Ok(None),
-            _ => self.input.read_exact(&mut key[1..])?,
+        if self.at == self.end && !self.fill()? {
+            return Ok(None);
         }
-        self.offset += K as u64;
+        self.read_exact(&mut key)?;
         let count = self.varint()?;
         if count == 0 || count > 256 {
             return Err(damaged(format!("{count} moves in the position before offset {}", self.offset)));
@@ -439,5 +489,38 @@ mod tests {
         assert_eq!(decoder.position().unwrap(), Some((key, vec![whole, solved])));
         assert_eq!(decoder.position::<26>().unwrap(), None);
         assert_eq!(decoder.offset, bytes.len() as u64);
+    }
+
+    /// Numbers at every length's edges go out as LEB128 (the bytes written one by one by
+    /// `write_varint`) and come back.
+    #[test]
+    fn numbers_at_the_edges_of_their_lengths() {
+        let edges = [0, 1, 0x7f, 0x80, 0x3fff, 0x4000, 0x1f_ffff, 0x20_0000, u64::from(u32::MAX), u64::MAX];
+        for &n in &edges {
+            let m = TreeMove {
+                code: (n % 0x1_0000) as u16,
+                games: n,
+                wins: n / 3,
+                mover_rating_sum: n,
+                opponent_rated: n,
+                first_year: (n % 0x1_0000) as u16,
+                top: vec![TopGame { rating: (n % 0x1_0000) as u16, game: n }],
+                ..TreeMove::default()
+            };
+            let mut bytes = Vec::new();
+            encode_position(&mut bytes, &[9; 3], std::slice::from_ref(&m));
+            let mut expected = vec![9, 9, 9, 1];
+            for number in [u64::from(m.code), m.games, m.wins, 0, 0, m.mover_rating_sum, 0, 0, m.opponent_rated] {
+                write_varint(&mut expected, number).unwrap();
+            }
+            for number in [u64::from(m.first_year), 0] {
+                write_varint(&mut expected, number).unwrap();
+            }
+            expected.push(1);
+            write_varint(&mut expected, u64::from(m.top[0].rating)).unwrap();
+            write_varint(&mut expected, n).unwrap();
+            assert_eq!(bytes, expected, "{n}");
+            assert_eq!(Decoder::new(&bytes[..], 0).position().unwrap(), Some(([9; 3], vec![m])), "{n}");
+        }
     }
 }

@@ -8,23 +8,12 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use rayon::iter::{IndexedParallelIterator, IntoParallelIterator, IntoParallelRefMutIterator, ParallelIterator};
+use rayon::iter::{IndexedParallelIterator, IntoParallelRefMutIterator, ParallelIterator};
 
 use super::file::{Encoded, Footer, TreeSource, TreeWriter};
 use super::merge::{Stream, merge};
 use super::record::{Decoder, Outcome, Played, TreeMove, encode_position};
-
-/// A move of a game where it was played: the key, the move's code, what the run's table of
-/// [`Facts`] holds of the game for the mover, and its place among the run's occurrences, which
-/// keeps the order they were played in through an unstable sort. 36 bytes with a 26-byte key:
-/// the sort moves them, so the game's fields are not repeated beside every move.
-#[derive(Debug, Clone, Copy)]
-struct Occurrence<const K: usize> {
-    key: [u8; K],
-    code: u16,
-    facts: u32,
-    seq: u32,
-}
+use super::sort::{Buckets, Occurrence};
 
 /// What a game's moves by one side have in common ([`Played`] but the code): a game has two,
 /// one per side, each held once a run.
@@ -47,88 +36,6 @@ impl<const K: usize> Occurrence<K> {
     fn played(&self, facts: &[Facts]) -> Played {
         let Facts { game, mover_rating, opponent_rating, year, outcome } = facts[self.facts as usize];
         Played { code: self.code, outcome, mover_rating, opponent_rating, year, game }
-    }
-}
-
-/// Keys compared as big-endian words, which sort as their bytes: a few integer comparisons
-/// inlined instead of a call to `memcmp` (the sort's inner loop).
-fn compare_keys<const K: usize>(a: &[u8; K], b: &[u8; K]) -> std::cmp::Ordering {
-    let word = |key: &[u8; K], at: usize| {
-        let mut bytes = [0; 8];
-        let end = K.min(at + 8);
-        bytes[..end - at].copy_from_slice(&key[at..end]);
-        u64::from_be_bytes(bytes)
-    };
-    let mut at = 0;
-    while at < K {
-        let (x, y) = (word(a, at), word(b, at));
-        if x != y {
-            return x.cmp(&y);
-        }
-        at += 8;
-    }
-    std::cmp::Ordering::Equal
-}
-
-/// Slices this long or shorter are sorted by comparison: counting 256 buckets costs more.
-const SMALL_SORT: usize = 64;
-
-/// Slices this long or longer have their buckets sorted on every core.
-const PARALLEL_SORT: usize = 1 << 14;
-
-/// Sorts occurrences whose keys agree before byte `byte` by key, then place: a radix sort on
-/// the key's bytes, most significant first (each byte's buckets counted, the occurrences swapped
-/// into them in place, each bucket sorted on the next byte), small slices and equal keys by
-/// comparison. Each byte is gone over once an occurrence: linear in the bytes of the keys,
-/// where a comparison sort goes over the leading bytes log n times.
-fn sort_by_key_and_place<const K: usize>(occurrences: &mut [Occurrence<K>], mut byte: usize) {
-    let mut counts = [0usize; 256];
-    loop {
-        if occurrences.len() <= SMALL_SORT || byte == K {
-            occurrences.sort_unstable_by(|a, b| compare_keys(&a.key, &b.key).then(a.seq.cmp(&b.seq)));
-            return;
-        }
-        counts.fill(0);
-        for o in occurrences.iter() {
-            counts[usize::from(o.key[byte])] += 1;
-        }
-        // Every key with the same byte here (the openings' back ranks): on to the next.
-        if counts[usize::from(occurrences[0].key[byte])] < occurrences.len() {
-            break;
-        }
-        byte += 1;
-    }
-    let mut ends = [0usize; 256];
-    let mut sum = 0;
-    for (end, count) in ends.iter_mut().zip(counts) {
-        sum += count;
-        *end = sum;
-    }
-    let mut heads: [usize; 256] = std::array::from_fn(|b| ends[b] - counts[b]);
-    // Each occurrence is swapped straight into the next free place of its bucket.
-    for bucket in 0..256 {
-        while heads[bucket] < ends[bucket] {
-            let to = usize::from(occurrences[heads[bucket]].key[byte]);
-            if to != bucket {
-                occurrences.swap(heads[bucket], heads[to]);
-            }
-            heads[to] += 1;
-        }
-    }
-    let parallel = occurrences.len() >= PARALLEL_SORT;
-    let mut buckets = Vec::with_capacity(256);
-    let mut rest = occurrences;
-    for count in counts {
-        let (bucket, after) = std::mem::take(&mut rest).split_at_mut(count);
-        rest = after;
-        if count > 1 {
-            buckets.push(bucket);
-        }
-    }
-    if parallel {
-        buckets.into_par_iter().for_each(|bucket| sort_by_key_and_place(bucket, byte + 1));
-    } else {
-        buckets.into_iter().for_each(|bucket| sort_by_key_and_place(bucket, byte + 1));
     }
 }
 
@@ -159,7 +66,7 @@ impl RunWriter {
 
 /// Occurrences counted into sorted runs, spilled past a memory budget, and the game table.
 pub struct RunBuilder<const K: usize> {
-    occurrences: Vec<Occurrence<K>>,
+    occurrences: Buckets<K>,
     /// The game fields the occurrences refer to.
     facts: Vec<Facts>,
     memory: u64,
@@ -191,7 +98,7 @@ impl<const K: usize> RunBuilder<K> {
         // At most 2^32 occurrences a run: their places are 32-bit.
         let limit = (memory / Self::OCCURRENCE_BYTES).clamp(MIN_RUN as u64, u64::from(u32::MAX)) as usize;
         Ok(RunBuilder {
-            occurrences: Vec::new(),
+            occurrences: Buckets::new(),
             facts: Vec::new(),
             memory,
             limit,
@@ -239,24 +146,13 @@ impl<const K: usize> RunBuilder<K> {
                 self.facts.len() - 1
             }
         };
-        let seq = self.occurrences.len() as u32;
-        self.occurrences.push(Occurrence { key, code, facts: index as u32, seq });
+        self.occurrences.push(key, code, index as u32);
         Ok(())
     }
 
-    /// Sorts the occurrences (on every core). A position's occurrences stay in the order they
-    /// were played (by their places), so its moves come out in the order first played
-    /// (record.rs).
-    fn sorted(&mut self) -> Vec<Occurrence<K>> {
-        let mut occurrences = std::mem::take(&mut self.occurrences);
-        sort_by_key_and_place(&mut occurrences, 0);
-        occurrences
-    }
-
-    /// Takes back the occurrences' vector, emptied: it keeps its room for the next run.
-    fn recycle(&mut self, mut occurrences: Vec<Occurrence<K>>) {
-        occurrences.clear();
-        self.occurrences = occurrences;
+    /// Empties the occurrences, their buckets keeping their room for the next run.
+    fn recycle(&mut self) {
+        self.occurrences.clear();
         self.facts.clear();
     }
 
@@ -264,8 +160,10 @@ impl<const K: usize> RunBuilder<K> {
     /// core, a range of consecutive keys on each, handing them to `write` in key order on this
     /// thread's side while the next ranges are encoded.
     fn drain(&mut self, mut write: impl FnMut(&Encoded<K>) -> io::Result<()> + Send) -> io::Result<()> {
-        let occurrences = self.sorted();
-        let ranges = position_ranges(&occurrences);
+        // A position's occurrences stay in the order they were played (by their places), so
+        // its moves come out in the order first played (record.rs).
+        self.occurrences.sort();
+        let ranges: Vec<_> = self.occurrences.slices().flat_map(position_ranges).collect();
         let facts = &self.facts;
         // A window of ranges is encoded while the one before is written: the bytes held stay a
         // few windows' worth, their buffers reused.
@@ -292,7 +190,7 @@ impl<const K: usize> RunBuilder<K> {
             done = buffers;
         }
         done.iter().try_for_each(&mut write)?;
-        self.recycle(occurrences);
+        self.recycle();
         Ok(())
     }
 
@@ -336,9 +234,12 @@ impl<const K: usize> RunBuilder<K> {
             writer.position(key, moves)
         };
         if self.runs.is_empty() {
-            let occurrences = self.sorted();
-            add_up(&occurrences, &self.facts, &mut Vec::new(), &mut write)?;
-            self.recycle(occurrences);
+            self.occurrences.sort();
+            let mut moves = Vec::new();
+            for occurrences in self.occurrences.slices() {
+                add_up(occurrences, &self.facts, &mut moves, &mut write)?;
+            }
+            self.recycle();
         } else {
             self.merge_runs(&mut write)?;
         }
@@ -350,7 +251,7 @@ impl<const K: usize> RunBuilder<K> {
         if !self.occurrences.is_empty() {
             self.spill()?;
         }
-        self.occurrences = Vec::new();
+        self.occurrences.free();
         merge(streams(std::mem::take(&mut self.runs))?, emit)
     }
 
@@ -436,38 +337,5 @@ impl TableWriter {
         let mut file = self.file.into_inner().map_err(io::IntoInnerError::into_error)?;
         file.seek(SeekFrom::Start(0))?;
         Ok((BufReader::new(file).take(self.len), self.offsets))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The radix sort puts occurrences in the order the standard library's sort gives them by
-    /// key and place: keys drawn from few byte values, so that buckets nest deep, keys repeat
-    /// (ties broken by place) and some slices are all one byte.
-    #[test]
-    fn radix_sort_orders_as_a_comparison_sort() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        for (len, spread) in [(0, 1), (1, 1), (70, 2), (5_000, 3), (40_000, 256), (70_000, 4)] {
-            let occurrences: Vec<Occurrence<5>> = (0..len)
-                .map(|seq| {
-                    let key = std::array::from_fn(|at| if at == 1 { 0xff } else { (next() % spread) as u8 });
-                    Occurrence { key, code: (next() % 7) as u16, facts: 0, seq: seq as u32 }
-                })
-                .collect();
-            let mut radix = occurrences.clone();
-            sort_by_key_and_place(&mut radix, 0);
-            let mut expected = occurrences;
-            expected.sort_by(|a, b| a.key.cmp(&b.key).then(a.seq.cmp(&b.seq)));
-            let places = |o: &[Occurrence<5>]| o.iter().map(|o| (o.key, o.seq, o.code)).collect::<Vec<_>>();
-            assert_eq!(places(&radix), places(&expected), "{len} keys of {spread} byte values");
-        }
     }
 }
