@@ -17,8 +17,15 @@ use std::fs::{self, File, Metadata};
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::thread::JoinHandle;
 
 use crate::cleanup;
+
+/// Bytes written to a temporary between two syncs begun in the background. A long write is
+/// synced as it grows, on a thread of its own, so that [`AtomicFile::commit`], which must wait
+/// until the file is on disk, has at most about this much left to wait for (a 110 MB tree
+/// waited 76 ms for its one sync at the end).
+const SYNC_EVERY: u64 = 4 << 20;
 
 /// A file written to a temporary name in the target's directory and renamed into place by
 /// [`AtomicFile::commit`]. Dropped without commit, the temporary file is removed and the
@@ -29,6 +36,11 @@ pub struct AtomicFile {
     target: PathBuf,
     place: Place,
     writer: Option<BufWriter<File>>,
+    /// Bytes written since the last background sync began.
+    unsynced: u64,
+    /// The last background sync begun: one at a time, the bytes written meanwhile wait for
+    /// the next.
+    syncing: Option<JoinHandle<io::Result<()>>>,
 }
 
 /// Where the bytes go.
@@ -58,7 +70,7 @@ impl AtomicFile {
             Ok(m) if m.is_dir() => return Err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory")),
             Ok(m) if !m.is_file() => {
                 let file = File::options().write(true).open(&resolved)?;
-                return Ok(AtomicFile { target, place: Place::Direct, writer: Some(writer(file)) });
+                return Ok(AtomicFile::new(target, Place::Direct, file));
             }
             Ok(m) => Some(Box::new(m)),
             Err(e) if e.kind() == io::ErrorKind::NotFound => None,
@@ -75,7 +87,7 @@ impl AtomicFile {
                 Ok(file) => {
                     cleanup::register(&temp);
                     let place = Place::Temporary { temp, resolved, replaced };
-                    return Ok(AtomicFile { target, place, writer: Some(writer(file)) });
+                    return Ok(AtomicFile::new(target, place, file));
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => continue,
                 Err(e) => return Err(e),
@@ -84,19 +96,37 @@ impl AtomicFile {
         unreachable!("the loop returns")
     }
 
+    fn new(target: PathBuf, place: Place, file: File) -> AtomicFile {
+        AtomicFile { target, place, writer: Some(writer(file)), unsynced: 0, syncing: None }
+    }
+
     /// The path as the caller named it.
     pub fn target(&self) -> &Path {
         &self.target
     }
 
-    /// Flushes what was written so far and returns a second handle on the temporary file, with
-    /// which another thread can wait until that is on disk (`File::sync_data`) while writing
-    /// goes on: a long write synced as it goes leaves [`AtomicFile::commit`] less to wait for.
-    /// The target is untouched.
-    pub fn flushed_handle(&mut self) -> io::Result<File> {
+    /// Counts `written` bytes toward the next background sync of a temporary, and begins it
+    /// when [`SYNC_EVERY`] bytes wait and the last one is done.
+    fn wrote(&mut self, written: usize) -> io::Result<()> {
+        self.unsynced += written as u64;
+        let idle = self.syncing.as_ref().is_none_or(JoinHandle::is_finished);
+        if self.unsynced < SYNC_EVERY || !idle || !matches!(self.place, Place::Temporary { .. }) {
+            return Ok(());
+        }
+        self.unsynced = 0;
+        self.synced()?;
         let writer = self.writer.as_mut().expect("writer is present until commit");
         writer.flush()?;
-        writer.get_ref().try_clone()
+        let file = writer.get_ref().try_clone()?;
+        self.syncing = Some(std::thread::spawn(move || file.sync_data()));
+        Ok(())
+    }
+
+    /// Waits for the last background sync begun: its error is the file's (a failed write is
+    /// reported once, to whichever sync comes first).
+    fn synced(&mut self) -> io::Result<()> {
+        let Some(syncing) = self.syncing.take() else { return Ok(()) };
+        syncing.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     }
 
     /// Flushes, syncs and renames the temporary file onto the target (for a device: flushes).
@@ -115,12 +145,13 @@ impl AtomicFile {
     /// syncs it, and hands it back to be renamed (`None` for a device, which is done). On
     /// failure the temporary file is removed.
     pub(crate) fn stage(mut self) -> io::Result<Option<Staged>> {
+        let background = self.synced();
         let writer = self.writer.take().expect("writer is present until commit");
         let place = std::mem::replace(&mut self.place, Place::Direct);
         let Place::Temporary { temp, resolved, replaced } = place else {
             return writer.into_inner().map(|_| None).map_err(|e| e.into_error());
         };
-        let synced = writer.into_inner().map_err(|e| e.into_error()).and_then(|file| {
+        let synced = background.and_then(|()| writer.into_inner().map_err(|e| e.into_error())).and_then(|file| {
             if let Some(old) = &replaced {
                 keep_permissions_and_owner(&file, old)?;
             }
@@ -139,11 +170,14 @@ impl AtomicFile {
 
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.writer.as_mut().expect("writer is present until commit").write(buf)
+        let written = self.writer.as_mut().expect("writer is present until commit").write(buf)?;
+        self.wrote(written)?;
+        Ok(written)
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.writer.as_mut().expect("writer is present until commit").write_all(buf)
+        self.writer.as_mut().expect("writer is present until commit").write_all(buf)?;
+        self.wrote(buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -272,18 +306,32 @@ mod tests {
     }
 
     #[test]
-    fn a_synced_and_rewritten_file_replaces_the_target_only_on_commit() {
+    fn a_file_synced_as_it_grows_and_rewritten_replaces_the_target_only_on_commit() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("book.kob");
         write_atomic(&path, b"old").unwrap();
         let mut f = AtomicFile::create(&path).unwrap();
         f.write_all(b"0000 body").unwrap();
-        f.flushed_handle().unwrap().sync_data().unwrap();
+        assert!(f.syncing.is_none(), "nothing to sync yet");
+        let body = vec![b'.'; SYNC_EVERY as usize];
+        f.write_all(&body).unwrap();
+        assert!(f.syncing.is_some(), "a sync began in the background");
         f.write_all(b" tail").unwrap();
         f.seek(SeekFrom::Start(0)).unwrap();
         f.write_all(b"head").unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"old");
         f.commit().unwrap();
-        assert_eq!(fs::read(&path).unwrap(), b"head body tail");
+        let mut expected = b"head body".to_vec();
+        expected.extend_from_slice(&body);
+        expected.extend_from_slice(b" tail");
+        assert_eq!(fs::read(&path).unwrap(), expected);
+    }
+
+    #[test]
+    fn a_device_is_never_synced_in_the_background() {
+        let mut f = AtomicFile::create("/dev/null").unwrap();
+        f.write_all(&vec![0; SYNC_EVERY as usize + 1]).unwrap();
+        assert!(f.syncing.is_none());
+        f.commit().unwrap();
     }
 }

@@ -2,9 +2,8 @@
 //! elements are added to an existing one, parts of at most 20 MiB, and the files written
 //! atomically in the order ksf → kob parts → kin, so the index comes last.
 
-use std::io::{self, Seek, SeekFrom, Write};
+use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
-use std::thread::JoinHandle;
 
 use tabiya_io::varint::decode_compact_int;
 use tabiya_io::{AtomicFile, Transaction};
@@ -184,9 +183,9 @@ impl Book {
 
 /// A book's `.kob` parts written block after block, in key order, to temporary files: the
 /// old book stays in place until [`PartWriter::commit`] puts the `.ksf`, the parts and the
-/// `.kin` in place as one [`Transaction`] (removing the parts of a larger old book in it). What the parts hold is synced as they grow, on a thread
-/// of its own, so that the commit, which must wait until the parts are on disk, has little
-/// left to wait for.
+/// `.kin` in place as one [`Transaction`] (removing the parts of a larger old book in it). Each
+/// part is synced as it grows ([`AtomicFile`] does it), so the commit has little left to wait
+/// for.
 pub(crate) struct PartWriter {
     files: BookFiles,
     transaction: Transaction,
@@ -198,17 +197,12 @@ pub(crate) struct PartWriter {
     /// file without another copy.
     pending: Vec<u8>,
     blocks_in_part: usize,
-    unsynced: usize,
-    /// The last sync begun, if any, and the part it syncs.
-    syncing: Option<(usize, JoinHandle<io::Result<()>>)>,
     first_keys: Vec<[u8; KEY_LEN]>,
 }
 
 impl PartWriter {
     /// Bytes of blocks written at once.
     const PENDING: usize = 32 * BLOCK_SIZE;
-    /// Bytes written before they are synced.
-    const SYNC_EVERY: usize = 4 << 20;
 
     /// Starts the book of `transaction`'s stem.
     pub fn create(transaction: Transaction, header: &Header) -> Result<PartWriter, KvetkaError> {
@@ -222,8 +216,6 @@ impl PartWriter {
             parts: Vec::new(),
             pending: Vec::with_capacity(Self::PENDING),
             blocks_in_part: 0,
-            unsynced: 0,
-            syncing: None,
             first_keys: Vec::new(),
         };
         writer.start_part()?;
@@ -254,15 +246,6 @@ impl PartWriter {
         if self.pending.len() >= Self::PENDING {
             self.write_pending()?;
         }
-        let number = self.parts.len() - 1;
-        self.unsynced += block.len();
-        // One sync at a time: the bytes written meanwhile wait for the next.
-        if self.unsynced >= Self::SYNC_EVERY && self.syncing.as_ref().is_none_or(|(_, s)| s.is_finished()) {
-            self.unsynced = 0;
-            self.synced()?;
-            let file = self.parts[number].flushed_handle().map_err(|e| KvetkaError::io(self.files.part(number), e))?;
-            self.syncing = Some((number, std::thread::spawn(move || file.sync_data())));
-        }
         self.blocks_in_part += 1;
         self.first_keys.push(first_key);
         Ok(())
@@ -276,14 +259,6 @@ impl PartWriter {
         Ok(())
     }
 
-    /// Waits for the last sync begun: its error is the part's (the file reports a failed
-    /// write once, to whichever sync comes first).
-    fn synced(&mut self) -> Result<(), KvetkaError> {
-        let Some((number, syncing)) = self.syncing.take() else { return Ok(()) };
-        let result = syncing.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        result.map_err(|e| KvetkaError::io(self.files.part(number), e))
-    }
-
     /// Blocks written so far.
     pub fn blocks(&self) -> usize {
         self.first_keys.len()
@@ -294,7 +269,6 @@ impl PartWriter {
     /// `.kin` the new book does not have.
     pub fn commit(mut self, sources: Option<&Sources>, options: &WriteOptions) -> Result<(), KvetkaError> {
         self.write_pending()?;
-        self.synced()?;
         let header = self.header.to_bytes(self.first_keys.len() as u32);
         let first = &mut self.parts[0];
         first
