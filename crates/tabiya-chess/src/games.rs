@@ -37,6 +37,7 @@ use crate::scid::{Database, ScidError};
 pub use read_report::ReadReport;
 pub use sink::{Sink, SinkSummary};
 pub use source::{Games, ReadItem, ReadProgress, Source};
+pub(crate) use source::{PGN_PIECE, PieceGames, read_piece};
 
 /// A game source could not be opened, or one of its games could not be read.
 #[derive(Debug, thiserror::Error)]

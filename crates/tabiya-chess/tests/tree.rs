@@ -204,3 +204,123 @@ fn damaged_trees_are_refused_without_panic() {
         }
     }
 }
+
+/// Games written to put the walked build to the test: a FEN start with castling, a Chess960
+/// game, a game an illegal move cuts (its moves count with an unknown result, as `PgnReader`
+/// marks it unfinished), an illegal move in a variation only, null moves, an illegal move long
+/// after any ply limit.
+const PROBLEMS: &str = r#"[Event "fen"]
+[White "A"]
+[WhiteElo "2500"]
+[Date "2001.01.01"]
+[Result "1-0"]
+[SetUp "1"]
+[FEN "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"]
+
+1. O-O O-O-O 2. Rab1 Rh2 1-0
+
+[Event "960"]
+[Variant "chess960"]
+[SetUp "1"]
+[FEN "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"]
+[Result "0-1"]
+
+1. e4 e5 2. O-O 0-1
+
+[Event "cut"]
+[Black "D"]
+[BlackElo "2400"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ke3 Nf6 5. O-O 1-0
+
+[Event "a variation cut"]
+[Result "1/2-1/2"]
+
+1. d4 (1. e4 e5 2. Ke3) d5 {a comment} 2. c4 -- 3. Nc3 1/2-1/2
+
+[Event "null moves"]
+[Result "0-1"]
+
+1. e4 -- 2. d4 e5 0-1
+
+[Event "late cut"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. Qh5 1-0
+"#;
+
+/// The same games with text the walk finds holds no game (a stray line, a trailing comment the
+/// reader makes a game of) and unreadable games (an invalid FEN, an unterminated comment): the
+/// reader judges such a piece.
+const BETWEEN: &str = "\u{feff}stray text\n\n[Event \"b\"]\n[FEN \"not a fen\"]\n[SetUp \"1\"]\n\n1. e4 *\n\n";
+const ENDS: &str = "\n{ a trailing comment }\n\n1. d4 d5 *\n\n[Event \"c\"]\n\n1. e4 {unterminated\n";
+
+/// The tree of `path` built from the walk ([`TreeBuilder::add_source`]) and from games read
+/// whole (a selection that keeps every game), with their summaries.
+fn both_ways(path: &Path, max_ply: Option<u32>) -> [(Vec<u8>, tree::TreeSummary); 2] {
+    use tabiya_chess::games::Source;
+    use tabiya_chess::games::select::{Duplicates, Rules, Selection};
+
+    let dir = tempfile::tempdir().unwrap();
+    let options = TreeOptions { max_ply, ..options(dir.path()) };
+    let source = Source::open(path).unwrap();
+    let mut walked = tree::TreeBuilder::new(options.clone()).unwrap();
+    walked.add_source(&source, "games").unwrap();
+    let mut whole = tree::TreeBuilder::new(options).unwrap();
+    let mut duplicates = Duplicates::new(Rules { dedup: false, twins: false, contained: false });
+    let mut found: Vec<tabiya_io::Diagnostic> = Vec::new();
+    whole.add_selected(&source, 0, "games", &Selection::all(), &mut duplicates, &mut found).unwrap();
+    [walked, whole].map(|builder| {
+        let (bytes, _, summary) = builder.finish(Vec::new()).unwrap();
+        (bytes, summary)
+    })
+}
+
+#[test]
+fn the_walked_build_is_the_build_of_games_read_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let problems = write(dir.path(), "problems.pgn", PROBLEMS.as_bytes());
+    let mixed = write(dir.path(), "mixed.pgn", format!("{BETWEEN}{PROBLEMS}{ENDS}").as_bytes());
+    // A stream: the gzip of the games.
+    let mut gzip = tabiya_io::compression::Compression::Gzip.encoder(Vec::new()).unwrap();
+    std::io::Write::write_all(&mut gzip, PROBLEMS.as_bytes()).unwrap();
+    let streamed = write(dir.path(), "problems.pgn.gz", &gzip.finish().unwrap());
+    let mut paths = vec![problems.clone(), mixed.clone(), streamed];
+    // Corpus files with Chess960 games, illegal moves, a BOM, text between games.
+    paths.extend(
+        [
+            "pgn/small-varied.pgn",
+            "pgn/edge-cases/dirty-immortal-games-latin1-crlf.pgn",
+            "pgn/edge-cases/pychess-utf8-bom.pgn",
+        ]
+        .iter()
+        .filter_map(|name| corpus_file(name)),
+    );
+    for path in &paths {
+        for max_ply in [None, Some(8), Some(1)] {
+            let [(walked, by_walk), (whole, by_game)] = both_ways(path, max_ply);
+            assert!(walked == whole, "{}, max ply {max_ply:?}", path.display());
+            let counts =
+                |s: &tree::TreeSummary| (s.games_added, s.games_chess960, s.games_invalid_start, s.moves_added);
+            assert_eq!(counts(&by_walk), counts(&by_game), "{}, max ply {max_ply:?}", path.display());
+        }
+    }
+    // What the walk says of the games written here: the Chess960 game left out, three main
+    // lines cut (the Chess960 game's at 2. O-O, its rook on f1; 4. Ke3; 9. Qh5 through the knight
+    // on f3), the variation's illegal move not counted as a cut: the tree holds main lines only,
+    // and that game's is whole.
+    let [(_, summary), _] = both_ways(&problems, None);
+    assert_eq!((summary.games_added, summary.games_chess960, summary.games_cut), (5, 1, 3), "{:?}", summary.problems);
+    assert!(summary.problems.iter().all(|p| !p.contains("variation")), "{:?}", summary.problems);
+    // The cut games' moves count with an unknown result: of the three games that play 1. e4 from
+    // the start (fen: another start; 960: left out), only the null moves' game has a result.
+    let tree_path = write(dir.path(), "problems.tree", &both_ways(&problems, None)[0].0);
+    let probe = Tree::open(&tree_path).unwrap().probe(&Chess::default()).unwrap();
+    let e4 = probe.moves.iter().find(|m| m.san == "e4").unwrap();
+    assert_eq!((e4.games, e4.wins, e4.draws, e4.losses), (Some(3), Some(0), Some(0), Some(1)), "{e4:?}");
+    // Read by the reader, the same games say the same; the text after them holds one more game
+    // (1. d4 d5) and two unreadable ones.
+    let [(_, summary), _] = both_ways(&mixed, None);
+    assert_eq!((summary.games_added, summary.games_unreadable, summary.games_cut), (6, 2, 3), "{:?}", summary.problems);
+}

@@ -23,7 +23,7 @@ type Data = Box<dyn Read + Send>;
 use crate::scid::Database;
 
 /// PGN text per piece read on one thread: a few hundred games.
-const PGN_PIECE: usize = 256 << 10;
+pub(crate) const PGN_PIECE: usize = 256 << 10;
 /// SCID games (and JSON Lines lines) per piece.
 const SCID_PIECE: usize = 512;
 
@@ -254,26 +254,7 @@ impl Source {
     ) -> Result<(), E> {
         let in_flight = 2 * rayon::current_num_threads();
         match self {
-            Source::Pgn { .. } => {
-                let read_piece = |text: &[u8]| -> PieceGames<T> {
-                    let mut games = Vec::new();
-                    // The file is named in the diagnostics when they are relocated, not in every
-                    // game. Every game is wanted: each is built whole, as `PgnReader` builds it.
-                    read_wanted(
-                        text,
-                        ReadOptions::default(),
-                        |_| true,
-                        |read| {
-                            games.push(read.map(|read| {
-                                let read = read.expect("every game is wanted");
-                                (map(read.game), read.diagnostics)
-                            }))
-                        },
-                    );
-                    games
-                };
-                self.read_pgn(pgn_piece, read_piece, sink)
-            }
+            Source::Pgn { .. } => self.read_pgn(pgn_piece, |text| read_piece(text, ReadOptions::default(), &map), sink),
             Source::Scid(db) => read_numbered(db.len(), in_flight, &mut sink, |n| {
                 let mut found = Vec::new();
                 let game = db.read_game(n, &mut found)?;
@@ -321,10 +302,29 @@ pub(super) fn read_json_line(path: &Path, number: u64, line: &[u8]) -> Result<Ga
         .map_err(|source| GamesError::JsonLines { location: location(), source })
 }
 
+/// Every game of a piece of PGN text, each built as `PgnReader` builds it with `options` and made
+/// into a `T` by `map`, with what reading it found.
+pub(crate) fn read_piece<T>(text: &[u8], options: ReadOptions, map: impl Fn(Game) -> T) -> PieceGames<T> {
+    let mut games = Vec::new();
+    // The file is named in the diagnostics when they are relocated, not in every game.
+    read_wanted(
+        text,
+        options,
+        |_| true,
+        |read| {
+            games.push(read.map(|read| {
+                let read = read.expect("every game is wanted");
+                (map(read.game), read.diagnostics)
+            }))
+        },
+    );
+    games
+}
+
 /// What a piece of PGN text gives: each game that starts in it made into a `T` with what
 /// reading it found, or the error that made it unreadable. Offsets and game numbers count from
 /// the piece's start (see [`relocate`]).
-pub(super) type PieceGames<T> = Vec<Result<(T, Vec<Diagnostic>), PgnError>>;
+pub(crate) type PieceGames<T> = Vec<Result<(T, Vec<Diagnostic>), PgnError>>;
 
 impl Source {
     /// [`Source::read_in_pieces`] for PGN: the text cut into pieces of about `pgn_piece` bytes
@@ -332,7 +332,7 @@ impl Source {
     /// [`crate::pgn::pieces`] (one per rayon thread), the games handed to `sink` in file order
     /// on this thread, their diagnostics and errors located in the file. Nothing for a source
     /// that is not PGN.
-    pub(super) fn read_pgn<T: Send, E>(
+    pub(crate) fn read_pgn<T: Send, E>(
         &self,
         pgn_piece: usize,
         read_piece: impl Fn(&[u8]) -> PieceGames<T> + Sync,

@@ -3,21 +3,25 @@
 //! ratings, the year and the game's number), counted by [`RunBuilder`] within the memory
 //! budget. Keys are worked out on the reading threads.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use shakmaty::{CastlingMode, Color, Move};
-use tabiya_io::DiagnosticSink;
+use shakmaty::{CastlingMode, Chess, Color, Move};
 use tabiya_io::tree::{Footer, Outcome, Played, RunBuilder, write_varint};
+use tabiya_io::{Diagnostic, DiagnosticSink};
 
 use super::GAME;
 use super::key::{KEY_BYTES, PackedPieces, PositionKey};
 use super::table::{rating, write_game_details, year};
 use crate::fast::position::PlayPosition;
 use crate::game::{Game, GameResult};
-use crate::games::ReadItem;
 use crate::games::select::{Duplicates, SelectSummary, Selection, select_from};
 use crate::games::{GamesError, Source};
+use crate::games::{PGN_PIECE, PieceGames, ReadItem, read_piece};
+use crate::pgn::{PgnWalk, ReadOptions, WalkOptions, WalkedGame};
+use crate::text::Text;
 
 /// What goes into the tree and how much memory building it may take.
 #[derive(Debug, Clone)]
@@ -114,39 +118,139 @@ impl PreparedGame {
     /// Works out the keys of `game`'s main line (on a reading thread), up to `max_ply` moves; a
     /// null move ends it.
     fn new(game: &Game, max_ply: Option<u32>) -> PreparedGame {
-        let moves = (|| {
-            if game.castling_mode == CastlingMode::Chess960 {
-                return Err(Leftout::Chess960);
-            }
-            let start = game.start_position().map_err(|_| Leftout::InvalidStart)?;
-            // A start with no key (more than 32 pieces) leaves the game out only when it has a
-            // move to count.
-            let mut packed = PackedPieces::new(&start);
+        let start = match game.castling_mode {
+            CastlingMode::Chess960 => Err(Leftout::Chess960),
+            CastlingMode::Standard => game.start_position().map_err(|_| Leftout::InvalidStart),
+        };
+        let mut keys = LineKeys::new(start.as_ref().map_err(|&l| l), max_ply, game.moves.nodes.len());
+        if let Ok(start) = &start {
             // The line was found legal when it was read: replayed on the readers' own position,
             // which plays a move for a fraction of what `Chess::play_unchecked` costs.
-            let mut pos = PlayPosition::new(&start);
-            let limit = max_ply.map_or(usize::MAX, |m| m as usize);
-            let mut moves = Vec::with_capacity(game.moves.nodes.len().min(limit));
-            for node in game.moves.nodes.iter().take(limit) {
-                let Some(mv) = node.mv else { break };
-                let pieces = packed.as_mut().map_err(|_| Leftout::InvalidStart)?;
-                moves.push((pieces.key(&pos), move_code(mv)));
-                pieces.play(mv, pos.turn());
-                pos.play(mv);
+            let mut pos = PlayPosition::new(start);
+            for node in &game.moves.nodes {
+                if keys.add(&pos, node.mv).is_break() {
+                    break;
+                }
+                if let Some(mv) = node.mv {
+                    pos.play(mv);
+                }
             }
-            Ok(moves)
-        })();
+        }
+        PreparedGame::with_tags(|name| game.tag(name).map(Cow::Borrowed), game.result, keys.moves)
+    }
+
+    /// [`PreparedGame::new`] of a walked game, its main line played once (its keys made from the
+    /// walk's own position) and its tags read in place. Its diagnostics are the walk's: those of
+    /// its main line and tags, not of its variations and comments, which are skipped unread.
+    fn walked(game: &mut WalkedGame<'_>, max_ply: Option<u32>) -> PreparedGame {
+        let start = match game.castling_mode {
+            CastlingMode::Chess960 => Err(Leftout::Chess960),
+            CastlingMode::Standard => Ok(game.start_position()),
+        };
+        let mut keys = LineKeys::new(start, max_ply, game.move_tokens());
+        let found = game.diagnostics.len();
+        // Played to the end whatever is counted, so that an illegal move after the ply limit or
+        // a null move cuts the game as it cuts the game `PgnReader` reads.
+        game.play(|pos, mv| {
+            let _ = keys.add(pos, mv);
+            ControlFlow::Continue(())
+        });
+        // `PgnReader` marks a game an illegal move cut unfinished: its moves count with an
+        // unknown result (the walk keeps the result for books).
+        let cut = game.diagnostics[found..].iter().any(Diagnostic::is_error);
+        let result = if cut { GameResult::Unknown } else { game.result };
+        PreparedGame::with_tags(|name| game.tag(name), result, keys.moves)
+    }
+
+    /// The game's record but for its number, its ratings and year read from `tag`.
+    fn with_tags<'t>(
+        tag: impl Fn(&str) -> Option<Cow<'t, Text>>,
+        result: GameResult,
+        moves: Result<Vec<(PositionKey, u16)>, Leftout>,
+    ) -> PreparedGame {
         let mut details = Vec::with_capacity(128);
-        write_game_details(&mut details, game).expect("a Vec takes every write");
-        let elo = |name| rating(game.tag(name).map(|t| t.as_bytes()));
+        write_game_details(&mut details, &tag, result).expect("a Vec takes every write");
+        let elo = |name| rating(tag(name).as_deref().map(Text::as_bytes));
         PreparedGame {
             details,
             ratings: (elo("WhiteElo"), elo("BlackElo")),
-            year: year(game.tag("Date").map(|t| t.as_bytes())),
-            result: game.result,
+            year: year(tag("Date").as_deref().map(Text::as_bytes)),
+            result,
             moves,
         }
     }
+}
+
+/// The keys and move codes of a main line, gathered as it is played, up to the ply limit or a
+/// null move; a start with no key (more than 32 pieces) leaves the game out only when it has a
+/// move to count.
+struct LineKeys {
+    /// `None`: the start has no key.
+    pieces: Option<PackedPieces>,
+    limit: usize,
+    moves: Result<Vec<(PositionKey, u16)>, Leftout>,
+    ended: bool,
+}
+
+impl LineKeys {
+    /// Nothing counted yet from `start` (or the game left out), room for `plies` moves.
+    fn new(start: Result<&Chess, Leftout>, max_ply: Option<u32>, plies: usize) -> LineKeys {
+        let limit = max_ply.map_or(usize::MAX, |m| m as usize);
+        let (pieces, moves) = match start {
+            Ok(start) => (PackedPieces::new(start).ok(), Ok(Vec::with_capacity(plies.min(limit)))),
+            Err(left_out) => (None, Err(left_out)),
+        };
+        LineKeys { pieces, limit, moves, ended: false }
+    }
+
+    /// Counts `mv` played from `pos`; `Break` once nothing more of the line counts.
+    fn add(&mut self, pos: &PlayPosition, mv: Option<Move>) -> ControlFlow<()> {
+        let Ok(moves) = &mut self.moves else { return ControlFlow::Break(()) };
+        let Some(mv) = mv.filter(|_| !self.ended && moves.len() < self.limit) else {
+            self.ended = true;
+            return ControlFlow::Break(());
+        };
+        let Some(pieces) = &mut self.pieces else {
+            self.moves = Err(Leftout::InvalidStart);
+            return ControlFlow::Break(());
+        };
+        moves.push((pieces.key(pos), move_code(mv)));
+        pieces.play(mv, pos.turn());
+        ControlFlow::Continue(())
+    }
+}
+
+/// The games of a piece of PGN text made ready from the walk: each main line played once, tags
+/// read in place, no [`Game`] built. Text the walk finds holds no game, and games it cannot read,
+/// are `PgnReader`'s to judge (its rule for text between games differs): a piece with either is
+/// read again whole by the reader, so that the games, their numbers and their errors are always
+/// the reader's.
+///
+/// What reading found is what the walk finds: the diagnostics of the tags and the main line,
+/// not those of variations and comments (skipped unread), which the tree does not count; the
+/// reader reads again without variations to say the same.
+fn walk_piece(text: &[u8], max_ply: Option<u32>) -> PieceGames<PreparedGame> {
+    let blank = |bytes: &[u8]| bytes.iter().all(u8::is_ascii_whitespace);
+    let by_reader = || {
+        let main_lines = ReadOptions { variations: false, ..ReadOptions::default() };
+        read_piece(text, main_lines, |game| PreparedGame::new(&game, max_ply))
+    };
+    // Room for the games of a piece of ordinary games (600-900 bytes each).
+    let mut games = Vec::with_capacity(text.len() / 512);
+    let mut end = 0;
+    for item in PgnWalk::new(text, WalkOptions::default()) {
+        let Ok(mut game) = item else { return by_reader() };
+        if !blank(&text[end..game.offset as usize]) {
+            return by_reader();
+        }
+        end = (game.offset + game.length) as usize;
+        let prepared = PreparedGame::walked(&mut game, max_ply);
+        games.push(Ok((prepared, game.diagnostics)));
+    }
+    if !blank(&text[end..]) {
+        return by_reader();
+    }
+    games
 }
 
 /// Accumulates games into a tree file, within [`TreeOptions::memory`].
@@ -174,26 +278,30 @@ impl TreeBuilder {
         self.runs.start_source(name);
         let max_ply = self.options.max_ply;
         let mut number = 0;
-        source.read_with_diagnostics(
-            |game| PreparedGame::new(&game, max_ply),
-            |item: ReadItem<PreparedGame>| {
-                number += 1;
-                match item {
-                    Ok((game, found)) => {
-                        if let Some(lost) = found.iter().find(|d| d.is_error()) {
-                            self.summary.games_cut += 1;
-                            self.summary.problem(format!("{name}: game {number}: {}", lost.message));
-                        }
-                        self.add_prepared(game, number, name)
+        let add = |item: ReadItem<PreparedGame>| {
+            number += 1;
+            match item {
+                Ok((game, found)) => {
+                    if let Some(lost) = found.iter().find(|d| d.is_error()) {
+                        self.summary.games_cut += 1;
+                        self.summary.problem(format!("{name}: game {number}: {}", lost.message));
                     }
-                    Err(e) => {
-                        self.summary.games_unreadable += 1;
-                        self.summary.problem(format!("{name}: game {number}: {e}"));
-                        Ok(())
-                    }
+                    self.add_prepared(game, number, name)
                 }
-            },
-        )
+                Err(e) => {
+                    self.summary.games_unreadable += 1;
+                    self.summary.problem(format!("{name}: game {number}: {e}"));
+                    Ok(())
+                }
+            }
+        };
+        match source {
+            // PGN is walked, as a book build walks it: the same games, numbers and tree.
+            Source::Pgn { .. } => source.read_pgn(PGN_PIECE, |text| walk_piece(text, max_ply), add),
+            Source::Scid(_) | Source::JsonLines { .. } => {
+                source.read_with_diagnostics(|game| PreparedGame::new(&game, max_ply), add)
+            }
+        }
     }
 
     /// Counts the games of `source` (input number `input`, for [`Duplicates`]) that

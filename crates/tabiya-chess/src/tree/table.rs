@@ -2,9 +2,11 @@
 //! (players, ratings, result, date, event, site, its number in its source). A record holds
 //! nothing that depends on the games before it, so the tables of two trees join by copying.
 
+use std::borrow::Cow;
 use std::io::{self, Read, Write};
 
-use crate::game::{Game, GameResult};
+use crate::game::GameResult;
+use crate::text::Text;
 use tabiya_io::tree::{Decoder, write_varint};
 
 /// A game of the table as a probe shows it; texts are the bytes the source gave, decoded for
@@ -67,18 +69,24 @@ fn result_text(byte: u8) -> &'static str {
 const TEXT_TAGS: [&str; 5] = ["White", "Black", "Date", "Event", "Site"];
 
 /// Writes one game's record but for its number in its source, which goes before it (a varint):
-/// the tags of [`TEXT_TAGS`] as bytes, both ratings, the result. Made on a reading thread,
-/// before the number is known.
-pub fn write_game_details(out: &mut impl Write, game: &Game) -> io::Result<()> {
+/// the tags of [`TEXT_TAGS`] as bytes (`tag` gives a tag's value by name: a [`Game`](crate::game::Game)'s, or a
+/// walked game's read in place), both ratings, the result. Made on a reading thread, before the
+/// number is known.
+pub fn write_game_details<'t>(
+    out: &mut impl Write,
+    tag: impl Fn(&str) -> Option<Cow<'t, Text>>,
+    result: GameResult,
+) -> io::Result<()> {
     for name in TEXT_TAGS {
-        let value = game.tag(name).map(|t| t.as_bytes()).unwrap_or_default();
+        let value = tag(name);
+        let value = value.as_deref().map(Text::as_bytes).unwrap_or_default();
         write_varint(out, value.len() as u64)?;
         out.write_all(value)?;
     }
     for name in ["WhiteElo", "BlackElo"] {
-        write_varint(out, u64::from(rating(game.tag(name).map(|t| t.as_bytes()))))?;
+        write_varint(out, u64::from(rating(tag(name).as_deref().map(Text::as_bytes))))?;
     }
-    out.write_all(&[result_byte(game.result)])
+    out.write_all(&[result_byte(result)])
 }
 
 /// Reads the game record at the decoder's place.
