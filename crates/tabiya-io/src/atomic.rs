@@ -118,7 +118,8 @@ impl AtomicFile {
         let writer = self.writer.as_mut().expect("writer is present until commit");
         writer.flush()?;
         let file = writer.get_ref().try_clone()?;
-        self.syncing = Some(std::thread::spawn(move || file.sync_data()));
+        // A thread that cannot be started is an error of the write, not a panic.
+        self.syncing = Some(std::thread::Builder::new().name("sync".into()).spawn(move || file.sync_data())?);
         Ok(())
     }
 
