@@ -123,6 +123,18 @@ impl Location {
     }
 }
 
+/// Each of `lines` (a text split at its `\n`s, as `str` or bytes) with its [`Location`]: the
+/// line's number, from 1, and the offset of its first byte; line-based readers name a finding
+/// by both.
+pub fn located_lines<L: AsRef<[u8]>>(lines: impl Iterator<Item = L>) -> impl Iterator<Item = (Location, L)> {
+    let mut offset = 0u64;
+    lines.enumerate().map(move |(index, line)| {
+        let at = Location::of(Unit::Line, index as u64 + 1).with_offset(offset);
+        offset += line.as_ref().len() as u64 + 1;
+        (at, line)
+    })
+}
+
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.file {
@@ -239,6 +251,13 @@ pub fn any_error<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> b
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_are_located_by_number_and_offset() {
+        let text = "ab\n\r\nxyz";
+        let located: Vec<_> = located_lines(text.split('\n')).map(|(at, line)| (at.number, at.offset, line)).collect();
+        assert_eq!(located, [(Some(1), Some(0), "ab"), (Some(2), Some(3), "\r"), (Some(3), Some(5), "xyz")]);
+    }
 
     #[test]
     fn location_prints_what_is_known() {

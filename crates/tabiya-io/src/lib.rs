@@ -36,7 +36,7 @@ pub mod varint;
 
 pub use atomic::{AtomicFile, write_atomic};
 pub use compression::{Compression, Decompressed, Encoder, ReadAhead, open_decompressed, read_decompressed};
-pub use diagnostic::{Diagnostic, DiagnosticSink, Location, Severity, Unit, any_error};
+pub use diagnostic::{Diagnostic, DiagnosticSink, Location, Severity, Unit, any_error, located_lines};
 pub use error::{DataError, Error};
 pub use input::{
     Access, FileBytes, Input, ReadPosition, STREAM_HEAD, open_input, open_sequential, read_input, read_input_with,

@@ -136,18 +136,12 @@ pub fn left_out(records: &[Kifu], format: Format) -> Vec<Diagnostic> {
 
 /// One position a line; blank lines are skipped.
 fn sfen_lines(text: &str) -> Result<Vec<Kifu>, Error> {
-    let mut offset = 0;
     let mut records = Vec::new();
-    for (i, line) in text.split('\n').enumerate() {
-        let at = offset;
-        offset += line.len() + 1;
+    for (at, line) in tabiya_io::located_lines(text.split('\n')) {
         if line.trim().is_empty() {
             continue;
         }
-        let located = |code: &'static str, e: String| {
-            let location = Location::of(Unit::Line, i as u64 + 1).with_offset(at as u64);
-            Error::Record(Diagnostic::error(code, location, e))
-        };
+        let located = |code: &'static str, e: String| Error::Record(Diagnostic::error(code, at.clone(), e));
         let (position, moves) = line.split_once(" moves").unwrap_or((line, ""));
         let position = position.trim().strip_prefix("position ").unwrap_or(position.trim());
         let start = match position {
@@ -288,18 +282,12 @@ fn json_variations(
 /// The records of a JSON Lines text as [`json_line`] writes them, one a line; blank lines are
 /// skipped. `headers` is a list of `[key, value]` pairs (file order and repeated keys kept).
 fn json_lines(text: &str) -> Result<Vec<Kifu>, Error> {
-    let mut offset = 0;
     let mut records = Vec::new();
-    for (i, line) in text.split('\n').enumerate() {
-        let at = offset;
-        offset += line.len() + 1;
+    for (at, line) in tabiya_io::located_lines(text.split('\n')) {
         if line.trim().is_empty() {
             continue;
         }
-        let located = |e: String| {
-            let location = Location::of(Unit::Line, i as u64 + 1).with_offset(at as u64);
-            Error::Record(Diagnostic::error("jsonl.record", location, format!("expected {e}")))
-        };
+        let located = |e: String| Error::Record(Diagnostic::error("jsonl.record", at.clone(), format!("expected {e}")));
         let record: JsonRecord = serde_json::from_str(line).map_err(|e| located(format!("a shogi record ({e})")))?;
         let mut kifu = Kifu::new(sfen::parse(&record.sfen).map_err(|e| located(format!("an SFEN position ({e})")))?);
         let mut current = kifu.start.clone();

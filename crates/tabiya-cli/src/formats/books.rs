@@ -7,6 +7,8 @@ use std::process::ExitCode;
 
 use tabiya_chess::book::{BookFile, EloFilter};
 
+use tabiya_chess::Format as ChessFormat;
+
 use super::Format;
 use crate::args::{Global, InfoArgs, ProbeArgs, VerifyArgs};
 use crate::report::{CliError, print, print_info, verdict};
@@ -41,8 +43,7 @@ impl PgnInput {
     }
 }
 
-fn open(path: &Path, format: Format) -> Result<BookFile, CliError> {
-    let Format::Chess(format) = format else { unreachable!("book formats are chess formats") };
+fn open(path: &Path, format: ChessFormat) -> Result<BookFile, CliError> {
     BookFile::open_as(path, format).map_err(CliError::input)
 }
 
@@ -51,19 +52,18 @@ fn printed(result: std::io::Result<()>) -> Result<(), CliError> {
 }
 
 /// `tabiya info BOOK`.
-pub fn info(path: &Path, args: &InfoArgs, format: Format) -> Result<ExitCode, CliError> {
+pub fn info(path: &Path, args: &InfoArgs, format: ChessFormat) -> Result<ExitCode, CliError> {
     let mut info = open(path, format)?.info().map_err(CliError::input)?;
     info.path = path.to_path_buf();
     print_info(&info, args.json)
 }
 
 /// `tabiya verify BOOK`: exit 1 when an error is found; a book that cannot be opened is one.
-pub fn verify(path: &Path, args: &VerifyArgs, format: Format) -> Result<ExitCode, CliError> {
+pub fn verify(path: &Path, args: &VerifyArgs, format: ChessFormat) -> Result<ExitCode, CliError> {
     let mut verification = match open(path, format) {
         Ok(book) => book.verify(),
         Err(e) => {
-            let Format::Chess(chess) = format else { unreachable!("book formats are chess formats") };
-            let mut v = tabiya_io::report::Verification::new(path, chess.name());
+            let mut v = tabiya_io::report::Verification::new(path, format.name());
             let location = tabiya_io::Location::file(path);
             v.problem(tabiya_io::Diagnostic::error("book.open", location, e.to_string()));
             v
@@ -75,7 +75,7 @@ pub fn verify(path: &Path, args: &VerifyArgs, format: Format) -> Result<ExitCode
 }
 
 /// `tabiya probe BOOK`: what the look-up met also goes to standard error (unless `--quiet`).
-pub fn probe(path: &Path, args: &ProbeArgs, global: &Global, format: Format) -> Result<ExitCode, CliError> {
+pub fn probe(path: &Path, args: &ProbeArgs, global: &Global, format: ChessFormat) -> Result<ExitCode, CliError> {
     let pos = super::probe_position(args)?;
     let book = open(path, format)?.with_ctg_weights(args.ctg.weights.into());
     let mut probe = book.probe(&pos).map_err(CliError::input)?;

@@ -57,18 +57,6 @@ fn open(path: &Path, quiet: bool) -> Result<Book, CliError> {
     Ok(book)
 }
 
-pub fn info(path: &Path, args: &InfoArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    super::books::info(path, args, FORMAT)
-}
-
-pub fn verify(path: &Path, args: &VerifyArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    super::books::verify(path, args, FORMAT)
-}
-
-pub fn probe(path: &Path, args: &ProbeArgs, global: &Global) -> Result<ExitCode, CliError> {
-    super::books::probe(path, args, global, FORMAT)
-}
-
 pub fn converts(from: Format, to: Format) -> Option<super::Conversion> {
     if from != FORMAT
         || !matches!(

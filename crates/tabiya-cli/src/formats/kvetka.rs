@@ -17,8 +17,6 @@ use crate::args::*;
 use crate::output;
 use crate::report::{CliError, Output, Unit, progress, summary, walking};
 
-const FORMAT: Format = Format::Chess(tabiya_chess::Format::Kvetka);
-
 #[derive(Debug, Default, clap::Args)]
 #[group(skip)]
 pub struct ConvertOptions {}
@@ -53,18 +51,6 @@ fn write_error(e: KvetkaError) -> CliError {
         KvetkaError::Io { path, source } => CliError::output(&path, source),
         other => CliError::input(other),
     }
-}
-
-pub fn info(path: &Path, args: &InfoArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    super::books::info(path, args, FORMAT)
-}
-
-pub fn verify(path: &Path, args: &VerifyArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    super::books::verify(path, args, FORMAT)
-}
-
-pub fn probe(path: &Path, args: &ProbeArgs, global: &Global) -> Result<ExitCode, CliError> {
-    super::books::probe(path, args, global, FORMAT)
 }
 
 pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {

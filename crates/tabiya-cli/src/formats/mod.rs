@@ -258,9 +258,7 @@ pub fn info(args: &InfoArgs, global: &Global) -> Result<ExitCode, CliError> {
     }
     match format {
         Format::Chess(C::Pgn | C::JsonLines | C::Scid3 | C::Scid4 | C::Scid5) => pgn::info(&path, args, global),
-        Format::Chess(C::Polyglot) => polyglot::info(&path, args, global),
-        Format::Chess(C::Ctg) => ctg::info(&path, args, global),
-        Format::Chess(C::Kvetka) => kvetka::info(&path, args, global),
+        Format::Chess(book @ (C::Polyglot | C::Ctg | C::Kvetka)) => books::info(&path, args, book),
         Format::Chess(C::Tree) => tree::info(&path, args, global),
         Format::Othello(_) => wthor::info(&path, format, args, global),
         Format::Shogi(_) => tbase::info(&path, format, args, global),
@@ -358,9 +356,7 @@ pub fn probe(args: &ProbeArgs, global: &Global) -> Result<ExitCode, CliError> {
         return Err(CliError::Usage(format!("{}: {format} is not an opening book", path.display())));
     }
     match format {
-        Format::Chess(C::Polyglot) => polyglot::probe(&path, args, global),
-        Format::Chess(C::Ctg) => ctg::probe(&path, args, global),
-        Format::Chess(C::Kvetka) => kvetka::probe(&path, args, global),
+        Format::Chess(book @ (C::Polyglot | C::Ctg | C::Kvetka)) => books::probe(&path, args, global, book),
         Format::Chess(C::Tree) => tree::probe(&path, args, global),
         other => Err(CliError::Usage(format!("{}: {other} is not an opening book", path.display()))),
     }
@@ -417,9 +413,7 @@ pub fn verify(args: &VerifyArgs, global: &Global) -> Result<ExitCode, CliError> 
     }
     match format {
         Format::Chess(C::Pgn | C::JsonLines | C::Scid3 | C::Scid4 | C::Scid5) => pgn::verify(&path, args, global),
-        Format::Chess(C::Polyglot) => polyglot::verify(&path, args, global),
-        Format::Chess(C::Ctg) => ctg::verify(&path, args, global),
-        Format::Chess(C::Kvetka) => kvetka::verify(&path, args, global),
+        Format::Chess(book @ (C::Polyglot | C::Ctg | C::Kvetka)) => books::verify(&path, args, book),
         Format::Chess(C::Tree) => tree::verify(&path, args, global),
         Format::Othello(_) => wthor::verify(&path, format, args, global),
         Format::Shogi(S::TbaseDiagrams | S::TbaseSolutions | S::TbaseComments | S::Kif | S::Ki2 | S::Csa) => {

@@ -70,18 +70,6 @@ fn read_book(path: &Path) -> Result<Vec<Entry>, CliError> {
     polyglot::read_entries(&bytes, Some(path)).map_err(CliError::input)
 }
 
-pub fn info(path: &Path, args: &InfoArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    super::books::info(path, args, FORMAT)
-}
-
-pub fn verify(path: &Path, args: &VerifyArgs, _global: &Global) -> Result<ExitCode, CliError> {
-    super::books::verify(path, args, FORMAT)
-}
-
-pub fn probe(path: &Path, args: &ProbeArgs, global: &Global) -> Result<ExitCode, CliError> {
-    super::books::probe(path, args, global, FORMAT)
-}
-
 pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     let options = &args.polyglot;
     let build_options = BuildOptions {

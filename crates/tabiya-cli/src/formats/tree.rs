@@ -73,7 +73,7 @@ pub fn info(path: &Path, args: &InfoArgs, _global: &Global) -> Result<ExitCode, 
         info.path = path.to_path_buf();
         return print_info(&info, args.json);
     }
-    super::books::info(path, args, FORMAT)
+    super::books::info(path, args, tabiya_chess::Format::Tree)
 }
 
 pub fn verify(path: &Path, args: &VerifyArgs, _global: &Global) -> Result<ExitCode, CliError> {
@@ -82,7 +82,7 @@ pub fn verify(path: &Path, args: &VerifyArgs, _global: &Global) -> Result<ExitCo
         print(&verification, args.json)?;
         return Ok(verdict(&verification));
     }
-    super::books::verify(path, args, FORMAT)
+    super::books::verify(path, args, tabiya_chess::Format::Tree)
 }
 
 pub fn probe(path: &Path, args: &ProbeArgs, global: &Global) -> Result<ExitCode, CliError> {
@@ -91,7 +91,7 @@ pub fn probe(path: &Path, args: &ProbeArgs, global: &Global) -> Result<ExitCode,
         print(&open_othello(path)?.probe(&position).map_err(CliError::input)?, args.json)?;
         return Ok(ExitCode::SUCCESS);
     }
-    super::books::probe(path, args, global, FORMAT)
+    super::books::probe(path, args, global, tabiya_chess::Format::Tree)
 }
 
 /// The Othello position of `--moves f5 d6 …` from the start, forced passes put in.

@@ -93,15 +93,7 @@ pub fn read_comments(bytes: &[u8]) -> (Vec<Comment>, Vec<Diagnostic>) {
     let mut comments: Vec<Comment> = Vec::new();
     let mut findings = Vec::new();
     let mut open = false;
-    let mut offset = 0u64;
-    for (line_index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
-        let at = Location {
-            file: None,
-            offset: Some(offset),
-            unit: tabiya_io::Unit::Line,
-            number: Some(line_index as u64 + 1),
-        };
-        offset += raw.len() as u64 + 1;
+    for (at, raw) in tabiya_io::located_lines(bytes.split(|&b| b == b'\n')) {
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
         if raw.is_empty() && !open || raw == [0x1A] {
             continue;

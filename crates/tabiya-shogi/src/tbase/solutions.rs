@@ -41,15 +41,7 @@ pub fn read_solutions(bytes: &[u8]) -> (Vec<Solution>, Vec<Diagnostic>) {
     let mut solutions: Vec<Solution> = Vec::new();
     let mut findings = Vec::new();
     let mut continued = false;
-    let mut offset = 0u64;
-    for (line_index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
-        let at = Location {
-            file: None,
-            offset: Some(offset),
-            unit: tabiya_io::Unit::Line,
-            number: Some(line_index as u64 + 1),
-        };
-        offset += raw.len() as u64 + 1;
+    for (at, raw) in tabiya_io::located_lines(bytes.split(|&b| b == b'\n')) {
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
         if raw.trim_ascii().is_empty() || raw == [0x1A] {
             continue;
@@ -120,7 +112,7 @@ pub fn read_solutions(bytes: &[u8]) -> (Vec<Solution>, Vec<Diagnostic>) {
         }
     }
     if continued {
-        let at = Location::at(offset.saturating_sub(1));
+        let at = Location::at(bytes.len() as u64);
         findings.push(Diagnostic::error(
             "tbase.tjn_continuation",
             at,
