@@ -386,8 +386,9 @@ impl<R: Read> Decoder<R> {
 pub fn encode_position<const K: usize>(out: &mut Vec<u8>, key: &[u8; K], moves: &[TreeMove]) {
     out.extend_from_slice(key);
     push_varint(out, moves.len() as u64);
+    let mut bytes = MoveBytes::default();
     for m in moves {
-        let mut bytes = MoveBytes::default();
+        bytes.len = 0;
         bytes.varint(u64::from(m.code));
         for n in [
             m.games,
@@ -422,22 +423,26 @@ pub fn encode_position<const K: usize>(out: &mut Vec<u8>, key: &[u8; K], moves: 
 const MOVE_BYTES: usize = 3 + 10 * 10 + 2 + TOP_GAMES * 13;
 
 /// A move's record gathered on the stack and appended to the position's at once: a byte
-/// written here is a store, where a push onto the vector checks its room each time.
+/// written here is a store, where a push onto the vector checks its room each time. Its 256
+/// bytes are more than a record takes, so that a `u8` length is always a place in it: no bounds
+/// check either.
 struct MoveBytes {
-    bytes: [u8; MOVE_BYTES],
-    len: usize,
+    bytes: [u8; 256],
+    len: u8,
 }
+
+const _: () = assert!(MOVE_BYTES < 256, "a move's record fits in MoveBytes, its length in a u8");
 
 impl Default for MoveBytes {
     fn default() -> MoveBytes {
-        MoveBytes { bytes: [0; MOVE_BYTES], len: 0 }
+        MoveBytes { bytes: [0; 256], len: 0 }
     }
 }
 
 impl MoveBytes {
     #[inline(always)]
     fn byte(&mut self, byte: u8) {
-        self.bytes[self.len] = byte;
+        self.bytes[usize::from(self.len)] = byte;
         self.len += 1;
     }
 
@@ -447,7 +452,7 @@ impl MoveBytes {
     }
 
     fn written(&self) -> &[u8] {
-        &self.bytes[..self.len]
+        &self.bytes[..usize::from(self.len)]
     }
 }
 

@@ -160,8 +160,6 @@ impl<const K: usize> RunBuilder<K> {
     /// core, a range of consecutive keys on each, handing them to `write` in key order on this
     /// thread's side while the next ranges are encoded.
     fn drain(&mut self, mut write: impl FnMut(&Encoded<K>) -> io::Result<()> + Send) -> io::Result<()> {
-        // A position's occurrences stay in the order they were played (by their places), so
-        // its moves come out in the order first played (record.rs).
         self.occurrences.sort();
         let ranges: Vec<_> = self.occurrences.slices().flat_map(position_ranges).collect();
         let facts = &self.facts;
@@ -283,9 +281,9 @@ fn position_ranges<const K: usize>(occurrences: &[Occurrence<K>]) -> Vec<&[Occur
     ranges
 }
 
-/// Adds up sorted occurrences by position and move, handing each position with its moves to
-/// `emit`; `moves` is room kept between calls (the first `used` are the position's, the others
-/// wait to be used again).
+/// Adds up sorted occurrences by position and move, handing each position with its moves in
+/// the order first played (record.rs) to `emit`; `moves` is room kept between calls (the first
+/// `used` are the position's, the others wait to be used again).
 fn add_up<const K: usize>(
     occurrences: &[Occurrence<K>],
     facts: &[Facts],
@@ -293,18 +291,35 @@ fn add_up<const K: usize>(
     mut emit: impl FnMut(&[u8; K], &mut [TreeMove]) -> io::Result<()>,
 ) -> io::Result<()> {
     let mut used = 0;
+    // The first place of each of the position's moves: the sort leaves a position's
+    // occurrences in any order.
+    let mut firsts = vec![0u32; moves.len()];
     for (i, o) in occurrences.iter().enumerate() {
-        match moves[..used].iter_mut().find(|m| m.code == o.code) {
-            Some(known) => known.count(&o.played(facts)),
+        match moves[..used].iter().position(|m| m.code == o.code) {
+            Some(known) => {
+                moves[known].count(&o.played(facts));
+                firsts[known] = firsts[known].min(o.seq);
+            }
             None => {
                 if used == moves.len() {
                     moves.push(TreeMove::default());
+                    firsts.push(0);
                 }
                 moves[used].restart(&o.played(facts));
+                firsts[used] = o.seq;
                 used += 1;
             }
         }
         if occurrences.get(i + 1).is_none_or(|next| next.key != o.key) {
+            // Most positions have one move; those with more, a few: an insertion sort.
+            for j in 1..used {
+                let mut at = j;
+                while at > 0 && firsts[at - 1] > firsts[at] {
+                    firsts.swap(at - 1, at);
+                    moves.swap(at - 1, at);
+                    at -= 1;
+                }
+            }
             emit(&o.key, &mut moves[..used])?;
             used = 0;
         }

@@ -1,13 +1,14 @@
 //! The builder's occurrences and their sort: each occurrence goes, as it is pushed, into one of
 //! 256 buckets by its key's first byte (the first pass of a radix sort, done on the way in, so
 //! no single thread goes over all of them once more at the end); the buckets are then sorted
-//! each on its own core, largest first, by the rest of the key and then by place.
+//! each on its own core, largest first, by the rest of the key. A position's occurrences come
+//! out in no particular order: their places say which move was played first (runs.rs).
 
 use rayon::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
 
 /// A move of a game where it was played: the key, the move's code, what the run's table of
 /// facts holds of the game for the mover (runs.rs), and its place among the run's occurrences,
-/// which keeps the order they were played in through an unstable sort. 36 bytes with a 26-byte
+/// which tells the order a position's moves were first played in. 36 bytes with a 26-byte
 /// key: the sort moves them, so the game's fields are not repeated beside every move.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Occurrence<const K: usize> {
@@ -47,12 +48,12 @@ impl<const K: usize> Buckets<K> {
         self.len += 1;
     }
 
-    /// Sorts by key, then place, the buckets on every core (the largest first, so that the
-    /// last to finish is a small one).
+    /// Sorts by key, the buckets on every core (the largest first, so that the last to finish
+    /// is a small one).
     pub(super) fn sort(&mut self) {
         let mut buckets: Vec<&mut Vec<Occurrence<K>>> = self.buckets.iter_mut().filter(|b| b.len() > 1).collect();
         buckets.sort_unstable_by_key(|b| std::cmp::Reverse(b.len()));
-        buckets.into_par_iter().with_max_len(1).for_each(|bucket| sort_by_key_and_place(bucket, 1));
+        buckets.into_par_iter().with_max_len(1).for_each(|bucket| sort_by_key(bucket, 1));
     }
 
     /// The buckets in key order (sorted once [`Buckets::sort`] has run).
@@ -98,16 +99,20 @@ const SMALL_SORT: usize = 64;
 /// Slices this long or longer have their buckets sorted on every core.
 const PARALLEL_SORT: usize = 1 << 14;
 
-/// Sorts occurrences whose keys agree before byte `byte` by key, then place: a radix sort on
-/// the key's bytes, most significant first (each byte's buckets counted, the occurrences swapped
-/// into them in place, each bucket sorted on the next byte), small slices and equal keys by
-/// comparison. Each byte is gone over once an occurrence: linear in the bytes of the keys,
-/// where a comparison sort goes over the leading bytes log n times.
-fn sort_by_key_and_place<const K: usize>(occurrences: &mut [Occurrence<K>], mut byte: usize) {
+/// Sorts occurrences whose keys agree before byte `byte` by key: a radix sort on the key's
+/// bytes, most significant first (each byte's buckets counted, the occurrences swapped into them
+/// in place, each bucket sorted on the next byte), small slices by comparison. Each byte is gone
+/// over once an occurrence: linear in the bytes of the keys, where a comparison sort goes over
+/// the leading bytes log n times. Occurrences of one key are left in any order: the openings'
+/// positions, played in thousands of games, are not sorted by place nor counted byte by byte.
+fn sort_by_key<const K: usize>(occurrences: &mut [Occurrence<K>], mut byte: usize) {
+    if occurrences.iter().all(|o| compare_keys(&o.key, &occurrences[0].key).is_eq()) {
+        return;
+    }
     let mut counts = [0usize; 256];
     loop {
-        if occurrences.len() <= SMALL_SORT || byte >= K {
-            occurrences.sort_unstable_by(|a, b| compare_keys(&a.key, &b.key).then(a.seq.cmp(&b.seq)));
+        if occurrences.len() <= SMALL_SORT {
+            occurrences.sort_unstable_by(|a, b| compare_keys(&a.key, &b.key));
             return;
         }
         counts.fill(0);
@@ -148,9 +153,9 @@ fn sort_by_key_and_place<const K: usize>(occurrences: &mut [Occurrence<K>], mut 
         }
     }
     if parallel {
-        buckets.into_par_iter().for_each(|bucket| sort_by_key_and_place(bucket, byte + 1));
+        buckets.into_par_iter().for_each(|bucket| sort_by_key(bucket, byte + 1));
     } else {
-        buckets.into_iter().for_each(|bucket| sort_by_key_and_place(bucket, byte + 1));
+        buckets.into_iter().for_each(|bucket| sort_by_key(bucket, byte + 1));
     }
 }
 
@@ -158,9 +163,9 @@ fn sort_by_key_and_place<const K: usize>(occurrences: &mut [Occurrence<K>], mut 
 mod tests {
     use super::*;
 
-    /// The buckets and the radix sort put occurrences in the order the standard library's sort
-    /// gives them by key and place: keys drawn from few byte values, so that buckets nest deep,
-    /// keys repeat (ties broken by place) and some slices are all one byte.
+    /// The buckets and the radix sort put occurrences in the order of their keys as the
+    /// standard library's sort gives it, each occurrence once: keys drawn from few byte values,
+    /// so that buckets nest deep, keys repeat and some slices are all one byte.
     #[test]
     fn radix_sort_orders_as_a_comparison_sort() {
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
@@ -188,7 +193,11 @@ mod tests {
             let mut expected: Vec<([u8; 5], u32, u16)> =
                 pushed.iter().enumerate().map(|(seq, &(key, code))| (key, seq as u32, code)).collect();
             expected.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-            let places: Vec<([u8; 5], u32, u16)> = sorted.iter().map(|o| (o.key, o.seq, o.code)).collect();
+            let keys: Vec<[u8; 5]> = sorted.iter().map(|o| o.key).collect();
+            assert_eq!(keys, expected.iter().map(|e| e.0).collect::<Vec<_>>(), "{len} keys of {spread} byte values");
+            // Within a key in any order: by place, they are the occurrences pushed.
+            let mut places: Vec<([u8; 5], u32, u16)> = sorted.iter().map(|o| (o.key, o.seq, o.code)).collect();
+            places.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
             assert_eq!(places, expected, "{len} keys of {spread} byte values");
             assert_eq!(buckets.len(), len);
         }
