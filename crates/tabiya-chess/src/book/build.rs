@@ -922,31 +922,8 @@ fn build_streamed<T: Send>(
     piece: usize,
     finish: impl FnOnce(&[BookBuilder]) -> Vec<T>,
 ) -> io::Result<GamesBuild<Vec<T>>> {
-    let built =
-        engine::walk_stream(input, &walk_options(options), piece, |games| build_piece(games, options), merge_pieces)?;
+    let built = engine::walk_stream(input, &walk_options(options), piece, |games| build_piece(games, options))?;
     Ok(finish_pieces(built, finish))
-}
-
-/// Two consecutive pieces' builds ([`build_piece`]) as the one piece of both would be, for
-/// [`engine::walk_stream`]: the sorted occurrences merged, the counts added. Only occurrences
-/// carrying their moves merge: orders point into each builder's own moves, and such builders
-/// (books with positions) stay apart.
-fn merge_pieces(
-    (earlier, earlier_counts): &(BookBuilder, GamesBuild<()>),
-    (later, later_counts): &(BookBuilder, GamesBuild<()>),
-) -> Option<(BookBuilder, GamesBuild<()>)> {
-    let (Occurrences::Moves(first), Occurrences::Moves(second)) = (&earlier.occurrences, &later.occurrences) else {
-        return None;
-    };
-    let counts = earlier_counts.counts().merge(later_counts.counts());
-    let occurrences = Occurrences::Moves(engine::merge_runs(first, second));
-    let merged = BookBuilder {
-        options: earlier.options.clone(),
-        occurrences,
-        summary: counts.summary,
-        ..BookBuilder::default()
-    };
-    Some((merged, counts))
 }
 
 fn walk_options(options: &BuildOptions) -> WalkOptions {

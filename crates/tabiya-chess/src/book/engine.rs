@@ -10,7 +10,6 @@
 //! too, with the first game and the games ending there (`kvetka::record`). The two cannot be
 //! one count byte for byte, so they share this engine, not the record.
 
-use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::sync::Mutex;
@@ -334,78 +333,21 @@ pub(crate) const STREAM_PIECE: usize = 16 << 20;
 /// `walk` makes of each piece is returned in the order of the text, as `walk_pieces` returns
 /// it, and the offsets of the games count from the stream's start. A read error ends the
 /// reading: it is returned once the pieces already read are walked.
-///
-/// While the stream goes on, this thread also merges what consecutive pieces made, as
-/// `merge(earlier, later)` does (`None`: they cannot be merged, and are kept apart), whenever
-/// the earlier one comes from no more text than the later: the pieces made so far become a few
-/// runs of which each is at least as long as all that follow it, each piece's records merged a
-/// logarithm of the stream's length times. A stream makes fewer runs for the final merge to
-/// take every key from (the pieces of a ×8 copy of the medium file were fifteen runs, and the
-/// final merge cost 0.3 CPU s more than for the two of the same file in memory); merges would
-/// be waited for once the stream has ended, so the pieces handed on after that are kept apart.
 pub(crate) fn walk_stream<T: Send>(
     input: &mut dyn Read,
     options: &WalkOptions,
     piece: usize,
     walk: impl Fn(PgnWalk<'_>) -> T + Sync,
-    merge: impl Fn(&T, &T) -> Option<T>,
 ) -> io::Result<Vec<T>> {
     let threads = rayon::current_num_threads();
     let pieces = Pieces { piece, threads, ahead: threads + 1 };
-    let ended = Cell::new(false);
-    let mut input = EndSeen { input, ended: &ended };
-    // What each piece or merge made, with the bytes of text it comes from.
-    let mut made: Vec<(T, usize)> = Vec::new();
-    let walk = |text: &[u8], offset: u64| (walk(PgnWalk::at_offset(text, offset, options.clone())), text.len());
-    walk_in_order(PieceInput::Stream(&mut input), &pieces, walk, |walked| {
+    let mut made = Vec::new();
+    let walk = |text: &[u8], offset: u64| walk(PgnWalk::at_offset(text, offset, options.clone()));
+    walk_in_order(PieceInput::Stream(input), &pieces, walk, |walked| {
         made.push(walked);
-        while !ended.get()
-            && let [.., (earlier, earlier_text), (later, later_text)] = &made[..]
-            && earlier_text <= later_text
-        {
-            let Some(merged) = merge(earlier, later) else { break };
-            let text = earlier_text + later_text;
-            made.truncate(made.len() - 2);
-            made.push((merged, text));
-        }
         true
     })?;
-    Ok(made.into_iter().map(|(made, _)| made).collect())
-}
-
-/// A stream that notes when it has ended (a read of some bytes gave none).
-struct EndSeen<'a> {
-    input: &'a mut dyn Read,
-    ended: &'a Cell<bool>,
-}
-
-impl Read for EndSeen<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let read = self.input.read(buf)?;
-        if read == 0 && !buf.is_empty() {
-            self.ended.set(true);
-        }
-        Ok(read)
-    }
-}
-
-/// Two runs sorted by key merged into one sorted run, `earlier`'s records of a key before
-/// `later`'s: the run one piece made of both runs' text would be.
-pub(crate) fn merge_runs<R: Keyed>(earlier: &[R], later: &[R]) -> Vec<R> {
-    let mut merged = Vec::with_capacity(earlier.len() + later.len());
-    let (mut earlier, mut later) = (earlier, later);
-    while let (Some(first), Some(second)) = (earlier.first(), later.first()) {
-        if second.key() < first.key() {
-            merged.push(*second);
-            later = &later[1..];
-        } else {
-            merged.push(*first);
-            earlier = &earlier[1..];
-        }
-    }
-    merged.extend_from_slice(earlier);
-    merged.extend_from_slice(later);
-    merged
+    Ok(made)
 }
 
 #[cfg(test)]
@@ -434,7 +376,7 @@ mod tests {
         let whole: Vec<_> = crate::pgn::walk_pieces(text, &options, 1, games).concat();
         assert_eq!(whole.len(), 12);
         for piece in [1, 50, 700, 5000, 1 << 20] {
-            let pieces = walk_stream(&mut &text[..], &options, piece, games, |_, _| None).unwrap();
+            let pieces = walk_stream(&mut &text[..], &options, piece, games).unwrap();
             assert_eq!(pieces.concat(), whole, "pieces of {piece} bytes");
             // Each piece but the last holds at least `piece` bytes; no game is cut.
             assert!(pieces.len() <= text.len().div_ceil(piece), "{piece}");

@@ -464,7 +464,7 @@ impl Builder {
     /// [`Builder::add_pgn_stream`], pieces of about `piece` bytes.
     fn add_pgn_stream_in_pieces(&mut self, path: &Path, input: &mut dyn Read, piece: usize) -> Result<(), KvetkaError> {
         let source = self.start_pgn(path)?;
-        let parts = engine::walk_stream(input, &source.walk, piece, |games| source.piece(games), |_, _| None);
+        let parts = engine::walk_stream(input, &source.walk, piece, |games| source.piece(games));
         self.absorb_all(parts.map_err(|e| KvetkaError::io(path, e))?)
     }
 
