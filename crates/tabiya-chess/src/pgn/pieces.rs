@@ -10,12 +10,10 @@
 //! copied; a stream is read into each piece's own buffer (only the unfinished game at its end
 //! is copied, to open the next piece), and the buffers are used again for the pieces after
 //! (fresh ones would be fresh pages to fault in). A stream's first pieces are small and grow
-//! to the size asked for, so that no walker waits long for its first text; its last two
-//! pieces are cut again into one part per walker, so that no walker is left alone with a whole
-//! piece at the end.
+//! to the size asked for, so that no walker waits long for its first text.
 
 use std::any::Any;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -118,18 +116,8 @@ pub fn walk_in_order<T: Send>(
         }
         drop(done);
         let mut order = InOrder { walked, waiting: BTreeMap::new(), next: 0, panic: None };
-        let mut cutter = Cutter {
-            input,
-            piece: pieces.piece,
-            threads: pieces.threads.max(1),
-            at: 0,
-            comments: Comments::default(),
-            rest: Vec::new(),
-            cut: 0,
-            held: VecDeque::new(),
-            ended: false,
-            failed: None,
-        };
+        let mut cutter =
+            Cutter { input, piece: pieces.piece, at: 0, comments: Comments::default(), rest: Vec::new(), cut: 0 };
         let (mut cut, mut ended) = (0u64, false);
         let result = loop {
             if ended && order.next == cut {
@@ -223,97 +211,44 @@ struct Cutter<'a> {
     at: u64,
     /// What cutting text in memory found out so far.
     comments: Comments,
-    /// The walkers: a stream's last two pieces are cut into this many parts each.
-    threads: usize,
     /// Read from a stream for the next piece: the game the last piece did not finish.
     rest: Vec<u8>,
-    /// The pieces read so far.
+    /// The pieces cut so far.
     cut: u32,
-    /// A stream's pieces read and not yet handed out, with their offsets: one is read ahead of
-    /// the one handed out, so that the end is known a piece early.
-    held: VecDeque<(Text<'a>, u64)>,
-    /// Whether the stream has ended.
-    ended: bool,
-    /// The read error that came after the pieces held, to be returned once they are handed out.
-    failed: Option<io::Error>,
 }
 
 impl<'a> Cutter<'a> {
     /// The next piece, its offset, and whether it is the last.
     fn next(&mut self, buffer: &mut impl FnMut() -> Vec<u8>) -> io::Result<(Text<'a>, u64, bool)> {
-        let input = match &mut self.input {
+        let offset = self.at;
+        let stream_piece = self.stream_piece();
+        let (text, last) = match &mut self.input {
             PieceInput::Bytes(bytes) => {
                 let bytes: &'a [u8] = bytes;
-                let start = self.at as usize;
+                let start = offset as usize;
                 let end = piece_end(bytes, start, self.piece, &mut self.comments);
-                self.at = end as u64;
-                return Ok((Text::Slice(&bytes[start..end]), start as u64, end == bytes.len()));
+                (Text::Slice(&bytes[start..end]), end == bytes.len())
             }
-            PieceInput::Stream(input) => &mut **input,
+            PieceInput::Stream(input) => {
+                let mut text = buffer();
+                text.clear();
+                text.append(&mut self.rest);
+                let ended = read_piece(*input, stream_piece, &mut text, &mut self.rest)?;
+                (Text::Buffer(text), ended)
+            }
         };
-        let mut ended_now = false;
-        while !self.ended && self.failed.is_none() && self.held.len() < 2 {
-            let mut text = buffer();
-            text.clear();
-            text.append(&mut self.rest);
-            match read_piece(input, Self::stream_piece(self.piece, self.cut), &mut text, &mut self.rest) {
-                Ok(ended) => (self.ended, ended_now) = (ended, ended),
-                // The pieces read before the error are handed out first.
-                Err(e) if !self.held.is_empty() => {
-                    self.failed = Some(e);
-                    break;
-                }
-                Err(e) => return Err(e),
-            }
-            let len = text.len() as u64;
-            self.held.push_back((Text::Buffer(text), self.at));
-            self.at += len;
-            self.cut += 1;
-        }
-        if ended_now {
-            self.cut_last_pieces();
-        }
-        match self.held.pop_front() {
-            Some((text, offset)) => Ok((text, offset, self.ended && self.held.is_empty())),
-            None => Err(self.failed.take().unwrap_or_else(|| io::Error::other("no piece left to cut"))),
-        }
+        self.at += text.bytes().len() as u64;
+        self.cut += 1;
+        Ok((text, offset, last))
     }
 
-    /// Cuts the stream's last pieces (held, read to the end) into one part per walker each, at
-    /// game starts: the walkers end the stream with parts of a piece, not one of them alone
-    /// with a whole piece while the others wait (up to 0.3 CPU s for a 16 MB piece of a
-    /// book build).
-    fn cut_last_pieces(&mut self) {
-        let mut parts = VecDeque::with_capacity(self.held.len() * self.threads);
-        for (text, offset) in self.held.drain(..) {
-            let Text::Buffer(mut buffer) = text else {
-                parts.push_back((text, offset));
-                continue;
-            };
-            let part = buffer.len().div_ceil(self.threads);
-            let mut comments = Comments::default();
-            let mut ends = vec![piece_end(&buffer, 0, part, &mut comments)];
-            while let Some(&start) = ends.last().filter(|&&end| end < buffer.len()) {
-                ends.push(piece_end(&buffer, start, part, &mut comments));
-            }
-            // The parts after the first are copied out; the first keeps the buffer.
-            for pair in ends.windows(2) {
-                parts.push_back((Text::Buffer(buffer[pair[0]..pair[1]].to_vec()), offset + pair[0] as u64));
-            }
-            buffer.truncate(ends[0]);
-            let after = parts.len() - (ends.len() - 1);
-            parts.insert(after, (Text::Buffer(buffer), offset));
-        }
-        self.held = parts;
-    }
-
-    /// The bytes the `cut`th piece of a stream holds at least: [`FIRST_STREAM_PIECE`], twice
-    /// as many for each piece after, up to the `piece` asked for. Reading (decoding) a stream's
-    /// piece takes time that text in memory does not: with pieces of the full size from the
-    /// start, the second walker would wait for two whole pieces to be read before it begins
-    /// (the 32 MB pieces of a book build are 0.1 s of zstd and 0.15 s of gzip each).
-    fn stream_piece(piece: usize, cut: u32) -> usize {
-        piece.min(1usize.checked_shl(cut).map_or(usize::MAX, |f| FIRST_STREAM_PIECE.saturating_mul(f)))
+    /// The bytes the next piece of a stream holds at least: [`FIRST_STREAM_PIECE`], twice as
+    /// many for each piece after, up to the piece asked for. Reading (decoding) a stream's piece
+    /// takes time that text in memory does not: with pieces of the full size from the start,
+    /// the second walker would wait for two whole pieces to be read before it begins (the
+    /// 32 MB pieces of a book build are 0.1 s of zstd and 0.15 s of gzip each).
+    fn stream_piece(&self) -> usize {
+        self.piece.min(1usize.checked_shl(self.cut).map_or(usize::MAX, |f| FIRST_STREAM_PIECE.saturating_mul(f)))
     }
 }
 
@@ -382,12 +317,9 @@ mod tests {
                 let (read, streamed) = games(PieceInput::Stream(&mut &text[..]), &pieces);
                 read.unwrap();
                 assert_eq!(streamed.concat(), whole, "a stream in pieces of {piece} bytes, {threads} threads");
-                // Only the last piece holds less than asked for; a stream's last two are cut
-                // again into a part per walker.
-                let most = text.len().div_ceil(piece);
-                assert!(sliced.len() <= most, "{piece}: {} pieces", sliced.len());
-                assert!(streamed.len() <= most + 2 * (threads - 1), "{piece}: {} pieces", streamed.len());
+                // No piece is empty, and only the last holds less than asked for.
                 for made in [&sliced, &streamed] {
+                    assert!(made.len() <= text.len().div_ceil(piece), "{piece}: {} pieces", made.len());
                     assert!(made.len() > 1 || piece >= text.len() / 2, "{piece}: {} pieces", made.len());
                 }
             }
@@ -417,14 +349,11 @@ mod tests {
         };
         let streamed = sizes(PieceInput::Stream(&mut &text[..]));
         // 1 MB, 2 MB, then the 4 MB asked for, each read and cut before the last game start
-        // in it (a game of the sample is shorter than 4 kB), and what is left; the last two,
-        // read when the stream ends, cut again at a game start into a part for each walker.
-        assert!((5..=6).contains(&streamed.len()), "{streamed:?}");
-        for (len, most) in streamed.iter().zip([1 << 20, 2 << 20]) {
+        // in it (a game of the sample is shorter than 4 kB), and what is left.
+        assert_eq!(streamed.len(), 4, "{streamed:?}");
+        for (len, most) in streamed.iter().zip([1 << 20, 2 << 20, 4 << 20]) {
             assert!((most - 4096..=most).contains(len), "{streamed:?}");
         }
-        assert!(((2 << 20) - 4096..(2 << 20) + 4096).contains(&streamed[2]), "{streamed:?}");
-        assert!(((4 << 20) - 4096..=4 << 20).contains(&(streamed[2] + streamed[3])), "{streamed:?}");
         assert_eq!(streamed.iter().sum::<usize>(), text.len());
         // Text in memory is cut at the size asked for from the start: nothing to wait for.
         assert_eq!(sizes(PieceInput::Bytes(&text)).len(), 2);
