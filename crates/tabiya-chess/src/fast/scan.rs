@@ -670,13 +670,14 @@ fn plain_movetext_end(text: &[u8], at: usize) -> Option<usize> {
 const STOP_BLOCK: usize = 32;
 
 /// Whether a block of movetext (and the byte after it) may hold where [`plain_movetext_end`]
-/// stops: a `[`, `{` or `;`, or a line break followed by a line break or `\r`.
+/// stops: a `[`, `{` or `;`, or a line break followed by a line break or `\r`. Loosely, in few
+/// operations a byte: `[`, `{`, `;` and ESC are the bytes that `| 0x60` makes `{`, and a line
+/// break followed by any byte up to `\r` (a tab, a control byte) is let through too; the byte
+/// reading of the block tells them apart.
 #[inline(always)]
 fn may_stop(block: &[u8; STOP_BLOCK + 1]) -> bool {
     let pairs = block[..STOP_BLOCK].iter().zip(&block[1..]);
-    pairs.fold(false, |found, (&byte, &next)| {
-        found | (byte == b'[') | (byte == b'{') | (byte == b';') | ((byte == b'\n') & ((next == b'\n') | (next == b'\r')))
-    })
+    pairs.fold(false, |found, (&byte, &next)| found | (byte | 0x60 == b'{') | ((byte == b'\n') & (next <= b'\r')))
 }
 
 /// Where a tag's name ends: its value's opening quote, or the line or the tag ending first.
