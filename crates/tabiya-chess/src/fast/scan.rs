@@ -628,51 +628,89 @@ impl<'t> Scanner<'t> {
 /// Where [`Scanner::skip_movetext`] stops in `text` from `at` when nothing before the next tag
 /// line can hide a line break (no `{` or `;`; a `%` line holds none): after the first line
 /// break followed by a blank line or by that tag line. `None` when a `{` or `;` comes first,
-/// or a `[` that starts no line: the walk line by line decides. One vector search for the
-/// first of `[`, `{` and `;` over the whole movetext and one for blank lines, instead of a
-/// `memchr3` call per line whose set-up cost more than the search on lines of 80 bytes.
+/// or a `[` that starts no line: the walk line by line decides.
+///
+/// One pass over the movetext, a block of [`STOP_BLOCK`] bytes at a time: a block holds none
+/// of those bytes and no line break followed by one or by `\r` (a CRLF blank line) in most
+/// games, and the look at a whole block, without an early exit, compiles to vector compares.
+/// Only the block where something stops is read byte by byte. (Three vector searches, one for
+/// `[`, `{` and `;` and one for each kind of blank line, each cost a set-up per game.)
 #[inline]
 fn plain_movetext_end(text: &[u8], at: usize) -> Option<usize> {
-    use memchr::memmem::Finder;
-    use std::sync::LazyLock;
-    // A line break and the start of an empty line, LF or CRLF: one needle of two bytes each,
-    // which only blank lines match (a CRLF line ends `\r\n`, not `\n\r`).
-    static BLANK_LINE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\n\n"));
-    static BLANK_CRLF_LINE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\n\r"));
     let rest = text.get(at..)?;
-    // Up to the tag line, its line break included (the walk stops at its `[`), or the whole rest.
-    let scope = match memchr::memchr3(b'[', b'{', b';', rest) {
-        None => rest,
-        Some(tag) if rest[tag] == b'[' && tag > 0 && rest[tag - 1] == b'\n' => &rest[..tag],
-        Some(_) => return None,
-    };
-    // The walk stops on a blank line's second line break (after the `\r` of CRLF); it reads a
-    // line break and `\r` not followed by a line break as movetext.
-    let blank = BLANK_LINE.find(scope).map(|line| line + 1);
-    let mut blank_crlf = None;
     let mut from = 0;
-    while let Some(line) = BLANK_CRLF_LINE.find(&scope[from..]).map(|line| from + line) {
-        if scope.get(line + 2) == Some(&b'\n') {
-            blank_crlf = Some(line + 2);
-            break;
+    loop {
+        while let Some(block) = rest.get(from..from + STOP_BLOCK + 1) {
+            if may_stop(block.try_into().expect("a block and the byte after it")) {
+                break;
+            }
+            from += STOP_BLOCK;
         }
-        from = line + 2;
+        let to = (from + STOP_BLOCK).min(rest.len());
+        for i in from..to {
+            match (rest[i], rest.get(i + 1), rest.get(i + 2)) {
+                // The tag line ending the movetext: the walk stops at its `[`.
+                (b'[', ..) if i > 0 && rest[i - 1] == b'\n' => return Some(at + i),
+                (b'[' | b'{' | b';', ..) => return None,
+                // A blank line: the walk stops on its second line break (after the `\r` of CRLF);
+                // it reads a line break and `\r` not followed by a line break as movetext.
+                (b'\n', Some(b'\n'), _) => return Some(at + i + 1),
+                (b'\n', Some(b'\r'), Some(b'\n')) => return Some(at + i + 2),
+                _ => {}
+            }
+        }
+        if to == rest.len() {
+            return Some(text.len());
+        }
+        from = to;
     }
-    Some(at + blank.into_iter().chain(blank_crlf).min().unwrap_or(scope.len()))
+}
+
+/// Bytes [`plain_movetext_end`] looks at together.
+const STOP_BLOCK: usize = 32;
+
+/// Whether a block of movetext (and the byte after it) may hold where [`plain_movetext_end`]
+/// stops: a `[`, `{` or `;`, or a line break followed by a line break or `\r`. Loosely, in few
+/// operations a byte: `[`, `{`, `;` and ESC are the bytes that `| 0x60` makes `{`, and a line
+/// break followed by any byte up to `\r` (a tab, a control byte) is let through too; the byte
+/// reading of the block tells them apart.
+#[inline(always)]
+fn may_stop(block: &[u8; STOP_BLOCK + 1]) -> bool {
+    let pairs = block[..STOP_BLOCK].iter().zip(&block[1..]);
+    pairs.fold(false, |found, (&byte, &next)| found | (byte | 0x60 == b'{') | ((byte == b'\n') & (next <= b'\r')))
 }
 
 /// Where a tag's name ends: its value's opening quote, or the line or the tag ending first.
-static TAG_NAME_ENDS: [bool; 256] = byte_set(b"\"\n]");
+const TAG_NAME_ENDS: [u8; 3] = *b"\"\n]";
 
 /// Where a tag value's reading stops: an escape, a quote, the line end.
-static TAG_VALUE_STOPS: [bool; 256] = byte_set(b"\\\"\n");
+const TAG_VALUE_STOPS: [u8; 3] = *b"\\\"\n";
 
-/// The first byte of `rest` in `stops`. A plain loop rather than `memchr3`: tag names and
-/// values are a few bytes long, where the call and set-up of a vector search cost more than
-/// the search (a quarter of `select`'s CPU went to them on a file of ordinary games).
+/// The first byte of `rest` among `stops`, looked for eight bytes at a time in a `u64` (a
+/// tag's name or value is one or two words). Neither `memchr3`, whose call and set-up cost
+/// more than the search on a few bytes (a quarter of `select`'s CPU went to them on a file of
+/// ordinary games), nor a byte loop, four instructions a byte.
 #[inline]
-fn find_in_line(rest: &[u8], stops: &[bool; 256]) -> Option<usize> {
-    rest.iter().position(|&b| stops[usize::from(b)])
+fn find_in_line(rest: &[u8], stops: &[u8; 3]) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGHS: u64 = ONES << 7;
+    // The high bit of each byte equal to `stop`: exact up to the first such byte, which is all
+    // that is read (a byte after an equal one may be marked too, by the borrow).
+    let equal = |word: u64, stop: u8| {
+        let x = word ^ (ONES * u64::from(stop));
+        x.wrapping_sub(ONES) & !x & HIGHS
+    };
+    let mut words = rest.chunks_exact(8);
+    for (n, word) in words.by_ref().enumerate() {
+        let word = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+        let found = equal(word, stops[0]) | equal(word, stops[1]) | equal(word, stops[2]);
+        if found != 0 {
+            return Some(8 * n + found.trailing_zeros() as usize / 8);
+        }
+    }
+    let tail = words.remainder();
+    let at = tail.iter().position(|b| stops.contains(b))?;
+    Some(rest.len() - tail.len() + at)
 }
 
 /// Whether a tag value's quote followed by `rest` closes it: spaces, then `]` or a line end.
@@ -1000,14 +1038,36 @@ mod tests {
     fn skipping_plain_movetext_stops_where_the_walk_does() {
         let bytes = b"\n\n\n\r[[{};%e4 1-0";
         let mut rng = Xorshift::new(0x5e1ec7);
-        for _ in 0..20_000 {
-            let text: Vec<u8> = (0..rng.below(24)).map(|_| bytes[rng.below(bytes.len())]).collect();
+        for round in 0..20_000 {
+            // Short texts of those bytes, and long ones of mostly plain bytes, whose stops fall
+            // in any block and across blocks.
+            let (len, plain) = if round % 2 == 0 { (rng.below(24), 0) } else { (rng.below(150), 12) };
+            let byte = |rng: &mut Xorshift| match rng.below(plain + 1) {
+                0 => bytes[rng.below(bytes.len())],
+                _ => b"e4 Nf3 1. "[rng.below(10)],
+            };
+            let text: Vec<u8> = (0..len).map(|_| byte(&mut rng)).collect();
             for at in 0..=text.len() {
                 let mut walked = Scanner::new(&text, at, false);
                 let by_lines = walked.skip_movetext_by_lines();
                 let mut skipped = Scanner::new(&text, at, false);
                 assert_eq!(skipped.skip_movetext(), by_lines, "{text:?} from {at}");
                 assert_eq!(skipped.at, walked.at, "{text:?} from {at}");
+            }
+        }
+    }
+
+    /// The word-at-a-time search finds the first stop byte, as a byte loop does, in texts of
+    /// every length, with stops anywhere (bytes with the high bit set and 0x01 included, where
+    /// a word's borrow could mislead it).
+    #[test]
+    fn tag_stops_found_word_by_word_are_the_first() {
+        let bytes = b"\\\"\n]\x01\x80\xff\x00aZ \x22";
+        let mut rng = Xorshift::new(0x7a65);
+        for _ in 0..20_000 {
+            let text: Vec<u8> = (0..rng.below(40)).map(|_| bytes[rng.below(bytes.len())]).collect();
+            for stops in [&TAG_NAME_ENDS, &TAG_VALUE_STOPS] {
+                assert_eq!(find_in_line(&text, stops), text.iter().position(|b| stops.contains(b)), "{text:?}");
             }
         }
     }
