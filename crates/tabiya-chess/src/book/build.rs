@@ -155,34 +155,34 @@ impl Default for Occurrences {
 }
 
 /// Sorts occurrences by key, equal keys staying in the order they were appended (a stable
-/// sort by key): they are copied into 4,096 buckets by the
-/// top 12 bits of their keys (a sequential read and 4,096 sequential writes, each independent
-/// of the others: moving them in place instead is a chain of dependent cache misses, slower by
-/// a third), each bucket of more than 256, small enough for the cache, into 256 by the next 8
-/// bits, and what is left sorted by key. Both copies keep the order, so the many occurrences of an opening
-/// position need no sorting.
+/// sort by key): they are copied into 256 buckets by the top 8 bits of their keys (a
+/// sequential read and 256 sequential writes, each independent of the others: moving them in
+/// place instead is a chain of dependent cache misses, slower by a third; 4,096 buckets are
+/// more pages written at once than the TLB holds, a page walk on nearly every write), each
+/// bucket, small enough for the cache, into as many by the next bits as make runs of about
+/// two, and what is left sorted by key. Both copies keep the order, so the many occurrences of
+/// an opening position need no sorting.
 fn sort_by_key_keeping_order<P: Copy>(occurrences: &mut [Occurrence<P>]) {
-    const OUTER: u32 = 12;
-    const INNER: u32 = 8;
-    let mut outer = vec![0; (1 << OUTER) + 1];
+    const OUTER: u32 = 8;
+    const MOST_INNER: u32 = 12;
+    let mut outer = [0; (1 << OUTER) + 1];
     let unsorted = occurrences.to_vec();
     distribute(&unsorted, occurrences, 64 - OUTER, &mut outer);
     drop(unsorted);
-    let mut inner = [0; (1 << INNER) + 1];
+    let mut inner = vec![0; (1 << MOST_INNER) + 1];
     let mut scratch = Vec::new();
     for bucket in outer.windows(2) {
         let bucket = &mut occurrences[bucket[0]..bucket[1]];
-        // A bucket of fewer occurrences than inner buckets is sorted whole: counting into 256
-        // buckets and visiting each cost more than the sort (on a piece of a book build most
-        // buckets hold 20 to 100 occurrences: 11 % fewer instructions in the 40-ply Polyglot build,
-        // 3 % at full depth, callgrind).
-        if bucket.len() <= 1 << INNER {
+        // Runs of about two are sorted at a glance; a bucket of fewer than four is sorted whole.
+        let bits = (bucket.len() / 2).checked_ilog2().unwrap_or(0).min(MOST_INNER);
+        if bits == 0 {
             sort_run(bucket);
             continue;
         }
+        let inner = &mut inner[..(1 << bits) + 1];
         scratch.clear();
         scratch.extend_from_slice(bucket);
-        distribute(&scratch, bucket, 64 - OUTER - INNER, &mut inner);
+        distribute(&scratch, bucket, 64 - OUTER - bits, inner);
         for run in inner.windows(2) {
             sort_run(&mut bucket[run[0]..run[1]]);
         }
