@@ -168,16 +168,11 @@ impl PreparedGame {
         result: GameResult,
         moves: Result<Vec<(PositionKey, u16)>, Leftout>,
     ) -> PreparedGame {
-        let mut details = Vec::with_capacity(128);
-        write_game_details(&mut details, &tag, result).expect("a Vec takes every write");
         let elo = |name| rating(tag(name).as_deref().map(Text::as_bytes));
-        PreparedGame {
-            details,
-            ratings: (elo("WhiteElo"), elo("BlackElo")),
-            year: year(tag("Date").as_deref().map(Text::as_bytes)),
-            result,
-            moves,
-        }
+        let ratings = (elo("WhiteElo"), elo("BlackElo"));
+        let mut details = Vec::with_capacity(128);
+        write_game_details(&mut details, &tag, ratings, result).expect("a Vec takes every write");
+        PreparedGame { details, ratings, year: year(tag("Date").as_deref().map(Text::as_bytes)), result, moves }
     }
 }
 

@@ -70,11 +70,12 @@ const TEXT_TAGS: [&str; 5] = ["White", "Black", "Date", "Event", "Site"];
 
 /// Writes one game's record but for its number in its source, which goes before it (a varint):
 /// the tags of [`TEXT_TAGS`] as bytes (`tag` gives a tag's value by name: a [`Game`](crate::game::Game)'s, or a
-/// walked game's read in place), both ratings, the result. Made on a reading thread, before the
-/// number is known.
+/// walked game's read in place), both `ratings` (White's, Black's: [`rating`] of their tags), the
+/// result. Made on a reading thread, before the number is known.
 pub fn write_game_details<'t>(
     out: &mut impl Write,
     tag: impl Fn(&str) -> Option<Cow<'t, Text>>,
+    ratings: (u16, u16),
     result: GameResult,
 ) -> io::Result<()> {
     for name in TEXT_TAGS {
@@ -83,8 +84,8 @@ pub fn write_game_details<'t>(
         write_varint(out, value.len() as u64)?;
         out.write_all(value)?;
     }
-    for name in ["WhiteElo", "BlackElo"] {
-        write_varint(out, u64::from(rating(tag(name).as_deref().map(Text::as_bytes))))?;
+    for rating in [ratings.0, ratings.1] {
+        write_varint(out, u64::from(rating))?;
     }
     out.write_all(&[result_byte(result)])
 }
