@@ -63,10 +63,27 @@ impl Text {
         self.0.is_empty()
     }
 
-    /// The text without the ASCII white space (space, tab, CR, LF, vertical tab, form feed) at
-    /// either end.
+    /// The text without the ASCII white space (space, tab, CR, LF, form feed) at either end.
     pub fn trim(&self) -> &Text {
         Text::new(self.0.trim_ascii())
+    }
+
+    /// The text as a rating (a `WhiteElo` or `BlackElo` tag): a decimal number, an optional
+    /// `+` before it, ASCII white space around it. `None` when it is anything else or does not
+    /// fit 32 bits. The one rule of every reader of ratings (books, trees, `select`, `info`,
+    /// Arrow), so that a game has the same rating wherever it is counted.
+    ///
+    /// ```
+    /// use tabiya_chess::text::Text;
+    ///
+    /// assert_eq!(Text::new(" 2850\t").rating(), Some(2850));
+    /// assert_eq!(Text::new("+2850").rating(), Some(2850));
+    /// assert_eq!(Text::new("2850?").rating(), None);
+    /// assert_eq!(Text::new("-5").rating(), None);
+    /// assert_eq!(Text::new("2850\u{a0}").rating(), None);
+    /// ```
+    pub fn rating(&self) -> Option<u32> {
+        self.trim().to_str()?.parse().ok()
     }
 }
 

@@ -24,6 +24,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Color, EnPassantMode, Position};
 use tabiya_chess::book::position_key;
 use tabiya_chess::game::{Game, GameResult, pass};
+use tabiya_chess::text::Text;
 use tabiya_chess::tree::{KEY_BYTES, PositionKey};
 
 use super::games::uci;
@@ -74,11 +75,7 @@ impl GameMoves {
     /// Replays the main line of `game`; the FEN of each position `with_fen`. A game whose
     /// start position is not legal chess has no moves here (its moves could not be read).
     pub fn new(game: &Game, with_fen: bool) -> GameMoves {
-        // Tag values are read as bytes (the model's text may be any bytes).
-        let rating = |name| {
-            let value = game.tag(name).map(|v| v.as_bytes()).and_then(|v| std::str::from_utf8(v).ok());
-            value.and_then(|v| v.trim().parse::<i32>().ok())
-        };
+        let rating = |name| game.tag(name).and_then(Text::rating).and_then(|r| i32::try_from(r).ok());
         let mut moves =
             GameMoves { result: game.result, elo: [rating("WhiteElo"), rating("BlackElo")], ..GameMoves::default() };
         let Ok(mut pos) = game.start_position() else { return moves };

@@ -31,9 +31,9 @@ impl EloFilter {
     }
 }
 
-/// A rating tag's value; 0 when missing or not a number.
+/// A rating tag's value; 0 when missing or not a rating ([`Text::rating`]).
 fn rating(value: Option<Cow<'_, Text>>) -> u32 {
-    value.and_then(|v| v.trim().to_str()?.parse().ok()).unwrap_or(0)
+    value.and_then(|v| v.rating()).unwrap_or(0)
 }
 
 #[cfg(test)]

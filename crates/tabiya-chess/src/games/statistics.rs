@@ -10,6 +10,7 @@ use crate::game::{Game, GameResult};
 use crate::scid::Database;
 use crate::scid::fields::Eco;
 use crate::scid::names::NameType;
+use crate::text::Text;
 
 /// Names of each kind shown: the most frequent first.
 pub const TOP: usize = 10;
@@ -23,9 +24,9 @@ fn outcome(result: GameResult) -> Outcome {
     }
 }
 
-/// A rating tag's value, 0 when absent or not a number.
+/// A rating tag's value, 0 when absent or not a rating ([`Text::rating`]).
 fn rating(game: &Game, tag: &str) -> u32 {
-    game.tag(tag).and_then(|t| String::from_utf8_lossy(t.as_bytes()).trim().parse().ok()).unwrap_or(0)
+    game.tag(tag).and_then(Text::rating).unwrap_or(0)
 }
 
 /// Counts one game; `eco` is its opening when it has no `ECO` tag (classified on the thread

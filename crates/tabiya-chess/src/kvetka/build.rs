@@ -339,7 +339,7 @@ impl Builder {
             return Ok(None);
         }
         // The .ksf keeps ratings in 16 bits.
-        let elo = |name| tag(name).and_then(|v| v.trim().to_str()?.parse::<u16>().ok()).unwrap_or(0);
+        let elo = |name| tag(name).and_then(|v| v.rating()).and_then(|r| u16::try_from(r).ok()).unwrap_or(0);
         let (white_elo, black_elo) = (elo("WhiteElo"), elo("BlackElo"));
         if self.header.references() {
             let Some(source) = self.sources.last_mut() else {

@@ -168,7 +168,7 @@ impl PreparedGame {
         result: GameResult,
         moves: Result<Vec<(PositionKey, u16)>, Leftout>,
     ) -> PreparedGame {
-        let elo = |name| rating(tag(name).as_deref().map(Text::as_bytes));
+        let elo = |name| rating(tag(name).as_deref());
         let ratings = (elo("WhiteElo"), elo("BlackElo"));
         let mut details = Vec::with_capacity(128);
         write_game_details(&mut details, &tag, ratings, result).expect("a Vec takes every write");

@@ -37,9 +37,10 @@ pub struct GameRef {
     pub site: String,
 }
 
-/// A rating tag as a number: 0 when missing, not a number or out of range.
-pub fn rating(value: Option<&[u8]>) -> u16 {
-    value.and_then(|v| std::str::from_utf8(v).ok()).and_then(|v| v.trim().parse().ok()).unwrap_or(0)
+/// A rating tag as the tree keeps it: 0 when missing, not a rating ([`Text::rating`]) or over
+/// 16 bits.
+pub fn rating(value: Option<&Text>) -> u16 {
+    value.and_then(Text::rating).and_then(|r| u16::try_from(r).ok()).unwrap_or(0)
 }
 
 /// The year of a Date tag (`1998.??.??`): 0 when unknown.
@@ -113,8 +114,8 @@ mod tests {
         assert_eq!(year(Some(b"1998.??.??")), 1998);
         assert_eq!(year(Some(b"????.??.??")), 0);
         assert_eq!(year(Some(b"98")), 0);
-        assert_eq!(rating(Some(b" 2700 ")), 2700);
-        assert_eq!(rating(Some(b"99999")), 0);
+        assert_eq!(rating(Some(Text::new(" 2700 "))), 2700);
+        assert_eq!(rating(Some(Text::new("99999"))), 0);
         assert_eq!(rating(None), 0);
     }
 }

@@ -11,6 +11,7 @@ use shakmaty::{Chess, Move, Position};
 
 use super::{GameFilter, TagView};
 use crate::game::{Game, GameResult};
+use crate::text::Text;
 
 /// A range of values, both ends included, either open.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -238,7 +239,8 @@ impl RatingIn {
 impl GameFilter for RatingIn {
     fn by_tags(&self, tags: &dyn TagView) -> bool {
         self.tags.iter().all(|name| {
-            tags.tag(name).and_then(|v| v.trim().parse::<u32>().ok()).is_some_and(|elo| self.range.contains(&elo))
+            let elo = tags.tag_bytes(name).and_then(|v| Text::new(&v).rating());
+            elo.is_some_and(|elo| self.range.contains(&elo))
         })
     }
 }
