@@ -12,25 +12,18 @@ use rayon::iter::{IndexedParallelIterator, IntoParallelRefMutIterator, ParallelI
 
 use super::file::{Encoded, Footer, TreeSource, TreeWriter};
 use super::merge::{Stream, merge};
-use super::record::{Decoder, Outcome, Played, TreeMove, encode_position};
-use super::sort::{Buckets, Occurrence};
-
-/// What a game's moves by one side have in common ([`Played`] but the code): a game has two,
-/// one per side, each held once a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Facts {
-    game: u64,
-    mover_rating: u16,
-    opponent_rating: u16,
-    year: u16,
-    outcome: Outcome,
-}
+use super::record::{Decoder, Played, TreeMove, encode_position};
+use super::sort::{Buckets, Facts, Occurrence, OccurrenceChunk};
 
 /// Bytes of the memory budget a [`Facts`] takes.
 const FACTS_BYTES: u64 = size_of::<Facts>() as u64;
 
 /// Occurrences a run holds at least, however small the budget.
 const MIN_RUN: usize = 16;
+
+/// Occurrences of the builder's own chunk (moves pushed one by one) before it joins the run:
+/// a few megabytes, written once.
+const OWN_CHUNK: usize = 1 << 16;
 
 impl<const K: usize> Occurrence<K> {
     fn played(&self, facts: &[Facts]) -> Played {
@@ -69,6 +62,8 @@ pub struct RunBuilder<const K: usize> {
     occurrences: Buckets<K>,
     /// The game fields the occurrences refer to.
     facts: Vec<Facts>,
+    /// Moves pushed one by one ([`RunBuilder::push`]) and not yet in the run.
+    own: OccurrenceChunk<K>,
     memory: u64,
     limit: usize,
     temp_dir: PathBuf,
@@ -93,13 +88,18 @@ impl<const K: usize> RunBuilder<K> {
     pub const OCCURRENCE_BYTES: u64 = size_of::<Occurrence<K>>() as u64;
 
     /// A builder that holds about `memory` bytes of occurrences before it spills a run to an
-    /// unnamed file in `temp_dir` (gone when the process ends, however it ends).
+    /// unnamed file in `temp_dir` (gone when the process ends, however it ends). The budget
+    /// counts the occurrences and facts held ([`RunBuilder::OCCURRENCE_BYTES`] each, as the
+    /// chunks hold them); a run holds at least one chunk, and its sort places the occurrences
+    /// in memory of their own before the chunks are given back, so a run's peak is about twice
+    /// its occurrences' bytes.
     pub fn new(memory: u64, temp_dir: &Path) -> io::Result<RunBuilder<K>> {
         // At most 2^32 occurrences a run: their places are 32-bit.
         let limit = (memory / Self::OCCURRENCE_BYTES).clamp(MIN_RUN as u64, u64::from(u32::MAX)) as usize;
         Ok(RunBuilder {
             occurrences: Buckets::new(),
             facts: Vec::new(),
+            own: OccurrenceChunk::default(),
             memory,
             limit,
             temp_dir: temp_dir.to_path_buf(),
@@ -129,25 +129,68 @@ impl<const K: usize> RunBuilder<K> {
         self.table.add(record)
     }
 
+    /// Occurrences held, those of the builder's own chunk too.
+    fn held(&self) -> usize {
+        self.occurrences.len() + self.own.len()
+    }
+
+    /// Bytes of the budget taken, adding `chunk`'s.
+    fn held_bytes(&self, chunk: Option<&OccurrenceChunk<K>>) -> u64 {
+        let occurrences = self.held() + chunk.map_or(0, OccurrenceChunk::len);
+        let facts = self.facts.len() + self.own.facts_len() + chunk.map_or(0, OccurrenceChunk::facts_len);
+        occurrences as u64 * Self::OCCURRENCE_BYTES + facts as u64 * FACTS_BYTES
+    }
+
     /// Counts a move played in position `key`.
     pub fn push(&mut self, key: [u8; K], played: Played) -> io::Result<()> {
-        let held = self.occurrences.len() as u64 * Self::OCCURRENCE_BYTES + self.facts.len() as u64 * FACTS_BYTES;
-        if self.occurrences.len() >= self.limit || (held >= self.memory && self.occurrences.len() >= MIN_RUN) {
+        if self.held() >= self.limit || (self.held_bytes(None) >= self.memory && self.held() >= MIN_RUN) {
             self.spill()?;
         }
-        let Played { code, outcome, mover_rating, opponent_rating, year, game } = played;
-        let facts = Facts { game, mover_rating, opponent_rating, year, outcome };
-        // The moves of a game come one side after the other: its two facts are the last two.
-        let known = self.facts.iter().rev().take(2).position(|f| *f == facts);
-        let index = match known {
-            Some(back) => self.facts.len() - 1 - back,
-            None => {
-                self.facts.push(facts);
-                self.facts.len() - 1
-            }
-        };
-        self.occurrences.push(key, code, index as u32);
+        self.own.push(key, played);
+        if self.own.len() >= OWN_CHUNK {
+            self.place_own();
+        }
         Ok(())
+    }
+
+    /// Counts the moves of `chunk`, whose games are the next [`RunBuilder::add_game`] adds, in
+    /// order (its game 0 the next). The run held so far is spilled first when the chunk would
+    /// take it past the budget.
+    pub fn add_chunk(&mut self, chunk: OccurrenceChunk<K>) -> io::Result<()> {
+        if chunk.is_empty() {
+            return Ok(());
+        }
+        if chunk.len() > u32::MAX as usize {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "a chunk of more than 2^32 moves"));
+        }
+        let past = self.held() + chunk.len() > self.limit || self.held_bytes(Some(&chunk)) > self.memory;
+        if past && self.held() >= MIN_RUN {
+            self.spill()?;
+        }
+        self.place_own();
+        self.place(chunk, self.table.offsets.len() as u64);
+        Ok(())
+    }
+
+    /// Puts `chunk` in the run, its game numbers moved up by `games`.
+    fn place(&mut self, chunk: OccurrenceChunk<K>, games: u64) {
+        let facts_base = self.facts.len();
+        self.facts.extend(chunk.facts_from(games));
+        self.occurrences.add(chunk, facts_base);
+    }
+
+    /// Puts the builder's own chunk in the run (its game numbers are the table's).
+    fn place_own(&mut self) {
+        if !self.own.is_empty() {
+            let own = std::mem::replace(&mut self.own, OccurrenceChunk::with_capacity(OWN_CHUNK));
+            self.place(own, 0);
+        }
+    }
+
+    /// Sorts the occurrences held by key.
+    fn sort(&mut self) {
+        self.place_own();
+        self.occurrences.sort();
     }
 
     /// Empties the occurrences, their buckets keeping their room for the next run.
@@ -160,7 +203,7 @@ impl<const K: usize> RunBuilder<K> {
     /// core, a range of consecutive keys on each, handing them to `write` in key order on this
     /// thread's side while the next ranges are encoded.
     fn drain(&mut self, mut write: impl FnMut(&Encoded<K>) -> io::Result<()> + Send) -> io::Result<()> {
-        self.occurrences.sort();
+        self.sort();
         let ranges: Vec<_> = self.occurrences.slices().flat_map(position_ranges).collect();
         let facts = &self.facts;
         // A window of ranges is encoded while the one before is written: the bytes held stay a
@@ -232,7 +275,7 @@ impl<const K: usize> RunBuilder<K> {
             writer.position(key, moves)
         };
         if self.runs.is_empty() {
-            self.occurrences.sort();
+            self.sort();
             let mut moves = Vec::new();
             for occurrences in self.occurrences.slices() {
                 add_up(occurrences, &self.facts, &mut moves, &mut write)?;
@@ -246,7 +289,7 @@ impl<const K: usize> RunBuilder<K> {
 
     /// Spills what is left and merges every run, handing each position to `emit`.
     fn merge_runs(&mut self, emit: impl FnMut(&[u8; K], &mut [TreeMove]) -> io::Result<()>) -> io::Result<()> {
-        if !self.occurrences.is_empty() {
+        if self.held() > 0 {
             self.spill()?;
         }
         self.occurrences.free();
