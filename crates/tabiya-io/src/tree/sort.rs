@@ -8,7 +8,7 @@
 
 use std::mem::MaybeUninit;
 
-use rayon::iter::{IndexedParallelIterator, IntoParallelIterator, IntoParallelRefIterator, ParallelIterator};
+use rayon::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
 
 use super::record::{Outcome, Played};
 
@@ -35,6 +35,15 @@ pub(super) struct Occurrence<const K: usize> {
     pub(super) seq: u32,
 }
 
+/// An occurrence in its chunk, before its run places it: its place is where it is in the chunk
+/// (32 bytes with a 26-byte key).
+#[derive(Debug, Clone, Copy)]
+struct Unplaced<const K: usize> {
+    key: [u8; K],
+    code: u16,
+    facts: u32,
+}
+
 /// The bucket of a key: its first byte (an empty key has one bucket; a game's keys are never
 /// empty).
 fn bucket_of<const K: usize>(key: &[u8; K]) -> usize {
@@ -48,9 +57,8 @@ fn bucket_of<const K: usize>(key: &[u8; K]) -> usize {
 /// table.
 #[derive(Debug, Clone)]
 pub struct OccurrenceChunk<const K: usize> {
-    /// In the order pushed; `facts` indexes the chunk's own facts, `seq` is not set until the
-    /// chunk is placed in its run.
-    occurrences: Vec<Occurrence<K>>,
+    /// In the order pushed; `facts` indexes the chunk's own facts.
+    occurrences: Vec<Unplaced<K>>,
     /// Occurrences by their key's first byte.
     counts: Box<[u32; 256]>,
     facts: Vec<Facts>,
@@ -105,7 +113,7 @@ impl<const K: usize> OccurrenceChunk<K> {
             }
         };
         self.counts[bucket_of(&key)] += 1;
-        self.occurrences.push(Occurrence { key, code, facts: index as u32, seq: 0 });
+        self.occurrences.push(Unplaced { key, code, facts: index as u32 });
     }
 
     /// Facts held (a game's side each).
@@ -156,7 +164,7 @@ impl<const K: usize> Buckets<K> {
     }
 
     /// Sorts by key: each chunk's occurrences placed in their first byte's bucket, the chunks
-    /// on every core, the chunks' memory given back; then the buckets sorted on every core (the
+    /// on every core, each given back once placed; then the buckets sorted on every core (the
     /// largest first, so that the last to finish is a small one).
     pub(super) fn sort(&mut self) {
         self.totals = [0; 256];
@@ -179,12 +187,17 @@ impl<const K: usize> Buckets<K> {
                 bucket = after;
             }
         }
-        self.chunks.par_iter().zip(parts).with_max_len(1).for_each(|(placed, mut parts)| {
+        // Each chunk given back once placed.
+        std::mem::take(&mut self.chunks).into_par_iter().zip(parts).with_max_len(1).for_each(|(placed, mut parts)| {
             let mut at = [0usize; 256];
             for (i, o) in placed.chunk.occurrences.iter().enumerate() {
                 let byte = bucket_of(&o.key);
-                let occurrence =
-                    Occurrence { facts: o.facts + placed.facts_base, seq: placed.seq_base + i as u32, ..*o };
+                let occurrence = Occurrence {
+                    key: o.key,
+                    code: o.code,
+                    facts: o.facts + placed.facts_base,
+                    seq: placed.seq_base + i as u32,
+                };
                 parts[byte][at[byte]].write(occurrence);
                 at[byte] += 1;
             }
@@ -194,7 +207,6 @@ impl<const K: usize> Buckets<K> {
         // SAFETY: the parts cover the first `len` places of the room, and each part was written
         // whole (asserted above).
         unsafe { self.sorted.set_len(self.len) };
-        self.chunks.clear();
         let mut buckets: Vec<&mut [Occurrence<K>]> = Vec::with_capacity(256);
         let mut rest = self.sorted.as_mut_slice();
         for &total in &self.totals {
