@@ -89,8 +89,8 @@ impl<const K: usize> RunBuilder<K> {
 
     /// A builder that holds about `memory` bytes of occurrences before it spills a run to an
     /// unnamed file in `temp_dir` (gone when the process ends, however it ends). The budget
-    /// counts the occurrences and facts held ([`RunBuilder::OCCURRENCE_BYTES`] each, as the
-    /// chunks hold them, in 32 bytes with a 26-byte key); a run holds at least one chunk, and its
+    /// counts the moves held, [`RunBuilder::OCCURRENCE_BYTES`] each (the sorted occurrence's
+    /// size: a chunk holds a move in 32 bytes with a 26-byte key), and 16 bytes a game's side; a run holds at least one chunk, and its
     /// sort places the occurrences in memory of their own, giving each chunk back once placed.
     pub fn new(memory: u64, temp_dir: &Path) -> io::Result<RunBuilder<K>> {
         // At most 2^32 occurrences a run: their places are 32-bit.
