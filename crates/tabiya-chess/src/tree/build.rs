@@ -29,8 +29,7 @@ pub struct TreeOptions {
     /// Moves at plies `0..max_ply` of each game are counted; `None`: every move.
     pub max_ply: Option<u32>,
     /// Bytes of occurrences held before a run is spilled to disk (36 bytes a move,
-    /// [`RunBuilder::OCCURRENCE_BYTES`], and 16 a side of each game); a run holds at least a
-    /// piece of games' moves ([`RunBuilder::new`]).
+    /// [`RunBuilder::OCCURRENCE_BYTES`], and 16 a side of each game: [`RunBuilder::new`]).
     pub memory: u64,
     /// Where spilled runs and the game table wait (unnamed files, gone when the process ends).
     pub temp_dir: PathBuf,

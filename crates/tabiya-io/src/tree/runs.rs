@@ -90,8 +90,9 @@ impl<const K: usize> RunBuilder<K> {
     /// A builder that holds about `memory` bytes of occurrences before it spills a run to an
     /// unnamed file in `temp_dir` (gone when the process ends, however it ends). The budget
     /// counts the moves held, [`RunBuilder::OCCURRENCE_BYTES`] each (the sorted occurrence's
-    /// size: a chunk holds a move in 32 bytes with a 26-byte key), and 16 bytes a game's side; a run holds at least one chunk, and its
-    /// sort places the occurrences in memory of their own, giving each chunk back once placed.
+    /// size: a chunk holds a move in 32 bytes with a 26-byte key), and 16 bytes a game's side
+    /// (a chunk cut by a spill counts its facts in both runs). A run's sort places the
+    /// occurrences in memory of their own, giving each chunk back once placed.
     pub fn new(memory: u64, temp_dir: &Path) -> io::Result<RunBuilder<K>> {
         // At most 2^32 occurrences a run: their places are 32-bit.
         let limit = (memory / Self::OCCURRENCE_BYTES).clamp(MIN_RUN as u64, u64::from(u32::MAX)) as usize;
@@ -133,16 +134,15 @@ impl<const K: usize> RunBuilder<K> {
         self.occurrences.len() + self.own.len()
     }
 
-    /// Bytes of the budget taken, adding `chunk`'s.
-    fn held_bytes(&self, chunk: Option<&OccurrenceChunk<K>>) -> u64 {
-        let occurrences = self.held() + chunk.map_or(0, OccurrenceChunk::len);
-        let facts = self.facts.len() + self.own.facts_len() + chunk.map_or(0, OccurrenceChunk::facts_len);
-        occurrences as u64 * Self::OCCURRENCE_BYTES + facts as u64 * FACTS_BYTES
+    /// Bytes of the budget taken.
+    fn held_bytes(&self) -> u64 {
+        let facts = self.facts.len() + self.own.facts_len();
+        self.held() as u64 * Self::OCCURRENCE_BYTES + facts as u64 * FACTS_BYTES
     }
 
     /// Counts a move played in position `key`.
     pub fn push(&mut self, key: [u8; K], played: Played) -> io::Result<()> {
-        if self.held() >= self.limit || (self.held_bytes(None) >= self.memory && self.held() >= MIN_RUN) {
+        if self.held() >= self.limit || (self.held_bytes() >= self.memory && self.held() >= MIN_RUN) {
             self.spill()?;
         }
         self.own.push(key, played);
@@ -153,22 +153,38 @@ impl<const K: usize> RunBuilder<K> {
     }
 
     /// Counts the moves of `chunk`, whose games are the next [`RunBuilder::add_game`] adds, in
-    /// order (its game 0 the next). The run held so far is spilled first when the chunk would
-    /// take it past the budget.
-    pub fn add_chunk(&mut self, chunk: OccurrenceChunk<K>) -> io::Result<()> {
-        if chunk.is_empty() {
-            return Ok(());
-        }
+    /// order (its game 0 the next). Runs are spilled within it as the budget asks, as if its
+    /// moves were pushed one by one.
+    pub fn add_chunk(&mut self, mut chunk: OccurrenceChunk<K>) -> io::Result<()> {
         if chunk.len() > u32::MAX as usize {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, "a chunk of more than 2^32 moves"));
         }
-        let past = self.held() + chunk.len() > self.limit || self.held_bytes(Some(&chunk)) > self.memory;
-        if past && self.held() >= MIN_RUN {
-            self.spill()?;
-        }
+        let games = self.table.offsets.len() as u64;
         self.place_own();
-        self.place(chunk, self.table.offsets.len() as u64);
+        while !chunk.is_empty() {
+            let room = self.room(&chunk);
+            if room >= chunk.len() {
+                self.place(chunk, games);
+                break;
+            }
+            // What does not fit waits for the next run, with the chunk's facts.
+            let rest = chunk.split_off(room);
+            self.place(chunk, games);
+            self.spill()?;
+            chunk = rest;
+        }
         Ok(())
+    }
+
+    /// Moves of `chunk` the run takes before it is spilled: what the budget leaves (the chunk's
+    /// facts counted whole), at least up to [`MIN_RUN`], at most up to the limit; never 0 in an
+    /// empty run.
+    fn room(&self, chunk: &OccurrenceChunk<K>) -> usize {
+        let held = self.held();
+        let facts = (self.facts.len() + chunk.facts_len()) as u64 * FACTS_BYTES;
+        let left = self.memory.saturating_sub(held as u64 * Self::OCCURRENCE_BYTES + facts);
+        let by_memory = (left / Self::OCCURRENCE_BYTES) as usize;
+        self.limit.saturating_sub(held).min(by_memory.max(MIN_RUN.saturating_sub(held)))
     }
 
     /// Puts `chunk` in the run, its game numbers moved up by `games`.

@@ -116,6 +116,17 @@ impl<const K: usize> OccurrenceChunk<K> {
         self.occurrences.push(Unplaced { key, code, facts: index as u32 });
     }
 
+    /// The moves from `at` on, as a chunk of the same games (their facts with them).
+    pub(super) fn split_off(&mut self, at: usize) -> OccurrenceChunk<K> {
+        let occurrences = self.occurrences.split_off(at);
+        let mut counts = Box::new([0; 256]);
+        for o in &occurrences {
+            counts[bucket_of(&o.key)] += 1;
+        }
+        self.counts.iter_mut().zip(counts.iter()).for_each(|(count, moved)| *count -= moved);
+        OccurrenceChunk { occurrences, counts, facts: self.facts.clone(), games: self.games }
+    }
+
     /// Facts held (a game's side each).
     pub(super) fn facts_len(&self) -> usize {
         self.facts.len()
