@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use shakmaty::{CastlingMode, Chess, Color, Move};
-use tabiya_io::tree::{Footer, Outcome, Played, RunBuilder, write_varint};
+use tabiya_io::tree::{Footer, OccurrenceChunk, Outcome, Played, RunBuilder, write_varint};
 use tabiya_io::{Diagnostic, DiagnosticSink};
 
 use super::GAME;
@@ -29,7 +29,7 @@ pub struct TreeOptions {
     /// Moves at plies `0..max_ply` of each game are counted; `None`: every move.
     pub max_ply: Option<u32>,
     /// Bytes of occurrences held before a run is spilled to disk (36 bytes a move,
-    /// [`RunBuilder::OCCURRENCE_BYTES`], and 16 a side of each game).
+    /// [`RunBuilder::OCCURRENCE_BYTES`], and 16 a side of each game: [`RunBuilder::new`]).
     pub memory: u64,
     /// Where spilled runs and the game table wait (unnamed files, gone when the process ends).
     pub temp_dir: PathBuf,
@@ -78,13 +78,18 @@ impl TreeSummary {
 
 /// A game made ready on a reading thread: what the tree keeps of it (its record but for the
 /// number, its ratings, year and result) and the keys and moves of its main line, or why it is
-/// left out.
+/// left out. The moves of a walked piece's games are made into one chunk of occurrences on the
+/// reading thread too ([`chunk_piece`]): the piece's first game carries it, and each game's
+/// `moves` is left empty.
 pub struct PreparedGame {
     details: Vec<u8>,
     ratings: (u16, u16),
     year: u16,
     result: GameResult,
     moves: Result<Vec<(PositionKey, u16)>, Leftout>,
+    /// Moves of the main line counted (those in `moves` or in the piece's chunk).
+    plies: usize,
+    chunk: Option<OccurrenceChunk<KEY_BYTES>>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -172,7 +177,44 @@ impl PreparedGame {
         let ratings = (elo("WhiteElo"), elo("BlackElo"));
         let mut details = Vec::with_capacity(128);
         write_game_details(&mut details, &tag, ratings, result).expect("a Vec takes every write");
-        PreparedGame { details, ratings, year: year(tag("Date").as_deref().map(Text::as_bytes)), result, moves }
+        let year = year(tag("Date").as_deref().map(Text::as_bytes));
+        let plies = moves.as_ref().map_or(0, Vec::len);
+        PreparedGame { details, ratings, year, result, moves, plies, chunk: None }
+    }
+
+    /// What the tree counts of the game's move `code` in position `key`: the result from the
+    /// mover's view, the ratings, the year; `game` its number.
+    fn played(&self, key: &PositionKey, code: u16, game: u64) -> Played {
+        let turn = key.turn();
+        let outcome = match (self.result, turn) {
+            (GameResult::Unknown, _) => Outcome::Unknown,
+            (GameResult::Draw, _) => Outcome::Drawn,
+            (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => Outcome::Won,
+            _ => Outcome::Lost,
+        };
+        let (white, black) = self.ratings;
+        let (mover_rating, opponent_rating) = if turn == Color::White { (white, black) } else { (black, white) };
+        Played { code, outcome, mover_rating, opponent_rating, year: self.year, game }
+    }
+}
+
+/// Makes the moves of a piece's games into one chunk of occurrences, here on the reading
+/// thread, carried by the piece's first game: the thread that adds the games in file order then
+/// only numbers them and hands the chunk on.
+fn chunk_piece(games: &mut PieceGames<PreparedGame>) {
+    let plies = games.iter().flatten().map(|(game, _)| game.plies).sum();
+    let mut chunk = OccurrenceChunk::with_capacity(plies);
+    for (game, _) in games.iter_mut().flatten() {
+        // The games the builder adds to its table: those not left out, in order.
+        let Ok(moves) = &mut game.moves else { continue };
+        let moves = std::mem::take(moves);
+        let number = chunk.start_game();
+        for (key, code) in moves {
+            chunk.push(key.0, game.played(&key, code, number));
+        }
+    }
+    if let Some((first, _)) = games.iter_mut().flatten().next() {
+        first.chunk = Some(chunk);
     }
 }
 
@@ -225,6 +267,13 @@ impl LineKeys {
 /// not those of variations and comments (skipped unread), which the tree does not count; the
 /// reader reads again without variations to say the same.
 fn walk_piece(text: &[u8], max_ply: Option<u32>) -> PieceGames<PreparedGame> {
+    let mut games = walk_or_read_piece(text, max_ply);
+    chunk_piece(&mut games);
+    games
+}
+
+/// [`walk_piece`]'s games, their moves not yet in a chunk.
+fn walk_or_read_piece(text: &[u8], max_ply: Option<u32>) -> PieceGames<PreparedGame> {
     let blank = |bytes: &[u8]| bytes.iter().all(u8::is_ascii_whitespace);
     let by_reader = || {
         let main_lines = ReadOptions { variations: false, ..ReadOptions::default() };
@@ -331,8 +380,12 @@ impl TreeBuilder {
 
     /// Counts a game made ready by [`PreparedGame::new`]; `number` is its number in its source
     /// (from 1), `name` the source's.
-    fn add_prepared(&mut self, prepared: PreparedGame, number: u64, name: &str) -> io::Result<()> {
-        let moves = match prepared.moves {
+    fn add_prepared(&mut self, mut prepared: PreparedGame, number: u64, name: &str) -> io::Result<()> {
+        // A piece's chunk comes with its first game, before any of its games is numbered.
+        if let Some(chunk) = prepared.chunk.take() {
+            self.runs.add_chunk(chunk)?;
+        }
+        let moves = match std::mem::replace(&mut prepared.moves, Ok(Vec::new())) {
             Ok(moves) => moves,
             Err(Leftout::Chess960) => {
                 self.summary.games_chess960 += 1;
@@ -351,19 +404,9 @@ impl TreeBuilder {
         record.extend_from_slice(&prepared.details);
         let id = self.runs.add_game(&record)?;
         self.summary.games_added += 1;
-        self.summary.moves_added += moves.len() as u64;
-        let ((white, black), year) = (prepared.ratings, prepared.year);
+        self.summary.moves_added += prepared.plies as u64;
         for (key, code) in moves {
-            let turn = key.turn();
-            let outcome = match (prepared.result, turn) {
-                (GameResult::Unknown, _) => Outcome::Unknown,
-                (GameResult::Draw, _) => Outcome::Drawn,
-                (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => Outcome::Won,
-                _ => Outcome::Lost,
-            };
-            let (mover_rating, opponent_rating) = if turn == Color::White { (white, black) } else { (black, white) };
-            let played = Played { code, outcome, mover_rating, opponent_rating, year, game: id };
-            self.runs.push(key.0, played)?;
+            self.runs.push(key.0, prepared.played(&key, code, id))?;
         }
         Ok(())
     }

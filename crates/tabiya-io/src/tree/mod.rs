@@ -18,6 +18,7 @@ use std::io::{self, Read, Write};
 pub use file::{BLOCK, Footer, HEADER_BYTES, MAGIC, TreeError, TreeFile, TreeSource, TreeWriter, VERSION};
 pub use record::{Decoder, Outcome, Played, TOP_GAMES, TopGame, TreeMove, add_moves, encode_position, write_varint};
 pub use runs::RunBuilder;
+pub use sort::OccurrenceChunk;
 
 /// The game of the tree in `path` (the number its crate gives its trees), when it is a tree.
 pub fn game_of(path: &std::path::Path) -> Option<u8> {

@@ -12,25 +12,18 @@ use rayon::iter::{IndexedParallelIterator, IntoParallelRefMutIterator, ParallelI
 
 use super::file::{Encoded, Footer, TreeSource, TreeWriter};
 use super::merge::{Stream, merge};
-use super::record::{Decoder, Outcome, Played, TreeMove, encode_position};
-use super::sort::{Buckets, Occurrence};
-
-/// What a game's moves by one side have in common ([`Played`] but the code): a game has two,
-/// one per side, each held once a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Facts {
-    game: u64,
-    mover_rating: u16,
-    opponent_rating: u16,
-    year: u16,
-    outcome: Outcome,
-}
+use super::record::{Decoder, Played, TreeMove, encode_position};
+use super::sort::{Buckets, Facts, Occurrence, OccurrenceChunk};
 
 /// Bytes of the memory budget a [`Facts`] takes.
 const FACTS_BYTES: u64 = size_of::<Facts>() as u64;
 
 /// Occurrences a run holds at least, however small the budget.
 const MIN_RUN: usize = 16;
+
+/// Occurrences of the builder's own chunk (moves pushed one by one) before it joins the run:
+/// a few megabytes, written once.
+const OWN_CHUNK: usize = 1 << 16;
 
 impl<const K: usize> Occurrence<K> {
     fn played(&self, facts: &[Facts]) -> Played {
@@ -69,6 +62,8 @@ pub struct RunBuilder<const K: usize> {
     occurrences: Buckets<K>,
     /// The game fields the occurrences refer to.
     facts: Vec<Facts>,
+    /// Moves pushed one by one ([`RunBuilder::push`]) and not yet in the run.
+    own: OccurrenceChunk<K>,
     memory: u64,
     limit: usize,
     temp_dir: PathBuf,
@@ -93,13 +88,18 @@ impl<const K: usize> RunBuilder<K> {
     pub const OCCURRENCE_BYTES: u64 = size_of::<Occurrence<K>>() as u64;
 
     /// A builder that holds about `memory` bytes of occurrences before it spills a run to an
-    /// unnamed file in `temp_dir` (gone when the process ends, however it ends).
+    /// unnamed file in `temp_dir` (gone when the process ends, however it ends). The budget
+    /// counts the moves held, [`RunBuilder::OCCURRENCE_BYTES`] each (the sorted occurrence's
+    /// size: a chunk holds a move in 32 bytes with a 26-byte key), and 16 bytes a game's side
+    /// (a chunk cut by a spill counts its facts in both runs). A run's sort places the
+    /// occurrences in memory of their own, giving each chunk back once placed.
     pub fn new(memory: u64, temp_dir: &Path) -> io::Result<RunBuilder<K>> {
         // At most 2^32 occurrences a run: their places are 32-bit.
         let limit = (memory / Self::OCCURRENCE_BYTES).clamp(MIN_RUN as u64, u64::from(u32::MAX)) as usize;
         Ok(RunBuilder {
             occurrences: Buckets::new(),
             facts: Vec::new(),
+            own: OccurrenceChunk::default(),
             memory,
             limit,
             temp_dir: temp_dir.to_path_buf(),
@@ -129,25 +129,83 @@ impl<const K: usize> RunBuilder<K> {
         self.table.add(record)
     }
 
+    /// Occurrences held, those of the builder's own chunk too.
+    fn held(&self) -> usize {
+        self.occurrences.len() + self.own.len()
+    }
+
+    /// Bytes of the budget taken.
+    fn held_bytes(&self) -> u64 {
+        let facts = self.facts.len() + self.own.facts_len();
+        self.held() as u64 * Self::OCCURRENCE_BYTES + facts as u64 * FACTS_BYTES
+    }
+
     /// Counts a move played in position `key`.
     pub fn push(&mut self, key: [u8; K], played: Played) -> io::Result<()> {
-        let held = self.occurrences.len() as u64 * Self::OCCURRENCE_BYTES + self.facts.len() as u64 * FACTS_BYTES;
-        if self.occurrences.len() >= self.limit || (held >= self.memory && self.occurrences.len() >= MIN_RUN) {
+        if self.held() >= self.limit || (self.held_bytes() >= self.memory && self.held() >= MIN_RUN) {
             self.spill()?;
         }
-        let Played { code, outcome, mover_rating, opponent_rating, year, game } = played;
-        let facts = Facts { game, mover_rating, opponent_rating, year, outcome };
-        // The moves of a game come one side after the other: its two facts are the last two.
-        let known = self.facts.iter().rev().take(2).position(|f| *f == facts);
-        let index = match known {
-            Some(back) => self.facts.len() - 1 - back,
-            None => {
-                self.facts.push(facts);
-                self.facts.len() - 1
-            }
-        };
-        self.occurrences.push(key, code, index as u32);
+        self.own.push(key, played);
+        if self.own.len() >= OWN_CHUNK {
+            self.place_own();
+        }
         Ok(())
+    }
+
+    /// Counts the moves of `chunk`, whose games are the next [`RunBuilder::add_game`] adds, in
+    /// order (its game 0 the next). Runs are spilled within it as the budget asks, as if its
+    /// moves were pushed one by one.
+    pub fn add_chunk(&mut self, mut chunk: OccurrenceChunk<K>) -> io::Result<()> {
+        if chunk.len() > u32::MAX as usize {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "a chunk of more than 2^32 moves"));
+        }
+        let games = self.table.offsets.len() as u64;
+        self.place_own();
+        while !chunk.is_empty() {
+            let room = self.room(&chunk);
+            if room >= chunk.len() {
+                self.place(chunk, games);
+                break;
+            }
+            // What does not fit waits for the next run, with the chunk's facts.
+            let rest = chunk.split_off(room);
+            self.place(chunk, games);
+            self.spill()?;
+            chunk = rest;
+        }
+        Ok(())
+    }
+
+    /// Moves of `chunk` the run takes before it is spilled: what the budget leaves (the chunk's
+    /// facts counted whole), at least up to [`MIN_RUN`], at most up to the limit; never 0 in an
+    /// empty run.
+    fn room(&self, chunk: &OccurrenceChunk<K>) -> usize {
+        let held = self.held();
+        let facts = (self.facts.len() + chunk.facts_len()) as u64 * FACTS_BYTES;
+        let left = self.memory.saturating_sub(held as u64 * Self::OCCURRENCE_BYTES + facts);
+        let by_memory = (left / Self::OCCURRENCE_BYTES) as usize;
+        self.limit.saturating_sub(held).min(by_memory.max(MIN_RUN.saturating_sub(held)))
+    }
+
+    /// Puts `chunk` in the run, its game numbers moved up by `games`.
+    fn place(&mut self, chunk: OccurrenceChunk<K>, games: u64) {
+        let facts_base = self.facts.len();
+        self.facts.extend(chunk.facts_from(games));
+        self.occurrences.add(chunk, facts_base);
+    }
+
+    /// Puts the builder's own chunk in the run (its game numbers are the table's).
+    fn place_own(&mut self) {
+        if !self.own.is_empty() {
+            let own = std::mem::replace(&mut self.own, OccurrenceChunk::with_capacity(OWN_CHUNK));
+            self.place(own, 0);
+        }
+    }
+
+    /// Sorts the occurrences held by key.
+    fn sort(&mut self) {
+        self.place_own();
+        self.occurrences.sort();
     }
 
     /// Empties the occurrences, their buckets keeping their room for the next run.
@@ -160,7 +218,7 @@ impl<const K: usize> RunBuilder<K> {
     /// core, a range of consecutive keys on each, handing them to `write` in key order on this
     /// thread's side while the next ranges are encoded.
     fn drain(&mut self, mut write: impl FnMut(&Encoded<K>) -> io::Result<()> + Send) -> io::Result<()> {
-        self.occurrences.sort();
+        self.sort();
         let ranges: Vec<_> = self.occurrences.slices().flat_map(position_ranges).collect();
         let facts = &self.facts;
         // A window of ranges is encoded while the one before is written: the bytes held stay a
@@ -232,7 +290,7 @@ impl<const K: usize> RunBuilder<K> {
             writer.position(key, moves)
         };
         if self.runs.is_empty() {
-            self.occurrences.sort();
+            self.sort();
             let mut moves = Vec::new();
             for occurrences in self.occurrences.slices() {
                 add_up(occurrences, &self.facts, &mut moves, &mut write)?;
@@ -246,7 +304,7 @@ impl<const K: usize> RunBuilder<K> {
 
     /// Spills what is left and merges every run, handing each position to `emit`.
     fn merge_runs(&mut self, emit: impl FnMut(&[u8; K], &mut [TreeMove]) -> io::Result<()>) -> io::Result<()> {
-        if !self.occurrences.is_empty() {
+        if self.held() > 0 {
             self.spill()?;
         }
         self.occurrences.free();

@@ -1,15 +1,32 @@
-//! The builder's occurrences and their sort: each occurrence goes, as it is pushed, into one of
-//! 256 buckets by its key's first byte (the first pass of a radix sort, done on the way in, so
-//! no single thread goes over all of them once more at the end); the buckets are then sorted
-//! each on its own core, largest first, by the rest of the key. A position's occurrences come
-//! out in no particular order: their places say which move was played first (runs.rs).
+//! The builder's occurrences and their sort. Occurrences come in chunks, each the moves of
+//! consecutive games in the order played, made on the thread that read the games
+//! ([`OccurrenceChunk`]); the sort places every chunk's occurrences into 256 buckets by their
+//! key's first byte (the first pass of a radix sort, done out of place, each chunk on a core of
+//! its own), then sorts each bucket on its own core, largest first, by the rest of the key. A
+//! position's occurrences come out in no particular order: their places say which move was
+//! played first (runs.rs).
+
+use std::mem::MaybeUninit;
 
 use rayon::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
 
-/// A move of a game where it was played: the key, the move's code, what the run's table of
-/// facts holds of the game for the mover (runs.rs), and its place among the run's occurrences,
-/// which tells the order a position's moves were first played in. 36 bytes with a 26-byte
-/// key: the sort moves them, so the game's fields are not repeated beside every move.
+use super::record::{Outcome, Played};
+
+/// What a game's moves by one side have in common ([`Played`] but the code): a game has two,
+/// one per side, each held once a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Facts {
+    pub(super) game: u64,
+    pub(super) mover_rating: u16,
+    pub(super) opponent_rating: u16,
+    pub(super) year: u16,
+    pub(super) outcome: Outcome,
+}
+
+/// A move of a game where it was played: the key, the move's code, what the table of facts
+/// holds of the game for the mover, and its place among the run's occurrences, which tells the
+/// order a position's moves were first played in. 36 bytes with a 26-byte key: the sort moves
+/// them, so the game's fields are not repeated beside every move.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Occurrence<const K: usize> {
     pub(super) key: [u8; K],
@@ -18,17 +35,130 @@ pub(super) struct Occurrence<const K: usize> {
     pub(super) seq: u32,
 }
 
-/// Occurrences by their key's first byte, each bucket in the order pushed until
-/// [`Buckets::sort`].
+/// An occurrence in its chunk, before its run places it: its place is where it is in the chunk
+/// (32 bytes with a 26-byte key).
+#[derive(Debug, Clone, Copy)]
+struct Unplaced<const K: usize> {
+    key: [u8; K],
+    code: u16,
+    facts: u32,
+}
+
+/// The bucket of a key: its first byte (an empty key has one bucket; a game's keys are never
+/// empty).
+fn bucket_of<const K: usize>(key: &[u8; K]) -> usize {
+    key.first().map_or(0, |&b| usize::from(b))
+}
+
+/// The moves of consecutive games in the order played, made where the games are read (a
+/// reading thread, so that the memory they take is written there), and handed to
+/// [`RunBuilder::add_chunk`](super::RunBuilder::add_chunk) in file order. Its games are
+/// numbered from 0 ([`OccurrenceChunk::start_game`]); they become the next games of the tree's
+/// table.
+#[derive(Debug, Clone)]
+pub struct OccurrenceChunk<const K: usize> {
+    /// In the order pushed; `facts` indexes the chunk's own facts.
+    occurrences: Vec<Unplaced<K>>,
+    /// Occurrences by their key's first byte.
+    counts: Box<[u32; 256]>,
+    facts: Vec<Facts>,
+    games: u64,
+}
+
+impl<const K: usize> Default for OccurrenceChunk<K> {
+    fn default() -> OccurrenceChunk<K> {
+        OccurrenceChunk::with_capacity(0)
+    }
+}
+
+impl<const K: usize> OccurrenceChunk<K> {
+    /// No games, room for `moves` moves.
+    pub fn with_capacity(moves: usize) -> OccurrenceChunk<K> {
+        OccurrenceChunk {
+            occurrences: Vec::with_capacity(moves),
+            counts: Box::new([0; 256]),
+            facts: Vec::new(),
+            games: 0,
+        }
+    }
+
+    /// Moves held.
+    pub fn len(&self) -> usize {
+        self.occurrences.len()
+    }
+
+    /// Whether it holds no move.
+    pub fn is_empty(&self) -> bool {
+        self.occurrences.is_empty()
+    }
+
+    /// Begins the chunk's next game: its number in the chunk (from 0), for [`Played::game`].
+    pub fn start_game(&mut self) -> u64 {
+        self.games += 1;
+        self.games - 1
+    }
+
+    /// Adds a move played in position `key`; `played.game` numbers the game within the chunk
+    /// (or the whole table, for the builder's own chunk).
+    pub fn push(&mut self, key: [u8; K], played: Played) {
+        let Played { code, outcome, mover_rating, opponent_rating, year, game } = played;
+        let facts = Facts { game, mover_rating, opponent_rating, year, outcome };
+        // The moves of a game come one side after the other: its two facts are the last two.
+        let known = self.facts.iter().rev().take(2).position(|f| *f == facts);
+        let index = match known {
+            Some(back) => self.facts.len() - 1 - back,
+            None => {
+                self.facts.push(facts);
+                self.facts.len() - 1
+            }
+        };
+        self.counts[bucket_of(&key)] += 1;
+        self.occurrences.push(Unplaced { key, code, facts: index as u32 });
+    }
+
+    /// The moves from `at` on, as a chunk of the same games (their facts with them).
+    pub(super) fn split_off(&mut self, at: usize) -> OccurrenceChunk<K> {
+        let occurrences = self.occurrences.split_off(at);
+        let mut counts = Box::new([0; 256]);
+        for o in &occurrences {
+            counts[bucket_of(&o.key)] += 1;
+        }
+        self.counts.iter_mut().zip(counts.iter()).for_each(|(count, moved)| *count -= moved);
+        OccurrenceChunk { occurrences, counts, facts: self.facts.clone(), games: self.games }
+    }
+
+    /// Facts held (a game's side each).
+    pub(super) fn facts_len(&self) -> usize {
+        self.facts.len()
+    }
+
+    /// The chunk's facts, its game numbers moved up by `games`.
+    pub(super) fn facts_from(&self, games: u64) -> impl Iterator<Item = Facts> + '_ {
+        self.facts.iter().map(move |f| Facts { game: f.game + games, ..*f })
+    }
+}
+
+/// A chunk in its run: the places and facts of the run before it.
+struct Placed<const K: usize> {
+    chunk: OccurrenceChunk<K>,
+    seq_base: u32,
+    facts_base: u32,
+}
+
+/// A run's occurrences: chunks as they come, then, once [`Buckets::sort`] has run, sorted.
 pub(super) struct Buckets<const K: usize> {
-    buckets: Vec<Vec<Occurrence<K>>>,
+    chunks: Vec<Placed<K>>,
+    /// The occurrences sorted by key, the room kept from run to run.
+    sorted: Vec<Occurrence<K>>,
+    /// Sorted occurrences by their key's first byte.
+    totals: [usize; 256],
     len: usize,
 }
 
 impl<const K: usize> Buckets<K> {
     /// No occurrences.
     pub(super) fn new() -> Buckets<K> {
-        Buckets { buckets: (0..256).map(|_| Vec::new()).collect(), len: 0 }
+        Buckets { chunks: Vec::new(), sorted: Vec::new(), totals: [0; 256], len: 0 }
     }
 
     /// Occurrences held.
@@ -36,34 +166,86 @@ impl<const K: usize> Buckets<K> {
         self.len
     }
 
-    pub(super) fn is_empty(&self) -> bool {
-        self.len == 0
+    /// Adds a chunk after the occurrences held; its facts are the run's from `facts_base` on.
+    /// The run holds at most 2^32 occurrences (the caller's limit).
+    pub(super) fn add(&mut self, chunk: OccurrenceChunk<K>, facts_base: usize) {
+        let seq_base = self.len as u32;
+        self.len += chunk.len();
+        self.chunks.push(Placed { chunk, seq_base, facts_base: facts_base as u32 });
     }
 
-    /// Adds a move played in position `key`; its place is the number of occurrences before it.
-    pub(super) fn push(&mut self, key: [u8; K], code: u16, facts: u32) {
-        // An empty key has one bucket (the tests' keys are never empty; a game's never are).
-        let bucket = key.first().map_or(0, |&b| usize::from(b));
-        self.buckets[bucket].push(Occurrence { key, code, facts, seq: self.len as u32 });
-        self.len += 1;
-    }
-
-    /// Sorts by key, the buckets on every core (the largest first, so that the last to finish
-    /// is a small one).
+    /// Sorts by key: each chunk's occurrences placed in their first byte's bucket, the chunks
+    /// on every core, each given back once placed; then the buckets sorted on every core (the
+    /// largest first, so that the last to finish is a small one).
     pub(super) fn sort(&mut self) {
-        let mut buckets: Vec<&mut Vec<Occurrence<K>>> = self.buckets.iter_mut().filter(|b| b.len() > 1).collect();
+        self.totals = [0; 256];
+        for placed in &self.chunks {
+            self.totals.iter_mut().zip(placed.chunk.counts.iter()).for_each(|(t, &c)| *t += c as usize);
+        }
+        self.sorted.clear();
+        self.sorted.reserve(self.len);
+        // Where each chunk's occurrences of each first byte go: the bucket's part after the
+        // chunks before it, in chunk order.
+        let mut parts: Vec<Vec<&mut [MaybeUninit<Occurrence<K>>]>> =
+            self.chunks.iter().map(|_| Vec::with_capacity(256)).collect();
+        let mut rest = &mut self.sorted.spare_capacity_mut()[..self.len];
+        for (byte, &total) in self.totals.iter().enumerate() {
+            let (mut bucket, after) = std::mem::take(&mut rest).split_at_mut(total);
+            rest = after;
+            for (placed, parts) in self.chunks.iter().zip(&mut parts) {
+                let (part, after) = std::mem::take(&mut bucket).split_at_mut(placed.chunk.counts[byte] as usize);
+                parts.push(part);
+                bucket = after;
+            }
+        }
+        // Each chunk given back once placed.
+        std::mem::take(&mut self.chunks).into_par_iter().zip(parts).with_max_len(1).for_each(|(placed, mut parts)| {
+            let mut at = [0usize; 256];
+            for (i, o) in placed.chunk.occurrences.iter().enumerate() {
+                let byte = bucket_of(&o.key);
+                let occurrence = Occurrence {
+                    key: o.key,
+                    code: o.code,
+                    facts: o.facts + placed.facts_base,
+                    seq: placed.seq_base + i as u32,
+                };
+                parts[byte][at[byte]].write(occurrence);
+                at[byte] += 1;
+            }
+            // Every place of the chunk's parts written, none twice (a write past a part panics).
+            assert!(at.iter().zip(parts.iter()).all(|(&at, part)| at == part.len()), "a chunk's counts are its own");
+        });
+        // SAFETY: the parts cover the first `len` places of the room, and each part was written
+        // whole (asserted above).
+        unsafe { self.sorted.set_len(self.len) };
+        let mut buckets: Vec<&mut [Occurrence<K>]> = Vec::with_capacity(256);
+        let mut rest = self.sorted.as_mut_slice();
+        for &total in &self.totals {
+            let (bucket, after) = std::mem::take(&mut rest).split_at_mut(total);
+            rest = after;
+            if total > 1 {
+                buckets.push(bucket);
+            }
+        }
         buckets.sort_unstable_by_key(|b| std::cmp::Reverse(b.len()));
         buckets.into_par_iter().with_max_len(1).for_each(|bucket| sort_by_key(bucket, 1));
     }
 
     /// The buckets in key order (sorted once [`Buckets::sort`] has run).
     pub(super) fn slices(&self) -> impl Iterator<Item = &[Occurrence<K>]> {
-        self.buckets.iter().map(Vec::as_slice).filter(|b| !b.is_empty())
+        let mut rest = self.sorted.as_slice();
+        self.totals.iter().filter_map(move |&total| {
+            let (bucket, after) = rest.split_at(total);
+            rest = after;
+            (!bucket.is_empty()).then_some(bucket)
+        })
     }
 
-    /// Empty, each bucket keeping its room for the next run.
+    /// Empty, the room of the sorted occurrences kept for the next run.
     pub(super) fn clear(&mut self) {
-        self.buckets.iter_mut().for_each(Vec::clear);
+        self.chunks.clear();
+        self.sorted.clear();
+        self.totals = [0; 256];
         self.len = 0;
     }
 
@@ -185,11 +367,23 @@ mod tests {
                 .collect();
             // The same buckets for every round: each starts empty, whatever it held before.
             buckets.clear();
-            for &(key, code) in &pushed {
-                buckets.push(key, code, 0);
+            // Chunks of a few sizes, each occurrence a game of its own (its facts its place).
+            let mut facts = 0;
+            for chunk_pushed in pushed.chunks(1 + (next() % 9_000) as usize) {
+                let mut chunk = OccurrenceChunk::default();
+                for &(key, code) in chunk_pushed {
+                    let game = chunk.start_game();
+                    chunk.push(
+                        key,
+                        Played { code, outcome: Outcome::Unknown, mover_rating: 0, opponent_rating: 0, year: 0, game },
+                    );
+                }
+                buckets.add(chunk, facts);
+                facts += chunk_pushed.len();
             }
             buckets.sort();
             let sorted: Vec<Occurrence<5>> = buckets.slices().flatten().copied().collect();
+            assert!(sorted.iter().all(|o| o.facts == o.seq), "each occurrence keeps its own facts");
             let mut expected: Vec<([u8; 5], u32, u16)> =
                 pushed.iter().enumerate().map(|(seq, &(key, code))| (key, seq as u32, code)).collect();
             expected.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
