@@ -35,14 +35,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "polyglot" => {
             let build = BuildOptions { max_ply: max_ply.unwrap_or(1024), keep_positions: false, ..Default::default() };
             let make = MakeOptions { min_games: 1, ..MakeOptions::default() };
-            let made = match &bytes {
-                Some(bytes) => polyglot::make_from_pgn(bytes, &build, &make),
-                None => polyglot::make_from_pgn_stream(&mut data, &build, &make)?,
+            // Each range written as it comes, as `tabiya book` writes it.
+            let mut file = std::fs::File::create(out)?;
+            let mut written = Ok(());
+            let write_run = |run: &mut polyglot::EntryRun| {
+                if written.is_ok() {
+                    written = polyglot::write_entries(&run.entries, &mut file);
+                }
             };
-            let mut file = std::io::BufWriter::new(std::fs::File::create(out)?);
-            for run in &made.book {
-                polyglot::write_entries(&run.entries, &mut file)?;
-            }
+            let made = match &bytes {
+                Some(bytes) => polyglot::make_from_pgn_with(bytes, &build, &make, write_run),
+                None => polyglot::make_from_pgn_stream_with(&mut data, &build, &make, write_run)?,
+            };
+            written?;
             println!("{} games", made.summary.games_added);
         }
         "kvetka" => {

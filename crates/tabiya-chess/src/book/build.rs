@@ -539,17 +539,19 @@ fn finish_sorted<T: Send>(parts: &[BookBuilder], ranges: usize, per_range: impl 
 
 /// The ranges of builders whose occurrences are sorted, without positions, each merged into
 /// an output (one of `new_output`'s, reused from range to range) handed to `per_range` on
-/// the thread that merged it; what it makes is returned in key order.
+/// the thread that merged it; what it makes is handed to `consume` in key order, each as soon
+/// as it and those before it are made ([`engine::in_key_order`]).
 fn finish_into<O: RangeOutput, T: Send>(
     parts: &[BookBuilder],
     ranges: usize,
     new_output: impl Fn() -> O + Sync,
     per_range: impl Fn(&mut O) -> T + Sync,
-) -> Vec<T> {
+    consume: impl FnMut(T) + Send,
+) {
     match parts.first().map(|part| &part.occurrences) {
-        None => Vec::new(),
-        Some(Occurrences::Moves(_)) => finish_in_ranges::<Move, O, T>(parts, ranges, new_output, per_range),
-        Some(Occurrences::Ordered(_)) => finish_in_ranges::<u32, O, T>(parts, ranges, new_output, per_range),
+        None => {}
+        Some(Occurrences::Moves(_)) => finish_in_ranges::<Move, O, T>(parts, ranges, new_output, per_range, consume),
+        Some(Occurrences::Ordered(_)) => finish_in_ranges::<u32, O, T>(parts, ranges, new_output, per_range, consume),
     }
 }
 
@@ -559,11 +561,11 @@ fn finish_in_ranges<P: Payload, O: RangeOutput, T: Send>(
     ranges: usize,
     new_output: impl Fn() -> O + Sync,
     per_range: impl Fn(&mut O) -> T + Sync,
-) -> Vec<T> {
+    consume: impl FnMut(T) + Send,
+) {
     let sorted: Vec<&[Occurrence<P>]> =
         parts.iter().map(|part| P::occurrences(part).expect("pieces built alike carry the same payload")).collect();
     let ranges = engine::split(&sorted, ranges);
-    let mut made = Vec::with_capacity(ranges.len());
     // Each range's output fits the cache, and its vectors serve the next range.
     let scratch = engine::Scratch::new();
     let finish = |runs| {
@@ -573,8 +575,7 @@ fn finish_in_ranges<P: Payload, O: RangeOutput, T: Send>(
         scratch.give_back(range);
         made
     };
-    engine::in_key_order(ranges, finish, |range| made.push(range));
-    made
+    engine::in_key_order(ranges, finish, consume);
 }
 
 /// [`finish_sorted`] of parts whose occurrences carry `P`: parts built alike carry the same
@@ -595,7 +596,9 @@ fn finish_sorted_carrying<P: Payload, T: Send>(
             (range.positions, range.moves) = (book.positions, book.moves);
             made
         };
-        return finish_in_ranges::<P, RangeBook, T>(parts, ranges, RangeBook::default, as_book);
+        let mut made = Vec::new();
+        finish_in_ranges::<P, RangeBook, T>(parts, ranges, RangeBook::default, as_book, |range| made.push(range));
+        return made;
     }
     let sorted: Vec<&[Occurrence<P>]> =
         parts.iter().map(|part| P::occurrences(part).expect("pieces built alike carry the same payload")).collect();
@@ -852,27 +855,30 @@ pub fn build_from_pgn_in_ranges<T: Send>(
 }
 
 /// [`build_from_pgn_in_ranges`] without the book between: each key range is merged into an
-/// output of `new_output`'s (reused from range to range) and handed to `per_range`. Positions
+/// output of `new_output`'s (reused from range to range) and handed to `per_range`, and what
+/// that makes is handed to `consume` in key order as the ranges are done (a writer writes
+/// while the merge goes on, and holds no more than the ranges done out of order). Positions
 /// are never kept (`options.keep_positions` is ignored).
 pub(crate) fn count_from_pgn_in_ranges<O: RangeOutput, T: Send>(
     input: &[u8],
     options: &BuildOptions,
     new_output: impl Fn() -> O + Sync,
     per_range: impl Fn(&mut O) -> T + Sync,
-) -> GamesBuild<Vec<T>> {
+    consume: impl FnMut(T) + Send,
+) -> GamesBuild<()> {
     let options = &BuildOptions { keep_positions: false, ..options.clone() };
     let ranges = rayon::current_num_threads() * RANGES_PER_THREAD;
-    build_in(input, options, None, |parts| finish_into(parts, ranges, new_output, per_range))
+    build_in(input, options, None, |parts| finish_into(parts, ranges, new_output, per_range, consume))
 }
 
 /// The pieces of PGN text (one per rayon thread when `pieces` is `None`) built and sorted on
 /// their threads, then finished by `finish`.
-fn build_in<T: Send>(
+fn build_in<B>(
     input: &[u8],
     options: &BuildOptions,
     pieces: Option<usize>,
-    finish: impl FnOnce(&[BookBuilder]) -> Vec<T>,
-) -> GamesBuild<Vec<T>> {
+    finish: impl FnOnce(&[BookBuilder]) -> B,
+) -> GamesBuild<B> {
     let pieces = pieces.unwrap_or_else(rayon::current_num_threads);
     let built = walk_pieces(input, &walk_options(options), pieces, |games| build_piece(games, options));
     finish_pieces(built, finish)
@@ -908,20 +914,23 @@ pub(crate) fn count_from_pgn_stream_in_ranges<O: RangeOutput, T: Send>(
     options: &BuildOptions,
     new_output: impl Fn() -> O + Sync,
     per_range: impl Fn(&mut O) -> T + Sync,
-) -> io::Result<GamesBuild<Vec<T>>> {
+    consume: impl FnMut(T) + Send,
+) -> io::Result<GamesBuild<()>> {
     let options = &BuildOptions { keep_positions: false, ..options.clone() };
     let ranges = rayon::current_num_threads() * RANGES_PER_THREAD;
-    build_streamed(input, options, engine::STREAM_PIECE, |parts| finish_into(parts, ranges, new_output, per_range))
+    build_streamed(input, options, engine::STREAM_PIECE, |parts| {
+        finish_into(parts, ranges, new_output, per_range, consume)
+    })
 }
 
 /// The pieces of a stream read in pieces of about `piece` bytes, built and sorted on their
 /// threads, then finished by `finish`.
-fn build_streamed<T: Send>(
+fn build_streamed<B>(
     input: &mut dyn Read,
     options: &BuildOptions,
     piece: usize,
-    finish: impl FnOnce(&[BookBuilder]) -> Vec<T>,
-) -> io::Result<GamesBuild<Vec<T>>> {
+    finish: impl FnOnce(&[BookBuilder]) -> B,
+) -> io::Result<GamesBuild<B>> {
     let built = engine::walk_stream(input, &walk_options(options), piece, |games| build_piece(games, options))?;
     Ok(finish_pieces(built, finish))
 }
@@ -952,10 +961,10 @@ fn build_piece(games: PgnWalk<'_>, options: &BuildOptions) -> (BookBuilder, Game
 
 /// What `finish` makes of the pieces built in text order ([`build_piece`]), with what reading
 /// them found.
-fn finish_pieces<T: Send>(
+fn finish_pieces<B>(
     built: Vec<(BookBuilder, GamesBuild<()>)>,
-    finish: impl FnOnce(&[BookBuilder]) -> Vec<T>,
-) -> GamesBuild<Vec<T>> {
+    finish: impl FnOnce(&[BookBuilder]) -> B,
+) -> GamesBuild<B> {
     let empty = GamesBuild { book: (), summary: BuildSummary::default(), unreadable: 0, warnings: 0, cut: 0 };
     let (parts, counts): (Vec<BookBuilder>, Vec<GamesBuild<()>>) = built.into_iter().unzip();
     let counts = counts.into_iter().fold(empty, GamesBuild::<()>::merge);

@@ -1,9 +1,13 @@
 //! Polyglot's weights for a [`Book`]: what `polyglot make-book` writes for the same games.
 
+use std::io::{self, Read};
+use std::sync::Mutex;
+
 use shakmaty::Color;
 
 use super::{Entry, encode_move};
 use crate::book::{self, Book, BookPosition, BuildOptions, GamesBuild, MoveStats, RangeOutput};
+use crate::pgn::pieces::locked;
 
 /// `polyglot make-book`'s counters are 16 bits: when a move reaches this many games, all
 /// counters of its position are halved.
@@ -85,16 +89,19 @@ struct RangeEntries<'o> {
     /// The moves of the position being counted.
     moves: Vec<MoveStats>,
     run: EntryRun,
+    /// Entry vectors handed back once their runs were consumed, for the next ranges.
+    spare: &'o Mutex<Vec<Vec<Entry>>>,
 }
 
 impl<'o> RangeEntries<'o> {
-    fn new(options: &'o MakeOptions) -> RangeEntries<'o> {
-        RangeEntries { options, moves: Vec::new(), run: EntryRun::default() }
+    fn new(options: &'o MakeOptions, spare: &'o Mutex<Vec<Vec<Entry>>>) -> RangeEntries<'o> {
+        RangeEntries { options, moves: Vec::new(), run: EntryRun::default(), spare }
     }
 
-    /// The range's entries, leaving room for the next range's.
+    /// The range's entries, leaving a spare vector (memory already faulted in) for the next
+    /// range's.
     fn take_run(&mut self) -> EntryRun {
-        let entries = Vec::with_capacity(self.run.entries.capacity());
+        let entries = locked(self.spare).pop().unwrap_or_default();
         std::mem::replace(&mut self.run, EntryRun { positions: 0, moves: 0, entries })
     }
 }
@@ -131,17 +138,57 @@ impl RangeOutput for RangeEntries<'_> {
 /// order, are the book [`entries_from_book`] gives for the same games. Positions are not kept
 /// whatever `build` says: entries need none.
 pub fn make_from_pgn(input: &[u8], build: &BuildOptions, options: &MakeOptions) -> GamesBuild<Vec<EntryRun>> {
-    book::count_from_pgn_in_ranges(input, build, || RangeEntries::new(options), RangeEntries::take_run)
+    let mut runs = Vec::new();
+    let built = make_from_pgn_with(input, build, options, |run| runs.push(std::mem::take(run)));
+    built.with_book(runs)
 }
 
 /// [`make_from_pgn`] of PGN text read from a stream (a decompressed file, a pipe), never held
 /// whole: see [`book::build_from_pgn_stream`]. The same runs as for the same text in memory.
 pub fn make_from_pgn_stream(
-    input: &mut dyn std::io::Read,
+    input: &mut dyn Read,
     build: &BuildOptions,
     options: &MakeOptions,
-) -> std::io::Result<GamesBuild<Vec<EntryRun>>> {
-    book::count_from_pgn_stream_in_ranges(input, build, || RangeEntries::new(options), RangeEntries::take_run)
+) -> io::Result<GamesBuild<Vec<EntryRun>>> {
+    let mut runs = Vec::new();
+    let built = make_from_pgn_stream_with(input, build, options, |run| runs.push(std::mem::take(run)))?;
+    Ok(built.with_book(runs))
+}
+
+/// [`make_from_pgn`], each run handed to `consume` in order as soon as it and those before it
+/// are made (on whichever rayon thread made the last of them), while later runs are still
+/// being made: a writer writes each as it comes and never holds the book. The memory of a
+/// run's entries left in it is used again for a later run.
+pub fn make_from_pgn_with(
+    input: &[u8],
+    build: &BuildOptions,
+    options: &MakeOptions,
+    mut consume: impl FnMut(&mut EntryRun) + Send,
+) -> GamesBuild<()> {
+    let spare = Mutex::new(Vec::new());
+    let consume = |mut run: EntryRun| hand_back(&spare, &mut run, &mut consume);
+    book::count_from_pgn_in_ranges(input, build, || RangeEntries::new(options, &spare), RangeEntries::take_run, consume)
+}
+
+/// [`make_from_pgn_with`] of PGN text read from a stream, as [`make_from_pgn_stream`] reads it.
+pub fn make_from_pgn_stream_with(
+    input: &mut dyn Read,
+    build: &BuildOptions,
+    options: &MakeOptions,
+    mut consume: impl FnMut(&mut EntryRun) + Send,
+) -> io::Result<GamesBuild<()>> {
+    let spare = Mutex::new(Vec::new());
+    let consume = |mut run: EntryRun| hand_back(&spare, &mut run, &mut consume);
+    let new_output = || RangeEntries::new(options, &spare);
+    book::count_from_pgn_stream_in_ranges(input, build, new_output, RangeEntries::take_run, consume)
+}
+
+/// Hands `run` to `consume`, then its entry vector, emptied, to the spare ones.
+fn hand_back(spare: &Mutex<Vec<Vec<Entry>>>, run: &mut EntryRun, consume: &mut impl FnMut(&mut EntryRun)) {
+    consume(run);
+    let mut entries = std::mem::take(&mut run.entries);
+    entries.clear();
+    locked(spare).push(entries);
 }
 
 fn entries_of<'a>(positions: impl Iterator<Item = BookPosition<'a>>, options: &MakeOptions, room: usize) -> Vec<Entry> {

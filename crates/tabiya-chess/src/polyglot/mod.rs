@@ -40,7 +40,7 @@ pub use entry::{Entry, decode_move, encode_move, is_king_move_castling};
 pub use info::info;
 pub use make::{
     EntryRun, MakeOptions, MoveCount, entries_from_book, entries_from_range, make_from_pgn, make_from_pgn_stream,
-    push_position_entries,
+    make_from_pgn_stream_with, make_from_pgn_with, push_position_entries,
 };
 pub use merge::{MergeRule, merge};
 pub use normalized::{PolyglotReading, PolyglotWriting, entries_of_model, read_model, sort_entries};

@@ -86,14 +86,31 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
             Format::Chess(tabiya_chess::Format::Pgn) => {
                 let input = PgnInput::open(&path)?;
                 if args.inputs.len() == 1 {
-                    // One PGN file, the usual case: the book is made range by range, never whole.
+                    // One PGN file, the usual case: the book is made range by range, never
+                    // whole, each range written as soon as those before it are.
+                    let mut out = Output::create(&args.output)?;
+                    let (mut written, mut failed) = (Written::default(), None);
+                    let write_run = |run: &mut EntryRun| {
+                        written.add(run);
+                        if failed.is_none() {
+                            failed = polyglot::write_entries(&run.entries, &mut out).err();
+                        }
+                    };
                     let made = walking(&bar, input.known_len(), || match input {
-                        PgnInput::Mapped(bytes) => Ok(polyglot::make_from_pgn(&bytes, &build_options, &make)),
-                        PgnInput::Stream(mut data) => polyglot::make_from_pgn_stream(&mut data, &build_options, &make),
+                        PgnInput::Mapped(bytes) => {
+                            Ok(polyglot::make_from_pgn_with(&bytes, &build_options, &make, write_run))
+                        }
+                        PgnInput::Stream(mut data) => {
+                            polyglot::make_from_pgn_stream_with(&mut data, &build_options, &make, write_run)
+                        }
                     })
                     .map_err(CliError::input)?;
                     bar.finish_and_clear();
-                    return write_made(args, global, made);
+                    if let Some(e) = failed {
+                        return Err(CliError::output(&args.output, e));
+                    }
+                    out.finish(&args.output)?;
+                    return Ok(report_made(global, made.with_book(written)));
                 }
                 walking(&bar, input.known_len(), || match input {
                     PgnInput::Mapped(bytes) => Ok(book::build_from_pgn(&bytes, &build_options, None)),
@@ -118,13 +135,31 @@ pub fn book(args: &BookArgs, global: &Global) -> Result<ExitCode, CliError> {
     }
     let Some(built) = built else { return Err(CliError::Usage("no input".into())) };
     let whole = EntryRun::of_book(&built.book, &make);
-    write_made(args, global, built.with_book(vec![whole]))
+    write_book(&args.output, &whole.entries)?;
+    let mut written = Written::default();
+    written.add(&whole);
+    Ok(report_made(global, built.with_book(written)))
 }
 
-/// Writes the entries of every range, in order, and says what was done.
-fn write_made(args: &BookArgs, global: &Global, made: book::GamesBuild<Vec<EntryRun>>) -> Result<ExitCode, CliError> {
-    let book::GamesBuild { book: runs, summary: counts, unreadable, warnings, cut } = made;
-    write_book(&args.output, runs.iter().map(|run| &run.entries[..]))?;
+/// What the runs of entries written came from, and how many entries they held.
+#[derive(Default)]
+struct Written {
+    positions: usize,
+    moves: usize,
+    entries: usize,
+}
+
+impl Written {
+    fn add(&mut self, run: &EntryRun) {
+        self.positions += run.positions;
+        self.moves += run.moves;
+        self.entries += run.entries.len();
+    }
+}
+
+/// Says what was done, and exits 1 when some game is not wholly in the book.
+fn report_made(global: &Global, made: book::GamesBuild<Written>) -> ExitCode {
+    let book::GamesBuild { book: written, summary: counts, unreadable, warnings, cut } = made;
     summary(
         global.quiet,
         format_args!(
@@ -135,22 +170,20 @@ fn write_made(args: &BookArgs, global: &Global, made: book::GamesBuild<Vec<Entry
             counts.games_below_min_elo,
             unreadable,
             counted(warnings, "warning"),
-            counted(runs.iter().map(|run| run.positions).sum::<usize>() as u64, "position"),
-            counted(runs.iter().map(|run| run.moves).sum::<usize>() as u64, "move"),
-            counted(runs.iter().map(|run| run.entries.len()).sum::<usize>() as u64, "entry")
+            counted(written.positions as u64, "position"),
+            counted(written.moves as u64, "move"),
+            counted(written.entries as u64, "entry")
         ),
     );
     // A game that could not be read, or whose moves after an illegal one are not, is not
     // wholly in the book: a script must see it.
-    Ok(if unreadable + cut > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    if unreadable + cut > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 
-/// Writes runs of entries one after the other.
-fn write_book<'a>(path: &Path, runs: impl IntoIterator<Item = &'a [Entry]>) -> Result<(), CliError> {
+/// Writes a book's entries.
+fn write_book(path: &Path, entries: &[Entry]) -> Result<(), CliError> {
     let mut out = Output::create(path)?;
-    for run in runs {
-        polyglot::write_entries(run, &mut out).map_err(|e| CliError::output(path, e))?;
-    }
+    polyglot::write_entries(entries, &mut out).map_err(|e| CliError::output(path, e))?;
     out.finish(path)
 }
 
@@ -194,7 +227,7 @@ fn merge_books(args: &ConvertArgs, global: &Global) -> Result<ExitCode, CliError
     }
     let entries = merged.unwrap_or_default();
     let written = entries.len();
-    write_book(&args.output, [&entries[..]])?;
+    write_book(&args.output, &entries)?;
     summary(global.quiet, format_args!("{} written", counted(written as u64, "entry")));
     Ok(ExitCode::SUCCESS)
 }
