@@ -138,11 +138,13 @@ impl Book {
             self.check_block(block)?;
         }
         let mut parts = PartWriter::create(transaction, &self.header)?;
+        let mut bytes = Vec::with_capacity(BLOCK_SIZE);
         for block in &self.blocks {
-            self.encode_block(block, parts.open_block()?);
+            bytes.clear();
+            self.encode_block(block, &mut bytes);
             // An empty block (n = 2, only ever read from another writer) has no first key:
             // zeros keep the .kin at one key per block.
-            parts.close_block(block.elements.first().map_or([0; KEY_LEN], |e| e.key.0))?;
+            parts.push(block.elements.first().map_or([0; KEY_LEN], |e| e.key.0), &bytes)?;
         }
         parts.commit(self.sources.as_ref(), options)
     }
@@ -234,24 +236,13 @@ impl PartWriter {
         Ok(())
     }
 
-    /// Starts a block: the caller appends its 2048 bytes to the bytes returned (the pending
-    /// blocks, so that a block is filled where it is written from, not copied there), then
-    /// calls [`PartWriter::close_block`].
-    pub fn open_block(&mut self) -> Result<&mut Vec<u8>, KvetkaError> {
+    /// Appends the 2048 bytes of a block whose first key is `first_key`.
+    pub fn push(&mut self, first_key: [u8; KEY_LEN], block: &[u8]) -> Result<(), KvetkaError> {
         let capacity = part_capacity(self.header_size, self.parts.len() - 1);
         if self.blocks_in_part == capacity {
             self.start_part()?;
         }
-        Ok(&mut self.pending)
-    }
-
-    /// The bytes of the block opened last (at their end), while it is being filled.
-    fn open_bytes(&mut self) -> &mut Vec<u8> {
-        &mut self.pending
-    }
-
-    /// Ends the block opened last, whose first key is `first_key`.
-    pub fn close_block(&mut self, first_key: [u8; KEY_LEN]) -> Result<(), KvetkaError> {
+        self.pending.extend_from_slice(block);
         if self.pending.len() >= Self::PENDING {
             self.write_pending()?;
         }
@@ -309,9 +300,8 @@ impl PartWriter {
 /// positions without holding its elements.
 pub(crate) struct BlockPacker {
     parts: PartWriter,
-    /// Bytes of the block being filled (n, then whole elements), the last of the parts'
-    /// pending bytes; 0 when no block is open.
-    used: usize,
+    /// The block being filled: n, then whole elements.
+    block: Vec<u8>,
     first_key: [u8; KEY_LEN],
     last_key: Option<[u8; KEY_LEN]>,
 }
@@ -373,7 +363,7 @@ impl BlockPacker {
     /// Packs the blocks of the book at `path` (see [`Book::write`]).
     pub fn create(transaction: Transaction, header: &Header) -> Result<BlockPacker, KvetkaError> {
         let parts = PartWriter::create(transaction, header)?;
-        Ok(BlockPacker { parts, used: 0, first_key: [0; KEY_LEN], last_key: None })
+        Ok(BlockPacker { parts, block: Vec::with_capacity(BLOCK_SIZE), first_key: [0; KEY_LEN], last_key: None })
     }
 
     /// Adds the next elements (keys ascending, after those added so far) to blocks.
@@ -389,44 +379,37 @@ impl BlockPacker {
         let (mut start, mut end) = (0, 0);
         for &size in &elements.sizes {
             let size = usize::from(size);
-            if self.used + (end - start) + size > BLOCK_SIZE {
-                self.fill(&elements.bytes[start..end]);
+            if self.block.len() + (end - start) + size > BLOCK_SIZE {
+                self.block.extend_from_slice(&elements.bytes[start..end]);
                 start = end;
                 self.write_block()?;
             }
-            if self.used == 0 {
-                self.parts.open_block()?.extend_from_slice(&[0, 0]);
-                self.used = 2;
+            if self.block.is_empty() {
+                self.block.extend_from_slice(&[0, 0]);
                 self.first_key = elements.key_at(start);
             }
             end += size;
         }
-        self.fill(&elements.bytes[start..end]);
+        self.block.extend_from_slice(&elements.bytes[start..end]);
         Ok(())
-    }
-
-    /// Appends whole elements to the open block.
-    fn fill(&mut self, elements: &[u8]) {
-        self.parts.open_bytes().extend_from_slice(elements);
-        self.used += elements.len();
     }
 
     /// Writes the block being filled, if any: n, the elements, zeros.
     fn write_block(&mut self) -> Result<(), KvetkaError> {
-        if self.used == 0 {
+        if self.block.is_empty() {
             return Ok(());
         }
-        let bytes = self.parts.open_bytes();
-        let start = bytes.len() - self.used;
-        bytes[start..start + 2].copy_from_slice(&(self.used as u16).to_be_bytes());
-        bytes.resize(start + BLOCK_SIZE, 0);
-        self.used = 0;
-        self.parts.close_block(self.first_key)
+        let used = self.block.len() as u16;
+        self.block[..2].copy_from_slice(&used.to_be_bytes());
+        self.block.resize(BLOCK_SIZE, 0);
+        self.parts.push(self.first_key, &self.block)?;
+        self.block.clear();
+        Ok(())
     }
 
     /// Blocks begun so far.
     pub fn len(&self) -> usize {
-        self.parts.blocks() + usize::from(self.used != 0)
+        self.parts.blocks() + usize::from(!self.block.is_empty())
     }
 
     /// Writes the last block and puts the book in place (see [`Book::write`]).
