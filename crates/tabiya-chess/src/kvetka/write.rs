@@ -338,6 +338,13 @@ impl EncodedElements {
         Ok(())
     }
 
+    /// Empties the elements, keeping the memory they took for the next ones.
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+        self.sizes.clear();
+        (self.first_key, self.last_key) = (None, None);
+    }
+
     /// The key of the element whose bytes start at `start`.
     fn key_at(&self, start: usize) -> [u8; KEY_LEN] {
         let (_, length_bytes) = decode_compact_int(&self.bytes[start..]).expect("an element written by push");
@@ -360,7 +367,7 @@ impl BlockPacker {
     }
 
     /// Adds the next elements (keys ascending, after those added so far) to blocks.
-    pub fn push_all(&mut self, elements: EncodedElements) -> Result<(), KvetkaError> {
+    pub fn push_all(&mut self, elements: &EncodedElements) -> Result<(), KvetkaError> {
         if let (Some(last), Some(first)) = (self.last_key, elements.first_key)
             && first.0 <= last
         {
@@ -505,7 +512,7 @@ mod tests {
             let mut packer = BlockPacker::create(BookFiles::new(&file(name)).begin().unwrap(), &header).unwrap();
             let mut encoded = EncodedElements::default();
             elements.iter().for_each(|e| encoded.push(e, 0).unwrap());
-            packer.push_all(encoded).unwrap();
+            packer.push_all(&encoded).unwrap();
             packer.commit(None, &WriteOptions::default()).unwrap();
         };
         pack("packed.kob");
@@ -557,7 +564,7 @@ mod tests {
                 }
                 parts.last_mut().unwrap().push(e, 0).unwrap();
             }
-            parts.into_iter().for_each(|part| packer.push_all(part).unwrap());
+            parts.iter().for_each(|part| packer.push_all(part).unwrap());
             assert_eq!(packer.len(), book.blocks.len());
             packer.commit(None, &WriteOptions::default()).unwrap();
             assert_eq!(read("packed"), whole, "cut at {cuts:?}");
@@ -569,10 +576,10 @@ mod tests {
         let mut packer =
             BlockPacker::create(BookFiles::new(&dir.path().join("refused.kob")).begin().unwrap(), &Header::default())
                 .unwrap();
-        packer.push_all(part).unwrap();
+        packer.push_all(&part).unwrap();
         let mut earlier = EncodedElements::default();
         earlier.push(&elements[4], 0).unwrap();
-        assert!(packer.push_all(earlier).is_err());
+        assert!(packer.push_all(&earlier).is_err());
     }
 
     #[test]
