@@ -115,12 +115,15 @@ pub(crate) struct Scanner<'t> {
     /// pgn-reader drops them).
     repair: bool,
     token_ends: &'static [bool; 256],
+    /// A `{` comment met ran to the end of the text (no `}` after it): the text was cut inside
+    /// a comment, or the file's last comment is unterminated.
+    pub comment_ran_to_end: bool,
 }
 
 impl<'t> Scanner<'t> {
     pub fn new(text: &'t [u8], at: usize, repair: bool) -> Scanner<'t> {
         let token_ends = if repair { &TOKEN_ENDS_WITH_COMMA } else { &TOKEN_ENDS };
-        Scanner { text, at, repair, token_ends }
+        Scanner { text, at, repair, token_ends, comment_ran_to_end: false }
     }
 
     #[inline]
@@ -151,6 +154,14 @@ impl<'t> Scanner<'t> {
             self.at += 3;
         }
         self.skip_whitespace(true);
+    }
+
+    /// A `{` comment without its `}`: the text is read to its end, and the error said.
+    #[cold]
+    fn comment_to_end(&mut self) -> &'static str {
+        self.at = self.text.len();
+        self.comment_ran_to_end = true;
+        "unterminated comment"
     }
 
     /// Whitespace, line ends and `%` escape lines (at the start of a line).
@@ -336,10 +347,7 @@ impl<'t> Scanner<'t> {
                     movetext.comment(&text[self.at + 1..self.at + 1 + end]);
                     self.at += end + 2;
                 }
-                None => {
-                    self.at = text.len();
-                    return Err("unterminated comment");
-                }
+                None => return Err(self.comment_to_end()),
             },
             b'\n' => {
                 self.at += 1;
@@ -558,7 +566,11 @@ impl<'t> Scanner<'t> {
                     Some(d) => (self.at, depth) = (self.at + 1, d),
                     None => return,
                 },
-                b'{' => self.at = (self.find_byte(self.at, b'}') + 1).min(text.len()),
+                b'{' => match memchr::memchr(b'}', &text[self.at..]) {
+                    Some(end) => self.at += end + 1,
+                    // The variation's reading gives up without an error, as it always has.
+                    None => _ = self.comment_to_end(),
+                },
                 b';' => self.at = self.find_byte(self.at, b'\n'),
                 b'\n' => match (self.peek(self.at + 1), self.peek(self.at + 2)) {
                     (Some(b'%'), _) => self.at = self.find_byte(self.at + 2, b'\n'),
@@ -601,10 +613,7 @@ impl<'t> Scanner<'t> {
             match byte {
                 b'{' => match memchr::memchr(b'}', &text[self.at..]) {
                     Some(end) => self.at += end + 1,
-                    None => {
-                        self.at = text.len();
-                        return Err("unterminated comment");
-                    }
+                    None => return Err(self.comment_to_end()),
                 },
                 b';' => self.at = self.find_byte(self.at, b'\n'),
                 b'\n' => match self.peek(self.at) {

@@ -307,7 +307,7 @@ pub(super) fn read_json_line(path: &Path, number: u64, line: &[u8]) -> Result<Ga
 pub(crate) fn read_piece<T>(text: &[u8], options: ReadOptions, map: impl Fn(Game) -> T) -> PieceGames<T> {
     let mut games = Vec::new();
     // The file is named in the diagnostics when they are relocated, not in every game.
-    read_wanted(
+    let ends_in_comment = read_wanted(
         text,
         options,
         |_| true,
@@ -318,13 +318,18 @@ pub(crate) fn read_piece<T>(text: &[u8], options: ReadOptions, map: impl Fn(Game
             }))
         },
     );
-    games
+    PieceGames { games, ends_in_comment }
 }
 
 /// What a piece of PGN text gives: each game that starts in it made into a `T` with what
 /// reading it found, or the error that made it unreadable. Offsets and game numbers count from
 /// the piece's start (see [`relocate`]).
-pub(crate) type PieceGames<T> = Vec<Result<(T, Vec<Diagnostic>), PgnError>>;
+pub(crate) struct PieceGames<T> {
+    /// The games, in order.
+    pub games: Vec<Result<(T, Vec<Diagnostic>), PgnError>>,
+    /// The piece's text ended inside a `{` comment (see [`PieceInput::Bytes`]).
+    pub ends_in_comment: bool,
+}
 
 impl Source {
     /// [`Source::read_in_pieces`] for PGN: the text cut into pieces of about `pgn_piece` bytes
@@ -355,10 +360,11 @@ impl Source {
         let mut file = data.decoding_ahead();
         let pieces = Pieces::new(pgn_piece, rayon::current_num_threads());
         let walk = |text: &[u8], offset: u64| (offset, offset + text.len() as u64, read_piece(text));
+        let ends_in_comment = |(_, _, piece): &(u64, u64, PieceGames<T>)| piece.ends_in_comment;
         let (mut games_before, mut failed) = (0u64, None);
-        let emit = |(offset, end, games): (u64, u64, PieceGames<T>)| {
-            let count = games.len() as u64;
-            for game in games {
+        let emit = |(offset, end, piece): (u64, u64, PieceGames<T>)| {
+            let count = piece.games.len() as u64;
+            for game in piece.games {
                 // Locations in a piece count from its start: make them count from the file's.
                 let relocate = |location: &mut Location| relocate(location, path, offset, games_before);
                 let item = match game {
@@ -383,7 +389,7 @@ impl Source {
             true
         };
         let read = match &mapped {
-            Some(bytes) => walk_in_order(PieceInput::Bytes(bytes), &pieces, walk, emit),
+            Some(bytes) => walk_in_order(PieceInput::Bytes(bytes, &ends_in_comment), &pieces, walk, emit),
             None => walk_in_order(PieceInput::Stream(&mut file), &pieces, walk, emit),
         };
         if let Some(e) = failed {

@@ -7,8 +7,9 @@
 //! barrier between rounds of pieces: a thread that finishes a piece takes the next one. At
 //! most [`Pieces::ahead`] pieces are cut and not yet handed on, so memory stays flat whatever
 //! the input's length. Text in memory (a mapped file) is cut into slices of itself, nothing
-//! copied; a stream is read into each piece's own buffer (only the unfinished game at its end
-//! is copied, to open the next piece), and the buffers are used again for the pieces after
+//! copied, and the walkers check the cuts (see [`PieceInput::Bytes`]); a stream is read into
+//! each piece's own buffer (only the unfinished game at its end is copied, to open the next
+//! piece), and the buffers are used again for the pieces after
 //! (fresh ones would be fresh pages to fault in). A stream's first pieces are small and grow
 //! to the size asked for, so that no walker waits long for its first text.
 
@@ -16,18 +17,26 @@ use std::any::Any;
 use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::thread;
 
 use super::split::{Comments, piece_end, read_piece};
 
-/// Where the pieces' text comes from.
-pub enum PieceInput<'a> {
-    /// Text held in memory, a memory-mapped file's bytes for one: each piece is a slice of it.
-    Bytes(&'a [u8]),
-    /// A stream (a decompressed file, a pipe), read on the calling thread a piece at a time.
+/// Where the pieces' text comes from; `T` is what a piece's walk makes.
+pub enum PieceInput<'a, T> {
+    /// Text held in memory, a memory-mapped file's bytes for one: each piece is a slice of it,
+    /// cut before a game start without looking back for a `{` comment around it (that look
+    /// reads every byte, on the cutting thread alone). The function says, of what a piece's
+    /// walk made, whether the piece's text ended inside a `{` comment (its walker reads every
+    /// byte anyway). Such a piece, unless it is the text's last, was cut inside a comment: it
+    /// and the pieces cut after it are dropped, and the text is cut again from its start by
+    /// the rule that looks at comments ([`crate::pgn::split_games`]'s), to its end (a file
+    /// whose comments hold game starts is cut as carefully as a stream from then on).
+    Bytes(&'a [u8], &'a (dyn Fn(&T) -> bool + Sync)),
+    /// A stream (a decompressed file, a pipe), read on the calling thread a piece at a time,
+    /// cut by the rule that looks at comments.
     Stream(&'a mut dyn Read),
 }
 
@@ -69,17 +78,23 @@ impl Text<'_> {
 /// order, on the calling thread, until it returns false. A read error ends the walk: the pieces
 /// before it are handed on, then it is returned.
 pub fn walk_in_order<T: Send>(
-    input: PieceInput<'_>,
+    input: PieceInput<'_, T>,
     pieces: &Pieces,
     walk: impl Fn(&[u8], u64) -> T + Sync,
     mut emit: impl FnMut(T) -> bool,
 ) -> io::Result<()> {
     let ahead = pieces.ahead.max(1) as u64;
-    let (work, to_walk) = channel::<(u64, Text<'_>, u64)>();
-    let (done, walked) = channel::<(u64, thread::Result<T>)>();
+    let ends_in_comment = match &input {
+        PieceInput::Bytes(_, ends_in_comment) => Some(*ends_in_comment),
+        PieceInput::Stream(_) => None,
+    };
+    let (work, to_walk) = channel::<Piece<'_>>();
+    let (done, walked) = channel::<(u64, Walked<T>)>();
     let to_walk = Mutex::new(to_walk);
     // Set when `emit` wants no more: the pieces still queued are not walked.
     let stopped = AtomicBool::new(false);
+    // The pieces numbered below are dropped (cut again): those still queued are not walked.
+    let first_kept = AtomicU64::new(0);
     let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
     // Set when the last piece is cut: buffers walked from then on are given back at once, not
     // kept (a stream's builds hold what the pieces made, and need the memory more).
@@ -87,21 +102,27 @@ pub fn walk_in_order<T: Send>(
     std::thread::scope(|scope| {
         for _ in 0..pieces.threads.max(1) {
             let done = done.clone();
-            let (to_walk, walk, spare, stopped, all_cut) = (&to_walk, &walk, &spare, &stopped, &all_cut);
+            let (to_walk, walk, spare, stopped, all_cut, first_kept) =
+                (&to_walk, &walk, &spare, &stopped, &all_cut, &first_kept);
             scope.spawn(move || {
                 loop {
                     // The lock is let go before the walk (a guard in the loop's condition would be
                     // held through the body: one walker at a time).
                     let next = locked(to_walk).recv();
-                    let Ok((number, text, offset)) = next else { break };
+                    let Ok(Piece { number, text, offset, last }) = next else { break };
                     if stopped.load(Ordering::Relaxed) {
                         break;
+                    }
+                    if number < first_kept.load(Ordering::Relaxed) {
+                        continue;
                     }
                     // A panic is handed on in the piece's place, to be raised on the calling thread
                     // (waiting for a piece that never comes would hang).
                     let made = panic::catch_unwind(AssertUnwindSafe(|| walk(text.bytes(), offset)));
                     let panicked = made.is_err();
-                    if done.send((number, made)).is_err() || panicked {
+                    let cut_in_comment =
+                        !last && ends_in_comment.zip(made.as_ref().ok()).is_some_and(|(ends, made)| ends(made));
+                    if done.send((number, Walked { offset, cut_in_comment, made })).is_err() || panicked {
                         break;
                     }
                     if let Text::Buffer(buffer) = text {
@@ -116,8 +137,14 @@ pub fn walk_in_order<T: Send>(
         }
         drop(done);
         let mut order = InOrder { walked, waiting: BTreeMap::new(), next: 0, panic: None };
-        let mut cutter =
-            Cutter { input, piece: pieces.piece, at: 0, comments: Comments::default(), rest: Vec::new(), cut: 0 };
+        let mut cutter = Cutter {
+            input,
+            piece: pieces.piece,
+            at: 0,
+            comments: ends_in_comment.is_none().then(Comments::default),
+            rest: Vec::new(),
+            cut: 0,
+        };
         let (mut cut, mut ended) = (0u64, false);
         let result = loop {
             if ended && order.next == cut {
@@ -125,8 +152,17 @@ pub fn walk_in_order<T: Send>(
             }
             // What is walked is handed on at once; the next piece is cut when there is room.
             let full = ended || cut - order.next >= ahead;
-            if !order.hand_on(&mut emit, full) {
-                break Ok(());
+            match order.hand_on(&mut emit, full) {
+                HandedOn::All => {}
+                HandedOn::Stopped => break Ok(()),
+                HandedOn::CutInComment(offset) => {
+                    // The pieces queued are dropped unwalked; those being walked, when they come.
+                    first_kept.store(cut, Ordering::Relaxed);
+                    order.drop_before(cut);
+                    cutter.cut_again_from(offset);
+                    ended = false;
+                    continue;
+                }
             }
             if full {
                 continue;
@@ -142,13 +178,13 @@ pub fn walk_in_order<T: Send>(
                     }
                     if !text.bytes().is_empty() {
                         // The walkers are gone only when this scope ends.
-                        let _ = work.send((cut, text, offset));
+                        let _ = work.send(Piece { number: cut, text, offset, last });
                         cut += 1;
                     }
                 }
                 Err(e) => {
-                    // The pieces before the error are handed on first.
-                    while order.next < cut && order.hand_on(&mut emit, true) {}
+                    // The pieces before the error are handed on first (a stream's: all of them).
+                    while order.next < cut && order.hand_on(&mut emit, true) == HandedOn::All {}
                     break Err(e);
                 }
             }
@@ -162,71 +198,119 @@ pub fn walk_in_order<T: Send>(
     })
 }
 
+/// A piece cut, for a walker: its number, text and offset, and whether it is the last.
+struct Piece<'a> {
+    number: u64,
+    text: Text<'a>,
+    offset: u64,
+    last: bool,
+}
+
+/// A piece walked: its offset, what its walk made (or the walk's panic), and whether it was
+/// found cut inside a comment (see [`PieceInput::Bytes`]).
+struct Walked<T> {
+    offset: u64,
+    cut_in_comment: bool,
+    made: thread::Result<T>,
+}
+
+/// How far [`InOrder::hand_on`] went.
+#[derive(Debug, PartialEq, Eq)]
+enum HandedOn {
+    /// Every piece that was next in order.
+    All,
+    /// `emit` wants no more, or a walk panicked.
+    Stopped,
+    /// Up to the piece at this offset, which was cut inside a comment (not handed on).
+    CutInComment(u64),
+}
+
 /// The pieces walked and not yet handed on, the number of the next to hand on, and the panic
 /// of a walk that panicked, once its turn came.
 struct InOrder<T> {
-    walked: Receiver<(u64, thread::Result<T>)>,
-    waiting: BTreeMap<u64, thread::Result<T>>,
+    walked: Receiver<(u64, Walked<T>)>,
+    waiting: BTreeMap<u64, Walked<T>>,
     next: u64,
     panic: Option<Box<dyn Any + Send>>,
 }
 
 impl<T> InOrder<T> {
     /// Hands on every walked piece that is next in order, after waiting for one more piece to
-    /// be walked when `wait` says so; false when `emit` wants no more or a walk panicked.
-    fn hand_on(&mut self, emit: &mut impl FnMut(T) -> bool, wait: bool) -> bool {
+    /// be walked when `wait` says so.
+    fn hand_on(&mut self, emit: &mut impl FnMut(T) -> bool, wait: bool) -> HandedOn {
         if wait {
             match self.walked.recv() {
-                Ok((number, made)) => _ = self.waiting.insert(number, made),
+                Ok((number, walked)) => self.wait_for(number, walked),
                 // Every walker has gone (only a panic ends one early).
-                Err(_) => return false,
+                Err(_) => return HandedOn::Stopped,
             }
         }
-        while let Ok((number, made)) = self.walked.try_recv() {
-            self.waiting.insert(number, made);
+        while let Ok((number, walked)) = self.walked.try_recv() {
+            self.wait_for(number, walked);
         }
-        while let Some(made) = self.waiting.remove(&self.next) {
+        while let Some(walked) = self.waiting.remove(&self.next) {
+            if walked.cut_in_comment {
+                return HandedOn::CutInComment(walked.offset);
+            }
             self.next += 1;
-            match made {
+            match walked.made {
                 Ok(made) => {
                     if !emit(made) {
-                        return false;
+                        return HandedOn::Stopped;
                     }
                 }
                 Err(panic) => {
                     self.panic = Some(panic);
-                    return false;
+                    return HandedOn::Stopped;
                 }
             }
         }
-        true
+        if self.panic.is_some() { HandedOn::Stopped } else { HandedOn::All }
+    }
+
+    /// Keeps a walked piece until its turn; one dropped (numbered before the next) is let go,
+    /// but for its walk's panic.
+    fn wait_for(&mut self, number: u64, walked: Walked<T>) {
+        match walked.made {
+            Err(panic) if number < self.next => _ = self.panic.get_or_insert(panic),
+            _ if number < self.next => {}
+            _ => _ = self.waiting.insert(number, walked),
+        }
+    }
+
+    /// Drops the pieces numbered before `next`, walked or still to come; `next` is handed on
+    /// next.
+    fn drop_before(&mut self, next: u64) {
+        self.waiting.clear();
+        self.next = next;
     }
 }
 
 /// Cuts the pieces of a [`PieceInput`] one after the other.
-struct Cutter<'a> {
-    input: PieceInput<'a>,
+struct Cutter<'a, T> {
+    input: PieceInput<'a, T>,
     piece: usize,
     /// The offset of the next piece's first byte.
     at: u64,
-    /// What cutting text in memory found out so far.
-    comments: Comments,
+    /// What cutting text in memory found out so far about its comments; `None` while the
+    /// walkers check the cuts (see [`PieceInput::Bytes`]).
+    comments: Option<Comments>,
     /// Read from a stream for the next piece: the game the last piece did not finish.
     rest: Vec<u8>,
     /// The pieces cut so far.
     cut: u32,
 }
 
-impl<'a> Cutter<'a> {
+impl<'a, T> Cutter<'a, T> {
     /// The next piece, its offset, and whether it is the last.
     fn next(&mut self, buffer: &mut impl FnMut() -> Vec<u8>) -> io::Result<(Text<'a>, u64, bool)> {
         let offset = self.at;
         let stream_piece = self.stream_piece();
         let (text, last) = match &mut self.input {
-            PieceInput::Bytes(bytes) => {
+            PieceInput::Bytes(bytes, _) => {
                 let bytes: &'a [u8] = bytes;
                 let start = offset as usize;
-                let end = piece_end(bytes, start, self.piece, &mut self.comments);
+                let end = piece_end(bytes, start, self.piece, self.comments.as_mut());
                 (Text::Slice(&bytes[start..end]), end == bytes.len())
             }
             PieceInput::Stream(input) => {
@@ -240,6 +324,13 @@ impl<'a> Cutter<'a> {
         self.at += text.bytes().len() as u64;
         self.cut += 1;
         Ok((text, offset, last))
+    }
+
+    /// Cuts the text in memory again from `offset`, a game start whose piece was found cut
+    /// inside a comment, by the rule that looks at comments, to its end.
+    fn cut_again_from(&mut self, offset: u64) {
+        self.at = offset;
+        self.comments = Some(Comments::outside_at(offset as usize));
     }
 
     /// The bytes the next piece of a stream holds at least: [`FIRST_STREAM_PIECE`], twice as
@@ -285,14 +376,23 @@ mod tests {
     /// A game's offset, length and tag count.
     type Seen = (u64, u64, usize);
 
+    /// A piece's games, and whether its text ended inside a comment.
+    type Piece = (Vec<Seen>, bool);
+
+    /// What a piece's walk says of its end, for [`PieceInput::Bytes`].
+    fn ends_in_comment(piece: &Piece) -> bool {
+        piece.1
+    }
+
     /// What each piece's games are, walked from `text` cut as `input` is.
-    fn games(input: PieceInput<'_>, pieces: &Pieces) -> (io::Result<()>, Vec<Vec<Seen>>) {
-        let walk = |text: &[u8], offset: u64| -> Vec<Seen> {
-            let games = PgnWalk::at_offset(text, offset, WalkOptions::default());
-            games.flatten().map(|g| (g.offset, g.length, g.tags().count())).collect()
+    fn games(input: PieceInput<'_, Piece>, pieces: &Pieces) -> (io::Result<()>, Vec<Vec<Seen>>) {
+        let walk = |text: &[u8], offset: u64| -> Piece {
+            let mut walk = PgnWalk::at_offset(text, offset, WalkOptions::default());
+            let games = walk.by_ref().flatten().map(|g| (g.offset, g.length, g.tags().count())).collect();
+            (games, walk.ended_in_comment())
         };
         let mut made = Vec::new();
-        let read = walk_in_order(input, pieces, walk, |piece| {
+        let read = walk_in_order(input, pieces, walk, |(piece, _)| {
             made.push(piece);
             true
         });
@@ -302,7 +402,7 @@ mod tests {
     #[test]
     fn pieces_in_memory_and_streamed_give_the_games_of_the_whole_text_in_order() {
         let text = include_bytes!("../../../../samples/famous-games.pgn");
-        let (_, whole) = games(PieceInput::Bytes(text), &Pieces::new(usize::MAX, 1));
+        let (_, whole) = games(PieceInput::Bytes(text, &ends_in_comment), &Pieces::new(usize::MAX, 1));
         let whole = whole.concat();
         // The sample's twelve games, the first at its start, each after the one before.
         assert_eq!(whole.len(), 12);
@@ -311,7 +411,7 @@ mod tests {
         for piece in [1, 50, 700, 5000, 1 << 20] {
             for (threads, ahead) in [(1, 1), (2, 1), (3, 9)] {
                 let pieces = Pieces { piece, threads, ahead };
-                let (read, sliced) = games(PieceInput::Bytes(text), &pieces);
+                let (read, sliced) = games(PieceInput::Bytes(text, &ends_in_comment), &pieces);
                 read.unwrap();
                 assert_eq!(sliced.concat(), whole, "slices of {piece} bytes, {threads} threads");
                 let (read, streamed) = games(PieceInput::Stream(&mut &text[..]), &pieces);
@@ -324,8 +424,77 @@ mod tests {
                 }
             }
         }
-        let (_, empty) = games(PieceInput::Bytes(b""), &Pieces::new(100, 2));
+        let (_, empty) = games(PieceInput::Bytes(b"", &ends_in_comment), &Pieces::new(100, 2));
         assert!(empty.is_empty());
+    }
+
+    #[test]
+    fn text_in_memory_cut_inside_a_comment_is_cut_again_around_it() {
+        use std::sync::atomic::AtomicUsize;
+        let plain = |from: usize, to: usize| -> String {
+            (from..to).map(|n| format!("[Event \"{n}\"]\n\n1. e4 e5 *\n\n")).collect()
+        };
+        // A comment quoting a game (blank line and tag line inside it: no game starts there), a
+        // `{` in a tag value and in a `;` comment (no comments: a game starts after each), a
+        // comment that opens in one game and closes in the next's movetext... and, last, an
+        // unterminated comment, which runs to the end: the games after it are its text.
+        let text = [
+            plain(0, 30),
+            "[Event \"citing\"]\n\n1. d4 {as in\n\n[Event \"q1\"]\n\n1. c4 *\n\n[Event \"q2\"]\n\n1. c4} d5 *\n\n"
+                .into(),
+            plain(30, 60),
+            "[Event \"{brace\"]\n\n1. f4 *\n\n[Event \"semicolon\"]\n\n1. f4 ; {\n*\n\n".into(),
+            plain(60, 90),
+            "[Event \"open\"]\n\n1. e4 {runs on\n\n".into(),
+            plain(90, 100).replace("[Event \"", "[Event \"q"),
+            "}\n\n[Event \"after\"]\n\n1. d4 *\n\n".into(),
+            plain(100, 130),
+            "[Event \"unterminated\"]\n\n1. e4 {to the end\n\n".into(),
+            plain(130, 160).replace("[Event \"", "[Event \"q"),
+        ]
+        .concat();
+        let text = text.as_bytes();
+        // Where the games start, found by hand: every tag line but those in comments (named
+        // `q…`); the one with the unterminated comment is unreadable, and walked games only.
+        let starts: Vec<u64> = (0..text.len())
+            .filter(|&at| text[at..].starts_with(b"[Event \"") && text[at + 8] != b'q')
+            .map(|at| at as u64)
+            .collect();
+        assert_eq!(starts.len(), 120 + 6);
+        let unreadable = *starts.last().unwrap();
+        let walks = AtomicUsize::new(0);
+        let walk = |text: &[u8], offset: u64| -> Piece {
+            walks.fetch_add(1, Ordering::Relaxed);
+            let mut walk = PgnWalk::at_offset(text, offset, WalkOptions::default());
+            let games = walk.by_ref().flatten().map(|g| (g.offset, g.length, g.tags().count())).collect();
+            (games, walk.ended_in_comment())
+        };
+        let mut cut_again = 0;
+        for piece in (1..text.len()).step_by(37) {
+            for (threads, ahead) in [(1, 1), (2, 1), (3, 9)] {
+                walks.store(0, Ordering::Relaxed);
+                let (mut made, mut handed) = (Vec::new(), 0);
+                let pieces = Pieces { piece, threads, ahead };
+                let input = PieceInput::Bytes(text, &ends_in_comment);
+                walk_in_order(input, &pieces, walk, |(games, _)| {
+                    made.extend(games.into_iter().map(|(offset, ..)| offset));
+                    handed += 1;
+                    true
+                })
+                .unwrap();
+                assert_eq!(made, starts[..starts.len() - 1], "pieces of {piece} bytes, {threads} threads");
+                assert!(!made.contains(&unreadable));
+                // A cut found inside a comment costs the pieces cut after it, once: from then on
+                // the text is cut by the rule that looks at comments.
+                let walked = walks.load(Ordering::Relaxed);
+                assert!(
+                    walked <= handed + ahead + 1,
+                    "{piece} bytes, {threads} threads: {walked} walks, {handed} pieces"
+                );
+                cut_again += usize::from(walked > handed);
+            }
+        }
+        assert!(cut_again > 0);
     }
 
     #[test]
@@ -333,7 +502,7 @@ mod tests {
         let sample = include_bytes!("../../../../samples/famous-games.pgn");
         let text = sample.repeat((7 << 20) / sample.len() + 1);
         let pieces = Pieces::new(4 << 20, 2);
-        let sizes = |input: PieceInput<'_>| {
+        let sizes = |input: PieceInput<'_, usize>| {
             let mut sizes = Vec::new();
             walk_in_order(
                 input,
@@ -356,7 +525,7 @@ mod tests {
         }
         assert_eq!(streamed.iter().sum::<usize>(), text.len());
         // Text in memory is cut at the size asked for from the start: nothing to wait for.
-        assert_eq!(sizes(PieceInput::Bytes(&text)).len(), 2);
+        assert_eq!(sizes(PieceInput::Bytes(&text, &|_| false)).len(), 2);
     }
 
     #[test]
@@ -370,7 +539,7 @@ mod tests {
         assert!(handed.windows(2).all(|w| w[0].0 < w[1].0));
         let mut pieces_handed = 0;
         let stopped = walk_in_order(
-            PieceInput::Bytes(text),
+            PieceInput::Bytes(text, &|_| false),
             &Pieces::new(100, 2),
             |text: &[u8], _| text.len(),
             |_| {
@@ -402,7 +571,7 @@ mod tests {
                 text.len()
             };
             let mut stream = &text[..];
-            let input = if streamed { PieceInput::Stream(&mut stream) } else { PieceInput::Bytes(text) };
+            let input = if streamed { PieceInput::Stream(&mut stream) } else { PieceInput::Bytes(text, &|_| false) };
             walk_in_order(input, &Pieces::new(1000, 2), walk, |_| true).unwrap();
             assert_eq!(most.into_inner(), 2, "streamed: {streamed}");
         }
@@ -417,7 +586,7 @@ mod tests {
                     assert!(offset < 2000, "the disk is gone");
                     text.len()
                 };
-                walk_in_order(PieceInput::Bytes(text), &Pieces::new(100, threads), walk, |_| true)
+                walk_in_order(PieceInput::Bytes(text, &|_| false), &Pieces::new(100, threads), walk, |_| true)
             });
             let panic = walked.unwrap_err();
             assert_eq!(panic.downcast_ref::<&str>(), Some(&"the disk is gone"), "{threads} threads");

@@ -255,16 +255,17 @@ pub(crate) fn count_stream(input: impl Read, options: ReadOptions, mut each: imp
 /// and given as `None`, so that every game still comes to `each`, in order, with its number.
 /// Text without tags is always read (whether it holds a game at all is known only then).
 /// Games are handed on as they end rather than gathered: moving every game read (a `Game`
-/// is large) into a list and out again cost 5 % of `select`'s CPU.
+/// is large) into a list and out again cost 5 % of `select`'s CPU. Whether the text ended
+/// inside a `{` comment (see [`crate::pgn::pieces::PieceInput::Bytes`]).
 pub(crate) fn read_wanted(
     text: &[u8],
     options: ReadOptions,
     wanted: impl FnMut(&GameStart<'_, '_>) -> bool,
     mut each: impl FnMut(Result<Option<ReadGame>, PgnError>),
-) {
+) -> bool {
     let mut scanner = GameScanner::new(options.file.clone(), true);
     let mut visitor = Wanting { builder: GameBuilder::new(options), wanted, reading: false };
-    read_whole(text, &mut scanner, &mut visitor, &mut each);
+    read_whole(text, &mut scanner, &mut visitor, &mut each)
 }
 
 /// A game read only to be counted: the plies of its main line and what reading it found.
@@ -285,20 +286,21 @@ pub(crate) fn count_games(text: &[u8], options: ReadOptions, mut each: impl FnMu
     read_whole(text, &mut scanner, &mut Counting(GameBuilder::new(options)), &mut each);
 }
 
-/// Reads `text` through `visitor`, handing on every game as it ends.
+/// Reads `text` through `visitor`, handing on every game as it ends; whether the text ended
+/// inside a `{` comment.
 fn read_whole<'t, V: Visitor<'t>>(
     text: &'t [u8],
     scanner: &mut GameScanner,
     visitor: &mut V,
     each: &mut impl FnMut(Result<V::Game, PgnError>),
-) {
+) -> bool {
     let mut scan = Scanner::new(text, 0, scanner.repairs());
     let mut out = Scanned::new();
     loop {
         let more = scanner.read_next(&mut scan, 0, visitor, &mut out);
         out.drain(..).for_each(&mut *each);
         if !more {
-            return;
+            return scan.comment_ran_to_end;
         }
     }
 }

@@ -15,7 +15,7 @@ pub fn split_games(input: &[u8], pieces: usize) -> Vec<&[u8]> {
         if target <= start {
             continue;
         }
-        let Some(cut) = next_game_start(input, target, &mut comments) else { break };
+        let Some(cut) = next_game_start(input, target, Some(&mut comments)) else { break };
         slices.push(&input[start..cut]);
         start = cut;
     }
@@ -93,17 +93,22 @@ pub(crate) fn read_piece(
 /// [`split_games`], at or after `start + piece`, or at the input's end. `comments` is what the
 /// calls before found out about the same text (a fresh one for new text; the pieces are asked
 /// for in order), which keeps cutting a whole file linear.
-pub(crate) fn piece_end(input: &[u8], start: usize, piece: usize, comments: &mut Comments) -> usize {
+/// `None` for `comments` leaves comments out of the rule: the piece may then end inside one,
+/// which whoever reads it must find out (see [`crate::pgn::pieces::PieceInput::Bytes`]).
+pub(crate) fn piece_end(input: &[u8], start: usize, piece: usize, comments: Option<&mut Comments>) -> usize {
     next_game_start(input, start.saturating_add(piece.max(1)), comments).unwrap_or(input.len())
 }
 
 /// The offset of the first `[` at or after `from` that starts a line after a blank line whose
-/// previous non-blank line is movetext, outside any comment; `from` grows from call to call.
-fn next_game_start(input: &[u8], from: usize, comments: &mut Comments) -> Option<usize> {
+/// previous non-blank line is movetext, outside any comment (when `comments` is given); `from`
+/// grows from call to call.
+fn next_game_start(input: &[u8], from: usize, mut comments: Option<&mut Comments>) -> Option<usize> {
     let mut at = from;
     loop {
         let bracket = at + input.get(at..)?.windows(2).position(|w| w[0] == b'\n' && w[1] == b'[')? + 1;
-        if follows_movetext_and_blank_line(input, bracket) && comments.opened_before(input, bracket).is_none() {
+        if follows_movetext_and_blank_line(input, bracket)
+            && comments.as_deref_mut().is_none_or(|comments| comments.opened_before(input, bracket).is_none())
+        {
             return Some(bracket);
         }
         at = bracket;
@@ -126,6 +131,12 @@ pub struct Comments {
 }
 
 impl Comments {
+    /// What is known of text outside any comment at `at` (a game start), braces before it
+    /// left out.
+    pub(crate) fn outside_at(at: usize) -> Comments {
+        Comments { checked: at, open_at: None }
+    }
+
     /// Where the comment around `at` opened, if `at` is inside one; remembers the answer when
     /// `at` is not before the position last asked about.
     fn opened_before(&mut self, text: &[u8], at: usize) -> Option<usize> {

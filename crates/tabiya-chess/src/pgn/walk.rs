@@ -352,6 +352,13 @@ impl<'a> PgnWalk<'a> {
     }
 }
 
+impl PgnWalk<'_> {
+    /// Whether the text walked so far ended inside a `{` comment (one that has no `}`).
+    pub fn ended_in_comment(&self) -> bool {
+        self.scan.comment_ran_to_end
+    }
+}
+
 impl<'a> Iterator for PgnWalk<'a> {
     type Item = Result<WalkedGame<'a>, PgnError>;
 

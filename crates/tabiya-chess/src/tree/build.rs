@@ -282,7 +282,8 @@ fn walk_or_read_piece(text: &[u8], max_ply: Option<u32>) -> PieceGames<PreparedG
     // Room for the games of a piece of ordinary games (600-900 bytes each).
     let mut games = Vec::with_capacity(text.len() / 512);
     let mut end = 0;
-    for item in PgnWalk::new(text, WalkOptions::default()) {
+    let mut walk = PgnWalk::new(text, WalkOptions::default());
+    for item in walk.by_ref() {
         let Ok(mut game) = item else { return by_reader() };
         if !blank(&text[end..game.offset as usize]) {
             return by_reader();
@@ -294,7 +295,7 @@ fn walk_or_read_piece(text: &[u8], max_ply: Option<u32>) -> PieceGames<PreparedG
     if !blank(&text[end..]) {
         return by_reader();
     }
-    games
+    PieceGames { games, ends_in_comment: walk.ended_in_comment() }
 }
 
 /// Accumulates games into a tree file, within [`TreeOptions::memory`].

@@ -70,14 +70,14 @@ impl Source {
             // Room for the games of a piece of ordinary games (600-900 bytes each): a list grown
             // game by game copied itself over and over.
             let mut games = Vec::with_capacity(text.len() / 512);
-            read_wanted(text, ReadOptions::default(), wanted, |read| {
+            let ends_in_comment = read_wanted(text, ReadOptions::default(), wanted, |read| {
                 games.push(read.map(|read| match read {
                     Some(read) => (selection.accepts(&read.game).then(|| map(read.game)), read.diagnostics),
                     // Rejected on its tags: what reading it would have found is not looked for.
                     None => (None, Vec::new()),
                 }))
             });
-            games
+            PieceGames { games, ends_in_comment }
         };
         self.read_pgn(PGN_PIECE, read_piece, sink)
     }
