@@ -202,9 +202,9 @@ impl PreparedGame {
 /// thread, carried by the piece's first game: the thread that adds the games in file order then
 /// only numbers them and hands the chunk on.
 fn chunk_piece(games: &mut PieceGames<PreparedGame>) {
-    let plies = games.iter().flatten().map(|(game, _)| game.plies).sum();
+    let plies = games.games.iter().flatten().map(|(game, _)| game.plies).sum();
     let mut chunk = OccurrenceChunk::with_capacity(plies);
-    for (game, _) in games.iter_mut().flatten() {
+    for (game, _) in games.games.iter_mut().flatten() {
         // The games the builder adds to its table: those not left out, in order.
         let Ok(moves) = &mut game.moves else { continue };
         let moves = std::mem::take(moves);
@@ -213,7 +213,7 @@ fn chunk_piece(games: &mut PieceGames<PreparedGame>) {
             chunk.push(key.0, game.played(&key, code, number));
         }
     }
-    if let Some((first, _)) = games.iter_mut().flatten().next() {
+    if let Some((first, _)) = games.games.iter_mut().flatten().next() {
         first.chunk = Some(chunk);
     }
 }
