@@ -87,6 +87,20 @@ impl Text {
     }
 }
 
+/// A rating tag's value as trees and Kvetka's `.ksf` keep it, in 16 bits: [`Text::rating`], 0
+/// when the tag is missing, not a rating or over 65,535.
+///
+/// ```
+/// use tabiya_chess::text::{Text, rating_16};
+///
+/// assert_eq!(rating_16(Some(Text::new(" 2700 "))), 2700);
+/// assert_eq!(rating_16(Some(Text::new("99999"))), 0);
+/// assert_eq!(rating_16(None), 0);
+/// ```
+pub fn rating_16(value: Option<&Text>) -> u16 {
+    value.and_then(Text::rating).and_then(|r| u16::try_from(r).ok()).unwrap_or(0)
+}
+
 /// Shown decoded lossily ([`Text::to_str_lossy`]).
 impl fmt::Display for Text {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

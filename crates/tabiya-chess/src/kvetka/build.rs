@@ -340,7 +340,7 @@ impl Builder {
             return Ok(None);
         }
         // The .ksf keeps ratings in 16 bits.
-        let elo = |name| tag(name).and_then(|v| v.rating()).and_then(|r| u16::try_from(r).ok()).unwrap_or(0);
+        let elo = |name| crate::text::rating_16(tag(name).as_deref());
         let (white_elo, black_elo) = (elo("WhiteElo"), elo("BlackElo"));
         if self.header.references() {
             let Some(source) = self.sources.last_mut() else {

@@ -14,14 +14,14 @@ use tabiya_io::{Diagnostic, DiagnosticSink};
 
 use super::GAME;
 use super::key::{KEY_BYTES, PackedPieces, PositionKey};
-use super::table::{rating, write_game_details, year};
+use super::table::{write_game_details, year};
 use crate::fast::position::PlayPosition;
 use crate::game::{Game, GameResult};
 use crate::games::select::{Duplicates, SelectSummary, Selection, select_from};
 use crate::games::{GamesError, Source};
 use crate::games::{PGN_PIECE, PieceGames, ReadItem, read_piece};
 use crate::pgn::{PgnWalk, ReadOptions, WalkOptions, WalkedGame};
-use crate::text::Text;
+use crate::text::{Text, rating_16};
 
 /// What goes into the tree and how much memory building it may take.
 #[derive(Debug, Clone)]
@@ -173,7 +173,7 @@ impl PreparedGame {
         result: GameResult,
         moves: Result<Vec<(PositionKey, u16)>, Leftout>,
     ) -> PreparedGame {
-        let elo = |name| rating(tag(name).as_deref());
+        let elo = |name| rating_16(tag(name).as_deref());
         let ratings = (elo("WhiteElo"), elo("BlackElo"));
         let mut details = Vec::with_capacity(128);
         write_game_details(&mut details, &tag, ratings, result).expect("a Vec takes every write");

@@ -37,12 +37,6 @@ pub struct GameRef {
     pub site: String,
 }
 
-/// A rating tag as the tree keeps it: 0 when missing, not a rating ([`Text::rating`]) or over
-/// 16 bits.
-pub fn rating(value: Option<&Text>) -> u16 {
-    value.and_then(Text::rating).and_then(|r| u16::try_from(r).ok()).unwrap_or(0)
-}
-
 /// The year of a Date tag (`1998.??.??`): 0 when unknown.
 pub fn year(date: Option<&[u8]>) -> u16 {
     let digits = date.and_then(|d| d.get(..4)).filter(|d| d.iter().all(u8::is_ascii_digit));
@@ -71,7 +65,7 @@ const TEXT_TAGS: [&str; 5] = ["White", "Black", "Date", "Event", "Site"];
 
 /// Writes one game's record but for its number in its source, which goes before it (a varint):
 /// the tags of [`TEXT_TAGS`] as bytes (`tag` gives a tag's value by name: a [`Game`](crate::game::Game)'s, or a
-/// walked game's read in place), both `ratings` (White's, Black's: [`rating`] of their tags), the
+/// walked game's read in place), both `ratings` (White's, Black's: [`rating_16`](crate::text::rating_16) of their tags), the
 /// result. Made on a reading thread, before the number is known.
 pub fn write_game_details<'t>(
     out: &mut impl Write,
@@ -110,12 +104,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dates_and_ratings() {
+    fn dates() {
         assert_eq!(year(Some(b"1998.??.??")), 1998);
         assert_eq!(year(Some(b"????.??.??")), 0);
         assert_eq!(year(Some(b"98")), 0);
-        assert_eq!(rating(Some(Text::new(" 2700 "))), 2700);
-        assert_eq!(rating(Some(Text::new("99999"))), 0);
-        assert_eq!(rating(None), 0);
     }
 }
