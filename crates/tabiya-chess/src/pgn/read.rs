@@ -244,7 +244,7 @@ impl<R: Read> Blocks<R> {
 /// at a time as [`PgnReader::repairing`] reads it (the same games, diagnostics and errors).
 pub(crate) fn count_stream(input: impl Read, options: ReadOptions, mut each: impl FnMut(Result<Counted, PgnError>)) {
     let mut blocks = Blocks::new(input, GameScanner::new(options.file.clone(), true));
-    let (mut counting, mut ready) = (Counting(GameBuilder::new(options)), Scanned::new());
+    let (mut counting, mut ready) = (Counting::new(options), Scanned::new());
     while let Some(item) = blocks.next_game(&mut counting, &mut ready) {
         each(item);
     }
@@ -283,7 +283,7 @@ pub(crate) struct Counted {
 /// from game to game, so a game allocates nothing of its own and nothing is built to be dropped.
 pub(crate) fn count_games(text: &[u8], options: ReadOptions, mut each: impl FnMut(Result<Counted, PgnError>)) {
     let mut scanner = GameScanner::new(options.file.clone(), true);
-    read_whole(text, &mut scanner, &mut Counting(GameBuilder::new(options)), &mut each);
+    read_whole(text, &mut scanner, &mut Counting::new(options), &mut each);
 }
 
 /// Reads `text` through `visitor`, handing on every game as it ends; whether the text ended
@@ -307,6 +307,14 @@ fn read_whole<'t, V: Visitor<'t>>(
 
 /// The game builder, counting games instead of handing them on (see [`count_games`]).
 struct Counting(GameBuilder);
+
+impl Counting {
+    fn new(options: ReadOptions) -> Counting {
+        // A counted game is never handed on: of its tags, only the Result that closing it
+        // checks is kept (copying every tag was a quarter of starting a game).
+        Counting(GameBuilder { all_tags: false, ..GameBuilder::new(options) })
+    }
+}
 
 impl<'t> Visitor<'t> for Counting {
     type Game = Counted;
@@ -493,6 +501,8 @@ struct GameState {
     frames: Vec<Frame>,
     diagnostics: Vec<Diagnostic>,
     location: Location,
+    /// The game has tags (all of them may not be kept: [`GameBuilder::all_tags`]).
+    tagged: bool,
     /// The fullmove number of the start position, for naming moves.
     first_move_number: u32,
     first_turn: Color,
@@ -503,10 +513,7 @@ struct GameState {
 impl GameState {
     /// Whether the game holds no tag, move or result, at most comments before its moves.
     fn only_comments(&self, end: &GameEnd) -> bool {
-        self.game.tags.is_empty()
-            && self.frames.len() == 1
-            && self.frames[0].line.nodes.is_empty()
-            && end.outcome.is_none()
+        !self.tagged && self.frames.len() == 1 && self.frames[0].line.nodes.is_empty() && end.outcome.is_none()
     }
 
     fn current(&mut self) -> &mut Frame {
@@ -541,11 +548,13 @@ struct GameBuilder {
     opening: Vec<TextBuf>,
     /// A counted game's state, for the next game to reuse (see [`count_games`]).
     spare: Option<Box<GameState>>,
+    /// Every tag is kept in the game (else only Result tags: see [`Counting::new`]).
+    all_tags: bool,
 }
 
 impl GameBuilder {
     fn new(options: ReadOptions) -> GameBuilder {
-        GameBuilder { options, state: None, opening: Vec::new(), spare: None }
+        GameBuilder { options, state: None, opening: Vec::new(), spare: None, all_tags: true }
     }
 
     /// Ends the game being read, every diagnostic said, its result decided; `None` when it
@@ -588,15 +597,17 @@ impl<'t> Visitor<'t> for GameBuilder {
                     frames: vec![Frame::main_line(pos)],
                     diagnostics: Vec::new(),
                     location: Location::default(),
+                    tagged: false,
                     first_move_number: 1,
                     first_turn: Color::White,
                     cut: None,
                 })
             }
         };
-        for (name, raw) in start.tags.iter() {
+        for (name, raw) in start.tags.iter().filter(|&(name, _)| self.all_tags || name == b"Result") {
             state.game.tags.push(name, scan::unescape(raw));
         }
+        state.tagged = start.tags.len() != 0;
         (state.game.start, state.game.castling_mode) = (position.fen, position.castling_mode);
         state.frames[0].line.comments = mem::take(&mut self.opening);
         state.diagnostics = start.diagnostics;
