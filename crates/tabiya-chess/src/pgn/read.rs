@@ -550,11 +550,15 @@ struct GameBuilder {
     spare: Option<Box<GameState>>,
     /// Every tag is kept in the game (else only Result tags: see [`Counting::new`]).
     all_tags: bool,
+    /// The standard start position, where most games start: copied, not set up piece by
+    /// piece for every game.
+    standard_start: PlayPosition,
 }
 
 impl GameBuilder {
     fn new(options: ReadOptions) -> GameBuilder {
-        GameBuilder { options, state: None, opening: Vec::new(), spare: None, all_tags: true }
+        let standard_start = PlayPosition::new(&Chess::default());
+        GameBuilder { options, state: None, opening: Vec::new(), spare: None, all_tags: true, standard_start }
     }
 
     /// Ends the game being read, every diagnostic said, its result decided; `None` when it
@@ -583,7 +587,11 @@ impl<'t> Visitor<'t> for GameBuilder {
 
     fn begin_game(&mut self, start: GameStart<'_, 't>) -> bool {
         let position = start.start;
-        let pos = PlayPosition::new(&position.position);
+        // A game without a FEN tag starts from the standard position.
+        let pos = match position.fen {
+            None => self.standard_start.clone(),
+            Some(_) => PlayPosition::new(&position.position),
+        };
         let mut state = match self.spare.take() {
             Some(mut state) => {
                 state.game.tags.clear();
