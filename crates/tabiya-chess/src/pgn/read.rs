@@ -1033,7 +1033,9 @@ mod tests {
     /// Games that leave something behind in the state a counted game hands to the next: notes,
     /// variations (closed and not), a cut main line, a cut variation, a NAG and a variation
     /// with no move before them, comments alone between games, a start position, a variant, a
-    /// broken tag section, a result that differs from its tag, repairs.
+    /// broken tag section, a result that differs from its tag, repairs; a game of tags alone, a
+    /// game with two Result tags and one with an escape in its Result (a counted game keeps no
+    /// other tag).
     const LEFTOVERS: &[u8] = b"[Event \"a\"]\n[Result \"1-0\"]\n\n$1 ( 1. d4 ) {before} 1. e4 $2 {c} (1. d4 d5 (1... Nf6 2. Qxh7) 2. c4) e5 2. Ke3 Nc6 1-0\n\n\
 {alone between games}\n\n\
 [Event \"b\"]\n\n1. e4 e5 (1... c5 2. Nf3 (2. Nc3\n\n\
@@ -1042,6 +1044,9 @@ mod tests {
 [Event \"d\n\n1. e4 *\n\n\
 ; opening comment\n[Event \"e\"]\n[Result \"0-1\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 6. d4 1/2-1/2\n\n\
 [Event \"f\"]\n\n1. e4 e5 2. Nf3 Nc6\n\n3. Bb5 *\n\n\
+[Event \"g\"]\n[White \"tags alone\"]\n\n\
+[Result \"1-0\"]\n[Event \"h\"]\n[Result \"0-1\"]\n\n1. e4 0-1\n\n\
+[Result \"1\\-0\"]\n\n1. d4 1-0\n\n\
 {trailing comment game}\n";
 
     #[test]
