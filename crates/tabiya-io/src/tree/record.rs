@@ -534,6 +534,69 @@ mod tests {
         assert_eq!(decoder.offset, bytes.len() as u64);
     }
 
+    /// A position played once is the record of its one move counted once, laid out as the
+    /// format says: the key, one move, its code, one game, won / drawn / lost, the mover's
+    /// rating and whether it is known, the opponent's, the year twice, one top game (the mean
+    /// rating, the game's number).
+    #[test]
+    fn a_position_played_once() {
+        let cases = [
+            Played {
+                code: 0x0c1c,
+                outcome: Outcome::Won,
+                mover_rating: 2805,
+                opponent_rating: 2740,
+                year: 2014,
+                game: 0,
+            },
+            Played { code: 3, outcome: Outcome::Drawn, mover_rating: 0, opponent_rating: 127, year: 0, game: 1 << 20 },
+            Played {
+                code: 0x7fff,
+                outcome: Outcome::Lost,
+                mover_rating: 1,
+                opponent_rating: 0,
+                year: 1,
+                game: u64::MAX,
+            },
+            Played {
+                code: 0,
+                outcome: Outcome::Unknown,
+                mover_rating: 65535,
+                opponent_rating: 65535,
+                year: 65535,
+                game: 5,
+            },
+        ];
+        for played in cases {
+            let mut bytes = Vec::new();
+            encode_played_once(&mut bytes, &[7; 4], &played);
+            let mut expected = vec![7, 7, 7, 7, 1];
+            let outcome = |o: Outcome| u64::from(played.outcome == o);
+            let (mover, opponent) = (u64::from(played.mover_rating), u64::from(played.opponent_rating));
+            for number in [
+                u64::from(played.code),
+                1,
+                outcome(Outcome::Won),
+                outcome(Outcome::Drawn),
+                outcome(Outcome::Lost),
+                mover,
+                u64::from(mover > 0),
+                opponent,
+                u64::from(opponent > 0),
+                u64::from(played.year),
+                u64::from(played.year),
+                1,
+                (mover + opponent) / 2,
+                played.game,
+            ] {
+                write_varint(&mut expected, number).unwrap();
+            }
+            assert_eq!(bytes, expected, "{played:?}");
+            let (key, moves) = Decoder::new(&bytes[..], 0).position::<4>().unwrap().unwrap();
+            assert_eq!((key, moves), ([7; 4], vec![TreeMove::of(&played)]), "{played:?}");
+        }
+    }
+
     /// Numbers at every length's edges go out as LEB128 (the bytes written one by one by
     /// `write_varint`) and come back.
     #[test]
