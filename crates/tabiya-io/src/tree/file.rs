@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
-use super::record::{Decoder, TreeMove, encode_position, write_varint};
+use super::record::{Decoder, Played, TreeMove, encode_played_once, encode_position, write_varint};
 
 /// The first bytes of a tree file.
 pub const MAGIC: &[u8; 12] = b"tabiya-tree\0";
@@ -159,6 +159,16 @@ impl<const K: usize> Encoded<K> {
         encode_position(&mut self.bytes, key, moves);
         self.moves += moves.len() as u64;
         self.occurrences += moves.iter().map(|m| m.games).sum::<u64>();
+    }
+
+    /// Appends a position whose one move was played once, by `played` ([`Encoded::push`] of
+    /// the move counted once).
+    pub(crate) fn push_played_once(&mut self, key: &[u8; K], played: &Played) {
+        debug_assert!(self.starts.last().is_none_or(|&at| self.bytes[at as usize..][..K] < key[..]), "keys ascend");
+        self.starts.push(self.bytes.len() as u32);
+        encode_played_once(&mut self.bytes, key, played);
+        self.moves += 1;
+        self.occurrences += 1;
     }
 
     /// Empty, keeping its room.

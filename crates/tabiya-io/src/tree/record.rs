@@ -92,6 +92,31 @@ pub enum Outcome {
     Unknown,
 }
 
+impl Played {
+    /// What one game adds to a move's sums, in the order of [`TreeMove`]'s fields: games, wins,
+    /// draws, losses, the mover's rating sum and rated games, the opponent's.
+    fn sums(&self) -> [u64; 8] {
+        let outcome = |o: Outcome| u64::from(self.outcome == o);
+        let rated = |rating: u16| u64::from(rating > 0);
+        [
+            1,
+            outcome(Outcome::Won),
+            outcome(Outcome::Drawn),
+            outcome(Outcome::Lost),
+            u64::from(self.mover_rating),
+            rated(self.mover_rating),
+            u64::from(self.opponent_rating),
+            rated(self.opponent_rating),
+        ]
+    }
+
+    /// The game as one of a move's best rated.
+    fn top_game(&self) -> TopGame {
+        let rating = ((u32::from(self.mover_rating) + u32::from(self.opponent_rating)) / 2) as u16;
+        TopGame { rating, game: self.game }
+    }
+}
+
 fn min_year(a: u16, b: u16) -> u16 {
     match (a, b) {
         (0, y) | (y, 0) => y,
@@ -109,25 +134,18 @@ impl TreeMove {
 
     /// Counts one more game of the move.
     pub fn count(&mut self, p: &Played) {
-        self.games += 1;
-        match p.outcome {
-            Outcome::Won => self.wins += 1,
-            Outcome::Drawn => self.draws += 1,
-            Outcome::Lost => self.losses += 1,
-            Outcome::Unknown => {}
-        }
-        if p.mover_rating > 0 {
-            self.mover_rating_sum += u64::from(p.mover_rating);
-            self.mover_rated += 1;
-        }
-        if p.opponent_rating > 0 {
-            self.opponent_rating_sum += u64::from(p.opponent_rating);
-            self.opponent_rated += 1;
-        }
+        let [games, wins, draws, losses, mover_rating_sum, mover_rated, opponent_rating_sum, opponent_rated] = p.sums();
+        self.games += games;
+        self.wins += wins;
+        self.draws += draws;
+        self.losses += losses;
+        self.mover_rating_sum += mover_rating_sum;
+        self.mover_rated += mover_rated;
+        self.opponent_rating_sum += opponent_rating_sum;
+        self.opponent_rated += opponent_rated;
         self.first_year = min_year(self.first_year, p.year);
         self.last_year = self.last_year.max(p.year);
-        let rating = ((u32::from(p.mover_rating) + u32::from(p.opponent_rating)) / 2) as u16;
-        self.add_top(&[TopGame { rating, game: p.game }]);
+        self.add_top(&[p.top_game()]);
     }
 
     /// Adds another count of the same move.
@@ -388,9 +406,7 @@ pub fn encode_position<const K: usize>(out: &mut Vec<u8>, key: &[u8; K], moves: 
     push_varint(out, moves.len() as u64);
     let mut bytes = MoveBytes::default();
     for m in moves {
-        bytes.len = 0;
-        bytes.varint(u64::from(m.code));
-        for n in [
+        let sums = [
             m.games,
             m.wins,
             m.draws,
@@ -399,23 +415,23 @@ pub fn encode_position<const K: usize>(out: &mut Vec<u8>, key: &[u8; K], moves: 
             m.mover_rated,
             m.opponent_rating_sum,
             m.opponent_rated,
-            u64::from(m.first_year),
-            u64::from(m.last_year),
-        ] {
-            bytes.varint(n);
-        }
-        // The number of top games, bit 7 set when the exact value follows; the first
-        // [`TOP_GAMES`], all a move keeps (TreeMove::add_top) and a reader takes.
-        bytes.byte(m.top.len().min(TOP_GAMES) as u8 | if m.exact.is_some() { 0x80 } else { 0 });
-        if let Some(exact) = m.exact {
-            bytes.byte(exact as u8);
-        }
-        for top in m.top.iter().take(TOP_GAMES) {
-            bytes.varint(u64::from(top.rating));
-            bytes.varint(top.game);
-        }
+        ];
+        // The first [`TOP_GAMES`]: all a move keeps (TreeMove::add_top) and a reader takes.
+        let top = &m.top[..m.top.len().min(TOP_GAMES)];
+        bytes.move_record(m.code, sums, [m.first_year, m.last_year], top, m.exact);
         out.extend_from_slice(bytes.written());
     }
+}
+
+/// Appends a position whose one move was played once, by `played`: the bytes
+/// [`encode_position`] gives `[TreeMove::of(played)]` (most of a tree's positions), without
+/// counting the move first.
+pub(crate) fn encode_played_once<const K: usize>(out: &mut Vec<u8>, key: &[u8; K], played: &Played) {
+    out.extend_from_slice(key);
+    out.push(1);
+    let mut bytes = MoveBytes::default();
+    bytes.move_record(played.code, played.sums(), [played.year; 2], &[played.top_game()], None);
+    out.extend_from_slice(bytes.written());
 }
 
 /// The most bytes a move's record takes: its code (3), ten numbers (10 each), the top games'
@@ -449,6 +465,28 @@ impl MoveBytes {
     #[inline(always)]
     fn varint(&mut self, n: u64) {
         leb128(n, |byte| self.byte(byte));
+    }
+
+    /// A move's record in place of the one before: its code, its sums, first and last year, the
+    /// number of its top games (bit 7 set when the exact value follows), then its top games.
+    #[inline(always)]
+    fn move_record(&mut self, code: u16, sums: [u64; 8], years: [u16; 2], top: &[TopGame], exact: Option<i8>) {
+        self.len = 0;
+        self.varint(u64::from(code));
+        for n in sums {
+            self.varint(n);
+        }
+        for year in years {
+            self.varint(u64::from(year));
+        }
+        self.byte(top.len() as u8 | if exact.is_some() { 0x80 } else { 0 });
+        if let Some(exact) = exact {
+            self.byte(exact as u8);
+        }
+        for game in top {
+            self.varint(u64::from(game.rating));
+            self.varint(game.game);
+        }
     }
 
     fn written(&self) -> &[u8] {
@@ -494,6 +532,69 @@ mod tests {
         assert_eq!(decoder.position().unwrap(), Some((key, vec![whole, solved])));
         assert_eq!(decoder.position::<26>().unwrap(), None);
         assert_eq!(decoder.offset, bytes.len() as u64);
+    }
+
+    /// A position played once is the record of its one move counted once, laid out as the
+    /// format says: the key, one move, its code, one game, won / drawn / lost, the mover's
+    /// rating and whether it is known, the opponent's, the year twice, one top game (the mean
+    /// rating, the game's number).
+    #[test]
+    fn a_position_played_once() {
+        let cases = [
+            Played {
+                code: 0x0c1c,
+                outcome: Outcome::Won,
+                mover_rating: 2805,
+                opponent_rating: 2740,
+                year: 2014,
+                game: 0,
+            },
+            Played { code: 3, outcome: Outcome::Drawn, mover_rating: 0, opponent_rating: 127, year: 0, game: 1 << 20 },
+            Played {
+                code: 0x7fff,
+                outcome: Outcome::Lost,
+                mover_rating: 1,
+                opponent_rating: 0,
+                year: 1,
+                game: u64::MAX,
+            },
+            Played {
+                code: 0,
+                outcome: Outcome::Unknown,
+                mover_rating: 65535,
+                opponent_rating: 65535,
+                year: 65535,
+                game: 5,
+            },
+        ];
+        for played in cases {
+            let mut bytes = Vec::new();
+            encode_played_once(&mut bytes, &[7; 4], &played);
+            let mut expected = vec![7, 7, 7, 7, 1];
+            let outcome = |o: Outcome| u64::from(played.outcome == o);
+            let (mover, opponent) = (u64::from(played.mover_rating), u64::from(played.opponent_rating));
+            for number in [
+                u64::from(played.code),
+                1,
+                outcome(Outcome::Won),
+                outcome(Outcome::Drawn),
+                outcome(Outcome::Lost),
+                mover,
+                u64::from(mover > 0),
+                opponent,
+                u64::from(opponent > 0),
+                u64::from(played.year),
+                u64::from(played.year),
+                1,
+                (mover + opponent) / 2,
+                played.game,
+            ] {
+                write_varint(&mut expected, number).unwrap();
+            }
+            assert_eq!(bytes, expected, "{played:?}");
+            let (key, moves) = Decoder::new(&bytes[..], 0).position::<4>().unwrap().unwrap();
+            assert_eq!((key, moves), ([7; 4], vec![TreeMove::of(&played)]), "{played:?}");
+        }
     }
 
     /// Numbers at every length's edges go out as LEB128 (the bytes written one by one by

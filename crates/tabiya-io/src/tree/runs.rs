@@ -232,10 +232,7 @@ impl<const K: usize> RunBuilder<K> {
                 || {
                     buffers.par_iter_mut().zip(ranges).try_for_each(|(encoded, range)| {
                         encoded.clear();
-                        add_up(range, facts, &mut Vec::new(), |key, moves| {
-                            encoded.push(key, moves);
-                            Ok(())
-                        })
+                        add_up(range, facts, &mut Vec::new(), encoded)
                     })
                 },
                 || done.iter().try_for_each(&mut write),
@@ -292,8 +289,9 @@ impl<const K: usize> RunBuilder<K> {
         if self.runs.is_empty() {
             self.sort();
             let mut moves = Vec::new();
+            let mut counted = Counted { emit: &mut write, once: TreeMove::default() };
             for occurrences in self.occurrences.slices() {
-                add_up(occurrences, &self.facts, &mut moves, &mut write)?;
+                add_up(occurrences, &self.facts, &mut moves, &mut counted)?;
             }
             self.recycle();
         } else {
@@ -339,20 +337,65 @@ fn position_ranges<const K: usize>(occurrences: &[Occurrence<K>]) -> Vec<&[Occur
     ranges
 }
 
+/// Where [`add_up`] hands the positions it adds up.
+trait AddedUp<const K: usize> {
+    /// A position with its moves, in the order first played.
+    fn position(&mut self, key: &[u8; K], moves: &mut [TreeMove]) -> io::Result<()>;
+
+    /// A position whose one move was played once, by `played`: most of a tree's positions,
+    /// which need no counting.
+    fn played_once(&mut self, key: &[u8; K], played: &Played) -> io::Result<()>;
+}
+
+impl<const K: usize> AddedUp<K> for Encoded<K> {
+    fn position(&mut self, key: &[u8; K], moves: &mut [TreeMove]) -> io::Result<()> {
+        self.push(key, moves);
+        Ok(())
+    }
+
+    fn played_once(&mut self, key: &[u8; K], played: &Played) -> io::Result<()> {
+        self.push_played_once(key, played);
+        Ok(())
+    }
+}
+
+/// Positions handed to a function with their moves counted, those played once too.
+struct Counted<F> {
+    emit: F,
+    /// The move of a position played once, its room kept.
+    once: TreeMove,
+}
+
+impl<const K: usize, F: FnMut(&[u8; K], &mut [TreeMove]) -> io::Result<()>> AddedUp<K> for Counted<F> {
+    fn position(&mut self, key: &[u8; K], moves: &mut [TreeMove]) -> io::Result<()> {
+        (self.emit)(key, moves)
+    }
+
+    fn played_once(&mut self, key: &[u8; K], played: &Played) -> io::Result<()> {
+        self.once.restart(played);
+        (self.emit)(key, std::slice::from_mut(&mut self.once))
+    }
+}
+
 /// Adds up sorted occurrences by position and move, handing each position with its moves in
-/// the order first played (record.rs) to `emit`; `moves` is room kept between calls (the first
+/// the order first played (record.rs) to `out`; `moves` is room kept between calls (the first
 /// `used` are the position's, the others wait to be used again).
 fn add_up<const K: usize>(
     occurrences: &[Occurrence<K>],
     facts: &[Facts],
     moves: &mut Vec<TreeMove>,
-    mut emit: impl FnMut(&[u8; K], &mut [TreeMove]) -> io::Result<()>,
+    out: &mut impl AddedUp<K>,
 ) -> io::Result<()> {
     let mut used = 0;
     // The first place of each of the position's moves: the sort leaves a position's
     // occurrences in any order.
     let mut firsts = vec![0u32; moves.len()];
     for (i, o) in occurrences.iter().enumerate() {
+        let last = occurrences.get(i + 1).is_none_or(|next| next.key != o.key);
+        if used == 0 && last {
+            out.played_once(&o.key, &o.played(facts))?;
+            continue;
+        }
         match moves[..used].iter().position(|m| m.code == o.code) {
             Some(known) => {
                 moves[known].count(&o.played(facts));
@@ -368,7 +411,7 @@ fn add_up<const K: usize>(
                 used += 1;
             }
         }
-        if occurrences.get(i + 1).is_none_or(|next| next.key != o.key) {
+        if last {
             // Most positions have one move; those with more, a few: an insertion sort.
             for j in 1..used {
                 let mut at = j;
@@ -378,7 +421,7 @@ fn add_up<const K: usize>(
                     at -= 1;
                 }
             }
-            emit(&o.key, &mut moves[..used])?;
+            out.position(&o.key, &mut moves[..used])?;
             used = 0;
         }
     }
