@@ -262,18 +262,17 @@ impl<'a, T> InOrder<'a, T> {
             if let (Text::Buffer(buffer), true) = (walked.text, self.keep_spare) {
                 self.spare.push(buffer);
             }
-            match walked.made {
-                Some(Ok(made)) => {
-                    if !emit(made) {
-                        return HandedOn::Stopped;
-                    }
-                }
+            let stop = match walked.made {
+                Some(Ok(made)) => !emit(made),
                 Some(Err(panic)) => {
                     self.panic = Some(panic);
-                    return HandedOn::Stopped;
+                    true
                 }
                 // Only the pieces numbered before `next` are dropped (see `drop_before`).
-                None => {}
+                None => false,
+            };
+            if stop {
+                return HandedOn::Stopped;
             }
         }
         if self.panic.is_some() { HandedOn::Stopped } else { HandedOn::All }
