@@ -117,8 +117,6 @@ impl GameStart<'_, '_> {
 pub(crate) struct RawTags<'a, 't> {
     text: &'t [u8],
     ranges: &'a [(Range<usize>, Range<usize>)],
-    /// Each name's [`name_key`].
-    keys: &'a [u64],
     /// Some value holds a backslash: values are decoded (else each is its raw bytes, and no
     /// value is searched for a backslash again).
     escaped: bool,
@@ -143,14 +141,17 @@ impl<'t> RawTags<'_, 't> {
 
     /// The first value of the tag `name`: the bytes it came as, escapes decoded.
     pub fn get(&self, name: &[u8]) -> Option<Cow<'t, Text>> {
-        // Names are told apart by their keys, one comparison each; only a name too long for
-        // its key to hold it whole is sliced out of the text and compared (no value is sliced
-        // but the one found).
-        let (key, whole) = (name_key(name), name.len() < 8);
+        // The first byte told apart before the whole name: most names of a length differ
+        // there (White, Black, Event, Round), and a call to compare them all costs more.
+        // Only a name of the length looked for is sliced out of the text, and no value but the
+        // one found (slicing every name and value was most of a lookup).
         let text = self.text;
-        let at = (self.keys.iter().zip(self.ranges))
-            .position(|(&k, (n, _))| k == key && (whole || text.get(n.clone()) == Some(name)))?;
-        Some(self.value(at))
+        let first = name.first();
+        let (_, value) = self
+            .ranges
+            .iter()
+            .find(|(n, _)| n.len() == name.len() && text.get(n.start) == first && text.get(n.clone()) == Some(name))?;
+        Some(self.decode(&text[value.clone()]))
     }
 
     /// The value of the tag at place `at` (which exists), escapes decoded.
@@ -165,30 +166,6 @@ impl<'t> RawTags<'_, 't> {
             false => Cow::Borrowed(Text::new(raw)),
         }
     }
-}
-
-/// A tag name in one word, to be told apart from others in one comparison: its first seven
-/// bytes and its length (up to 255). Names shorter than eight bytes have the same key exactly
-/// when they are the same; longer ones with the same key must be compared whole.
-const fn name_key(name: &[u8]) -> u64 {
-    let mut key = 0u64;
-    let mut i = 0;
-    while i < name.len() && i < 7 {
-        key |= (name[i] as u64) << (8 * i);
-        i += 1;
-    }
-    key | (if name.len() < 255 { name.len() as u64 } else { 255 }) << 56
-}
-
-/// [`name_key`] of the name at `name` in `text`, read in one load where eight bytes stand
-/// there (a name is followed by its value: nearly always).
-#[inline]
-fn name_key_in(text: &[u8], name: Range<usize>) -> u64 {
-    let Some(word) = text.get(name.start..).and_then(<[u8]>::first_chunk::<8>) else {
-        return name_key(&text[name]);
-    };
-    let kept = (1u64 << (8 * name.len().min(7))) - 1;
-    (u64::from_le_bytes(*word) & kept) | (name.len().min(255) as u64) << 56
 }
 
 /// Tag text: the bytes it came as, escapes decoded.
@@ -278,8 +255,6 @@ pub(crate) struct GameScanner {
 struct TagsFound {
     /// Where names and raw values stand in the text, in order.
     ranges: Vec<(Range<usize>, Range<usize>)>,
-    /// Each name's [`name_key`], in the same order.
-    keys: Vec<u64>,
     /// The first Variant tag's place in `ranges`.
     variant: Option<usize>,
     /// The first FEN tag's place in `ranges`.
@@ -293,7 +268,6 @@ struct TagsFound {
 impl TagsFound {
     fn clear(&mut self) {
         self.ranges.clear();
-        self.keys.clear();
         self.inner_quotes.clear();
         (self.variant, self.fen, self.escaped) = (None, None, false);
     }
@@ -301,16 +275,12 @@ impl TagsFound {
     /// Adds the tag `tag` of `text`.
     #[inline]
     fn push(&mut self, text: &[u8], tag: TagAt) {
-        const VARIANT: u64 = name_key(b"Variant");
-        const FEN: u64 = name_key(b"FEN");
         let at = self.ranges.len();
-        let key = name_key_in(text, tag.name.clone());
-        match key {
-            VARIANT => _ = self.variant.get_or_insert(at),
-            FEN => _ = self.fen.get_or_insert(at),
+        match &text[tag.name.clone()] {
+            b"Variant" => _ = self.variant.get_or_insert(at),
+            b"FEN" => _ = self.fen.get_or_insert(at),
             _ => {}
         }
-        self.keys.push(key);
         if tag.inner_quotes {
             self.inner_quotes.push(at);
         }
@@ -383,7 +353,7 @@ impl GameScanner {
         let number = self.number;
         let location = self.location(piece, number);
         let found = &self.tags_found;
-        let tags = RawTags { text: scan.text, ranges: &found.ranges, keys: &found.keys, escaped: found.escaped };
+        let tags = RawTags { text: scan.text, ranges: &found.ranges, escaped: found.escaped };
         let [variant, fen] = [found.variant, found.fen].map(|at| at.map(|at| tags.value(at)));
         let start = StartPosition::from_tags(variant.as_deref(), fen.as_deref(), &location);
         let start = match start {
@@ -598,51 +568,5 @@ impl<'t, V: Visitor<'t>> scan::Movetext for Driver<'_, '_, V> {
 
     fn repair(&mut self, message: String) {
         self.game.repairs.push(message);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_tag_is_found_by_its_whole_name_whatever_the_names_beside_it() {
-        // Names that share a length, a first byte, or their first seven bytes; one of 300
-        // bytes; the text ends right after the last name (no eight bytes to load there).
-        let long = "L".repeat(300);
-        let names =
-            ["White", "Whit", "WhiteEl", "WhiteElo", "WhiteElx", "WhiteEloo", "Wh\u{e9}te", "B", &long, "BlackElo"];
-        let mut text = String::new();
-        let mut ranges = Vec::new();
-        for (i, name) in names.iter().enumerate() {
-            text.push('[');
-            let start = text.len();
-            text.push_str(name);
-            let name_range = start..text.len();
-            text.push_str(" \"");
-            let value_start = text.len();
-            text.push_str(&format!("v{i}"));
-            ranges.push((name_range, value_start..text.len()));
-            text.push_str("\"]\n");
-        }
-        // The last name stands at the text's very end.
-        let start = text.len();
-        text.push_str("FEN");
-        ranges.push((start..text.len(), start..start));
-        let text = text.as_bytes();
-        let keys: Vec<u64> = ranges.iter().map(|(name, _)| name_key_in(text, name.clone())).collect();
-        let tags = RawTags { text, ranges: &ranges, keys: &keys, escaped: false };
-        for (i, name) in names.iter().enumerate() {
-            let found = tags.get(name.as_bytes()).map(|v| v.as_bytes().to_vec());
-            assert_eq!(found, Some(format!("v{i}").into_bytes()), "{name}");
-        }
-        assert_eq!(tags.get(b"FEN").map(|v| v.as_bytes().len()), Some(0));
-        for absent in ["Whi", "WhiteE", "WhiteEla", "Black", "BlackEl", "", "LLLLLLL", &"L".repeat(301)] {
-            assert!(tags.get(absent.as_bytes()).is_none(), "{absent}");
-        }
-        // The key read in one load is the key of the name's bytes.
-        for (name, _) in &ranges {
-            assert_eq!(name_key_in(text, name.clone()), name_key(&text[name.clone()]));
-        }
     }
 }
