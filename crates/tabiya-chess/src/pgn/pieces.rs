@@ -567,7 +567,8 @@ mod tests {
     #[test]
     fn a_read_error_comes_after_the_pieces_before_it_and_emit_can_stop() {
         let text = include_bytes!("../../../../samples/famous-games.pgn");
-        let (read, made) = games(PieceInput::Stream(&mut Failing(&text[..]), Some(&ends_in_comment)), &Pieces::new(100, 2));
+        let (read, made) =
+            games(PieceInput::Stream(&mut Failing(&text[..]), Some(&ends_in_comment)), &Pieces::new(100, 2));
         assert_eq!(read.unwrap_err().to_string(), "the disk is gone");
         // Every piece before the error is handed on: the games up to the last whole one read.
         let handed = made.concat();
@@ -607,7 +608,8 @@ mod tests {
                 text.len()
             };
             let mut stream = &text[..];
-            let input = if streamed { PieceInput::Stream(&mut stream, None) } else { PieceInput::Bytes(text, &|_| false) };
+            let input =
+                if streamed { PieceInput::Stream(&mut stream, None) } else { PieceInput::Bytes(text, &|_| false) };
             walk_in_order(input, &Pieces::new(1000, 2), walk, |_| true).unwrap();
             assert_eq!(most.into_inner(), 2, "streamed: {streamed}");
         }

@@ -52,8 +52,11 @@ fn last_game_start_among(input: &[u8], from: usize, mut comments: Option<&mut Co
         let (Some(comments), Some(mut known)) = (comments.as_deref_mut(), before) else { return Some(bracket) };
         // Candidates are met from the end back: one below a position this search asked about
         // is looked up from what was known when the search began.
-        let open =
-            if comments.checked <= bracket { comments.opened_before(input, bracket) } else { known.opened_before(input, bracket) };
+        let open = if comments.checked <= bracket {
+            comments.opened_before(input, bracket)
+        } else {
+            known.opened_before(input, bracket)
+        };
         match open {
             None => return Some(bracket),
             // Every line break from the comment's brace on is inside it.
