@@ -366,7 +366,7 @@ fn walk_pgn(
     Stream::spawn(1, move |out| {
         let walk = |text: &[u8], offset: u64| piece_rows(text, offset, &options, capacity);
         let pieces = Pieces::new(piece, rayon::current_num_threads());
-        let read = walk_in_order(PieceInput::Stream(&mut text), &pieces, walk, |piece: PieceRows| {
+        let read = walk_in_order(PieceInput::Stream(&mut text, None), &pieces, walk, |piece: PieceRows| {
             for mut why in piece.errors {
                 // Numbered in the piece: moved on past the games before.
                 if why.location.unit == Unit::Game

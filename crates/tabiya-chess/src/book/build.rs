@@ -880,7 +880,7 @@ fn build_in<B>(
     finish: impl FnOnce(&[BookBuilder]) -> B,
 ) -> GamesBuild<B> {
     let pieces = pieces.unwrap_or_else(rayon::current_num_threads);
-    let built = walk_pieces(input, &walk_options(options), pieces, |games| build_piece(games, options));
+    let built = walk_pieces(input, &walk_options(options), pieces, |mut games| build_piece(&mut games, options));
     finish_pieces(built, finish)
 }
 
@@ -941,7 +941,7 @@ fn walk_options(options: &BuildOptions) -> WalkOptions {
 
 /// One piece of PGN text counted into a builder of its own, its occurrences sorted (on the
 /// thread that read it), with what reading it found.
-fn build_piece(games: PgnWalk<'_>, options: &BuildOptions) -> (BookBuilder, GamesBuild<()>) {
+fn build_piece(games: &mut PgnWalk<'_>, options: &BuildOptions) -> (BookBuilder, GamesBuild<()>) {
     let mut builder = BookBuilder::new(options.clone());
     let (mut unreadable, mut warnings, mut cut) = (0, 0, 0);
     for item in games {

@@ -332,18 +332,24 @@ pub(crate) const STREAM_PIECE: usize = 16 << 20;
 /// thread and one more are held at a time, so memory does not grow with the stream. What
 /// `walk` makes of each piece is returned in the order of the text, as `walk_pieces` returns
 /// it, and the offsets of the games count from the stream's start. A read error ends the
-/// reading: it is returned once the pieces already read are walked.
+/// reading: it is returned once the pieces already read are walked. The pieces are cut
+/// without looking for comments around the cuts: each walk says whether its piece ended
+/// inside one (see [`PieceInput`]).
 pub(crate) fn walk_stream<T: Send>(
     input: &mut dyn Read,
     options: &WalkOptions,
     piece: usize,
-    walk: impl Fn(PgnWalk<'_>) -> T + Sync,
+    walk: impl Fn(&mut PgnWalk<'_>) -> T + Sync,
 ) -> io::Result<Vec<T>> {
     let threads = rayon::current_num_threads();
     let pieces = Pieces { piece, threads, ahead: threads + 1 };
     let mut made = Vec::new();
-    let walk = |text: &[u8], offset: u64| walk(PgnWalk::at_offset(text, offset, options.clone()));
-    walk_in_order(PieceInput::Stream(input), &pieces, walk, |walked| {
+    let walk = |text: &[u8], offset: u64| {
+        let mut games = PgnWalk::at_offset(text, offset, options.clone());
+        (walk(&mut games), games.ended_in_comment())
+    };
+    let ends_in_comment = |(_, ended_in_comment): &(T, bool)| *ended_in_comment;
+    walk_in_order(PieceInput::Stream(input, Some(&ends_in_comment)), &pieces, walk, |(walked, _)| {
         made.push(walked);
         true
     })?;
@@ -370,10 +376,10 @@ mod tests {
     fn a_stream_is_walked_as_its_text_in_one_piece() {
         let text = include_bytes!("../../../../samples/famous-games.pgn");
         let options = WalkOptions::default();
-        let games = |walk: PgnWalk<'_>| -> Vec<(u64, u64, usize)> {
+        let games = |walk: &mut PgnWalk<'_>| -> Vec<(u64, u64, usize)> {
             walk.flatten().map(|g| (g.offset, g.length, g.tags().count())).collect()
         };
-        let whole: Vec<_> = crate::pgn::walk_pieces(text, &options, 1, games).concat();
+        let whole: Vec<_> = crate::pgn::walk_pieces(text, &options, 1, |mut walk| games(&mut walk)).concat();
         assert_eq!(whole.len(), 12);
         for piece in [1, 50, 700, 5000, 1 << 20] {
             let pieces = walk_stream(&mut &text[..], &options, piece, games).unwrap();

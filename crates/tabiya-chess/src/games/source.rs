@@ -327,7 +327,7 @@ pub(crate) fn read_piece<T>(text: &[u8], options: ReadOptions, map: impl Fn(Game
 pub(crate) struct PieceGames<T> {
     /// The games, in order.
     pub games: Vec<Result<(T, Vec<Diagnostic>), PgnError>>,
-    /// The piece's text ended inside a `{` comment (see [`PieceInput::Bytes`]).
+    /// The piece's text ended inside a `{` comment (see [`PieceInput`]).
     pub ends_in_comment: bool,
 }
 
@@ -390,7 +390,7 @@ impl Source {
         };
         let read = match &mapped {
             Some(bytes) => walk_in_order(PieceInput::Bytes(bytes, &ends_in_comment), &pieces, walk, emit),
-            None => walk_in_order(PieceInput::Stream(&mut file), &pieces, walk, emit),
+            None => walk_in_order(PieceInput::Stream(&mut file, Some(&ends_in_comment)), &pieces, walk, emit),
         };
         if let Some(e) = failed {
             return Err(e);

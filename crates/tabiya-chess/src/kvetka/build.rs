@@ -159,7 +159,7 @@ struct PgnSource {
 impl PgnSource {
     /// A piece of the file's text made into a builder of its own, its records sorted (on the
     /// thread that read them, while the other pieces may still be read).
-    fn piece(&self, games: PgnWalk<'_>) -> Result<Builder, KvetkaError> {
+    fn piece(&self, games: &mut PgnWalk<'_>) -> Result<Builder, KvetkaError> {
         let mut part = Builder::new(self.header.clone());
         if let Some(address) = &self.address {
             part.add_source(address.clone())?;
@@ -471,7 +471,7 @@ impl Builder {
 
     fn add_pgn_in_pieces(&mut self, path: &Path, bytes: &[u8], pieces: usize) -> Result<(), KvetkaError> {
         let source = self.start_pgn(path)?;
-        let parts = walk_pieces(bytes, &source.walk, pieces, |games| source.piece(games));
+        let parts = walk_pieces(bytes, &source.walk, pieces, |mut games| source.piece(&mut games));
         self.absorb_all(parts)
     }
 

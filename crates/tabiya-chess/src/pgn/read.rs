@@ -256,7 +256,7 @@ pub(crate) fn count_stream(input: impl Read, options: ReadOptions, mut each: imp
 /// Text without tags is always read (whether it holds a game at all is known only then).
 /// Games are handed on as they end rather than gathered: moving every game read (a `Game`
 /// is large) into a list and out again cost 5 % of `select`'s CPU. Whether the text ended
-/// inside a `{` comment (see [`crate::pgn::pieces::PieceInput::Bytes`]).
+/// inside a `{` comment (see [`crate::pgn::pieces::PieceInput`]).
 pub(crate) fn read_wanted(
     text: &[u8],
     options: ReadOptions,

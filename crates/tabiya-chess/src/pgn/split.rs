@@ -35,7 +35,13 @@ pub fn last_game_start(input: &[u8]) -> Option<usize> {
 /// rule looks back, never forward), which keeps reading one long game linear. `comments` is
 /// what the searches before found out about the same text (a fresh one for new text).
 pub fn last_game_start_from(input: &[u8], from: usize, comments: &mut Comments) -> Option<usize> {
-    let before = *comments;
+    last_game_start_among(input, from, Some(comments))
+}
+
+/// [`last_game_start_from`], comments left out of the rule when `comments` is `None` (the
+/// game start found may then be inside one: see [`read_piece`]).
+fn last_game_start_among(input: &[u8], from: usize, mut comments: Option<&mut Comments>) -> Option<usize> {
+    let before = comments.as_deref().copied();
     let mut end = input.len();
     loop {
         let bracket = from + input.get(from..end)?.windows(2).rposition(|w| w[0] == b'\n' && w[1] == b'[')? + 1;
@@ -43,12 +49,12 @@ pub fn last_game_start_from(input: &[u8], from: usize, comments: &mut Comments) 
             end = bracket;
             continue;
         }
+        let (Some(comments), Some(mut known)) = (comments.as_deref_mut(), before) else { return Some(bracket) };
         // Candidates are met from the end back: one below a position this search asked about
         // is looked up from what was known when the search began.
         let open = if comments.checked <= bracket {
             comments.opened_before(input, bracket)
         } else {
-            let mut known = before;
             known.opened_before(input, bracket)
         };
         match open {
@@ -62,14 +68,18 @@ pub fn last_game_start_from(input: &[u8], from: usize, comments: &mut Comments) 
 /// Reads on from `input` into `text` (which starts with a game: what the piece before left
 /// over) until a game starts after `piece` more bytes or the input ends; moves the text from
 /// that game start on into `rest`, for the next piece. Whether the input ended. The one piece
-/// reader of every parallel PGN read (games sources, book builds).
+/// reader of every parallel PGN read (games sources, book builds). Without `look_at_comments`
+/// the game start may be inside a `{` comment, which whoever reads the piece must find out
+/// (see [`crate::pgn::pieces::PieceInput::Stream`]); with it, the text is searched back from
+/// each candidate to its last brace.
 pub(crate) fn read_piece(
     input: &mut dyn Read,
     piece: usize,
     text: &mut Vec<u8>,
     rest: &mut Vec<u8>,
+    look_at_comments: bool,
 ) -> io::Result<bool> {
-    let mut comments = Comments::default();
+    let mut comments = look_at_comments.then(Comments::default);
     loop {
         // A game start's line break may be the last byte read before: search from it.
         let searched = text.len().saturating_sub(1);
@@ -80,7 +90,7 @@ pub(crate) fn read_piece(
             return Ok(true);
         }
         // A piece holding no game start yet (one long game) reads on.
-        if let Some(cut) = last_game_start_from(text, searched, &mut comments) {
+        if let Some(cut) = last_game_start_among(text, searched, comments.as_mut()) {
             rest.extend_from_slice(&text[cut..]);
             text.truncate(cut);
             return Ok(false);
@@ -94,7 +104,7 @@ pub(crate) fn read_piece(
 /// calls before found out about the same text (a fresh one for new text; the pieces are asked
 /// for in order), which keeps cutting a whole file linear.
 /// `None` for `comments` leaves comments out of the rule: the piece may then end inside one,
-/// which whoever reads it must find out (see [`crate::pgn::pieces::PieceInput::Bytes`]).
+/// which whoever reads it must find out (see [`crate::pgn::pieces::PieceInput`]).
 pub(crate) fn piece_end(input: &[u8], start: usize, piece: usize, comments: Option<&mut Comments>) -> usize {
     next_game_start(input, start.saturating_add(piece.max(1)), comments).unwrap_or(input.len())
 }
