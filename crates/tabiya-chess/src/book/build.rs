@@ -72,7 +72,7 @@ struct Occurrence<P> {
     key_bytes: [u8; 8],
     /// The move's from, to and promotion squeezed into 15 bits (which tell the moves of one
     /// position apart) and, in bit 15, whether Black played it, keeping an occurrence at 16
-    /// bytes.
+    /// bytes (12 without payload).
     code: u16,
     tally: Tally,
     /// The move itself, where it is, or nothing ([`Payload`]).
