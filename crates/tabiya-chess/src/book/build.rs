@@ -67,23 +67,37 @@ enum Tally {
 /// occurrences of a key in the order they came, so moves keep the order first met.
 #[derive(Debug, Clone, Copy)]
 struct Occurrence<P> {
-    key: u64,
+    /// The key's bytes (native order): aligned to 2 bytes only, so that an occurrence without
+    /// payload takes 12 bytes, not 16 (a quarter less memory to fault in, copy and sort).
+    key_bytes: [u8; 8],
     /// The move's from, to and promotion squeezed into 15 bits (which tell the moves of one
     /// position apart) and, in bit 15, whether Black played it, keeping an occurrence at 16
-    /// bytes.
+    /// bytes (12 without payload).
     code: u16,
     tally: Tally,
-    /// The move itself, or where it is ([`Payload`]).
+    /// The move itself, where it is, or nothing ([`Payload`]).
     payload: P,
 }
 
-const _: () = assert!(size_of::<Occurrence<Move>>() == 16 && size_of::<Occurrence<u32>>() == 16);
+const _: () = assert!(
+    size_of::<Occurrence<Move>>() == 16 && size_of::<Occurrence<u32>>() == 16 && size_of::<Occurrence<()>>() == 12
+);
+
+impl<P> Occurrence<P> {
+    fn new(key: u64, code: u16, tally: Tally, payload: P) -> Occurrence<P> {
+        Occurrence { key_bytes: key.to_ne_bytes(), code, tally, payload }
+    }
+
+    fn key(&self) -> u64 {
+        u64::from_ne_bytes(self.key_bytes)
+    }
+}
 
 impl<P: Payload> engine::Keyed for Occurrence<P> {
     type Key = u64;
 
     fn key(&self) -> u64 {
-        self.key
+        Occurrence::key(self)
     }
 
     fn sort(occurrences: &mut [Occurrence<P>]) {
@@ -96,28 +110,28 @@ impl<P: Payload> engine::Keyed for Occurrence<P> {
 /// order with the rest, where looking it up in game order was a cache miss per position, the
 /// most of the merge's time. A book with positions or added statistics carries the move's
 /// `order`, its index into `BookBuilder::moves` (which increases with every occurrence), by
-/// which `replay` finds the positions and the merge the added statistics.
+/// which `replay` finds the positions and the merge the added statistics. Counts made
+/// straight into a format that names moves by their codes (Polyglot's entries) carry nothing.
 trait Payload: Copy + Send + Sync + 'static {
     /// `part`'s occurrences, when they carry this payload.
     fn occurrences(part: &BookBuilder) -> Option<&[Occurrence<Self>]>;
 
-    /// The move, played in `part`.
-    fn mv(self, part: &BookBuilder) -> Move;
-
     /// The order, when kept.
     fn order(self) -> Option<u32>;
+}
+
+/// A payload that tells the move (what a [`Book`]'s moves need).
+trait MovePayload: Payload {
+    /// The move, played in `part`.
+    fn mv(self, part: &BookBuilder) -> Move;
 }
 
 impl Payload for Move {
     fn occurrences(part: &BookBuilder) -> Option<&[Occurrence<Move>]> {
         match &part.occurrences {
             Occurrences::Moves(occurrences) => Some(occurrences),
-            Occurrences::Ordered(_) => None,
+            _ => None,
         }
-    }
-
-    fn mv(self, _: &BookBuilder) -> Move {
-        self
     }
 
     fn order(self) -> Option<u32> {
@@ -125,16 +139,18 @@ impl Payload for Move {
     }
 }
 
+impl MovePayload for Move {
+    fn mv(self, _: &BookBuilder) -> Move {
+        self
+    }
+}
+
 impl Payload for u32 {
     fn occurrences(part: &BookBuilder) -> Option<&[Occurrence<u32>]> {
         match &part.occurrences {
             Occurrences::Ordered(occurrences) => Some(occurrences),
-            Occurrences::Moves(_) => None,
+            _ => None,
         }
-    }
-
-    fn mv(self, part: &BookBuilder) -> Move {
-        part.moves[self as usize]
     }
 
     fn order(self) -> Option<u32> {
@@ -142,10 +158,30 @@ impl Payload for u32 {
     }
 }
 
-/// A builder's occurrences, carrying their moves or their orders ([`Payload`]).
+impl MovePayload for u32 {
+    fn mv(self, part: &BookBuilder) -> Move {
+        part.moves[self as usize]
+    }
+}
+
+impl Payload for () {
+    fn occurrences(part: &BookBuilder) -> Option<&[Occurrence<()>]> {
+        match &part.occurrences {
+            Occurrences::Codes(occurrences) => Some(occurrences),
+            _ => None,
+        }
+    }
+
+    fn order(self) -> Option<u32> {
+        None
+    }
+}
+
+/// A builder's occurrences, carrying their moves, their orders or nothing ([`Payload`]).
 enum Occurrences {
     Moves(Vec<Occurrence<Move>>),
     Ordered(Vec<Occurrence<u32>>),
+    Codes(Vec<Occurrence<()>>),
 }
 
 impl Default for Occurrences {
@@ -194,15 +230,15 @@ const SMALL_RUN: usize = 16;
 
 /// Sorts a run by key, stably.
 fn sort_run<P: Copy>(run: &mut [Occurrence<P>]) {
-    if run.is_sorted_by_key(|o| o.key) {
+    if run.is_sorted_by_key(Occurrence::key) {
         return;
     }
     if run.len() > SMALL_RUN {
-        return run.sort_by_key(|o| o.key);
+        return run.sort_by_key(Occurrence::key);
     }
     for i in 1..run.len() {
         let mut j = i;
-        while j > 0 && run[j - 1].key > run[j].key {
+        while j > 0 && run[j - 1].key() > run[j].key() {
             run.swap(j - 1, j);
             j -= 1;
         }
@@ -214,7 +250,7 @@ fn sort_run<P: Copy>(run: &mut [Occurrence<P>]) {
 /// `starts[b]` is where bucket `b` begins.
 fn distribute<P: Copy>(from: &[Occurrence<P>], to: &mut [Occurrence<P>], shift: u32, starts: &mut [usize]) {
     let buckets = starts.len() - 1;
-    let bucket = |occurrence: &Occurrence<P>| (occurrence.key >> shift) as usize & (buckets - 1);
+    let bucket = |occurrence: &Occurrence<P>| (occurrence.key() >> shift) as usize & (buckets - 1);
     starts.fill(0);
     for occurrence in from {
         starts[bucket(occurrence) + 1] += 1;
@@ -325,6 +361,14 @@ impl BookBuilder {
         BookBuilder { options, occurrences, ..BookBuilder::default() }
     }
 
+    /// A builder for counts made straight into a format that names moves by their codes
+    /// ([`RangeOutput`]s other than [`RangeBook`]): its occurrences carry no move, 12 bytes
+    /// each. Such a builder's games finish through `finish_in_ranges` only, and take no added
+    /// statistics.
+    fn counting_codes(options: BuildOptions) -> BookBuilder {
+        BookBuilder { options, occurrences: Occurrences::Codes(Vec::new()), ..BookBuilder::default() }
+    }
+
     /// What it did with the games so far.
     pub fn summary(&self) -> BuildSummary {
         self.summary
@@ -342,17 +386,19 @@ impl BookBuilder {
         match &mut self.occurrences {
             Occurrences::Moves(occurrences) => Keyed::sort(&mut occurrences[..]),
             Occurrences::Ordered(occurrences) => Keyed::sort(&mut occurrences[..]),
+            Occurrences::Codes(occurrences) => Keyed::sort(&mut occurrences[..]),
         }
     }
 
     fn push(&mut self, key: u64, turn: Color, mv: Move, tally: Tally) {
         let code = move_code(mv) | if turn == Color::Black { BLACK_MOVED } else { 0 };
         match &mut self.occurrences {
-            Occurrences::Moves(occurrences) => occurrences.push(Occurrence { key, code, tally, payload: mv }),
+            Occurrences::Moves(occurrences) => occurrences.push(Occurrence::new(key, code, tally, mv)),
             Occurrences::Ordered(occurrences) => {
-                occurrences.push(Occurrence { key, code, tally, payload: self.moves.len() as u32 });
+                occurrences.push(Occurrence::new(key, code, tally, self.moves.len() as u32));
                 self.moves.push(mv);
             }
+            Occurrences::Codes(occurrences) => occurrences.push(Occurrence::new(key, code, tally, ())),
         }
     }
 
@@ -361,12 +407,7 @@ impl BookBuilder {
         let Occurrences::Moves(carrying) = &mut self.occurrences else { return };
         let carrying = std::mem::take(carrying);
         self.moves = carrying.iter().map(|o| o.payload).collect();
-        let ordered = carrying.into_iter().zip(0..).map(|(o, order)| Occurrence {
-            key: o.key,
-            code: o.code,
-            tally: o.tally,
-            payload: order,
-        });
+        let ordered = carrying.into_iter().zip(0..).map(|(o, order)| Occurrence::new(o.key(), o.code, o.tally, order));
         self.occurrences = Occurrences::Ordered(ordered.collect());
     }
 
@@ -457,17 +498,48 @@ impl BookBuilder {
 /// What the merge of one key range makes of each position's counted moves: a range of a
 /// [`Book`] ([`RangeBook`]), or a format's records made straight from the counts (Polyglot's
 /// entries: no book between, so its positions and moves are not written and read again).
-pub(crate) trait RangeOutput: Send {
+/// The merge's occurrences carry `P` ([`Payload`]).
+pub(crate) trait RangeOutput<P>: Send {
     /// Empties it for a range of at most `room` moves, keeping its memory.
     fn begin(&mut self, room: usize, keep_positions: bool);
 
-    /// Where the merge counts moves: it appends the current position's and counts them there.
-    fn moves(&mut self) -> &mut Vec<MoveStats>;
+    /// A move of the current position is met for the first time: `first` is the payload of
+    /// its first occurrence, in `part`. Moves are met in the order `position` counts them.
+    fn met(&mut self, part: &BookBuilder, first: P);
 
-    /// The current position is counted: its moves are `moves()[first_move..]` in the order
-    /// first met, `codes[i]` the [`move_code`] of the `i`th; `head` is its first occurrence,
-    /// met in part `part`.
-    fn position(&mut self, head: (u32, u64, Color, Option<u32>), first_move: usize, codes: &[u16]);
+    /// The current position is counted: its `i`th move first met has the [`move_code`]
+    /// `codes[i]` and the counts `tallies[i]`; `head` is its first occurrence, met in part
+    /// `part`.
+    fn position(&mut self, head: (u32, u64, Color, Option<u32>), codes: &[u16], tallies: &[MoveTally]);
+}
+
+/// How many games played a move of a position, and how they ended for the mover.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct MoveTally {
+    pub(crate) games: u32,
+    pub(crate) wins: u32,
+    pub(crate) draws: u32,
+    pub(crate) losses: u32,
+}
+
+impl MoveTally {
+    /// Counts one occurrence of the move, `added` its statistics when it has them.
+    fn count(&mut self, tally: Tally, added: impl FnOnce() -> Option<MoveStats>) {
+        match tally {
+            Tally::Unknown => self.games += 1,
+            Tally::MoverWon => (self.games, self.wins) = (self.games + 1, self.wins + 1),
+            Tally::Draw => (self.games, self.draws) = (self.games + 1, self.draws + 1),
+            Tally::MoverLost => (self.games, self.losses) = (self.games + 1, self.losses + 1),
+            Tally::Added => {
+                if let Some(stats) = added() {
+                    self.games += stats.games;
+                    self.wins += stats.wins;
+                    self.draws += stats.draws;
+                    self.losses += stats.losses;
+                }
+            }
+        }
+    }
 }
 
 /// The positions of one key range of a book: records whose `packed` is the head's `order`
@@ -480,7 +552,7 @@ struct RangeBook {
     keep_positions: bool,
 }
 
-impl RangeOutput for RangeBook {
+impl<P: MovePayload> RangeOutput<P> for RangeBook {
     fn begin(&mut self, room: usize, keep_positions: bool) {
         // Room for every position and move of the range (at most one per occurrence):
         // untouched room costs no memory, regrowing costs copies.
@@ -493,11 +565,16 @@ impl RangeOutput for RangeBook {
         self.moves.reserve(room);
     }
 
-    fn moves(&mut self) -> &mut Vec<MoveStats> {
-        &mut self.moves
+    fn met(&mut self, part: &BookBuilder, first: P) {
+        self.moves.push(MoveStats::new(first.mv(part)));
     }
 
-    fn position(&mut self, (part, key, turn, order): (u32, u64, Color, Option<u32>), first_move: usize, _: &[u16]) {
+    fn position(&mut self, (part, key, turn, order): (u32, u64, Color, Option<u32>), _: &[u16], tallies: &[MoveTally]) {
+        // `met` appended the position's moves.
+        let first_move = self.moves.len() - tallies.len();
+        for (stats, tally) in self.moves[first_move..].iter_mut().zip(tallies) {
+            (stats.games, stats.wins, stats.draws, stats.losses) = (tally.games, tally.wins, tally.draws, tally.losses);
+        }
         if self.keep_positions {
             self.head_parts.push(part);
         }
@@ -534,29 +611,16 @@ fn finish_sorted<T: Send>(parts: &[BookBuilder], ranges: usize, per_range: impl 
         None => Vec::new(),
         Some(Occurrences::Moves(_)) => finish_sorted_carrying::<Move, T>(parts, ranges, per_range),
         Some(Occurrences::Ordered(_)) => finish_sorted_carrying::<u32, T>(parts, ranges, per_range),
+        // Only the counting builds (`count_from_pgn_in_ranges`) make such builders.
+        Some(Occurrences::Codes(_)) => unreachable!("a book's builders keep their moves"),
     }
 }
 
-/// The ranges of builders whose occurrences are sorted, without positions, each merged into
-/// an output (one of `new_output`'s, reused from range to range) handed to `per_range` on
-/// the thread that merged it; what it makes is handed to `consume` in key order, each as soon
-/// as it and those before it are made ([`engine::in_key_order`]).
-fn finish_into<O: RangeOutput, T: Send>(
-    parts: &[BookBuilder],
-    ranges: usize,
-    new_output: impl Fn() -> O + Sync,
-    per_range: impl Fn(&mut O) -> T + Sync,
-    consume: impl FnMut(T) + Send,
-) {
-    match parts.first().map(|part| &part.occurrences) {
-        None => {}
-        Some(Occurrences::Moves(_)) => finish_in_ranges::<Move, O, T>(parts, ranges, new_output, per_range, consume),
-        Some(Occurrences::Ordered(_)) => finish_in_ranges::<u32, O, T>(parts, ranges, new_output, per_range, consume),
-    }
-}
-
-/// [`finish_into`] of parts whose occurrences carry `P`.
-fn finish_in_ranges<P: Payload, O: RangeOutput, T: Send>(
+/// The ranges of builders whose occurrences are sorted and carry `P`, without positions, each
+/// merged into an output (one of `new_output`'s, reused from range to range) handed to
+/// `per_range` on the thread that merged it; what it makes is handed to `consume` in key
+/// order, each as soon as it and those before it are made ([`engine::in_key_order`]).
+fn finish_in_ranges<P: Payload, O: RangeOutput<P>, T: Send>(
     parts: &[BookBuilder],
     ranges: usize,
     new_output: impl Fn() -> O + Sync,
@@ -580,7 +644,7 @@ fn finish_in_ranges<P: Payload, O: RangeOutput, T: Send>(
 
 /// [`finish_sorted`] of parts whose occurrences carry `P`: parts built alike carry the same
 /// (pieces of one input: added statistics come to a builder of its own).
-fn finish_sorted_carrying<P: Payload, T: Send>(
+fn finish_sorted_carrying<P: MovePayload, T: Send>(
     parts: &[BookBuilder],
     ranges: usize,
     per_range: impl Fn(&mut Book) -> T + Sync,
@@ -656,15 +720,16 @@ fn prefetch<T>(items: &[T], i: usize) {
 
 /// One key range of the book: `runs[i]` is part `i`'s occurrences in the range, sorted.
 /// `range` is emptied first and reused.
-fn finish_range<P: Payload>(parts: &[BookBuilder], runs: Vec<&[Occurrence<P>]>, range: &mut impl RangeOutput) {
+fn finish_range<P: Payload>(parts: &[BookBuilder], runs: Vec<&[Occurrence<P>]>, range: &mut impl RangeOutput<P>) {
     let keep_positions = parts.first().is_some_and(|part| part.options.keep_positions);
     range.begin(runs.iter().map(|run| run.len()).sum(), keep_positions);
-    // The codes (`move_code`) of the current position's moves, in the order of its moves.
-    let mut codes: Vec<u16> = Vec::new();
+    // The codes (`move_code`) of the current position's moves and their counts, in the order
+    // first met.
+    let (mut codes, mut tallies): (Vec<u16>, Vec<MoveTally>) = (Vec::new(), Vec::new());
     let mut groups = engine::KeyGroups::new(runs);
     while let Some((_, holding)) = groups.next_group() {
-        let first_move = range.moves().len();
         codes.clear();
+        tallies.clear();
         let mut head = None;
         for (part_index, group, rest) in holding {
             let part = &parts[part_index];
@@ -674,36 +739,25 @@ fn finish_range<P: Payload>(parts: &[BookBuilder], runs: Vec<&[Occurrence<P>]>, 
             if head.is_none() {
                 head = Some((part_index as u32, group[0]));
             }
-            let range_moves = range.moves();
             for occurrence in group {
                 let code = occurrence.code & !BLACK_MOVED;
-                let stats = match codes.iter().position(|&c| c == code) {
-                    Some(i) => &mut range_moves[first_move + i],
-                    None => {
-                        codes.push(code);
-                        range_moves.push(MoveStats::new(occurrence.payload.mv(part)));
-                        let last = range_moves.len() - 1;
-                        &mut range_moves[last]
-                    }
+                let i = codes.iter().position(|&c| c == code).unwrap_or_else(|| {
+                    codes.push(code);
+                    tallies.push(MoveTally::default());
+                    range.met(part, occurrence.payload);
+                    codes.len() - 1
+                });
+                let added = || {
+                    let order = occurrence.payload.order()?;
+                    let i = part.added.binary_search_by_key(&order, |(order, _)| *order).ok()?;
+                    Some(part.added[i].1)
                 };
-                match occurrence.tally {
-                    Tally::Unknown => stats.games += 1,
-                    Tally::MoverWon => (stats.games, stats.wins) = (stats.games + 1, stats.wins + 1),
-                    Tally::Draw => (stats.games, stats.draws) = (stats.games + 1, stats.draws + 1),
-                    Tally::MoverLost => (stats.games, stats.losses) = (stats.games + 1, stats.losses + 1),
-                    Tally::Added => {
-                        let order = occurrence.payload.order();
-                        let i = order.map(|order| part.added.binary_search_by_key(&order, |(order, _)| *order));
-                        if let Some(Ok(i)) = i {
-                            stats.add(&part.added[i].1);
-                        }
-                    }
-                }
+                tallies[i].count(occurrence.tally, added);
             }
         }
         let Some((part_index, head)) = head else { break };
         let turn = if head.code & BLACK_MOVED == 0 { Color::White } else { Color::Black };
-        range.position((part_index, head.key, turn, head.payload.order()), first_move, &codes);
+        range.position((part_index, head.key(), turn, head.payload.order()), &codes, &tallies);
     }
 }
 
@@ -828,7 +882,8 @@ impl GamesBuild<()> {
 /// gives the same book as reading the text in one piece.
 pub fn build_from_pgn(input: &[u8], options: &BuildOptions, pieces: Option<usize>) -> GamesBuild {
     let ranges = rayon::current_num_threads();
-    let mut built = build_in(input, options, pieces, |parts| finish_sorted(parts, ranges, std::mem::take));
+    let mut built =
+        build_in(input, options, BookBuilder::new, pieces, |parts| finish_sorted(parts, ranges, std::mem::take));
     let book = Book::concat(std::mem::take(&mut built.book));
     built.with_book(book)
 }
@@ -851,15 +906,16 @@ pub fn build_from_pgn_in_ranges<T: Send>(
     per_range: impl Fn(&mut Book) -> T + Sync,
 ) -> GamesBuild<Vec<T>> {
     let ranges = rayon::current_num_threads() * RANGES_PER_THREAD;
-    build_in(input, options, pieces, |parts| finish_sorted(parts, ranges, per_range))
+    build_in(input, options, BookBuilder::new, pieces, |parts| finish_sorted(parts, ranges, per_range))
 }
 
 /// [`build_from_pgn_in_ranges`] without the book between: each key range is merged into an
 /// output of `new_output`'s (reused from range to range) and handed to `per_range`, and what
 /// that makes is handed to `consume` in key order as the ranges are done (a writer writes
 /// while the merge goes on, and holds no more than the ranges done out of order). Positions
-/// are never kept (`options.keep_positions` is ignored).
-pub(crate) fn count_from_pgn_in_ranges<O: RangeOutput, T: Send>(
+/// are never kept (`options.keep_positions` is ignored), nor the moves: the output names
+/// them by their codes.
+pub(crate) fn count_from_pgn_in_ranges<O: RangeOutput<()>, T: Send>(
     input: &[u8],
     options: &BuildOptions,
     new_output: impl Fn() -> O + Sync,
@@ -868,19 +924,24 @@ pub(crate) fn count_from_pgn_in_ranges<O: RangeOutput, T: Send>(
 ) -> GamesBuild<()> {
     let options = &BuildOptions { keep_positions: false, ..options.clone() };
     let ranges = rayon::current_num_threads() * RANGES_PER_THREAD;
-    build_in(input, options, None, |parts| finish_into(parts, ranges, new_output, per_range, consume))
+    build_in(input, options, BookBuilder::counting_codes, None, |parts| {
+        finish_in_ranges::<(), O, T>(parts, ranges, new_output, per_range, consume)
+    })
 }
 
-/// The pieces of PGN text (one per rayon thread when `pieces` is `None`) built and sorted on
-/// their threads, then finished by `finish`.
+/// The pieces of PGN text (one per rayon thread when `pieces` is `None`) built into builders
+/// of `new_builder`'s and sorted on their threads, then finished by `finish`.
 fn build_in<B>(
     input: &[u8],
     options: &BuildOptions,
+    new_builder: fn(BuildOptions) -> BookBuilder,
     pieces: Option<usize>,
     finish: impl FnOnce(&[BookBuilder]) -> B,
 ) -> GamesBuild<B> {
     let pieces = pieces.unwrap_or_else(rayon::current_num_threads);
-    let built = walk_pieces(input, &walk_options(options), pieces, |mut games| build_piece(&mut games, options));
+    let built = walk_pieces(input, &walk_options(options), pieces, |mut games| {
+        build_piece(&mut games, new_builder(options.clone()))
+    });
     finish_pieces(built, finish)
 }
 
@@ -890,8 +951,9 @@ fn build_in<B>(
 /// never held whole. A read error is returned as it came.
 pub fn build_from_pgn_stream(input: &mut dyn Read, options: &BuildOptions) -> io::Result<GamesBuild> {
     let ranges = rayon::current_num_threads();
-    let mut built =
-        build_streamed(input, options, engine::STREAM_PIECE, |parts| finish_sorted(parts, ranges, std::mem::take))?;
+    let mut built = build_streamed(input, options, BookBuilder::new, engine::STREAM_PIECE, |parts| {
+        finish_sorted(parts, ranges, std::mem::take)
+    })?;
     let book = Book::concat(std::mem::take(&mut built.book));
     Ok(built.with_book(book))
 }
@@ -904,12 +966,14 @@ pub fn build_from_pgn_stream_in_ranges<T: Send>(
     per_range: impl Fn(&mut Book) -> T + Sync,
 ) -> io::Result<GamesBuild<Vec<T>>> {
     let ranges = rayon::current_num_threads() * RANGES_PER_THREAD;
-    build_streamed(input, options, engine::STREAM_PIECE, |parts| finish_sorted(parts, ranges, per_range))
+    build_streamed(input, options, BookBuilder::new, engine::STREAM_PIECE, |parts| {
+        finish_sorted(parts, ranges, per_range)
+    })
 }
 
 /// [`count_from_pgn_in_ranges`] of PGN text read from a stream, as
 /// [`build_from_pgn_stream`] reads it.
-pub(crate) fn count_from_pgn_stream_in_ranges<O: RangeOutput, T: Send>(
+pub(crate) fn count_from_pgn_stream_in_ranges<O: RangeOutput<()>, T: Send>(
     input: &mut dyn Read,
     options: &BuildOptions,
     new_output: impl Fn() -> O + Sync,
@@ -918,20 +982,23 @@ pub(crate) fn count_from_pgn_stream_in_ranges<O: RangeOutput, T: Send>(
 ) -> io::Result<GamesBuild<()>> {
     let options = &BuildOptions { keep_positions: false, ..options.clone() };
     let ranges = rayon::current_num_threads() * RANGES_PER_THREAD;
-    build_streamed(input, options, engine::STREAM_PIECE, |parts| {
-        finish_into(parts, ranges, new_output, per_range, consume)
+    build_streamed(input, options, BookBuilder::counting_codes, engine::STREAM_PIECE, |parts| {
+        finish_in_ranges::<(), O, T>(parts, ranges, new_output, per_range, consume)
     })
 }
 
-/// The pieces of a stream read in pieces of about `piece` bytes, built and sorted on their
-/// threads, then finished by `finish`.
+/// The pieces of a stream read in pieces of about `piece` bytes, built into builders of
+/// `new_builder`'s and sorted on their threads, then finished by `finish`.
 fn build_streamed<B>(
     input: &mut dyn Read,
     options: &BuildOptions,
+    new_builder: fn(BuildOptions) -> BookBuilder,
     piece: usize,
     finish: impl FnOnce(&[BookBuilder]) -> B,
 ) -> io::Result<GamesBuild<B>> {
-    let built = engine::walk_stream(input, &walk_options(options), piece, |games| build_piece(games, options))?;
+    let built = engine::walk_stream(input, &walk_options(options), piece, |games| {
+        build_piece(games, new_builder(options.clone()))
+    })?;
     Ok(finish_pieces(built, finish))
 }
 
@@ -941,8 +1008,7 @@ fn walk_options(options: &BuildOptions) -> WalkOptions {
 
 /// One piece of PGN text counted into a builder of its own, its occurrences sorted (on the
 /// thread that read it), with what reading it found.
-fn build_piece(games: &mut PgnWalk<'_>, options: &BuildOptions) -> (BookBuilder, GamesBuild<()>) {
-    let mut builder = BookBuilder::new(options.clone());
+fn build_piece(games: &mut PgnWalk<'_>, mut builder: BookBuilder) -> (BookBuilder, GamesBuild<()>) {
     let (mut unreadable, mut warnings, mut cut) = (0, 0, 0);
     for item in games {
         match item {
@@ -1060,17 +1126,12 @@ mod tests {
             let distinct: Vec<u64> = (0..len.max(1)).map(|_| rng.next_u64()).collect();
             for keys in [&spread, &crowded, &hundreds, &threes, &distinct] {
                 let mut occurrences: Vec<Occurrence<u32>> = (0..len as u32)
-                    .map(|order| Occurrence {
-                        key: keys[rng.below(keys.len())],
-                        code: 0,
-                        tally: Tally::Unknown,
-                        payload: order,
-                    })
+                    .map(|order| Occurrence::new(keys[rng.below(keys.len())], 0, Tally::Unknown, order))
                     .collect();
                 let mut expected = occurrences.clone();
-                expected.sort_by_key(|o| o.key);
+                expected.sort_by_key(Occurrence::key);
                 sort_by_key_keeping_order(&mut occurrences);
-                let pairs = |v: &[Occurrence<u32>]| v.iter().map(|o| (o.key, o.payload)).collect::<Vec<_>>();
+                let pairs = |v: &[Occurrence<u32>]| v.iter().map(|o| (o.key(), o.payload)).collect::<Vec<_>>();
                 assert_eq!(pairs(&occurrences), pairs(&expected), "{len}");
             }
         }
@@ -1081,12 +1142,16 @@ mod tests {
         let sample = include_bytes!("../../../../samples/famous-games.pgn");
         for keep_positions in [true, false] {
             let options = BuildOptions { keep_positions, ..BuildOptions::default() };
-            let whole =
-                Book::concat(build_in(sample, &options, Some(1), |parts| finish_sorted(parts, 1, std::mem::take)).book);
+            let whole = Book::concat(
+                build_in(sample, &options, BookBuilder::new, Some(1), |parts| finish_sorted(parts, 1, std::mem::take))
+                    .book,
+            );
             assert_eq!(whole.move_count(), 556);
             for (pieces, ranges) in [(1, 2), (1, 7), (3, 2), (5, 16), (12, 3), (2, 128)] {
-                let split =
-                    build_in(sample, &options, Some(pieces), |parts| finish_sorted(parts, ranges, std::mem::take)).book;
+                let split = build_in(sample, &options, BookBuilder::new, Some(pieces), |parts| {
+                    finish_sorted(parts, ranges, std::mem::take)
+                })
+                .book;
                 if keep_positions {
                     assert_eq!(split.len(), 1);
                 } else {
@@ -1098,9 +1163,10 @@ mod tests {
             }
             // From a stream read in pieces of about 1, 3,000 and 100,000 bytes.
             for piece in [1, 3000, 100_000] {
-                let streamed =
-                    build_streamed(&mut &sample[..], &options, piece, |parts| finish_sorted(parts, 7, std::mem::take))
-                        .unwrap();
+                let streamed = build_streamed(&mut &sample[..], &options, BookBuilder::new, piece, |parts| {
+                    finish_sorted(parts, 7, std::mem::take)
+                })
+                .unwrap();
                 assert_eq!(streamed.summary.games_added, 12);
                 let streamed = Book::concat(streamed.book);
                 assert!(streamed == whole, "a stream in pieces of {piece} bytes, positions {keep_positions}");
@@ -1122,11 +1188,15 @@ mod tests {
         };
         for keep_positions in [false, true] {
             let options = BuildOptions { keep_positions, ..BuildOptions::default() };
-            let whole =
-                Book::concat(build_in(&text, &options, Some(1), |parts| finish_sorted(parts, 1, std::mem::take)).book);
+            let whole = Book::concat(
+                build_in(&text, &options, BookBuilder::new, Some(1), |parts| finish_sorted(parts, 1, std::mem::take))
+                    .book,
+            );
             assert_eq!(whole.move_count(), 556);
-            let streamed =
-                build_streamed(&mut &text[..], &options, 1, |parts| finish_sorted(parts, 7, std::mem::take)).unwrap();
+            let streamed = build_streamed(&mut &text[..], &options, BookBuilder::new, 1, |parts| {
+                finish_sorted(parts, 7, std::mem::take)
+            })
+            .unwrap();
             assert_eq!(streamed.summary.games_added, 360);
             let streamed = Book::concat(streamed.book);
             assert!(streamed == whole, "positions {keep_positions}");

@@ -99,7 +99,9 @@ pub use build::{
     BookBuilder, BuildOptions, BuildSummary, GamesBuild, build_from_games, build_from_pgn, build_from_pgn_in_ranges,
     build_from_pgn_stream, build_from_pgn_stream_in_ranges,
 };
-pub(crate) use build::{RangeOutput, count_from_pgn_in_ranges, count_from_pgn_stream_in_ranges, polyglot_move};
+pub(crate) use build::{
+    MoveTally, RangeOutput, count_from_pgn_in_ranges, count_from_pgn_stream_in_ranges, polyglot_move,
+};
 pub use file::{BookError, BookFile};
 pub use filter::EloFilter;
 pub use normalized::{

@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use shakmaty::Color;
 
 use super::{Entry, encode_move};
-use crate::book::{self, Book, BookPosition, BuildOptions, GamesBuild, MoveStats, RangeOutput};
+use crate::book::{self, Book, BookBuilder, BookPosition, BuildOptions, GamesBuild, MoveTally, RangeOutput};
 use crate::pgn::pieces::locked;
 
 /// `polyglot make-book`'s counters are 16 bits: when a move reaches this many games, all
@@ -86,8 +86,6 @@ impl EntryRun {
 /// [`make_from_pgn`].
 struct RangeEntries<'o> {
     options: &'o MakeOptions,
-    /// The moves of the position being counted.
-    moves: Vec<MoveStats>,
     run: EntryRun,
     /// Entry vectors handed back once their runs were consumed, for the next ranges.
     spare: &'o Mutex<Vec<Vec<Entry>>>,
@@ -95,7 +93,7 @@ struct RangeEntries<'o> {
 
 impl<'o> RangeEntries<'o> {
     fn new(options: &'o MakeOptions, spare: &'o Mutex<Vec<Vec<Entry>>>) -> RangeEntries<'o> {
-        RangeEntries { options, moves: Vec::new(), run: EntryRun::default(), spare }
+        RangeEntries { options, run: EntryRun::default(), spare }
     }
 
     /// The range's entries, leaving a spare vector (memory already faulted in) for the next
@@ -106,7 +104,7 @@ impl<'o> RangeEntries<'o> {
     }
 }
 
-impl RangeOutput for RangeEntries<'_> {
+impl RangeOutput<()> for RangeEntries<'_> {
     fn begin(&mut self, room: usize, _: bool) {
         self.run.positions = 0;
         self.run.moves = 0;
@@ -115,12 +113,11 @@ impl RangeOutput for RangeEntries<'_> {
         self.run.entries.reserve(room);
     }
 
-    fn moves(&mut self) -> &mut Vec<MoveStats> {
-        &mut self.moves
-    }
+    // The entries name the moves by their codes.
+    fn met(&mut self, _: &BookBuilder, _: ()) {}
 
-    fn position(&mut self, (_, key, turn, _): (u32, u64, Color, Option<u32>), _: usize, codes: &[u16]) {
-        let moves = codes.iter().zip(&self.moves).map(|(&code, m)| MoveCount {
+    fn position(&mut self, (_, key, turn, _): (u32, u64, Color, Option<u32>), codes: &[u16], tallies: &[MoveTally]) {
+        let moves = codes.iter().zip(tallies).map(|(&code, m)| MoveCount {
             raw_move: book::polyglot_move(code),
             games: m.games,
             wins: m.wins,
@@ -128,8 +125,7 @@ impl RangeOutput for RangeEntries<'_> {
         });
         push_position_entries(key, turn, moves, self.options, &mut self.run.entries);
         self.run.positions += 1;
-        self.run.moves += self.moves.len();
-        self.moves.clear();
+        self.run.moves += codes.len();
     }
 }
 
