@@ -26,8 +26,9 @@ pub(crate) trait Keyed: Copy + Send + Sync {
     fn key(&self) -> Self::Key;
 
     /// Sorts one piece's records by key, as the format needs them (Polyglot keeps records of
-    /// one key in the order they came; Kvetka does not need it).
-    fn sort(records: &mut [Self]);
+    /// one key in the order they came; Kvetka does not need it). The vector, not a slice: a sort
+    /// that copies may hand back its copy instead.
+    fn sort(records: &mut Vec<Self>);
 }
 
 /// Cuts sorted pieces into at most `parts` ranges of consecutive keys, about equal in records
@@ -367,7 +368,7 @@ mod tests {
             self.0
         }
 
-        fn sort(records: &mut [(u32, u32)]) {
+        fn sort(records: &mut Vec<(u32, u32)>) {
             records.sort_by_key(|r| r.0);
         }
     }
