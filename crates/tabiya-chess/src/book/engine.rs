@@ -433,7 +433,7 @@ mod tests {
         let mut rng = tabiya_testdata::Xorshift::new(11);
         let mut pieces: Vec<Vec<(u32, u32)>> =
             [0, 1, 300, 5000].iter().map(|&n| (0..n).map(|i| (rng.below(700) as u32, i)).collect()).collect();
-        pieces.iter_mut().for_each(|piece| <(u32, u32)>::sort(piece));
+        pieces.iter_mut().for_each(<(u32, u32)>::sort);
         let slices: Vec<&[(u32, u32)]> = pieces.iter().map(Vec::as_slice).collect();
         for parts in [1, 2, 7, 64, 10_000] {
             let ranges = split(&slices, parts);
