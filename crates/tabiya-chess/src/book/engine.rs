@@ -26,9 +26,8 @@ pub(crate) trait Keyed: Copy + Send + Sync {
     fn key(&self) -> Self::Key;
 
     /// Sorts one piece's records by key, as the format needs them (Polyglot keeps records of
-    /// one key in the order they came; Kvetka does not need it). The vector, not a slice: a sort
-    /// that copies may hand back its copy instead.
-    fn sort(records: &mut Vec<Self>);
+    /// one key in the order they came; Kvetka does not need it).
+    fn sort(records: &mut [Self]);
 }
 
 /// Cuts sorted pieces into at most `parts` ranges of consecutive keys, about equal in records
@@ -368,7 +367,7 @@ mod tests {
             self.0
         }
 
-        fn sort(records: &mut Vec<(u32, u32)>) {
+        fn sort(records: &mut [(u32, u32)]) {
             records.sort_by_key(|r| r.0);
         }
     }
@@ -433,7 +432,7 @@ mod tests {
         let mut rng = tabiya_testdata::Xorshift::new(11);
         let mut pieces: Vec<Vec<(u32, u32)>> =
             [0, 1, 300, 5000].iter().map(|&n| (0..n).map(|i| (rng.below(700) as u32, i)).collect()).collect();
-        pieces.iter_mut().for_each(<(u32, u32)>::sort);
+        pieces.iter_mut().for_each(|piece| <(u32, u32)>::sort(piece));
         let slices: Vec<&[(u32, u32)]> = pieces.iter().map(Vec::as_slice).collect();
         for parts in [1, 2, 7, 64, 10_000] {
             let ranges = split(&slices, parts);

@@ -128,7 +128,7 @@ impl<G: GameNumber> Keyed for Record<G> {
 
     /// Records of one key stay in no particular order: what the merge takes from them does not
     /// depend on it.
-    fn sort(records: &mut Vec<Record<G>>) {
+    fn sort(records: &mut [Record<G>]) {
         // By the first word alone, then each run of equal first words by the other two: most
         // keys differ in their first 64 bits (the file codes of files a to c or so), and a sort
         // on one number is faster than on three.
