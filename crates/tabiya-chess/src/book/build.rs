@@ -191,36 +191,36 @@ impl Default for Occurrences {
 }
 
 /// Sorts occurrences by key, equal keys staying in the order they were appended (a stable
-/// sort by key): they are copied into 256 buckets by the top 8 bits of their keys (a
-/// sequential read and 256 sequential writes, each independent of the others: moving them in
-/// place instead is a chain of dependent cache misses, slower by a third; 4,096 buckets are
-/// more pages written at once than the TLB holds, a page walk on nearly every write), each
-/// bucket, small enough for the cache, into as many by the next bits as make runs of about
-/// two, and what is left sorted by key. Both copies keep the order, so the many occurrences of
-/// an opening position need no sorting.
+/// sort by key): they are copied into 256 buckets of a new vector by the top 8 bits of their
+/// keys (a sequential read and 256 sequential writes, each independent of the others: moving
+/// them in place instead is a chain of dependent cache misses, slower by a third; 4,096 buckets
+/// are more pages written at once than the TLB holds, a page walk on nearly every write); each
+/// bucket, small enough for the cache, is copied back into `occurrences` in as many by
+/// the next bits as make runs of about two, and what is left sorted by key. (Copying the
+/// occurrences first to distribute back into them, and each bucket to a scratch vector, were
+/// two passes over all of them more.) Both distributions keep the order, so the many
+/// occurrences of an opening position need no sorting.
 fn sort_by_key_keeping_order<P: Copy>(occurrences: &mut [Occurrence<P>]) {
     const OUTER: u32 = 8;
     const MOST_INNER: u32 = 12;
     let mut outer = [0; (1 << OUTER) + 1];
-    let unsorted = occurrences.to_vec();
-    distribute(&unsorted, occurrences, 64 - OUTER, &mut outer);
-    drop(unsorted);
+    let mut by_top_bits = Vec::with_capacity(occurrences.len());
+    let room = &mut by_top_bits.spare_capacity_mut()[..occurrences.len()];
+    distribute(occurrences, 64 - OUTER, &mut outer, |at, occurrence| {
+        room[at].write(occurrence);
+    });
+    // SAFETY: `distribute` put every occurrence in a place of its own below their count.
+    unsafe { by_top_bits.set_len(occurrences.len()) };
     let mut inner = vec![0; (1 << MOST_INNER) + 1];
-    let mut scratch = Vec::new();
     for bucket in outer.windows(2) {
-        let bucket = &mut occurrences[bucket[0]..bucket[1]];
-        // Runs of about two are sorted at a glance; a bucket of fewer than four is sorted whole.
-        let bits = (bucket.len() / 2).checked_ilog2().unwrap_or(0).min(MOST_INNER);
-        if bits == 0 {
-            sort_run(bucket);
-            continue;
-        }
+        let (from, to) = (&by_top_bits[bucket[0]..bucket[1]], &mut occurrences[bucket[0]..bucket[1]]);
+        // Runs of about two are sorted at a glance; a bucket of fewer than four, one run, is
+        // sorted whole.
+        let bits = (from.len() / 2).checked_ilog2().unwrap_or(0).min(MOST_INNER);
         let inner = &mut inner[..(1 << bits) + 1];
-        scratch.clear();
-        scratch.extend_from_slice(bucket);
-        distribute(&scratch, bucket, 64 - OUTER - bits, inner);
+        distribute(from, 64 - OUTER - bits, inner, |at, occurrence| to[at] = occurrence);
         for run in inner.windows(2) {
-            sort_run(&mut bucket[run[0]..run[1]]);
+            sort_run(&mut to[run[0]..run[1]]);
         }
     }
 }
@@ -245,10 +245,16 @@ fn sort_run<P: Copy>(run: &mut [Occurrence<P>]) {
     }
 }
 
-/// Copies `from` into `to` (as long) in `starts.len() - 1` buckets by the bits of the keys
-/// from `shift` up (the bits above being equal), each bucket in the order of `from`:
-/// `starts[b]` is where bucket `b` begins.
-fn distribute<P: Copy>(from: &[Occurrence<P>], to: &mut [Occurrence<P>], shift: u32, starts: &mut [usize]) {
+/// Puts the occurrences of `from` in `starts.len() - 1` buckets by the bits of the keys from
+/// `shift` up (the bits above being equal), each bucket in the order of `from`: `put(at, o)`
+/// places `o` at `at`, every place below `from.len()` once; `starts[b]` is where bucket `b`
+/// begins.
+fn distribute<P: Copy>(
+    from: &[Occurrence<P>],
+    shift: u32,
+    starts: &mut [usize],
+    mut put: impl FnMut(usize, Occurrence<P>),
+) {
     let buckets = starts.len() - 1;
     let bucket = |occurrence: &Occurrence<P>| (occurrence.key() >> shift) as usize & (buckets - 1);
     starts.fill(0);
@@ -263,7 +269,7 @@ fn distribute<P: Copy>(from: &[Occurrence<P>], to: &mut [Occurrence<P>], shift: 
     // per bucket of the inner pass, thousands per piece.)
     for occurrence in from {
         let at = &mut starts[bucket(occurrence)];
-        to[*at] = *occurrence;
+        put(*at, *occurrence);
         *at += 1;
     }
     starts.copy_within(..buckets, 1);
