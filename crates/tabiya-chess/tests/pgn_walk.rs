@@ -156,7 +156,7 @@ fn the_medium_file_walked_in_pieces() {
     let Some(path) = corpus_file("pgn/medium-pgnmentor-12players.pgn") else { return eprintln!("skipped") };
     let bytes = std::fs::read(path).unwrap();
     // (games, plies played, warnings, offset + length of the last game) per piece.
-    let tally = |walk: PgnWalk<'_>| {
+    let tally = |walk: &mut PgnWalk<'_>| {
         let (mut games, mut plies, mut warnings, mut end) = (0u64, 0u64, 0usize, 0u64);
         for game in walk {
             let mut game = game.unwrap();
@@ -168,7 +168,7 @@ fn the_medium_file_walked_in_pieces() {
         }
         (games, plies, warnings, end)
     };
-    let whole = tally(PgnWalk::new(&bytes, WalkOptions::default()));
+    let whole = tally(&mut PgnWalk::new(&bytes, WalkOptions::default()));
     // The notes: 31,990 games, 2,793,055 plies; nothing to warn about (two names not UTF-8 are
     // kept as they are).
     assert_eq!(whole, (31_990, 2_793_055, 0, bytes.len() as u64));

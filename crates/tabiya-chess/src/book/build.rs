@@ -945,9 +945,8 @@ fn build_in<B>(
     finish: impl FnOnce(&[BookBuilder]) -> B,
 ) -> GamesBuild<B> {
     let pieces = pieces.unwrap_or_else(rayon::current_num_threads);
-    let built = walk_pieces(input, &walk_options(options), pieces, |mut games| {
-        build_piece(&mut games, new_builder(options.clone()))
-    });
+    let built =
+        walk_pieces(input, &walk_options(options), pieces, |games| build_piece(games, new_builder(options.clone())));
     finish_pieces(built, finish)
 }
 

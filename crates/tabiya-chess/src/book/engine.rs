@@ -379,7 +379,7 @@ mod tests {
         let games = |walk: &mut PgnWalk<'_>| -> Vec<(u64, u64, usize)> {
             walk.flatten().map(|g| (g.offset, g.length, g.tags().count())).collect()
         };
-        let whole: Vec<_> = crate::pgn::walk_pieces(text, &options, 1, |mut walk| games(&mut walk)).concat();
+        let whole: Vec<_> = crate::pgn::walk_pieces(text, &options, 1, games).concat();
         assert_eq!(whole.len(), 12);
         for piece in [1, 50, 700, 5000, 1 << 20] {
             let pieces = walk_stream(&mut &text[..], &options, piece, games).unwrap();

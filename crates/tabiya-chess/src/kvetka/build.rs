@@ -471,7 +471,7 @@ impl Builder {
 
     fn add_pgn_in_pieces(&mut self, path: &Path, bytes: &[u8], pieces: usize) -> Result<(), KvetkaError> {
         let source = self.start_pgn(path)?;
-        let parts = walk_pieces(bytes, &source.walk, pieces, |mut games| source.piece(&mut games));
+        let parts = walk_pieces(bytes, &source.walk, pieces, |games| source.piece(games));
         self.absorb_all(parts)
     }
 

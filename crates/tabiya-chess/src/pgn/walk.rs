@@ -381,12 +381,12 @@ impl<'a> Iterator for PgnWalk<'a> {
 
 /// Walks `text` (a whole file) in `pieces` pieces cut between games, one rayon task each:
 /// `walk` gets each piece's [`PgnWalk`] (offsets in file terms, game numbers counted per
-/// piece) and the results come back in file order, so that folding them in order gives the
+/// piece; the shape a stream's pieces are walked in too) and the results come back in file order, so that folding them in order gives the
 /// same answer whatever the number of pieces.
 pub fn walk_pieces<T, F>(text: &[u8], options: &WalkOptions, pieces: usize, walk: F) -> Vec<T>
 where
     T: Send,
-    F: Fn(PgnWalk<'_>) -> T + Sync,
+    F: Fn(&mut PgnWalk<'_>) -> T + Sync,
 {
     use rayon::prelude::*;
 
@@ -398,5 +398,5 @@ where
             Some((piece, base))
         })
         .collect();
-    pieces.par_iter().map(|&(piece, base)| walk(PgnWalk::at_offset(piece, base, options.clone()))).collect()
+    pieces.par_iter().map(|&(piece, base)| walk(&mut PgnWalk::at_offset(piece, base, options.clone()))).collect()
 }
