@@ -597,6 +597,29 @@ mod tests {
         }
     }
 
+    /// The same record byte by byte, worked out by hand from the layout: key 7 7 7 7, one move;
+    /// code 3100 = 9c 18, one game, won (1 0 0), the mover's 2805 = f5 15 and known, the
+    /// opponent's 2740 = b4 15 and known, 2014 = de 0f twice, one top game: the mean 2772 = d4 15,
+    /// game 0.
+    #[test]
+    fn a_position_played_once_byte_by_byte() {
+        let played = Played {
+            code: 3100,
+            outcome: Outcome::Won,
+            mover_rating: 2805,
+            opponent_rating: 2740,
+            year: 2014,
+            game: 0,
+        };
+        let mut bytes = Vec::new();
+        encode_played_once(&mut bytes, &[7; 4], &played);
+        let expected = [
+            7, 7, 7, 7, 1, 0x9c, 0x18, 1, 1, 0, 0, 0xf5, 0x15, 1, 0xb4, 0x15, 1, 0xde, 0x0f, 0xde, 0x0f, 1, 0xd4, 0x15,
+            0,
+        ];
+        assert_eq!(bytes, expected);
+    }
+
     /// Numbers at every length's edges go out as LEB128 (the bytes written one by one by
     /// `write_varint`) and come back.
     #[test]
