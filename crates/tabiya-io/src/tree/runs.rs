@@ -317,8 +317,9 @@ impl<const K: usize> RunBuilder<K> {
 }
 
 /// Occurrences a range holds at least (but the last): what one thread adds up and encodes at a
-/// time, a megabyte or two of records.
-const RANGE: usize = 1 << 15;
+/// time, a hundred kilobytes or two of records: the windows of ranges encoded and written
+/// stay in the cache, their buffers few and small.
+const RANGE: usize = 1 << 12;
 
 /// Sorted occurrences cut into ranges of about [`RANGE`], each ending where a position does.
 fn position_ranges<const K: usize>(occurrences: &[Occurrence<K>]) -> Vec<&[Occurrence<K>]> {
