@@ -72,10 +72,12 @@ impl<const K: usize> Default for OccurrenceChunk<K> {
 }
 
 impl<const K: usize> OccurrenceChunk<K> {
-    /// No games, room for `moves` moves.
+    /// No games, room for `moves` moves, rounded up to a power of two: a run orders each
+    /// chunk into the room of the one before (`Buckets::add`), which a chunk of about as many
+    /// moves then fits, and room never written takes no memory.
     pub fn with_capacity(moves: usize) -> OccurrenceChunk<K> {
         OccurrenceChunk {
-            occurrences: Vec::with_capacity(moves),
+            occurrences: Vec::with_capacity(moves.next_power_of_two()),
             counts: Box::new([0; 256]),
             facts: Vec::new(),
             games: 0,
@@ -162,7 +164,7 @@ pub(super) struct Buckets<const K: usize> {
     /// Occurrences by their key's first byte, over the chunks.
     totals: [usize; 256],
     len: usize,
-    /// Where a chunk is ordered by first byte before it is copied back, the room kept.
+    /// The room of the chunk ordered last, which the next is ordered into.
     spare: Vec<Unplaced<K>>,
     /// The bucket sorted last, the room kept from bucket to bucket and from run to run.
     sorted: Vec<Occurrence<K>>,
@@ -180,10 +182,10 @@ impl<const K: usize> Buckets<K> {
     }
 
     /// Adds a chunk after the occurrences held; its facts are the run's from `facts_base` on.
-    /// Its occurrences are ordered by first byte (keeping their order within one) through the
-    /// run's own room, which is used again for every chunk: the chunk keeps its memory, and no
-    /// fresh memory is written but when a chunk is the largest yet. The run holds at most 2^32
-    /// occurrences (the caller's limit).
+    /// Its occurrences are ordered by first byte (keeping their order within one) into the
+    /// room of the chunk added before, and the chunk's own room waits for the next: chunks'
+    /// room is rounded up ([`OccurrenceChunk::with_capacity`]), so the next fits and no fresh
+    /// memory is written. The run holds at most 2^32 occurrences (the caller's limit).
     pub(super) fn add(&mut self, mut chunk: OccurrenceChunk<K>, facts_base: usize) {
         let mut starts = Box::new([0u32; 257]);
         for (byte, &count) in chunk.counts.iter().enumerate() {
@@ -203,7 +205,7 @@ impl<const K: usize> Buckets<K> {
         assert!(at.iter().zip(&starts[1..]).all(|(at, end)| at == end), "a chunk's counts are its own");
         // SAFETY: the first `len` places were written (asserted above).
         unsafe { self.spare.set_len(chunk.len()) };
-        chunk.occurrences.copy_from_slice(&self.spare);
+        std::mem::swap(&mut chunk.occurrences, &mut self.spare);
         self.len += chunk.len();
         self.chunks.push(Placed { chunk, starts, facts_base: facts_base as u32 });
     }
@@ -248,7 +250,7 @@ impl<const K: usize> Buckets<K> {
         &self.sorted
     }
 
-    /// Empty, the room for ordering a chunk and for sorting a bucket kept for the next run.
+    /// Empty, the room of the last chunk and of the sorted bucket kept for the next run.
     pub(super) fn clear(&mut self) {
         self.chunks.clear();
         self.totals = [0; 256];
