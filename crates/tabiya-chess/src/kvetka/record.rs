@@ -192,6 +192,7 @@ pub(crate) struct Tally {
 
 impl Tally {
     /// The move codes, ascending.
+    #[inline(always)]
     pub fn codes(&self, out: &mut Vec<u8>) {
         out.clear();
         for (i, &word) in self.moves.iter().enumerate() {
