@@ -203,7 +203,9 @@ struct Reversible {
 impl Reversible {
     const LONGEST_LIST: usize = 64;
 
-    /// Adds a key; whether it was there already.
+    /// Adds a key; whether it was there already. Inlined into the builders' loop: a call for
+    /// every position cost more than the filter's few instructions.
+    #[inline(always)]
     fn insert(&mut self, words: [u64; 3]) -> bool {
         if self.list.len() < Self::LONGEST_LIST {
             let mixed = (words[0] ^ words[1].rotate_left(21) ^ words[2]).wrapping_mul(0x9e37_79b9_7f4a_7c15);

@@ -104,6 +104,7 @@ impl Element {
         u64::from(self.wins) + u64::from(self.draws) + u64::from(self.losses)
     }
 
+    #[inline(always)]
     fn body_size(&self, element_type: u8) -> usize {
         let refs = element_type & ELEMENT_TYPE_REFERENCES != 0;
         let mut size = 22 + compact_size(self.wins) + compact_size(self.draws) + compact_size(self.losses);
@@ -130,6 +131,8 @@ impl Element {
     }
 
     /// Appends the element, length prefix first.
+    // Inlined into the writers' loops (a book build calls it once per position).
+    #[inline(always)]
     pub fn encode(&self, element_type: u8, out: &mut Vec<u8>) {
         let refs = element_type & ELEMENT_TYPE_REFERENCES != 0;
         let body = self.body_size(element_type);

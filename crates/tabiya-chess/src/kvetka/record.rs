@@ -192,6 +192,7 @@ pub(crate) struct Tally {
 
 impl Tally {
     /// The move codes, ascending.
+    #[inline(always)]
     pub fn codes(&self, out: &mut Vec<u8>) {
         out.clear();
         for (i, &word) in self.moves.iter().enumerate() {
@@ -251,6 +252,9 @@ impl<'a, G: GameNumber> Merge<'a, G> {
     }
 
     /// Fills `tally` with the next position; `false` after the last.
+    // Inlined into the writer's loop: called once per position, the merge's state was saved
+    // and loaded again on every call.
+    #[inline(always)]
     fn next_into(&mut self, tally: &mut Tally) -> bool {
         // Indexed by outcome; slot 0 takes unknown results and repeats, which count nothing.
         let mut counts = [0u32; 4];
@@ -313,6 +317,7 @@ impl<'a> Tallies<'a> {
     }
 
     /// Fills `tally` with the next position; `false` after the last.
+    #[inline(always)]
     pub fn next_into(&mut self, tally: &mut Tally) -> bool {
         match self {
             Tallies::Numbered(m) => m.next_into(tally),

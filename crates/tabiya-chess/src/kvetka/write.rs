@@ -438,16 +438,23 @@ fn check_element(element: &Element, element_type: u8) -> Result<usize, KvetkaErr
     Ok(size)
 }
 
-#[inline]
+// Inlined into the writers' loops, where most elements have no comment; the error is made
+// out of line.
+#[inline(always)]
 fn check_comment(element: &Element) -> Result<(), KvetkaError> {
     match &element.comment {
-        Some(comment) if unicode_units(comment) > MAX_COMMENT_CHARS => Err(KvetkaError::unrepresentable(format!(
-            "position {}: comment of {} characters (at most {MAX_COMMENT_CHARS})",
-            element.key.to_hex(),
-            unicode_units(comment)
-        ))),
+        Some(comment) if unicode_units(comment) > MAX_COMMENT_CHARS => Err(comment_too_long(element, comment)),
         _ => Ok(()),
     }
+}
+
+#[cold]
+fn comment_too_long(element: &Element, comment: &str) -> KvetkaError {
+    KvetkaError::unrepresentable(format!(
+        "position {}: comment of {} characters (at most {MAX_COMMENT_CHARS})",
+        element.key.to_hex(),
+        unicode_units(comment)
+    ))
 }
 
 fn too_large(element: &Element, size: usize) -> KvetkaError {
