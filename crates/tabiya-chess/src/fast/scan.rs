@@ -641,52 +641,97 @@ impl<'t> Scanner<'t> {
 ///
 /// One pass over the movetext, a block of [`STOP_BLOCK`] bytes at a time: a block holds none
 /// of those bytes and no line break followed by one or by `\r` (a CRLF blank line) in most
-/// games, and the look at a whole block, without an early exit, compiles to vector compares.
-/// Only the block where something stops is read byte by byte. (Three vector searches, one for
+/// games, and each block's bytes that may stop are marked at once, by vector compares. Only
+/// the bytes marked are looked at, in order (a byte loop over the block where something may
+/// stop cost more than the rest of the skip of a short game). (Three vector searches, one for
 /// `[`, `{` and `;` and one for each kind of blank line, each cost a set-up per game.)
 #[inline]
 fn plain_movetext_end(text: &[u8], at: usize) -> Option<usize> {
     let rest = text.get(at..)?;
     let mut from = 0;
-    loop {
-        while let Some(block) = rest.get(from..from + STOP_BLOCK + 1) {
-            if may_stop(block.try_into().expect("a block and the byte after it")) {
-                break;
+    while let Some(block) = rest.get(from..from + STOP_BLOCK + 1) {
+        let mut marked = marked_bytes(block.try_into().expect("a block and the byte after it"));
+        while marked != 0 {
+            if let Some(end) = stop_at(rest, from + marked.trailing_zeros() as usize) {
+                return end.map(|end| at + end);
             }
-            from += STOP_BLOCK;
+            marked &= marked - 1;
         }
-        let to = (from + STOP_BLOCK).min(rest.len());
-        for i in from..to {
-            match (rest[i], rest.get(i + 1), rest.get(i + 2)) {
-                // The tag line ending the movetext: the walk stops at its `[`.
-                (b'[', ..) if i > 0 && rest[i - 1] == b'\n' => return Some(at + i),
-                (b'[' | b'{' | b';', ..) => return None,
-                // A blank line: the walk stops on its second line break (after the `\r` of CRLF);
-                // it reads a line break and `\r` not followed by a line break as movetext.
-                (b'\n', Some(b'\n'), _) => return Some(at + i + 1),
-                (b'\n', Some(b'\r'), Some(b'\n')) => return Some(at + i + 2),
-                _ => {}
-            }
+        from += STOP_BLOCK;
+    }
+    // Fewer bytes than a block and the byte after it are left.
+    for i in from..rest.len() {
+        if let Some(end) = stop_at(rest, i) {
+            return end.map(|end| at + end);
         }
-        if to == rest.len() {
-            return Some(text.len());
-        }
-        from = to;
+    }
+    Some(text.len())
+}
+
+/// What byte `i` of `rest` (the movetext [`plain_movetext_end`] reads) says: `None` when the
+/// walk goes on past it, else what `plain_movetext_end` returns (relative to `rest`).
+#[inline]
+fn stop_at(rest: &[u8], i: usize) -> Option<Option<usize>> {
+    match (rest[i], rest.get(i + 1), rest.get(i + 2)) {
+        // The tag line ending the movetext: the walk stops at its `[`.
+        (b'[', ..) if i > 0 && rest[i - 1] == b'\n' => Some(Some(i)),
+        (b'[' | b'{' | b';', ..) => Some(None),
+        // A blank line: the walk stops on its second line break (after the `\r` of CRLF);
+        // it reads a line break and `\r` not followed by a line break as movetext.
+        (b'\n', Some(b'\n'), _) => Some(Some(i + 1)),
+        (b'\n', Some(b'\r'), Some(b'\n')) => Some(Some(i + 2)),
+        _ => None,
     }
 }
 
 /// Bytes [`plain_movetext_end`] looks at together.
-const STOP_BLOCK: usize = 32;
+const STOP_BLOCK: usize = 64;
 
-/// Whether a block of movetext (and the byte after it) may hold where [`plain_movetext_end`]
-/// stops: a `[`, `{` or `;`, or a line break followed by a line break or `\r`. Loosely, in few
-/// operations a byte: `[`, `{`, `;` and ESC are the bytes that `| 0x60` makes `{`, and a line
-/// break followed by any byte up to `\r` (a tab, a control byte) is let through too; the byte
-/// reading of the block tells them apart.
+/// Whether `byte`, followed by `next`, may be where [`plain_movetext_end`] stops: a `[`, `{` or
+/// `;`, or a line break followed by a line break or `\r`. Loosely, in few operations: `[`, `{`,
+/// `;` and ESC are the bytes that `| 0x60` makes `{`, and a line break followed by any byte up
+/// to `\r` (a tab, a control byte) is let through too; [`stop_at`] tells them apart. (On
+/// x86-64, [`marked_among_16`] says it of sixteen bytes at once.)
+#[cfg(any(not(target_arch = "x86_64"), test))]
 #[inline(always)]
-fn may_stop(block: &[u8; STOP_BLOCK + 1]) -> bool {
-    let pairs = block[..STOP_BLOCK].iter().zip(&block[1..]);
-    pairs.fold(false, |found, (&byte, &next)| found | (byte | 0x60 == b'{') | ((byte == b'\n') & (next <= b'\r')))
+fn may_stop_at(byte: u8, next: u8) -> bool {
+    (byte | 0x60 == b'{') | ((byte == b'\n') & (next <= b'\r'))
+}
+
+/// The bytes of a block (and the byte after it) that [`may_stop_at`], as bits (bit `i` for
+/// byte `i`): on x86-64 by SSE2 compares, sixteen bytes at a time.
+#[inline(always)]
+fn marked_bytes(block: &[u8; STOP_BLOCK + 1]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let sixteen = |at: usize| {
+            u64::from(marked_among_16(block[at..at + 17].try_into().expect("sixteen bytes and the next"))) << at
+        };
+        sixteen(0) | sixteen(16) | sixteen(32) | sixteen(48)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        (0..STOP_BLOCK).fold(0, |marked, i| marked | (u64::from(may_stop_at(block[i], block[i + 1])) << i))
+    }
+}
+
+/// [`marked_bytes`] of sixteen bytes (and the byte after them), as [`may_stop_at`] says it.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn marked_among_16(bytes: &[u8; 17]) -> u32 {
+    use std::arch::x86_64::{
+        _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+    // SAFETY: these need SSE2, which every x86-64 processor has (it is in the x86-64 baseline
+    // target); the loads read bytes 0..16 and 1..17 of the seventeen, and need no alignment.
+    unsafe {
+        let byte = _mm_loadu_si128(bytes.as_ptr().cast());
+        let next = _mm_loadu_si128(bytes[1..].as_ptr().cast());
+        let brace = _mm_cmpeq_epi8(_mm_or_si128(byte, _mm_set1_epi8(0x60)), _mm_set1_epi8(b'{' as i8));
+        let line_break = _mm_cmpeq_epi8(byte, _mm_set1_epi8(b'\n' as i8));
+        let next_up_to_cr = _mm_cmpeq_epi8(_mm_min_epu8(next, _mm_set1_epi8(b'\r' as i8)), next);
+        _mm_movemask_epi8(_mm_or_si128(brace, _mm_and_si128(line_break, next_up_to_cr))) as u32
+    }
 }
 
 /// Where a tag's name ends: its value's opening quote, or the line or the tag ending first.
@@ -695,12 +740,22 @@ const TAG_NAME_ENDS: [u8; 3] = *b"\"\n]";
 /// Where a tag value's reading stops: an escape, a quote, the line end.
 const TAG_VALUE_STOPS: [u8; 3] = *b"\\\"\n";
 
-/// The first byte of `rest` among `stops`, looked for eight bytes at a time in a `u64` (a
-/// tag's name or value is one or two words). Neither `memchr3`, whose call and set-up cost
-/// more than the search on a few bytes (a quarter of `select`'s CPU went to them on a file of
-/// ordinary games), nor a byte loop, four instructions a byte.
+/// The first byte of `rest` among `stops`: on x86-64 sixteen bytes at a time in a vector
+/// register (every x86-64 processor has SSE2), then eight at a time in a `u64` (a tag's name or
+/// value is one or two words). Neither `memchr3`, whose call and set-up cost more than the
+/// search on a few bytes (a quarter of `select`'s CPU went to them on a file of ordinary
+/// games), nor a byte loop, four instructions a byte.
 #[inline]
 fn find_in_line(rest: &[u8], stops: &[u8; 3]) -> Option<usize> {
+    let mut from = 0;
+    #[cfg(target_arch = "x86_64")]
+    for chunk in rest.chunks_exact(16) {
+        let found = stops_among_16(chunk.try_into().expect("sixteen bytes"), stops);
+        if found != 0 {
+            return Some(from + found.trailing_zeros() as usize);
+        }
+        from += 16;
+    }
     const ONES: u64 = u64::from_le_bytes([1; 8]);
     const HIGHS: u64 = ONES << 7;
     // The high bit of each byte equal to `stop`: exact up to the first such byte, which is all
@@ -709,22 +764,41 @@ fn find_in_line(rest: &[u8], stops: &[u8; 3]) -> Option<usize> {
         let x = word ^ (ONES * u64::from(stop));
         x.wrapping_sub(ONES) & !x & HIGHS
     };
-    let mut words = rest.chunks_exact(8);
-    for (n, word) in words.by_ref().enumerate() {
+    let mut words = rest[from..].chunks_exact(8);
+    for word in words.by_ref() {
         let word = u64::from_le_bytes(word.try_into().expect("eight bytes"));
         let found = equal(word, stops[0]) | equal(word, stops[1]) | equal(word, stops[2]);
         if found != 0 {
-            return Some(8 * n + found.trailing_zeros() as usize / 8);
+            return Some(from + found.trailing_zeros() as usize / 8);
         }
+        from += 8;
     }
     let tail = words.remainder();
     let at = tail.iter().position(|b| stops.contains(b))?;
     Some(rest.len() - tail.len() + at)
 }
 
+/// The bytes of `chunk` among `stops`, as bits (bit `i` for byte `i`): three vector compares.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn stops_among_16(chunk: &[u8; 16], stops: &[u8; 3]) -> u32 {
+    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8};
+    // SAFETY: these need SSE2, which every x86-64 processor has (it is in the x86-64 baseline
+    // target); the load reads the chunk's sixteen bytes and needs no alignment.
+    unsafe {
+        let bytes = _mm_loadu_si128(chunk.as_ptr().cast());
+        let [a, b, c] = stops.map(|stop| _mm_cmpeq_epi8(bytes, _mm_set1_epi8(stop as i8)));
+        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), c)) as u32
+    }
+}
+
 /// Whether a tag value's quote followed by `rest` closes it: spaces, then `]` or a line end.
 #[inline]
 fn closes_value(rest: &[u8]) -> bool {
+    // Nearly always the `]` right after the quote.
+    if rest.first() == Some(&b']') {
+        return true;
+    }
     let after = rest.iter().position(|&b| b != b' ' && b != b'\t').map(|at| rest[at]);
     matches!(after, None | Some(b']' | b'\r' | b'\n'))
 }
@@ -733,10 +807,15 @@ fn closes_value(rest: &[u8]) -> bool {
 /// [`Scanner::skip_ket`] would skip there.
 #[inline]
 fn tag_line_end(rest: &[u8]) -> Option<usize> {
-    match rest {
-        [b']', b'\n', b'[', ..] => Some(2),
-        [b']', b'\r', b'\n', b'[', ..] => Some(3),
-        _ => None,
+    const LF: u32 = u32::from_le_bytes(*b"]\n[\0");
+    const CRLF: u32 = u32::from_le_bytes(*b"]\r\n[");
+    // Four bytes compared at once (the text after a tag nearly always holds them; a slice
+    // pattern compared them one by one, length first).
+    match rest.first_chunk::<4>().map(|four| u32::from_le_bytes(*four)) {
+        Some(word) if word & 0x00ff_ffff == LF => Some(2),
+        Some(CRLF) => Some(3),
+        Some(_) => None,
+        None => rest.starts_with(b"]\n[").then_some(2),
     }
 }
 
@@ -1042,10 +1121,11 @@ mod tests {
 
     /// Skipping movetext by the vector searches stops where the walk line by line stops, on
     /// texts made of the bytes that end or hide a movetext's end (line breaks, `\r`, `[`,
-    /// braces, `;`, `%`) among plain ones, from every starting byte.
+    /// braces, `;`, `%`) and of bytes marked as if they might (a tab after a line break, ESC)
+    /// among plain ones, from every starting byte.
     #[test]
     fn skipping_plain_movetext_stops_where_the_walk_does() {
-        let bytes = b"\n\n\n\r[[{};%e4 1-0";
+        let bytes = b"\n\n\n\r\t\x1b[[{};%e4 1-0";
         let mut rng = Xorshift::new(0x5e1ec7);
         for round in 0..20_000 {
             // Short texts of those bytes, and long ones of mostly plain bytes, whose stops fall
@@ -1066,15 +1146,32 @@ mod tests {
         }
     }
 
-    /// The word-at-a-time search finds the first stop byte, as a byte loop does, in texts of
-    /// every length, with stops anywhere (bytes with the high bit set and 0x01 included, where
+    /// A block's marks are the bytes [`may_stop_at`] says may stop, byte by byte: blocks of the
+    /// bytes that matter (line breaks, `\r`, bytes below and just above it, `[`, `{`, `;`,
+    /// ESC, and bytes that `| 0x60` or a signed compare could confuse with them) and any byte.
+    #[test]
+    fn marks_of_a_block_are_its_bytes_that_may_stop() {
+        let bytes = b"\n\n\r\t\x00\x0c\x0e\x1b[{;\xdb\xfb\x8a\x8d e4";
+        let mut rng = Xorshift::new(0x6d61726b);
+        for _ in 0..50_000 {
+            let block: [u8; STOP_BLOCK + 1] = std::array::from_fn(|_| match rng.below(3) {
+                0 => rng.below(256) as u8,
+                _ => bytes[rng.below(bytes.len())],
+            });
+            let by_bytes = (0..STOP_BLOCK).filter(|&i| may_stop_at(block[i], block[i + 1])).fold(0, |m, i| m | 1 << i);
+            assert_eq!(marked_bytes(&block), by_bytes, "{block:?}");
+        }
+    }
+
+    /// The vector and word-at-a-time search finds the first stop byte, as a byte loop does, in
+    /// texts of every length (none to three vectors and a word), with stops anywhere (bytes with the high bit set and 0x01 included, where
     /// a word's borrow could mislead it).
     #[test]
     fn tag_stops_found_word_by_word_are_the_first() {
         let bytes = b"\\\"\n]\x01\x80\xff\x00aZ \x22";
         let mut rng = Xorshift::new(0x7a65);
         for _ in 0..20_000 {
-            let text: Vec<u8> = (0..rng.below(40)).map(|_| bytes[rng.below(bytes.len())]).collect();
+            let text: Vec<u8> = (0..rng.below(60)).map(|_| bytes[rng.below(bytes.len())]).collect();
             for stops in [&TAG_NAME_ENDS, &TAG_VALUE_STOPS] {
                 assert_eq!(find_in_line(&text, stops), text.iter().position(|b| stops.contains(b)), "{text:?}");
             }

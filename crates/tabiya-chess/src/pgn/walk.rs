@@ -276,28 +276,19 @@ impl<'a> Visitor<'a> for MainLine<'a> {
 
     fn end_game(&mut self, end: GameEnd) -> Option<WalkedGame<'a>> {
         let Walking { number, offset, location, tags, start, sans, mut diagnostics } = self.game.take()?;
+        let castling_mode = start.castling_mode;
+        let (_, start) = start.into_parts();
         // Text between games that holds no game at all: no tags, no result, no first move
         // that can be played.
         let first_move_plays =
-            || sans.first().is_some_and(|san| resolve_san(san.san, &PlayPosition::new(&start.position)).is_ok());
+            || sans.first().is_some_and(|san| resolve_san(san.san, &PlayPosition::new(&start)).is_ok());
         if tags.is_empty() && end.outcome.is_none() && !first_move_plays() {
             return None;
         }
         let length = end.end - offset;
         let result_tag = tags.iter().find(|(n, _)| *n == b"Result").map(|(_, v)| decode(v));
         let result = end.close(result_tag.as_deref(), &mut diagnostics);
-        Some(WalkedGame {
-            number,
-            offset,
-            length,
-            result,
-            castling_mode: start.castling_mode,
-            diagnostics,
-            tags,
-            start: start.position,
-            sans,
-            location,
-        })
+        Some(WalkedGame { number, offset, length, result, castling_mode, diagnostics, tags, start, sans, location })
     }
 
     fn unreadable_game(&mut self) {
