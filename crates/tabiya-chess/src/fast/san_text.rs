@@ -24,20 +24,63 @@ fn square(bytes: &[u8], at: usize) -> Option<Square> {
 /// `Nf3=X` is no move, not `Nf3`.
 #[inline(always)]
 pub(crate) fn parse_prefix(ascii: &[u8]) -> Option<(SanPlus, usize)> {
-    let (san, mut len) = match *ascii {
+    match plain_prefix(ascii) {
+        Some((plain, len)) => Some(with_suffix(ascii, plain.san(), len)),
+        None => parse_unusual(ascii),
+    }
+}
+
+/// A move at the start of `ascii` that [`plain_prefix`] does not read, as [`parse_prefix`]
+/// reads it.
+pub(crate) fn parse_unusual(ascii: &[u8]) -> Option<(SanPlus, usize)> {
+    let (san, len) = parse_san(ascii)?;
+    Some(with_suffix(ascii, san, len))
+}
+
+/// `san`, `len` bytes of `ascii`, with the check or mate mark after it.
+#[inline(always)]
+fn with_suffix(ascii: &[u8], san: San, len: usize) -> (SanPlus, usize) {
+    let suffix = suffix(ascii.get(len).copied());
+    (SanPlus { san, suffix }, len + usize::from(suffix.is_some()))
+}
+
+/// A move without rank disambiguation or promotion, in its parts: what
+/// [`Movetext::plain_san`](super::scan::Movetext::plain_san) takes.
+#[derive(Clone, Copy)]
+pub(crate) struct PlainSan {
+    pub role: Role,
+    pub file: Option<File>,
+    pub capture: bool,
+    pub to: Square,
+}
+
+impl PlainSan {
+    fn san(self) -> San {
+        let PlainSan { role, file, capture, to } = self;
+        San::Normal { role, file, rank: None, capture, to, promotion: None }
+    }
+}
+
+/// The usual move at the start of `ascii`, without its check or mate mark, and the bytes it
+/// takes, when it is one of the shapes most moves take; `None` for any other (which
+/// [`parse_unusual`] reads). Handed on in its parts, never packed into a `SanPlus` and taken
+/// apart again.
+#[inline(always)]
+pub(crate) fn plain_prefix(ascii: &[u8]) -> Option<(PlainSan, usize)> {
+    match *ascii {
         // Most moves are a pawn push (`e4`) or a piece move without capture or
         // disambiguation (`Nf3`): taken whole when no byte that could go on with them follows.
         [f, r, next, ..]
             if let (Some(f), Some(r)) = (file(f), rank(r))
                 && !continues_square(next) =>
         {
-            (simple(Role::Pawn, f, r), 2)
+            Some((PlainSan { role: Role::Pawn, file: None, capture: false, to: Square::from_coords(f, r) }, 2))
         }
         [p, f, r, next, ..]
             if let (Some(p), Some(f), Some(r)) = (piece(p), file(f), rank(r))
                 && !continues_square(next) =>
         {
-            (simple(p, f, r), 3)
+            Some((PlainSan { role: p, file: None, capture: false, to: Square::from_coords(f, r) }, 3))
         }
         // Captures without disambiguation (`exd5`, `Nxe4`), a quarter of all moves: taken
         // whole unless a promotion follows.
@@ -46,14 +89,10 @@ pub(crate) fn parse_prefix(ascii: &[u8]) -> Option<(SanPlus, usize)> {
                 && next != b'='
                 && let Some((role, from_file)) = capturer(first) =>
         {
-            let to = Square::from_coords(f, r);
-            (San::Normal { role, file: from_file, rank: None, capture: true, to, promotion: None }, 4)
+            Some((PlainSan { role, file: from_file, capture: true, to: Square::from_coords(f, r) }, 4))
         }
-        _ => parse_san(ascii)?,
-    };
-    let suffix = suffix(ascii.get(len).copied());
-    len += usize::from(suffix.is_some());
-    Some((SanPlus { san, suffix }, len))
+        _ => None,
+    }
 }
 
 /// Whether `byte` after a square goes on with the move: a capture mark, a target square's
@@ -84,11 +123,6 @@ fn capturer(first: u8) -> Option<(Role, Option<File>)> {
         (None, Some(file)) => Some((Role::Pawn, Some(file))),
         (None, None) => None,
     }
-}
-
-/// A move by `role` to a square, without capture, disambiguation or promotion.
-fn simple(role: Role, file: File, rank: Rank) -> San {
-    San::Normal { role, file: None, rank: None, capture: false, to: Square::from_coords(file, rank), promotion: None }
 }
 
 #[inline]

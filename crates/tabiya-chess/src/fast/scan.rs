@@ -307,15 +307,13 @@ impl<'t> Scanner<'t> {
             }
             // White's move, then a space and Black's: read in a row here, so that in plain
             // movetext each test goes the same way nearly every time.
-            if let Some((san, len)) = self.plain_move(at, byte, movetext) {
+            if let Some(len) = self.plain_move(at, byte, movetext) {
                 at += len;
-                hand_over(movetext, san);
                 if text.get(at) == Some(&b' ')
                     && let Some(&next) = text.get(at + 1)
-                    && let Some((san, len)) = self.plain_move(at + 1, next, movetext)
+                    && let Some(len) = self.plain_move(at + 1, next, movetext)
                 {
                     at += 1 + len;
-                    hand_over(movetext, san);
                 }
                 continue;
             }
@@ -501,11 +499,11 @@ impl<'t> Scanner<'t> {
         }
     }
 
-    /// The move token at `at` (which starts with `byte`) and its length, when it is a whole
-    /// move token that [`san_text::parse_prefix`] reads and `movetext` wants: what
-    /// [`Scanner::read_move`] would read.
+    /// The move token at `at` (which starts with `byte`), when it is a whole move token that
+    /// [`san_text::parse_prefix`] reads and `movetext` wants: handed to `movetext` as
+    /// [`Scanner::read_move`] would hand it, and its length given.
     #[inline(always)]
-    fn plain_move(&self, at: usize, byte: u8, movetext: &impl Movetext) -> Option<(SanPlus, usize)> {
+    fn plain_move(&self, at: usize, byte: u8, movetext: &mut impl Movetext) -> Option<usize> {
         if !MOVE_STARTS[usize::from(byte)] || movetext.skips_moves() {
             return None;
         }
@@ -513,14 +511,25 @@ impl<'t> Scanner<'t> {
         // that the parse tests no length (its tests mispredicted): it looks at no byte past the
         // one after the move, so a move that ends inside the window is read as from the whole
         // text. Longer tokens and the text's last bytes are read as before.
-        if let Some(window) = self.text.get(at..).and_then(<[u8]>::first_chunk::<MOVE_WINDOW>)
-            && let Some((san, len)) = san_text::parse_prefix(window)
-            && len < MOVE_WINDOW
-        {
-            return self.is_token_end(window[len]).then_some((san, len));
+        if let Some(window) = self.text.get(at..).and_then(<[u8]>::first_chunk::<MOVE_WINDOW>) {
+            // The usual move goes to `movetext` in the parts it was read in.
+            if let Some((plain, len)) = san_text::plain_prefix(window) {
+                let suffix = san_text::suffix(Some(window[len]));
+                let len = len + usize::from(suffix.is_some());
+                if !self.is_token_end(window[len]) {
+                    return None;
+                }
+                movetext.plain_san(plain.role, plain.file, plain.capture, plain.to, suffix);
+                return Some(len);
+            }
+            if let Some((san, len)) = san_text::parse_unusual(window)
+                && len < MOVE_WINDOW
+            {
+                return self.is_token_end(window[len]).then(|| hand_over(movetext, san, len));
+            }
         }
         let (san, len) = san_text::parse_prefix(self.text.get(at..)?)?;
-        self.text.get(at + len).is_none_or(|&b| self.is_token_end(b)).then_some((san, len))
+        self.text.get(at + len).is_none_or(|&b| self.is_token_end(b)).then(|| hand_over(movetext, san, len))
     }
 
     /// A move token (or something that is none: it is skipped).
@@ -819,15 +828,17 @@ fn tag_line_end(rest: &[u8]) -> Option<usize> {
     }
 }
 
-/// Hands a move read in [`Scanner::read_movetext`]'s fast path to `movetext`.
+/// Hands a move of `len` bytes read in [`Scanner::read_movetext`]'s fast path to `movetext`;
+/// its length.
 #[inline(always)]
-fn hand_over(movetext: &mut impl Movetext, san: SanPlus) {
+fn hand_over(movetext: &mut impl Movetext, san: SanPlus, len: usize) -> usize {
     match san.san {
         San::Normal { role, file, rank: None, capture, to, promotion: None } => {
             movetext.plain_san(role, file, capture, to, san.suffix);
         }
         _ => movetext.san(san),
     }
+    len
 }
 
 /// Where a move number's digits from `at`, and the dots and spaces after them, end.
