@@ -91,8 +91,8 @@ impl<const K: usize> RunBuilder<K> {
     /// unnamed file in `temp_dir` (gone when the process ends, however it ends). The budget
     /// counts the moves held, [`RunBuilder::OCCURRENCE_BYTES`] each (the sorted occurrence's
     /// size: a chunk holds a move in 32 bytes with a 26-byte key), and 16 bytes a game's side
-    /// (a chunk cut by a spill counts its facts in both runs). A run's sort takes the room of
-    /// its largest first-byte bucket more (sorted occurrences), not a sorted copy of the run.
+    /// (a chunk cut by a spill counts its facts in both runs). A run's sort places the
+    /// occurrences in memory of their own, giving each chunk back once placed.
     pub fn new(memory: u64, temp_dir: &Path) -> io::Result<RunBuilder<K>> {
         // At most 2^32 occurrences a run: their places are 32-bit.
         let limit = (memory / Self::OCCURRENCE_BYTES).clamp(MIN_RUN as u64, u64::from(u32::MAX)) as usize;
@@ -202,45 +202,45 @@ impl<const K: usize> RunBuilder<K> {
         }
     }
 
+    /// Sorts the occurrences held by key.
+    fn sort(&mut self) {
+        self.place_own();
+        self.occurrences.sort();
+    }
+
     /// Empties the occurrences, their buckets keeping their room for the next run.
     fn recycle(&mut self) {
         self.occurrences.clear();
         self.facts.clear();
     }
 
-    /// Sorts the occurrences a first byte at a time, adds them up by position and encodes the
-    /// positions on every core, a range of consecutive keys on each, handing them to `write` in
-    /// key order on this thread's side while the next ranges are encoded (or the next bucket
-    /// sorted).
+    /// Sorts the occurrences, adds them up by position and encodes the positions on every
+    /// core, a range of consecutive keys on each, handing them to `write` in key order on this
+    /// thread's side while the next ranges are encoded.
     fn drain(&mut self, mut write: impl FnMut(&Encoded<K>) -> io::Result<()> + Send) -> io::Result<()> {
-        self.place_own();
+        self.sort();
+        let ranges: Vec<_> = self.occurrences.slices().flat_map(position_ranges).collect();
         let facts = &self.facts;
         // A window of ranges is encoded while the one before is written: the bytes held stay a
         // few windows' worth, their buffers reused.
         let window = 4 * rayon::current_num_threads();
         let mut done: Vec<Encoded<K>> = Vec::new();
         let mut spare: Vec<Encoded<K>> = Vec::new();
-        for byte in 0..=u8::MAX {
-            let (bucket, written) =
-                rayon::join(|| self.occurrences.sorted_bucket(byte), || done.iter().try_for_each(&mut write));
+        for ranges in ranges.chunks(window) {
+            let mut buffers: Vec<Encoded<K>> = ranges.iter().map(|_| spare.pop().unwrap_or_default()).collect();
+            let (encoded, written) = rayon::join(
+                || {
+                    buffers.par_iter_mut().zip(ranges).try_for_each(|(encoded, range)| {
+                        encoded.clear();
+                        add_up(range, facts, &mut Vec::new(), encoded)
+                    })
+                },
+                || done.iter().try_for_each(&mut write),
+            );
+            encoded?;
             written?;
             spare.append(&mut done);
-            for ranges in position_ranges(bucket).chunks(window) {
-                let mut buffers: Vec<Encoded<K>> = ranges.iter().map(|_| spare.pop().unwrap_or_default()).collect();
-                let (encoded, written) = rayon::join(
-                    || {
-                        buffers.par_iter_mut().zip(ranges).try_for_each(|(encoded, range)| {
-                            encoded.clear();
-                            add_up(range, facts, &mut Vec::new(), encoded)
-                        })
-                    },
-                    || done.iter().try_for_each(&mut write),
-                );
-                encoded?;
-                written?;
-                spare.append(&mut done);
-                done = buffers;
-            }
+            done = buffers;
         }
         done.iter().try_for_each(&mut write)?;
         self.recycle();
@@ -287,11 +287,11 @@ impl<const K: usize> RunBuilder<K> {
             writer.position(key, moves)
         };
         if self.runs.is_empty() {
-            self.place_own();
+            self.sort();
             let mut moves = Vec::new();
             let mut counted = Counted { emit: &mut write, once: TreeMove::default() };
-            for byte in 0..=u8::MAX {
-                add_up(self.occurrences.sorted_bucket(byte), &self.facts, &mut moves, &mut counted)?;
+            for occurrences in self.occurrences.slices() {
+                add_up(occurrences, &self.facts, &mut moves, &mut counted)?;
             }
             self.recycle();
         } else {
@@ -317,9 +317,8 @@ impl<const K: usize> RunBuilder<K> {
 }
 
 /// Occurrences a range holds at least (but the last): what one thread adds up and encodes at a
-/// time, a hundred kilobytes or two of records: the windows of ranges encoded and written
-/// stay in the cache, their buffers few and small.
-const RANGE: usize = 1 << 12;
+/// time, a megabyte or two of records.
+const RANGE: usize = 1 << 15;
 
 /// Sorted occurrences cut into ranges of about [`RANGE`], each ending where a position does.
 fn position_ranges<const K: usize>(occurrences: &[Occurrence<K>]) -> Vec<&[Occurrence<K>]> {

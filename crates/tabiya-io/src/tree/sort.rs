@@ -1,14 +1,14 @@
 //! The builder's occurrences and their sort. Occurrences come in chunks, each the moves of
 //! consecutive games in the order played, made on the thread that read the games
-//! ([`OccurrenceChunk`]); each chunk is ordered by its keys' first byte as the run takes it (the
-//! first pass of a radix sort). The run is then sorted a first byte at a time: the bucket's
-//! occurrences gathered from every chunk into one room, used again for the next bucket, and
-//! sorted there by the rest of the key. A position's occurrences come out in no particular
-//! order: their places say which move was played first (runs.rs).
+//! ([`OccurrenceChunk`]); the sort places every chunk's occurrences into 256 buckets by their
+//! key's first byte (the first pass of a radix sort, done out of place, each chunk on a core of
+//! its own), then sorts each bucket on its own core, largest first, by the rest of the key. A
+//! position's occurrences come out in no particular order: their places say which move was
+//! played first (runs.rs).
 
 use std::mem::MaybeUninit;
 
-use rayon::iter::{IntoParallelIterator, ParallelIterator};
+use rayon::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
 
 use super::record::{Outcome, Played};
 
@@ -72,12 +72,10 @@ impl<const K: usize> Default for OccurrenceChunk<K> {
 }
 
 impl<const K: usize> OccurrenceChunk<K> {
-    /// No games, room for `moves` moves, rounded up to a power of two: a run orders each
-    /// chunk into the room of the one before (`Buckets::add`), which a chunk of about as many
-    /// moves then fits, and room never written takes no memory.
+    /// No games, room for `moves` moves.
     pub fn with_capacity(moves: usize) -> OccurrenceChunk<K> {
         OccurrenceChunk {
-            occurrences: Vec::with_capacity(moves.next_power_of_two()),
+            occurrences: Vec::with_capacity(moves),
             counts: Box::new([0; 256]),
             facts: Vec::new(),
             games: 0,
@@ -140,40 +138,27 @@ impl<const K: usize> OccurrenceChunk<K> {
     }
 }
 
-/// A chunk in its run, its occurrences in their first byte's order: where each first byte's
-/// occurrences start in it, and where its facts start among the run's.
+/// A chunk in its run: the places and facts of the run before it.
 struct Placed<const K: usize> {
     chunk: OccurrenceChunk<K>,
-    starts: Box<[u32; 257]>,
+    seq_base: u32,
     facts_base: u32,
 }
 
-impl<const K: usize> Placed<K> {
-    /// The chunk's occurrences whose key starts with `byte`, in the order pushed.
-    fn bucket(&self, byte: u8) -> &[Unplaced<K>] {
-        let at = usize::from(byte);
-        &self.chunk.occurrences[self.starts[at] as usize..self.starts[at + 1] as usize]
-    }
-}
-
-/// A run's occurrences: chunks as they come, each ordered by first byte as it comes; sorted a
-/// first byte at a time ([`Buckets::sorted_bucket`]), so that no sorted copy of the whole run
-/// is ever made: the room of one bucket is used again for the next, its pages already there.
+/// A run's occurrences: chunks as they come, then, once [`Buckets::sort`] has run, sorted.
 pub(super) struct Buckets<const K: usize> {
     chunks: Vec<Placed<K>>,
-    /// Occurrences by their key's first byte, over the chunks.
+    /// The occurrences sorted by key, the room kept from run to run.
+    sorted: Vec<Occurrence<K>>,
+    /// Sorted occurrences by their key's first byte.
     totals: [usize; 256],
     len: usize,
-    /// The room of the chunk ordered last, which the next is ordered into.
-    spare: Vec<Unplaced<K>>,
-    /// The bucket sorted last, the room kept from bucket to bucket and from run to run.
-    sorted: Vec<Occurrence<K>>,
 }
 
 impl<const K: usize> Buckets<K> {
     /// No occurrences.
     pub(super) fn new() -> Buckets<K> {
-        Buckets { chunks: Vec::new(), totals: [0; 256], len: 0, spare: Vec::new(), sorted: Vec::new() }
+        Buckets { chunks: Vec::new(), sorted: Vec::new(), totals: [0; 256], len: 0 }
     }
 
     /// Occurrences held.
@@ -182,80 +167,86 @@ impl<const K: usize> Buckets<K> {
     }
 
     /// Adds a chunk after the occurrences held; its facts are the run's from `facts_base` on.
-    /// Its occurrences are ordered by first byte (keeping their order within one) into the
-    /// room of the chunk added before, and the chunk's own room waits for the next: chunks'
-    /// room is rounded up ([`OccurrenceChunk::with_capacity`]), so the next fits and no fresh
-    /// memory is written. The run holds at most 2^32 occurrences (the caller's limit).
-    pub(super) fn add(&mut self, mut chunk: OccurrenceChunk<K>, facts_base: usize) {
-        let mut starts = Box::new([0u32; 257]);
-        for (byte, &count) in chunk.counts.iter().enumerate() {
-            starts[byte + 1] = starts[byte] + count;
-            self.totals[byte] += count as usize;
-        }
-        let mut at: [u32; 256] = std::array::from_fn(|byte| starts[byte]);
-        self.spare.clear();
-        self.spare.reserve(chunk.len());
-        let room = &mut self.spare.spare_capacity_mut()[..chunk.len()];
-        for o in &chunk.occurrences {
-            let byte = bucket_of(&o.key);
-            room[at[byte] as usize].write(*o);
-            at[byte] += 1;
-        }
-        // Every place written, none twice (a write past the room panics).
-        assert!(at.iter().zip(&starts[1..]).all(|(at, end)| at == end), "a chunk's counts are its own");
-        // SAFETY: the first `len` places were written (asserted above).
-        unsafe { self.spare.set_len(chunk.len()) };
-        std::mem::swap(&mut chunk.occurrences, &mut self.spare);
+    /// The run holds at most 2^32 occurrences (the caller's limit).
+    pub(super) fn add(&mut self, chunk: OccurrenceChunk<K>, facts_base: usize) {
+        let seq_base = self.len as u32;
         self.len += chunk.len();
-        self.chunks.push(Placed { chunk, starts, facts_base: facts_base as u32 });
+        self.chunks.push(Placed { chunk, seq_base, facts_base: facts_base as u32 });
     }
 
-    /// The occurrences whose key starts with `byte`, sorted by key: gathered from the chunks in
-    /// their order (on every core when there are many), each numbered by its place in the
-    /// bucket, which keeps the order they were played in, then sorted by the rest of the key.
-    pub(super) fn sorted_bucket(&mut self, byte: u8) -> &[Occurrence<K>] {
-        let total = self.totals[usize::from(byte)];
-        self.sorted.clear();
-        self.sorted.reserve(total);
-        let mut rest = &mut self.sorted.spare_capacity_mut()[..total];
-        let mut parts = Vec::with_capacity(self.chunks.len());
-        let mut seq = 0;
+    /// Sorts by key: each chunk's occurrences placed in their first byte's bucket, the chunks
+    /// on every core, each given back once placed; then the buckets sorted on every core (the
+    /// largest first, so that the last to finish is a small one).
+    pub(super) fn sort(&mut self) {
+        self.totals = [0; 256];
         for placed in &self.chunks {
-            let from = placed.bucket(byte);
-            let (part, after) = std::mem::take(&mut rest).split_at_mut(from.len());
+            self.totals.iter_mut().zip(placed.chunk.counts.iter()).for_each(|(t, &c)| *t += c as usize);
+        }
+        self.sorted.clear();
+        self.sorted.reserve(self.len);
+        // Where each chunk's occurrences of each first byte go: the bucket's part after the
+        // chunks before it, in chunk order.
+        let mut parts: Vec<Vec<&mut [MaybeUninit<Occurrence<K>>]>> =
+            self.chunks.iter().map(|_| Vec::with_capacity(256)).collect();
+        let mut rest = &mut self.sorted.spare_capacity_mut()[..self.len];
+        for (byte, &total) in self.totals.iter().enumerate() {
+            let (mut bucket, after) = std::mem::take(&mut rest).split_at_mut(total);
             rest = after;
-            parts.push((placed, from, part, seq));
-            seq += from.len() as u32;
+            for (placed, parts) in self.chunks.iter().zip(&mut parts) {
+                let (part, after) = std::mem::take(&mut bucket).split_at_mut(placed.chunk.counts[byte] as usize);
+                parts.push(part);
+                bucket = after;
+            }
         }
-        let gather =
-            |(placed, from, part, seq): (&Placed<K>, &[Unplaced<K>], &mut [MaybeUninit<Occurrence<K>>], u32)| {
-                for (i, (o, to)) in from.iter().zip(part).enumerate() {
-                    to.write(Occurrence {
-                        key: o.key,
-                        code: o.code,
-                        facts: o.facts + placed.facts_base,
-                        seq: seq + i as u32,
-                    });
-                }
-            };
-        if total >= PARALLEL_SORT {
-            parts.into_par_iter().for_each(gather);
-        } else {
-            parts.into_iter().for_each(gather);
+        // Each chunk given back once placed.
+        std::mem::take(&mut self.chunks).into_par_iter().zip(parts).with_max_len(1).for_each(|(placed, mut parts)| {
+            let mut at = [0usize; 256];
+            for (i, o) in placed.chunk.occurrences.iter().enumerate() {
+                let byte = bucket_of(&o.key);
+                let occurrence = Occurrence {
+                    key: o.key,
+                    code: o.code,
+                    facts: o.facts + placed.facts_base,
+                    seq: placed.seq_base + i as u32,
+                };
+                parts[byte][at[byte]].write(occurrence);
+                at[byte] += 1;
+            }
+            // Every place of the chunk's parts written, none twice (a write past a part panics).
+            assert!(at.iter().zip(parts.iter()).all(|(&at, part)| at == part.len()), "a chunk's counts are its own");
+        });
+        // SAFETY: the parts cover the first `len` places of the room, and each part was written
+        // whole (asserted above).
+        unsafe { self.sorted.set_len(self.len) };
+        let mut buckets: Vec<&mut [Occurrence<K>]> = Vec::with_capacity(256);
+        let mut rest = self.sorted.as_mut_slice();
+        for &total in &self.totals {
+            let (bucket, after) = std::mem::take(&mut rest).split_at_mut(total);
+            rest = after;
+            if total > 1 {
+                buckets.push(bucket);
+            }
         }
-        // SAFETY: the parts cover the first `total` places of the room (the chunks' parts of the
-        // bucket add up to its total), and each part was written whole (as long as its source).
-        unsafe { self.sorted.set_len(total) };
-        sort_by_key(&mut self.sorted, 1);
-        &self.sorted
+        buckets.sort_unstable_by_key(|b| std::cmp::Reverse(b.len()));
+        buckets.into_par_iter().with_max_len(1).for_each(|bucket| sort_by_key(bucket, 1));
     }
 
-    /// Empty, the room of the last chunk and of the sorted bucket kept for the next run.
+    /// The buckets in key order (sorted once [`Buckets::sort`] has run).
+    pub(super) fn slices(&self) -> impl Iterator<Item = &[Occurrence<K>]> {
+        let mut rest = self.sorted.as_slice();
+        self.totals.iter().filter_map(move |&total| {
+            let (bucket, after) = rest.split_at(total);
+            rest = after;
+            (!bucket.is_empty()).then_some(bucket)
+        })
+    }
+
+    /// Empty, the room of the sorted occurrences kept for the next run.
     pub(super) fn clear(&mut self) {
         self.chunks.clear();
+        self.sorted.clear();
         self.totals = [0; 256];
         self.len = 0;
-        self.sorted.clear();
     }
 
     /// Empty, the room given back.
@@ -390,19 +381,17 @@ mod tests {
                 buckets.add(chunk, facts);
                 facts += chunk_pushed.len();
             }
-            let sorted: Vec<Occurrence<5>> = (0..=u8::MAX).flat_map(|b| buckets.sorted_bucket(b).to_vec()).collect();
+            buckets.sort();
+            let sorted: Vec<Occurrence<5>> = buckets.slices().flatten().copied().collect();
+            assert!(sorted.iter().all(|o| o.facts == o.seq), "each occurrence keeps its own facts");
             let mut expected: Vec<([u8; 5], u32, u16)> =
                 pushed.iter().enumerate().map(|(seq, &(key, code))| (key, seq as u32, code)).collect();
             expected.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
             let keys: Vec<[u8; 5]> = sorted.iter().map(|o| o.key).collect();
             assert_eq!(keys, expected.iter().map(|e| e.0).collect::<Vec<_>>(), "{len} keys of {spread} byte values");
-            // Within a key in any order, but their places in the order pushed: by place, they
-            // are the occurrences pushed (each one's facts its place among them).
-            let mut places: Vec<([u8; 5], u32, u32, u16)> =
-                sorted.iter().map(|o| (o.key, o.seq, o.facts, o.code)).collect();
+            // Within a key in any order: by place, they are the occurrences pushed.
+            let mut places: Vec<([u8; 5], u32, u16)> = sorted.iter().map(|o| (o.key, o.seq, o.code)).collect();
             places.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-            let places: Vec<([u8; 5], u32, u16)> =
-                places.iter().map(|&(key, _, facts, code)| (key, facts, code)).collect();
             assert_eq!(places, expected, "{len} keys of {spread} byte values");
             assert_eq!(buckets.len(), len);
         }
