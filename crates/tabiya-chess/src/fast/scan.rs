@@ -1175,8 +1175,8 @@ mod tests {
     }
 
     /// The vector and word-at-a-time search finds the first stop byte, as a byte loop does, in
-    /// texts of every length (none to three vectors and a word), with stops anywhere (bytes with the high bit set and 0x01 included, where
-    /// a word's borrow could mislead it).
+    /// texts of every length (none to three vectors and a word), with stops anywhere (bytes
+    /// with the high bit set and 0x01 included, where a word's borrow could mislead it).
     #[test]
     fn tag_stops_found_word_by_word_are_the_first() {
         let bytes = b"\\\"\n]\x01\x80\xff\x00aZ \x22";
