@@ -553,7 +553,7 @@ struct GameBuilder {
     opening: Vec<TextBuf>,
     /// A counted game's state, for the next game to reuse (see [`count_games`]).
     spare: Option<Box<GameState>>,
-    /// Every tag is kept in the game (else only Result tags: see [`Counting::new`]).
+    /// Every tag is kept in the game (else only the first Result tag: see [`Counting::new`]).
     all_tags: bool,
     /// The standard start position, where most games start: copied, not set up piece by
     /// piece for every game.
@@ -621,8 +621,13 @@ impl<'t> Visitor<'t> for GameBuilder {
                 })
             }
         };
-        for (name, raw) in start.tags.iter().filter(|&(name, _)| self.all_tags || name == b"Result") {
-            state.game.tags.push(name, scan::unescape(raw));
+        if self.all_tags {
+            for (name, raw) in start.tags.iter() {
+                state.game.tags.push(name, scan::unescape(raw));
+            }
+        } else if let Some(result) = start.tags.get(b"Result") {
+            // The first, which closing the game reads (`Game::tag`).
+            state.game.tags.push("Result", result.as_bytes());
         }
         state.tagged = start.tags.len() != 0;
         (state.game.start, state.game.castling_mode) = (fen, castling_mode);
