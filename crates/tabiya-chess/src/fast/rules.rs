@@ -126,7 +126,32 @@ pub(crate) fn king_safe_on(
 
 /// The pieces among `pieces` (all `role`: bishops, rooks or queens) that reach `to` with
 /// `occupied` squares occupied.
+///
+/// Mostly one piece of the role stands on a line with `to`: it is tested here, inlined, by
+/// the squares between the two on the one line they share; two or more are sorted out by
+/// [`slider_origins_among`].
+#[inline(always)]
 pub(crate) fn slider_origins(role: Role, to: Square, pieces: Bitboard, occupied: Bitboard) -> Bitboard {
+    let lines = match role {
+        Role::Bishop => DIAGONAL.from(to),
+        Role::Rook => STRAIGHT.from(to),
+        _ => STRAIGHT.from(to) | DIAGONAL.from(to),
+    };
+    let on_lines = lines & pieces;
+    match on_lines.single_square() {
+        Some(from) => {
+            let rays = if STRAIGHT.from(to).contains(from) { &STRAIGHT } else { &DIAGONAL };
+            if (rays.between(from, to) & occupied).is_empty() { on_lines } else { Bitboard::EMPTY }
+        }
+        None if on_lines.is_empty() => Bitboard::EMPTY,
+        None => slider_origins_among(role, to, pieces, occupied),
+    }
+}
+
+/// [`slider_origins`] when more than one piece stands on a line with `to`: each line's
+/// pieces tested one by one.
+#[inline(never)]
+fn slider_origins_among(role: Role, to: Square, pieces: Bitboard, occupied: Bitboard) -> Bitboard {
     let mut origins = Bitboard::EMPTY;
     if role != Role::Bishop {
         origins.extend(STRAIGHT.reaching(to, pieces, occupied));

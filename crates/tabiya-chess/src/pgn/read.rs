@@ -353,7 +353,7 @@ impl<'t> Visitor<'t> for Counting {
         <GameBuilder as Visitor<'t>>::diagnostic(&mut self.0, diagnostic);
     }
 
-    fn end_game(&mut self, end: GameEnd) -> Option<Counted> {
+    fn end_game(&mut self, end: GameEnd<'_>) -> Option<Counted> {
         let mut state = self.0.close_game(end)?;
         let plies = state.frames[0].line.nodes.len();
         let diagnostics = mem::take(&mut state.diagnostics);
@@ -420,7 +420,7 @@ impl<'t, F: FnMut(&GameStart<'_, '_>) -> bool> Visitor<'t> for Wanting<F> {
         <GameBuilder as Visitor<'t>>::diagnostic(&mut self.builder, diagnostic);
     }
 
-    fn end_game(&mut self, end: GameEnd) -> Option<Option<ReadGame>> {
+    fn end_game(&mut self, end: GameEnd<'_>) -> Option<Option<ReadGame>> {
         match self.reading {
             true => <GameBuilder as Visitor<'t>>::end_game(&mut self.builder, end).map(Some),
             false => Some(None),
@@ -517,7 +517,7 @@ struct GameState {
 
 impl GameState {
     /// Whether the game holds no tag, move or result, at most comments before its moves.
-    fn only_comments(&self, end: &GameEnd) -> bool {
+    fn only_comments(&self, end: &GameEnd<'_>) -> bool {
         !self.tagged && self.frames.len() == 1 && self.frames[0].line.nodes.is_empty() && end.outcome.is_none()
     }
 
@@ -553,7 +553,7 @@ struct GameBuilder {
     opening: Vec<TextBuf>,
     /// A counted game's state, for the next game to reuse (see [`count_games`]).
     spare: Option<Box<GameState>>,
-    /// Every tag is kept in the game (else only Result tags: see [`Counting::new`]).
+    /// Every tag is kept in the game (else only the first Result tag: see [`Counting::new`]).
     all_tags: bool,
     /// The standard start position, where most games start: copied, not set up piece by
     /// piece for every game.
@@ -568,7 +568,7 @@ impl GameBuilder {
 
     /// Ends the game being read, every diagnostic said, its result decided; `None` when it
     /// held no game (text between games, or comments that open the next).
-    fn close_game(&mut self, end: GameEnd) -> Option<Box<GameState>> {
+    fn close_game(&mut self, end: GameEnd<'_>) -> Option<Box<GameState>> {
         let mut state = self.state.take()?;
         if state.only_comments(&end) {
             // Text between games that holds no game at all, or comments that open the next.
@@ -590,13 +590,16 @@ impl GameBuilder {
 impl<'t> Visitor<'t> for GameBuilder {
     type Game = ReadGame;
 
-    fn begin_game(&mut self, start: GameStart<'_, 't>) -> bool {
+    fn begin_game(&mut self, mut start: GameStart<'_, 't>) -> bool {
         let castling_mode = start.start.castling_mode;
-        let (fen, position) = start.start.into_parts();
-        // A game without a FEN tag starts from the standard position.
-        let pos = match fen {
-            None => self.standard_start.clone(),
-            Some(_) => PlayPosition::new(&position),
+        // A game without a FEN tag starts from a copy of the standard position, at move 1 with
+        // White to move, and no `Chess` is set up for it.
+        let (fen, pos, first_move_number, first_turn) = match start.start.set_up.take() {
+            None => (None, self.standard_start.clone(), 1, Color::White),
+            Some(set_up) => {
+                let SetUp { fen, position } = *set_up;
+                (Some(fen), PlayPosition::new(&position), position.fullmoves().get(), position.turn())
+            }
         };
         let mut state = match self.spare.take() {
             Some(mut state) => {
@@ -618,16 +621,20 @@ impl<'t> Visitor<'t> for GameBuilder {
                 })
             }
         };
-        for (name, raw) in start.tags.iter().filter(|&(name, _)| self.all_tags || name == b"Result") {
-            state.game.tags.push(name, scan::unescape(raw));
+        if self.all_tags {
+            for (name, raw) in start.tags.iter() {
+                state.game.tags.push(name, scan::unescape(raw));
+            }
+        } else if let Some(result) = start.tags.get(b"Result") {
+            // The first, which closing the game reads (`Game::tag`).
+            state.game.tags.push("Result", result.as_bytes());
         }
         state.tagged = start.tags.len() != 0;
         (state.game.start, state.game.castling_mode) = (fen, castling_mode);
         state.frames[0].line.comments = mem::take(&mut self.opening);
+        start.locate(&mut state.location);
         state.diagnostics = start.diagnostics;
-        state.location = start.location;
-        state.first_move_number = position.fullmoves().get();
-        state.first_turn = position.turn();
+        (state.first_move_number, state.first_turn) = (first_move_number, first_turn);
         state.cut = None;
         self.state = Some(state);
         true
@@ -723,7 +730,7 @@ impl<'t> Visitor<'t> for GameBuilder {
         }
     }
 
-    fn end_game(&mut self, end: GameEnd) -> Option<ReadGame> {
+    fn end_game(&mut self, end: GameEnd<'_>) -> Option<ReadGame> {
         let state = self.close_game(end)?;
         let GameState { mut game, mut frames, diagnostics, location, cut, .. } = *state;
         game.moves = mem::take(&mut frames[0].line);
@@ -776,7 +783,7 @@ impl StartPosition {
     pub(super) fn from_tags(
         variant: Option<&Text>,
         fen: Option<&Text>,
-        location: &Location,
+        location: impl Fn() -> Location,
     ) -> Result<StartPosition, PgnError> {
         let mut castling_mode = CastlingMode::Standard;
         if let Some(variant) = variant {
@@ -788,7 +795,7 @@ impl StartPosition {
                 }
                 _ => {
                     return Err(PgnError::UnsupportedVariant {
-                        location: location.clone(),
+                        location: location(),
                         variant: variant.to_str_lossy().into_owned(),
                     });
                 }
@@ -798,7 +805,7 @@ impl StartPosition {
             return Ok(StartPosition { set_up: None, castling_mode, fen_read_as_chess960: false });
         };
         let invalid = |reason: String| PgnError::InvalidFen {
-            location: location.clone(),
+            location: location(),
             fen: text.to_str_lossy().into_owned(),
             reason,
         };

@@ -18,6 +18,7 @@
 use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::io;
+use std::mem;
 use std::ops::Range;
 use std::path::PathBuf;
 
@@ -76,7 +77,7 @@ pub(crate) trait Visitor<'t> {
 
     /// The game ends where the next one (or text that holds none, or the end) starts; `None`
     /// when it held no game after all (text between games): it is not counted.
-    fn end_game(&mut self, end: GameEnd) -> Option<Self::Game>;
+    fn end_game(&mut self, end: GameEnd<'_>) -> Option<Self::Game>;
 
     /// The game begun last cannot be read (an unterminated comment): it is given up.
     fn unreadable_game(&mut self) {}
@@ -88,8 +89,8 @@ pub(crate) struct GameStart<'a, 't> {
     pub number: u64,
     /// Where its first byte stands in its file.
     pub offset: u64,
-    /// The game, for diagnostics.
-    pub location: Location,
+    /// Its file, for diagnostics (see [`GameStart::location`]).
+    pub file: Option<&'a PathBuf>,
     /// Its tags as they stand in the text.
     pub tags: RawTags<'a, 't>,
     /// Where it starts from.
@@ -104,6 +105,20 @@ pub(crate) struct GameStart<'a, 't> {
 }
 
 impl GameStart<'_, '_> {
+    /// The game, for diagnostics: made when asked for, as its file's path is copied into it.
+    pub fn location(&self) -> Location {
+        game_location(self.file, self.offset, self.number)
+    }
+
+    /// Makes `location` the game's, its path copied only when it is another (a visitor that
+    /// keeps one game's state for the next copies it once, not once a game).
+    pub fn locate(&self, location: &mut Location) {
+        if location.file.as_ref() != self.file {
+            location.file = self.file.cloned();
+        }
+        (location.offset, location.unit, location.number) = (Some(self.offset), Unit::Game, Some(self.number));
+    }
+
     /// The main-line result token of the game's first piece of movetext, found by a look ahead
     /// that tokenizes nothing but results and variations: `None` when that piece has none (the
     /// game may go on after a blank line).
@@ -176,8 +191,13 @@ pub(crate) fn decode(raw: &[u8]) -> Cow<'_, Text> {
     }
 }
 
+/// Where the game numbered `number` (from 1), starting at byte `offset` of `file`, stands.
+fn game_location(file: Option<&PathBuf>, offset: u64, number: u64) -> Location {
+    Location { file: file.cloned(), offset: Some(offset), unit: Unit::Game, number: Some(number) }
+}
+
 /// How a game ended, for [`Visitor::end_game`].
-pub(crate) struct GameEnd {
+pub(crate) struct GameEnd<'f> {
     /// Where the text after the game starts, in file terms.
     pub end: u64,
     /// The main line's last result token. Not looked for in a game whose movetext was skipped
@@ -188,31 +208,38 @@ pub(crate) struct GameEnd {
     pub tagged_game_follows: bool,
     /// What the lenient reading repaired, in the order met.
     pub repairs: Vec<String>,
-    /// The game, for diagnostics.
-    pub location: Location,
+    /// The game's number, first byte and file, for diagnostics: its [`Location`] is made only
+    /// for one (most games have none, and it copies the path).
+    number: u64,
+    offset: u64,
+    file: Option<&'f PathBuf>,
 }
 
-impl GameEnd {
+impl GameEnd<'_> {
     /// The game's result (the movetext's, else the `Result` tag's, else unknown), with a
     /// warning when the two differ, then a warning for every repair: the diagnostics every
     /// visitor gives at a game's end.
-    pub fn close(self, result_tag: Option<&Text>, diagnostics: &mut Vec<Diagnostic>) -> GameResult {
+    pub fn close(mut self, result_tag: Option<&Text>, diagnostics: &mut Vec<Diagnostic>) -> GameResult {
         let tag_result = result_tag.and_then(GameResult::from_pgn);
         let result = match self.outcome {
             Some(result) => {
                 if tag_result.is_some_and(|r| r != result) {
                     let message =
                         format!("result tag {:?} differs from the movetext's {}", result_tag, result.as_pgn());
-                    diagnostics.push(Diagnostic::warning(codes::RESULT_MISMATCH, self.location.clone(), message));
+                    diagnostics.push(Diagnostic::warning(codes::RESULT_MISMATCH, self.location(), message));
                 }
                 result
             }
             None => tag_result.unwrap_or_default(),
         };
-        for message in self.repairs {
-            diagnostics.push(Diagnostic::warning(codes::REPAIRED_TOKEN, self.location.clone(), message));
+        for message in mem::take(&mut self.repairs) {
+            diagnostics.push(Diagnostic::warning(codes::REPAIRED_TOKEN, self.location(), message));
         }
         result
+    }
+
+    fn location(&self) -> Location {
+        game_location(self.file, self.offset, self.number)
     }
 }
 
@@ -272,8 +299,9 @@ impl TagsFound {
         (self.variant, self.fen, self.escaped) = (None, None, false);
     }
 
-    /// Adds the tag `tag` of `text`.
-    #[inline]
+    /// Adds the tag `tag` of `text`. Inlined into the tag loop: called for every tag, its call
+    /// cost as much as its work.
+    #[inline(always)]
     fn push(&mut self, text: &[u8], tag: TagAt) {
         let at = self.ranges.len();
         match &text[tag.name.clone()] {
@@ -303,7 +331,7 @@ impl GameScanner {
     }
 
     fn location(&self, offset: u64, number: u64) -> Location {
-        Location { file: self.file.clone(), offset: Some(offset), unit: Unit::Game, number: Some(number) }
+        game_location(self.file.as_ref(), offset, number)
     }
 
     fn syntax_error(&self, offset: u64, number: u64, what: &'static str) -> PgnError {
@@ -351,11 +379,11 @@ impl GameScanner {
         self.end_game(piece, tagged, visitor, out);
         self.number += 1;
         let number = self.number;
-        let location = self.location(piece, number);
+        let location = || self.location(piece, number);
         let found = &self.tags_found;
         let tags = RawTags { text: scan.text, ranges: &found.ranges, escaped: found.escaped };
         let [variant, fen] = [found.variant, found.fen].map(|at| at.map(|at| tags.value(at)));
-        let start = StartPosition::from_tags(variant.as_deref(), fen.as_deref(), &location);
+        let start = StartPosition::from_tags(variant.as_deref(), fen.as_deref(), location);
         let start = match start {
             Ok(start) => start,
             Err(e) => {
@@ -368,19 +396,19 @@ impl GameScanner {
         };
         let mut diagnostics = Vec::new();
         if start.fen_read_as_chess960 {
-            diagnostics.push(Diagnostic::warning(codes::FEN_CHESS960, location.clone(), FEN_READ_AS_CHESS960));
+            diagnostics.push(Diagnostic::warning(codes::FEN_CHESS960, location(), FEN_READ_AS_CHESS960));
         }
         for &at in &found.inner_quotes {
             let name = String::from_utf8_lossy(&scan.text[found.ranges[at].0.clone()]);
             let message = format!("tag {name} has unescaped quotes in its value; read as one tag, quotes kept");
-            diagnostics.push(Diagnostic::warning(codes::TAG_INNER_QUOTES, location.clone(), message));
+            diagnostics.push(Diagnostic::warning(codes::TAG_INNER_QUOTES, location(), message));
         }
         let movetext = &scan.text[scan.at..];
         let repair = self.repair;
         let read = visitor.begin_game(GameStart {
             number,
             offset: piece,
-            location,
+            file: self.file.as_ref(),
             tags,
             start,
             diagnostics,
@@ -425,9 +453,15 @@ impl GameScanner {
     /// Ends the open game, if any, at `end` (file terms).
     fn end_game<'t, V: Visitor<'t>>(&mut self, end: u64, tagged: bool, visitor: &mut V, out: &mut Scanned<V::Game>) {
         let Some(open) = self.open.take() else { return };
-        let location = self.location(open.offset, open.number);
-        let game_end =
-            GameEnd { end, outcome: open.outcome, tagged_game_follows: tagged, repairs: open.repairs, location };
+        let game_end = GameEnd {
+            end,
+            outcome: open.outcome,
+            tagged_game_follows: tagged,
+            repairs: open.repairs,
+            number: open.number,
+            offset: open.offset,
+            file: self.file.as_ref(),
+        };
         match visitor.end_game(game_end) {
             Some(game) => out.push_back(Ok(game)),
             None => self.number -= 1,
@@ -491,7 +525,7 @@ impl Visitor<'_> for SkippingAll {
     fn skips_moves(&self) -> bool {
         true
     }
-    fn end_game(&mut self, _: GameEnd) -> Option<()> {
+    fn end_game(&mut self, _: GameEnd<'_>) -> Option<()> {
         None
     }
 }

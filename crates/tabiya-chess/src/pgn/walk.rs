@@ -238,7 +238,7 @@ impl<'a> Visitor<'a> for MainLine<'a> {
         self.game = Some(Walking {
             number: start.number,
             offset: start.offset,
-            location: start.location,
+            location: start.location(),
             tags,
             start: start.start,
             sans: Vec::with_capacity(self.max_plies.min(TYPICAL_PLIES)),
@@ -274,7 +274,7 @@ impl<'a> Visitor<'a> for MainLine<'a> {
         }
     }
 
-    fn end_game(&mut self, end: GameEnd) -> Option<WalkedGame<'a>> {
+    fn end_game(&mut self, end: GameEnd<'_>) -> Option<WalkedGame<'a>> {
         let Walking { number, offset, location, tags, start, sans, mut diagnostics } = self.game.take()?;
         let castling_mode = start.castling_mode;
         let (_, start) = start.into_parts();
