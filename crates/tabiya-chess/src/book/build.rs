@@ -396,6 +396,9 @@ impl BookBuilder {
         }
     }
 
+    // Inlined into the walk's per-move closure: out of line, each call saved and restored six
+    // registers for the vector's rarely taken growth (14 of its 66 instructions).
+    #[inline(always)]
     fn push(&mut self, key: u64, turn: Color, mv: Move, tally: Tally) {
         let code = move_code(mv) | if turn == Color::Black { BLACK_MOVED } else { 0 };
         match &mut self.occurrences {
