@@ -396,6 +396,9 @@ impl BookBuilder {
         }
     }
 
+    // Inlined into the walk's per-move closure: out of line, each call saved and restored six
+    // registers for the vector's rarely taken growth (14 of its 66 instructions).
+    #[inline(always)]
     fn push(&mut self, key: u64, turn: Color, mv: Move, tally: Tally) {
         let code = move_code(mv) | if turn == Color::Black { BLACK_MOVED } else { 0 };
         match &mut self.occurrences {
@@ -733,18 +736,31 @@ fn finish_range<P: Payload>(parts: &[BookBuilder], runs: Vec<&[Occurrence<P>]>, 
     // first met.
     let (mut codes, mut tallies): (Vec<u16>, Vec<MoveTally>) = (Vec::new(), Vec::new());
     let mut groups = engine::KeyGroups::new(runs);
-    while let Some((_, holding)) = groups.next_group() {
+    while let Some((_, mut holding)) = groups.next_group() {
+        let Some(first @ (part_index, group, rest)) = holding.next() else { break };
+        prefetch_moves(&parts[part_index], rest);
+        let head = group[0];
+        let turn = if head.code & BLACK_MOVED == 0 { Color::White } else { Color::Black };
+        let head = (part_index as u32, head.key(), turn, head.payload.order());
+        // Most positions (96 % of those of 4,001 master games) are met once: their one move is
+        // counted without the vectors' upkeep and the search of the codes met.
+        let second = if group.len() == 1 { holding.next() } else { None };
+        if let ([occurrence], None) = (group, second) {
+            let part = &parts[part_index];
+            let mut tally = MoveTally::default();
+            tally.count(occurrence.tally, || added_stats(part, occurrence.payload));
+            range.met(part, occurrence.payload);
+            range.position(head, &[occurrence.code & !BLACK_MOVED], &[tally]);
+            continue;
+        }
         codes.clear();
         tallies.clear();
-        let mut head = None;
-        for (part_index, group, rest) in holding {
+        let later = second
+            .into_iter()
+            .chain(holding)
+            .inspect(|&(part_index, _, rest)| prefetch_moves(&parts[part_index], rest));
+        for (part_index, group, _) in std::iter::once(first).chain(later) {
             let part = &parts[part_index];
-            if let Some(order) = rest.get(PREFETCH_AHEAD).and_then(|ahead| ahead.payload.order()) {
-                prefetch(&part.moves, order as usize);
-            }
-            if head.is_none() {
-                head = Some((part_index as u32, group[0]));
-            }
             for occurrence in group {
                 let code = occurrence.code & !BLACK_MOVED;
                 let i = codes.iter().position(|&c| c == code).unwrap_or_else(|| {
@@ -753,18 +769,26 @@ fn finish_range<P: Payload>(parts: &[BookBuilder], runs: Vec<&[Occurrence<P>]>, 
                     range.met(part, occurrence.payload);
                     codes.len() - 1
                 });
-                let added = || {
-                    let order = occurrence.payload.order()?;
-                    let i = part.added.binary_search_by_key(&order, |(order, _)| *order).ok()?;
-                    Some(part.added[i].1)
-                };
-                tallies[i].count(occurrence.tally, added);
+                tallies[i].count(occurrence.tally, || added_stats(part, occurrence.payload));
             }
         }
-        let Some((part_index, head)) = head else { break };
-        let turn = if head.code & BLACK_MOVED == 0 { Color::White } else { Color::Black };
-        range.position((part_index, head.key(), turn, head.payload.order()), &codes, &tallies);
+        range.position(head, &codes, &tallies);
     }
+}
+
+/// Asks for the move of the occurrence [`PREFETCH_AHEAD`] into what follows a run's group, when
+/// the occurrences carry orders.
+fn prefetch_moves<P: Payload>(part: &BookBuilder, rest: &[Occurrence<P>]) {
+    if let Some(order) = rest.get(PREFETCH_AHEAD).and_then(|ahead| ahead.payload.order()) {
+        prefetch(&part.moves, order as usize);
+    }
+}
+
+/// The statistics added with an occurrence of `part` (`Tally::Added`), found by its order.
+fn added_stats<P: Payload>(part: &BookBuilder, payload: P) -> Option<MoveStats> {
+    let order = payload.order()?;
+    let i = part.added.binary_search_by_key(&order, |(order, _)| *order).ok()?;
+    Some(part.added[i].1)
 }
 
 impl BookBuilder {

@@ -60,6 +60,7 @@ pub(crate) fn split<'a, R: Keyed>(pieces: &[&'a [R]], parts: usize) -> Vec<Vec<&
 /// every run (Polyglot build of the medium file's `.zst`, five runs, callgrind: 3,815 M
 /// instructions looking at every head, 3,592 M through the tree).
 const FEW_RUNS: usize = 4;
+const _: () = assert!(FEW_RUNS <= u32::BITS as usize, "KeyGroups::holders has a bit per run");
 
 /// Sorted runs of records merged key by key: [`KeyGroups::next_group`] gives the smallest key
 /// left and each run's records of it, in the runs' order (which is the input's: formats take
@@ -69,8 +70,9 @@ pub(crate) struct KeyGroups<'a, R: Keyed> {
     runs: Vec<&'a [R]>,
     /// With more than [`FEW_RUNS`] runs: the head of every run, in a tournament.
     tree: Option<Tournament<R::Key>>,
-    /// The next run to look at (without a tree).
-    at: usize,
+    /// Without a tree: the runs whose head is the current key and whose records of it are not
+    /// yet handed on, as bits (found with the key: no run is looked at twice for it).
+    holders: u32,
     /// Without a tree: the one run with records left when the others are done (a file read
     /// on one thread, or the end of a range), whose head is the next key; no other run is
     /// looked at then.
@@ -81,7 +83,7 @@ impl<'a, R: Keyed> KeyGroups<'a, R> {
     /// The merge of `runs`, each sorted by key.
     pub(crate) fn new(runs: Vec<&'a [R]>) -> KeyGroups<'a, R> {
         let tree = (runs.len() > FEW_RUNS).then(|| Tournament::new(runs.iter().map(|run| run.first().map(Keyed::key))));
-        let mut groups = KeyGroups { runs, tree, at: 0, alone: None };
+        let mut groups = KeyGroups { runs, tree, holders: 0, alone: None };
         groups.find_alone();
         groups
     }
@@ -108,12 +110,25 @@ impl<'a, R: Keyed> KeyGroups<'a, R> {
     #[inline(always)]
     pub(crate) fn next_group(&mut self) -> Option<(R::Key, Holding<'_, 'a, R>)> {
         let key = match &self.tree {
-            None if let Some(i) = self.alone => self.runs[i].first()?.key(),
-            None => self.runs.iter().filter_map(|run| run.first()).map(Keyed::key).min()?,
+            None if let Some(i) = self.alone => {
+                self.holders = 1 << i;
+                self.runs[i].first()?.key()
+            }
+            None => {
+                let (mut least, mut holders) = (None, 0);
+                for (i, head) in self.runs.iter().enumerate().filter_map(|(i, run)| Some((i, run.first()?.key()))) {
+                    match least {
+                        Some(key) if head > key => {}
+                        Some(key) if head == key => holders |= 1 << i,
+                        _ => (least, holders) = (Some(head), 1 << i),
+                    }
+                }
+                self.holders = holders;
+                least?
+            }
             // The tree always holds every run's head: a run's records not taken are its head still.
             Some(tree) => tree.winner().key?,
         };
-        self.at = 0;
         Some((key, Holding { groups: self, key }))
     }
 }
@@ -145,29 +160,19 @@ impl<'a, R: Keyed> Iterator for Holding<'_, 'a, R> {
             tree.replace_winner(rest.first().map(Keyed::key));
             return Some((i, group, rest));
         }
-        // Alone from the start of the key (`next_group` took its head as the key): its records
-        // of the key, and no other run's. (A run found alone while a key is being handed on is
-        // so from the next key on: the runs after the one just done still come in this loop.)
-        if let Some(i) = groups.alone.filter(|_| groups.at == 0) {
-            groups.at = groups.runs.len();
-            let (group, rest) = take(groups.runs[i], self.key);
-            groups.runs[i] = rest;
-            return Some((i, group, rest));
+        if groups.holders == 0 {
+            return None;
         }
-        while groups.at < groups.runs.len() {
-            let i = groups.at;
-            groups.at += 1;
-            let (group, rest) = take(groups.runs[i], self.key);
-            if group.is_empty() {
-                continue;
-            }
-            groups.runs[i] = rest;
-            if rest.is_empty() {
-                groups.find_alone();
-            }
-            return Some((i, group, rest));
+        let i = groups.holders.trailing_zeros() as usize;
+        groups.holders &= groups.holders - 1;
+        let (group, rest) = take(groups.runs[i], self.key);
+        groups.runs[i] = rest;
+        // A run found alone now is so from the next key on: the other holders of this one are
+        // still handed on from `holders`.
+        if rest.is_empty() {
+            groups.find_alone();
         }
-        None
+        Some((i, group, rest))
     }
 }
 

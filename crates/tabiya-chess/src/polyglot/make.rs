@@ -116,6 +116,9 @@ impl RangeOutput<()> for RangeEntries<'_> {
     // The entries name the moves by their codes.
     fn met(&mut self, _: &BookBuilder, _: ()) {}
 
+    // Inlined into the merge loop, as `push_position_entries`: a position met once (most of them)
+    // is then weighed as the one move it is, without a call and the loops' upkeep.
+    #[inline(always)]
     fn position(&mut self, (_, key, turn, _): (u32, u64, Color, Option<u32>), codes: &[u16], tallies: &[MoveTally]) {
         let moves = codes.iter().zip(tallies).map(|(&code, m)| MoveCount {
             raw_move: book::polyglot_move(code),
@@ -219,6 +222,7 @@ pub struct MoveCount {
 /// [`entries_from_book`]) to `entries`: `moves` in the order they were first played, `turn`
 /// the side to move. For counts summed elsewhere too, such as the distributed book build of
 /// the Python package.
+#[inline(always)]
 pub fn push_position_entries(
     key: u64,
     turn: Color,
