@@ -58,10 +58,10 @@ fn bucket_of<const K: usize>(key: &[u8; K]) -> usize {
 /// table. A run holds its occurrences ordered by their key's first byte (the first pass of the
 /// sort): a chunk made by [`OccurrenceChunk::by_first_byte`] is ordered as it is made, on the
 /// thread that makes it; another is ordered when a run takes it.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct OccurrenceChunk<const K: usize> {
-    /// In the order pushed, or by first byte ([`Order`]), in the order pushed within one;
-    /// `facts` indexes the chunk's own facts.
+    /// In the order pushed, or by first byte ([`Order`]), in the order pushed within one (while
+    /// filling, written in the room past the length); `facts` indexes the chunk's own facts.
     occurrences: Vec<Unplaced<K>>,
     /// The first byte of each occurrence's key in the order pushed: where a spill cuts the
     /// chunk ([`OccurrenceChunk::split_off`]) once it is ordered.
@@ -74,7 +74,7 @@ pub struct OccurrenceChunk<const K: usize> {
 }
 
 /// How a chunk's occurrences are laid out.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 enum Order {
     /// In the order pushed.
     Pushed,
@@ -124,9 +124,8 @@ impl<const K: usize> OccurrenceChunk<K> {
         }
         let starts = starts_of(&counts);
         let moves = starts[256] as usize;
-        let empty = Unplaced { key: [0; K], code: 0, facts: 0 };
         OccurrenceChunk {
-            occurrences: vec![empty; moves],
+            occurrences: Vec::with_capacity(moves),
             firsts: Vec::with_capacity(moves),
             counts,
             order: Order::Filling(Box::new(std::array::from_fn(|byte| starts[byte]))),
@@ -153,6 +152,7 @@ impl<const K: usize> OccurrenceChunk<K> {
 
     /// Adds a move played in position `key`; `played.game` numbers the game within the chunk
     /// (or the whole table, for the builder's own chunk).
+    #[inline]
     pub fn push(&mut self, key: [u8; K], played: Played) {
         let Played { code, outcome, mover_rating, opponent_rating, year, game } = played;
         let facts = Facts { game, mover_rating, opponent_rating, year, outcome };
@@ -173,9 +173,11 @@ impl<const K: usize> OccurrenceChunk<K> {
                 self.counts[byte] += 1;
                 self.occurrences.push(occurrence);
             }
-            // A key not counted beforehand lands past its place: the run's check finds it.
+            // Written in the room past the length, which `order` sets once every place is. A
+            // key not counted beforehand lands past its first byte's places (or the room, which
+            // panics): `order` finds it.
             Order::Filling(next) => {
-                self.occurrences[next[byte] as usize] = occurrence;
+                self.occurrences.spare_capacity_mut()[next[byte] as usize].write(occurrence);
                 next[byte] += 1;
             }
             Order::ByFirstByte => unreachable!("a chunk is ordered once whole, by a run"),
@@ -190,7 +192,11 @@ impl<const K: usize> OccurrenceChunk<K> {
         match &self.order {
             Order::ByFirstByte => {}
             Order::Filling(next) => {
+                // Each first byte's places written one after the other from its start, up to
+                // its end and no further: every place of the room once.
                 assert!(next.iter().zip(&starts[1..]).all(|(at, end)| at == end), "a chunk's keys counted as pushed");
+                // SAFETY: the first `starts[256]` places of the room were written (above).
+                unsafe { self.occurrences.set_len(starts[256] as usize) };
             }
             Order::Pushed => {
                 let mut next: [u32; 256] = std::array::from_fn(|byte| starts[byte]);
