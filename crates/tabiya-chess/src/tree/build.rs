@@ -200,10 +200,11 @@ impl PreparedGame {
 
 /// Makes the moves of a piece's games into one chunk of occurrences, here on the reading
 /// thread, carried by the piece's first game: the thread that adds the games in file order then
-/// only numbers them and hands the chunk on.
+/// only numbers them and hands the chunk on. The chunk is ordered by first key byte as it is
+/// made (the first pass of the run's sort), its keys counted first.
 fn chunk_piece(games: &mut PieceGames<PreparedGame>) {
-    let plies = games.games.iter().flatten().map(|(game, _)| game.plies).sum();
-    let mut chunk = OccurrenceChunk::with_capacity(plies);
+    let lines = games.games.iter().flatten().filter_map(|(game, _)| game.moves.as_ref().ok());
+    let mut chunk = OccurrenceChunk::by_first_byte(lines.flatten().map(|(key, _)| &key.0));
     for (game, _) in games.games.iter_mut().flatten() {
         // The games the builder adds to its table: those not left out, in order.
         let Ok(moves) = &mut game.moves else { continue };

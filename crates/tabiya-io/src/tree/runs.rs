@@ -91,8 +91,9 @@ impl<const K: usize> RunBuilder<K> {
     /// unnamed file in `temp_dir` (gone when the process ends, however it ends). The budget
     /// counts the moves held, [`RunBuilder::OCCURRENCE_BYTES`] each (the sorted occurrence's
     /// size: a chunk holds a move in 32 bytes with a 26-byte key), and 16 bytes a game's side
-    /// (a chunk cut by a spill counts its facts in both runs). A run's sort places the
-    /// occurrences in memory of their own, giving each chunk back once placed.
+    /// (a chunk cut by a spill counts its facts in both runs). A run's sort takes room for the
+    /// largest group of first bytes it sorts at once (1/16 of the run or more), not a sorted
+    /// copy of the run.
     pub fn new(memory: u64, temp_dir: &Path) -> io::Result<RunBuilder<K>> {
         // At most 2^32 occurrences a run: their places are 32-bit.
         let limit = (memory / Self::OCCURRENCE_BYTES).clamp(MIN_RUN as u64, u64::from(u32::MAX)) as usize;
@@ -202,46 +203,43 @@ impl<const K: usize> RunBuilder<K> {
         }
     }
 
-    /// Sorts the occurrences held by key.
-    fn sort(&mut self) {
-        self.place_own();
-        self.occurrences.sort();
-    }
-
     /// Empties the occurrences, their buckets keeping their room for the next run.
     fn recycle(&mut self) {
         self.occurrences.clear();
         self.facts.clear();
     }
 
-    /// Sorts the occurrences, adds them up by position and encodes the positions on every
-    /// core, a range of consecutive keys on each, handing them to `write` in key order on this
-    /// thread's side while the next ranges are encoded.
+    /// Sorts the occurrences a group of first bytes at a time, adds them up by position and
+    /// encodes the positions on every core, a range of consecutive keys on each, handing them to
+    /// `write` in key order on this thread's side while the next ranges are encoded (or the next
+    /// group sorted).
     fn drain(&mut self, mut write: impl FnMut(&Encoded<K>) -> io::Result<()> + Send) -> io::Result<()> {
-        self.sort();
-        let ranges: Vec<_> = self.occurrences.slices().flat_map(position_ranges).collect();
-        let facts = &self.facts;
+        self.place_own();
         // A window of ranges is encoded while the one before is written: the bytes held stay a
         // few windows' worth, their buffers reused.
         let window = 4 * rayon::current_num_threads();
         let mut done: Vec<Encoded<K>> = Vec::new();
         let mut spare: Vec<Encoded<K>> = Vec::new();
-        for ranges in ranges.chunks(window) {
-            let mut buffers: Vec<Encoded<K>> = ranges.iter().map(|_| spare.pop().unwrap_or_default()).collect();
-            let (encoded, written) = rayon::join(
-                || {
-                    buffers.par_iter_mut().zip(ranges).try_for_each(|(encoded, range)| {
-                        encoded.clear();
-                        add_up(range, facts, &mut Vec::new(), encoded)
-                    })
-                },
-                || done.iter().try_for_each(&mut write),
-            );
-            encoded?;
-            written?;
-            spare.append(&mut done);
-            done = buffers;
-        }
+        let facts = &self.facts;
+        self.occurrences.for_each_group(|sorted| {
+            for ranges in position_ranges(sorted).chunks(window) {
+                let mut buffers: Vec<Encoded<K>> = ranges.iter().map(|_| spare.pop().unwrap_or_default()).collect();
+                let (encoded, written) = rayon::join(
+                    || {
+                        buffers.par_iter_mut().zip(ranges).try_for_each(|(encoded, range)| {
+                            encoded.clear();
+                            add_up(range, facts, &mut Vec::new(), encoded)
+                        })
+                    },
+                    || done.iter().try_for_each(&mut write),
+                );
+                encoded?;
+                written?;
+                spare.append(&mut done);
+                done = buffers;
+            }
+            io::Result::Ok(())
+        })?;
         done.iter().try_for_each(&mut write)?;
         self.recycle();
         Ok(())
@@ -266,6 +264,7 @@ impl<const K: usize> RunBuilder<K> {
         let mut writer = TreeWriter::<W, K>::new(out, game)?;
         if self.runs.is_empty() {
             self.drain(|positions| writer.encoded(positions))?;
+            self.occurrences.free();
         } else {
             self.merge_runs(|key, moves| writer.position(key, moves))?;
         }
@@ -287,12 +286,11 @@ impl<const K: usize> RunBuilder<K> {
             writer.position(key, moves)
         };
         if self.runs.is_empty() {
-            self.sort();
+            self.place_own();
             let mut moves = Vec::new();
             let mut counted = Counted { emit: &mut write, once: TreeMove::default() };
-            for occurrences in self.occurrences.slices() {
-                add_up(occurrences, &self.facts, &mut moves, &mut counted)?;
-            }
+            let facts = &self.facts;
+            self.occurrences.for_each_group_here(|sorted| add_up(sorted, facts, &mut moves, &mut counted))?;
             self.recycle();
         } else {
             self.merge_runs(&mut write)?;
