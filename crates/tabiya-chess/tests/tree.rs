@@ -74,6 +74,25 @@ fn merge_of_the_sample() {
     merge_is_the_tree_of_the_union(Path::new(SAMPLE), &[0.0, 0.3, 0.5, 1.0]);
 }
 
+/// `data/tree/famous-games-layout2.tree` is the tree of the sample as the tabiya of
+/// 2026-11-28 (`5244bae`) wrote it, in layout 2 (every move with its counts), its source named
+/// `famous-games.pgn`. This tabiya reads it as the same tree: merged alone, it is byte for byte
+/// the tree of the sample built now (layout 3, a move played once written as its game).
+#[test]
+fn a_layout_2_tree_is_read_as_the_same_tree() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tree/famous-games-layout2.tree");
+    let old = Tree::open(&path).unwrap();
+    assert_eq!(old.file().version(), 2);
+    let dir = tempfile::tempdir().unwrap();
+    let mut builder = tree::TreeBuilder::new(options(dir.path())).unwrap();
+    builder.add_source(&tabiya_chess::games::Source::open(Path::new(SAMPLE)).unwrap(), "famous-games.pgn").unwrap();
+    let (now, _, _) = builder.finish(Vec::new()).unwrap();
+    assert_eq!(now[12..14], [3, 0], "layout 3");
+    let rewritten = tree::merge_trees(&[old], Vec::new()).unwrap();
+    assert!(rewritten == now, "the layout-2 tree merged alone is the tree built now");
+    assert!((now.len() as u64) < std::fs::metadata(&path).unwrap().len());
+}
+
 #[test]
 fn merge_of_the_corpus() {
     let Some(pgn) = corpus_file("pgn/small-varied.pgn") else { return };

@@ -163,7 +163,7 @@ impl Tree {
     /// What the tree holds: positions, moves, games, sources.
     pub fn info(&self) -> Info {
         let mut info = Info::new(self.path(), FORMAT);
-        info.version = json!(tabiya_io::tree::VERSION);
+        info.version = json!(self.file.version());
         let f = self.footer();
         info.count("positions", f.positions).count("moves", f.moves).count("games", f.games);
         info.count("occurrences", f.occurrences).count("sources", f.sources);

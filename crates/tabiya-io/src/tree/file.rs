@@ -5,7 +5,8 @@
 //! header   "tabiya-tree\0", version u16 LE, key bytes u8, game u8               16 bytes
 //! records  every position in ascending key order: key, move count, moves in the order first
 //!          played, each code once (record.rs: the order `polyglot make-book` keeps
-//!          among equal weights)
+//!          among equal weights); a move played once is written as its one game (version 3:
+//!          version 2 wrote every move's counts, and is read as well)
 //! index    the offset (u64 LE) of every BLOCK-th position's record
 //! games    the game records (table.rs)
 //! game index  the offset (u64 LE, from the games section) of every game's record
@@ -24,7 +25,9 @@ use super::record::{Decoder, Played, TreeMove, encode_played_once, encode_positi
 pub const MAGIC: &[u8; 12] = b"tabiya-tree\0";
 const END_MAGIC: &[u8; 16] = b"tabiya-tree-end\0";
 /// The layout's version.
-pub const VERSION: u16 = 2;
+pub const VERSION: u16 = 3;
+/// The oldest layout this tabiya reads.
+const OLDEST_VERSION: u16 = 2;
 /// Bytes before the first record.
 pub const HEADER_BYTES: u64 = 16;
 const FOOTER_FIELDS: usize = 12;
@@ -309,6 +312,8 @@ pub enum TreeError {
 pub struct TreeFile<const K: usize> {
     path: PathBuf,
     map: Mmap,
+    /// The layout's version.
+    version: u16,
     footer: Footer,
     sources: Vec<TreeSource>,
 }
@@ -339,8 +344,10 @@ impl<const K: usize> TreeFile<K> {
             return Err(damaged("not a tabiya tree (no \"tabiya-tree\" header)".into()));
         }
         let version = u16::from_le_bytes([map[12], map[13]]);
-        if version != VERSION {
-            return Err(damaged(format!("tree version {version}; this tabiya reads version {VERSION}")));
+        if !(OLDEST_VERSION..=VERSION).contains(&version) {
+            return Err(damaged(format!(
+                "tree version {version}; this tabiya reads versions {OLDEST_VERSION} to {VERSION}"
+            )));
         }
         if (map[14], map[15]) != (K as u8, game) {
             return Err(damaged(format!(
@@ -378,12 +385,17 @@ impl<const K: usize> TreeFile<K> {
             })();
             sources.push(source.map_err(|e| damaged(format!("source {}: {e}", sources.len() + 1)))?);
         }
-        Ok(TreeFile { path: path.to_path_buf(), map, footer, sources })
+        Ok(TreeFile { path: path.to_path_buf(), map, version, footer, sources })
     }
 
     /// The file as it was named.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The layout's version (the header's).
+    pub fn version(&self) -> u16 {
+        self.version
     }
 
     /// What the footer says.
@@ -404,6 +416,7 @@ impl<const K: usize> TreeFile<K> {
     /// The records' bytes, for reading every position in order.
     pub fn records(&self) -> Decoder<&[u8]> {
         Decoder::new(&self.map[HEADER_BYTES as usize..self.footer.index_offset as usize], HEADER_BYTES)
+            .of_version(self.version)
     }
 
     /// The moves of the position `key`, when the tree holds it: a binary search of the index,
@@ -434,7 +447,7 @@ impl<const K: usize> TreeFile<K> {
             .map
             .get(start as usize..end as usize)
             .ok_or_else(|| self.damaged(format!("index entry {block} is out of order")))?;
-        let mut decoder = Decoder::new(bytes, start);
+        let mut decoder = Decoder::new(bytes, start).of_version(self.version);
         while let Some((found, moves)) =
             decoder.position().map_err(|e| self.damaged(format!("record before offset {}: {e}", decoder.offset)))?
         {

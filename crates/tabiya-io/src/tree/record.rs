@@ -79,17 +79,18 @@ pub struct Played {
     pub game: u64,
 }
 
-/// A game's result from the mover's point of view.
+/// A game's result from the mover's point of view (its number is the one a move played once
+/// is written with).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
     /// The mover won.
-    Won,
+    Won = 0,
     /// Draw.
-    Drawn,
+    Drawn = 1,
     /// The mover lost.
-    Lost,
+    Lost = 2,
     /// No known result.
-    Unknown,
+    Unknown = 3,
 }
 
 impl Played {
@@ -184,6 +185,42 @@ impl TreeMove {
         self.count(played);
     }
 
+    /// The one game whose move this is, when its counts are exactly one game's (most moves of a
+    /// tree): [`TreeMove::of`] of it gives the move back.
+    fn played_once(&self) -> Option<Played> {
+        let [top] = self.top.as_slice() else { return None };
+        let outcome = match (self.wins, self.draws, self.losses) {
+            (1, 0, 0) => Outcome::Won,
+            (0, 1, 0) => Outcome::Drawn,
+            (0, 0, 1) => Outcome::Lost,
+            (0, 0, 0) => Outcome::Unknown,
+            _ => return None,
+        };
+        let played = Played {
+            code: self.code,
+            outcome,
+            mover_rating: u16::try_from(self.mover_rating_sum).ok()?,
+            opponent_rating: u16::try_from(self.opponent_rating_sum).ok()?,
+            year: self.last_year,
+            game: top.game,
+        };
+        let sums = [
+            self.games,
+            self.wins,
+            self.draws,
+            self.losses,
+            self.mover_rating_sum,
+            self.mover_rated,
+            self.opponent_rating_sum,
+            self.opponent_rated,
+        ];
+        let once = played.sums() == sums
+            && self.first_year == self.last_year
+            && played.top_game() == *top
+            && self.exact.is_none();
+        once.then_some(played)
+    }
+
     /// Game numbers moved up by `shift` (the games of the trees before this one in a merge).
     pub fn shift_games(&mut self, shift: u64) {
         for top in &mut self.top {
@@ -244,6 +281,9 @@ pub struct Decoder<R> {
     end: usize,
     /// Bytes decoded so far.
     pub offset: u64,
+    /// Whether a move's code carries the bit of a move played once (version 3 on): version 2
+    /// wrote every move with its counts.
+    once_bit: bool,
 }
 
 /// The buffer's first size: a probe decodes a few records from a memory map, so the buffer
@@ -263,7 +303,14 @@ fn damaged(what: impl Into<String>) -> io::Error {
 impl<R: Read> Decoder<R> {
     /// Reads from `input`, whose first byte is at `offset` of its file.
     pub fn new(input: R, offset: u64) -> Decoder<R> {
-        Decoder { input, buffer: Vec::new(), at: 0, end: 0, offset }
+        Decoder { input, buffer: Vec::new(), at: 0, end: 0, offset, once_bit: true }
+    }
+
+    /// Reads the records of a file of layout `version` (2 or later; the layout of the version
+    /// this tabiya writes unless told).
+    pub fn of_version(mut self, version: u16) -> Decoder<R> {
+        self.once_bit = version >= 3;
+        self
     }
 
     /// Reads more of the input once every byte read is decoded: false at its end.
@@ -320,6 +367,16 @@ impl<R: Read> Decoder<R> {
         Err(damaged(format!("a number longer than 10 bytes before offset {}", self.offset)))
     }
 
+    /// The rest of a move played once ([`MoveBytes::played_once`]).
+    fn played_once(&mut self, code: u16) -> io::Result<Played> {
+        let mover_rating = self.u16_varint("a rating")?;
+        let opponent_rating = self.u16_varint("a rating")?;
+        let year = self.u16_varint("a year")?;
+        let game = self.varint()?;
+        let outcome = [Outcome::Won, Outcome::Drawn, Outcome::Lost, Outcome::Unknown][(game & 3) as usize];
+        Ok(Played { code, outcome, mover_rating, opponent_rating, year, game: game >> 2 })
+    }
+
     /// A number that must fit 16 bits.
     fn u16_varint(&mut self, what: &str) -> io::Result<u16> {
         let at = self.offset;
@@ -362,7 +419,13 @@ impl<R: Read> Decoder<R> {
     }
 
     fn tree_move(&mut self) -> io::Result<TreeMove> {
-        let code = self.u16_varint("a move")?;
+        let at = self.offset;
+        let head = self.varint()?;
+        let (code, once) = if self.once_bit { (head >> 1, head & 1 == 1) } else { (head, false) };
+        let code = u16::try_from(code).map_err(|_| damaged(format!("a move at offset {at} is over 65535")))?;
+        if once {
+            return self.played_once(code).map(|played| TreeMove::of(&played));
+        }
         let mut numbers = [0u64; 8];
         for n in &mut numbers {
             *n = self.varint()?;
@@ -416,9 +479,14 @@ pub fn encode_position<const K: usize>(out: &mut Vec<u8>, key: &[u8; K], moves: 
             m.opponent_rating_sum,
             m.opponent_rated,
         ];
-        // The first [`TOP_GAMES`]: all a move keeps (TreeMove::add_top) and a reader takes.
-        let top = &m.top[..m.top.len().min(TOP_GAMES)];
-        bytes.move_record(m.code, sums, [m.first_year, m.last_year], top, m.exact);
+        match m.played_once() {
+            Some(played) => bytes.played_once(&played),
+            None => {
+                // The first [`TOP_GAMES`]: all a move keeps (TreeMove::add_top) and a reader takes.
+                let top = &m.top[..m.top.len().min(TOP_GAMES)];
+                bytes.move_record(m.code, sums, [m.first_year, m.last_year], top, m.exact);
+            }
+        }
         out.extend_from_slice(bytes.written());
     }
 }
@@ -430,7 +498,7 @@ pub(crate) fn encode_played_once<const K: usize>(out: &mut Vec<u8>, key: &[u8; K
     out.extend_from_slice(key);
     out.push(1);
     let mut bytes = MoveBytes::default();
-    bytes.move_record(played.code, played.sums(), [played.year; 2], &[played.top_game()], None);
+    bytes.played_once(played);
     out.extend_from_slice(bytes.written());
 }
 
@@ -467,12 +535,13 @@ impl MoveBytes {
         leb128(n, |byte| self.byte(byte));
     }
 
-    /// A move's record in place of the one before: its code, its sums, first and last year, the
-    /// number of its top games (bit 7 set when the exact value follows), then its top games.
+    /// A move's record in place of the one before: its code times two, its sums, first and last
+    /// year, the number of its top games (bit 7 set when the exact value follows), then its top
+    /// games.
     #[inline(always)]
     fn move_record(&mut self, code: u16, sums: [u64; 8], years: [u16; 2], top: &[TopGame], exact: Option<i8>) {
         self.len = 0;
-        self.varint(u64::from(code));
+        self.varint(u64::from(code) << 1);
         for n in sums {
             self.varint(n);
         }
@@ -487,6 +556,25 @@ impl MoveBytes {
             self.varint(u64::from(game.rating));
             self.varint(game.game);
         }
+    }
+
+    /// The record of a move played once, by `played`, in place of the one before: its code
+    /// times two plus one, the mover's and the opponent's ratings, the year, then the game's
+    /// number times four plus the outcome (0 won, 1 drawn, 2 lost, 3 unknown). What the move's
+    /// counts would say is all in these: 11 bytes where the counts take 21 (most of a tree's
+    /// moves are played once). A game number too large to be shifted takes the counts.
+    #[inline(always)]
+    fn played_once(&mut self, played: &Played) {
+        if played.game >= 1 << 62 {
+            let top = [played.top_game()];
+            return self.move_record(played.code, played.sums(), [played.year; 2], &top, None);
+        }
+        self.len = 0;
+        self.varint(u64::from(played.code) << 1 | 1);
+        self.varint(u64::from(played.mover_rating));
+        self.varint(u64::from(played.opponent_rating));
+        self.varint(u64::from(played.year));
+        self.varint(played.game << 2 | played.outcome as u64);
     }
 
     fn written(&self) -> &[u8] {
@@ -534,10 +622,11 @@ mod tests {
         assert_eq!(decoder.offset, bytes.len() as u64);
     }
 
-    /// A position played once is the record of its one move counted once, laid out as the
-    /// format says: the key, one move, its code, one game, won / drawn / lost, the mover's
-    /// rating and whether it is known, the opponent's, the year twice, one top game (the mean
-    /// rating, the game's number).
+    /// A position played once is its key, one move and the move's one game, laid out as the
+    /// format says: the code times two plus one, the mover's rating, the opponent's, the year,
+    /// the game's number times four plus the outcome; read back, the move counted once. A game
+    /// number past 2^62 takes the counts' layout (the code times two, one game, won / drawn /
+    /// lost, each rating and whether it is known, the year twice, one top game).
     #[test]
     fn a_position_played_once() {
         let cases = [
@@ -556,7 +645,7 @@ mod tests {
                 mover_rating: 1,
                 opponent_rating: 0,
                 year: 1,
-                game: u64::MAX,
+                game: (1 << 62) - 1,
             },
             Played {
                 code: 0,
@@ -566,41 +655,44 @@ mod tests {
                 year: 65535,
                 game: 5,
             },
+            Played {
+                code: 0xffff,
+                outcome: Outcome::Won,
+                mover_rating: 9,
+                opponent_rating: 8,
+                year: 7,
+                game: u64::MAX,
+            },
         ];
-        for played in cases {
+        for (number, played) in cases.into_iter().enumerate() {
             let mut bytes = Vec::new();
             encode_played_once(&mut bytes, &[7; 4], &played);
             let mut expected = vec![7, 7, 7, 7, 1];
-            let outcome = |o: Outcome| u64::from(played.outcome == o);
             let (mover, opponent) = (u64::from(played.mover_rating), u64::from(played.opponent_rating));
-            for number in [
-                u64::from(played.code),
-                1,
-                outcome(Outcome::Won),
-                outcome(Outcome::Drawn),
-                outcome(Outcome::Lost),
-                mover,
-                u64::from(mover > 0),
-                opponent,
-                u64::from(opponent > 0),
-                u64::from(played.year),
-                u64::from(played.year),
-                1,
-                (mover + opponent) / 2,
-                played.game,
-            ] {
-                write_varint(&mut expected, number).unwrap();
+            let numbers = if number < 4 {
+                let outcome = [0, 1, 2, 3][number];
+                vec![u64::from(played.code) * 2 + 1, mover, opponent, u64::from(played.year), played.game * 4 + outcome]
+            } else {
+                vec![u64::from(played.code) * 2, 1, 1, 0, 0, mover, 1, opponent, 1, 7, 7, 1, 8, played.game]
+            };
+            for n in numbers {
+                write_varint(&mut expected, n).unwrap();
             }
             assert_eq!(bytes, expected, "{played:?}");
             let (key, moves) = Decoder::new(&bytes[..], 0).position::<4>().unwrap().unwrap();
             assert_eq!((key, moves), ([7; 4], vec![TreeMove::of(&played)]), "{played:?}");
+            // A move counted once from anywhere (a merge, a run) is written the same.
+            let mut counted = Vec::new();
+            encode_position(&mut counted, &[7; 4], &[TreeMove::of(&played)]);
+            assert_eq!(counted, bytes, "{played:?}");
         }
     }
 
     /// The same record byte by byte, worked out by hand from the layout: key 7 7 7 7, one move;
-    /// code 3100 = 9c 18, one game, won (1 0 0), the mover's 2805 = f5 15 and known, the
-    /// opponent's 2740 = b4 15 and known, 2014 = de 0f twice, one top game: the mean 2772 = d4 15,
-    /// game 0.
+    /// code 3100 × 2 + 1 = 6201 = b9 30, the mover's 2805 = f5 15, the opponent's 2740 = b4 15,
+    /// 2014 = de 0f, game 0 × 4 + won 0 = 00. Version 2 wrote the move's counts, and is read
+    /// as the same move: code 3100 = 9c 18, one game, won (1 0 0), the mover's rating and known,
+    /// the opponent's, the year twice, one top game (the mean 2772 = d4 15, game 0).
     #[test]
     fn a_position_played_once_byte_by_byte() {
         let played = Played {
@@ -613,11 +705,44 @@ mod tests {
         };
         let mut bytes = Vec::new();
         encode_played_once(&mut bytes, &[7; 4], &played);
-        let expected = [
+        assert_eq!(bytes, [7, 7, 7, 7, 1, 0xb9, 0x30, 0xf5, 0x15, 0xb4, 0x15, 0xde, 0x0f, 0]);
+        let version_2 = [
             7, 7, 7, 7, 1, 0x9c, 0x18, 1, 1, 0, 0, 0xf5, 0x15, 1, 0xb4, 0x15, 1, 0xde, 0x0f, 0xde, 0x0f, 1, 0xd4, 0x15,
             0,
         ];
-        assert_eq!(bytes, expected);
+        let read = Decoder::new(&version_2[..], 0).of_version(2).position::<4>().unwrap();
+        assert_eq!(read, Some(([7; 4], vec![TreeMove::of(&played)])));
+    }
+
+    /// Moves whose counts are one game's but for one field keep their counts: each is read
+    /// back as it was, never as the game it is nearly.
+    #[test]
+    fn a_move_nearly_played_once_keeps_its_counts() {
+        let once = TreeMove::of(&Played {
+            code: 12,
+            outcome: Outcome::Drawn,
+            mover_rating: 2500,
+            opponent_rating: 2400,
+            year: 1999,
+            game: 77,
+        });
+        let nearly = [
+            TreeMove { games: 2, ..once.clone() },
+            TreeMove { wins: 1, ..once.clone() },
+            TreeMove { losses: 1, ..once.clone() },
+            TreeMove { mover_rated: 0, ..once.clone() },
+            TreeMove { opponent_rating_sum: 70_000, ..once.clone() },
+            TreeMove { first_year: 1998, ..once.clone() },
+            TreeMove { top: vec![TopGame { rating: 2449, game: 77 }], ..once.clone() },
+            TreeMove { top: Vec::new(), ..once.clone() },
+            TreeMove { exact: Some(4), ..once.clone() },
+        ];
+        for m in nearly {
+            let mut bytes = Vec::new();
+            encode_position(&mut bytes, &[1; 2], std::slice::from_ref(&m));
+            assert_eq!(bytes[3] & 1, 0, "{m:?} written as counts");
+            assert_eq!(Decoder::new(&bytes[..], 0).position().unwrap(), Some(([1; 2], vec![m.clone()])), "{m:?}");
+        }
     }
 
     /// Numbers at every length's edges go out as LEB128 (the bytes written one by one by
@@ -639,7 +764,7 @@ mod tests {
             let mut bytes = Vec::new();
             encode_position(&mut bytes, &[9; 3], std::slice::from_ref(&m));
             let mut expected = vec![9, 9, 9, 1];
-            for number in [u64::from(m.code), m.games, m.wins, 0, 0, m.mover_rating_sum, 0, 0, m.opponent_rated] {
+            for number in [u64::from(m.code) << 1, m.games, m.wins, 0, 0, m.mover_rating_sum, 0, 0, m.opponent_rated] {
                 write_varint(&mut expected, number).unwrap();
             }
             for number in [u64::from(m.first_year), 0] {

@@ -133,7 +133,7 @@ impl Tree {
     /// What the tree holds.
     pub fn info(&self) -> Info {
         let mut info = Info::new(self.file.path(), FORMAT);
-        info.version = json!(tabiya_io::tree::VERSION);
+        info.version = json!(self.file.version());
         let f = self.file.footer();
         info.count("positions", f.positions).count("moves", f.moves).count("games", f.games);
         info.count("occurrences", f.occurrences).count("sources", f.sources);
