@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use shakmaty::{CastlingMode, Chess, Color, Move};
+use shakmaty::{CastlingMode, CastlingSide, Chess, Color, Move, Square};
 use tabiya_io::tree::{Footer, OccurrenceChunk, Outcome, Played, RunBuilder, write_varint};
 use tabiya_io::{Diagnostic, DiagnosticSink};
 
@@ -100,12 +100,18 @@ enum Leftout {
 
 /// The UCI code of a move ([`TreeMove::code`](super::TreeMove::code)).
 pub fn move_code(mv: Move) -> u16 {
-    match mv.to_uci(CastlingMode::Standard) {
-        shakmaty::uci::UciMove::Normal { from, to, promotion } => {
-            from as u16 | (to as u16) << 6 | promotion.map_or(0, |r| r as u16) << 12
+    // `Move::to_uci` in standard chess, without building the `UciMove`: castling is the king's
+    // two-square step.
+    let (from, to, promotion) = match mv {
+        Move::Normal { from, to, promotion, .. } => (from, to, promotion),
+        Move::EnPassant { from, to } => (from, to, None),
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(king < rook);
+            (king, Square::from_coords(side.king_to_file(), king.rank()), None)
         }
-        shakmaty::uci::UciMove::Put { .. } | shakmaty::uci::UciMove::Null => 0,
-    }
+        Move::Put { .. } => return 0,
+    };
+    from as u16 | (to as u16) << 6 | promotion.map_or(0, |r| r as u16) << 12
 }
 
 /// The move a code stands for in `pos`, when it is legal there.
