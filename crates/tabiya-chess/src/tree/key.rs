@@ -101,14 +101,29 @@ pub(crate) struct PackedPieces {
     pieces: u128,
 }
 
-/// Bits of a nibble sequence from nibble `index` (below 32) on: the first `index` cleared.
-fn from_nibble(index: u32) -> u128 {
-    u128::MAX >> (4 * index)
+/// `FROM_NIBBLE[i]`: the bits of a nibble sequence from nibble `i` (up to 32) on, the first `i`
+/// cleared. Read from a table: a shift of a `u128` by a variable amount takes several
+/// instructions, and a move makes a few.
+static FROM_NIBBLE: [u128; 33] = {
+    let mut table = [0; 33];
+    let mut index = 0;
+    while index < 32 {
+        table[index] = u128::MAX >> (4 * index);
+        index += 1;
+    }
+    table
+};
+
+/// The bits of nibble `index` (below 32).
+fn nibble_bits(index: usize) -> u128 {
+    FROM_NIBBLE[index] ^ FROM_NIBBLE[index + 1]
 }
 
-/// The nibble of `piece`: its role (1–6), plus 8 for Black.
+/// The nibble of `piece` (its role, 1–6, plus 8 for Black) in every place: masked with
+/// [`nibble_bits`], in one.
 fn piece_code(piece: Piece) -> u128 {
-    u128::from(piece.role as u8 | if piece.color == Color::Black { 8 } else { 0 })
+    let code = piece.role as u8 | if piece.color == Color::Black { 8 } else { 0 };
+    u128::from(code) * (u128::MAX / 0xf)
 }
 
 impl PackedPieces {
@@ -140,13 +155,13 @@ impl PackedPieces {
     }
 
     /// The nibble's place of `square`: the pieces on the squares below it.
-    fn index(&self, square: Square) -> u32 {
-        (self.occupied & ((1u64 << square as u32) - 1)).count_ones()
+    fn index(&self, square: Square) -> usize {
+        (self.occupied & ((1u64 << square as u32) - 1)).count_ones() as usize
     }
 
     /// Takes the piece off `square` (occupied): the nibbles after it move up one.
     fn remove(&mut self, square: Square) {
-        let from = from_nibble(self.index(square));
+        let from = FROM_NIBBLE[self.index(square)];
         self.pieces = (self.pieces & !from) | (self.pieces << 4 & from);
         self.occupied &= !(1u64 << square as u32);
     }
@@ -155,15 +170,15 @@ impl PackedPieces {
     /// it move down one.
     fn put(&mut self, square: Square, piece: Piece) {
         let index = self.index(square);
-        let from = from_nibble(index);
-        self.pieces = (self.pieces & !from) | (self.pieces & from) >> 4 | piece_code(piece) << (124 - 4 * index);
+        let from = FROM_NIBBLE[index];
+        self.pieces = (self.pieces & !from) | (self.pieces & from) >> 4 | piece_code(piece) & nibble_bits(index);
         self.occupied |= 1u64 << square as u32;
     }
 
     /// Puts `piece` on `square` in place of the piece there: no other nibble moves.
     fn replace(&mut self, square: Square, piece: Piece) {
-        let shift = 124 - 4 * self.index(square);
-        self.pieces = (self.pieces & !(0xf << shift)) | piece_code(piece) << shift;
+        let at = nibble_bits(self.index(square));
+        self.pieces = (self.pieces & !at) | piece_code(piece) & at;
     }
 
     /// Plays `mv` (legal, by `turn`).
