@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use shakmaty::{CastlingMode, Chess, Color, Move};
+use shakmaty::{ByColor, CastlingMode, CastlingSide, Chess, Color, Move, Square};
 use tabiya_io::tree::{Footer, OccurrenceChunk, Outcome, Played, RunBuilder, write_varint};
 use tabiya_io::{Diagnostic, DiagnosticSink};
 
@@ -100,12 +100,18 @@ enum Leftout {
 
 /// The UCI code of a move ([`TreeMove::code`](super::TreeMove::code)).
 pub fn move_code(mv: Move) -> u16 {
-    match mv.to_uci(CastlingMode::Standard) {
-        shakmaty::uci::UciMove::Normal { from, to, promotion } => {
-            from as u16 | (to as u16) << 6 | promotion.map_or(0, |r| r as u16) << 12
+    // `Move::to_uci` in standard chess, without building the `UciMove`: castling is the king's
+    // two-square step.
+    let (from, to, promotion) = match mv {
+        Move::Normal { from, to, promotion, .. } => (from, to, promotion),
+        Move::EnPassant { from, to } => (from, to, None),
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(king < rook);
+            (king, Square::from_coords(side.king_to_file(), king.rank()), None)
         }
-        shakmaty::uci::UciMove::Put { .. } | shakmaty::uci::UciMove::Null => 0,
-    }
+        Move::Put { .. } => return 0,
+    };
+    from as u16 | (to as u16) << 6 | promotion.map_or(0, |r| r as u16) << 12
 }
 
 /// The move a code stands for in `pos`, when it is legal there.
@@ -182,19 +188,20 @@ impl PreparedGame {
         PreparedGame { details, ratings, year, result, moves, plies, chunk: None }
     }
 
-    /// What the tree counts of the game's move `code` in position `key`: the result from the
-    /// mover's view, the ratings, the year; `game` its number.
-    fn played(&self, key: &PositionKey, code: u16, game: u64) -> Played {
-        let turn = key.turn();
-        let outcome = match (self.result, turn) {
-            (GameResult::Unknown, _) => Outcome::Unknown,
-            (GameResult::Draw, _) => Outcome::Drawn,
-            (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => Outcome::Won,
-            _ => Outcome::Lost,
-        };
+    /// What the tree counts of each of the game's moves, by the side that plays it (its code
+    /// left 0): the result from the mover's view, the ratings, the year; `game` its number.
+    fn played_by(&self, game: u64) -> ByColor<Played> {
         let (white, black) = self.ratings;
-        let (mover_rating, opponent_rating) = if turn == Color::White { (white, black) } else { (black, white) };
-        Played { code, outcome, mover_rating, opponent_rating, year: self.year, game }
+        ByColor::new_with(|turn| {
+            let outcome = match (self.result, turn) {
+                (GameResult::Unknown, _) => Outcome::Unknown,
+                (GameResult::Draw, _) => Outcome::Drawn,
+                (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => Outcome::Won,
+                _ => Outcome::Lost,
+            };
+            let (mover_rating, opponent_rating) = if turn == Color::White { (white, black) } else { (black, white) };
+            Played { code: 0, outcome, mover_rating, opponent_rating, year: self.year, game }
+        })
     }
 }
 
@@ -209,9 +216,9 @@ fn chunk_piece(games: &mut PieceGames<PreparedGame>) {
         // The games the builder adds to its table: those not left out, in order.
         let Ok(moves) = &mut game.moves else { continue };
         let moves = std::mem::take(moves);
-        let number = chunk.start_game();
+        let played_by = game.played_by(chunk.start_game());
         for (key, code) in moves {
-            chunk.push(key.0, game.played(&key, code, number));
+            chunk.push(key.0, Played { code, ..*played_by.get(key.turn()) });
         }
     }
     if let Some((first, _)) = games.games.iter_mut().flatten().next() {
@@ -407,8 +414,9 @@ impl TreeBuilder {
         let id = self.runs.add_game(&record)?;
         self.summary.games_added += 1;
         self.summary.moves_added += prepared.plies as u64;
+        let played_by = prepared.played_by(id);
         for (key, code) in moves {
-            self.runs.push(key.0, prepared.played(&key, code, id))?;
+            self.runs.push(key.0, Played { code, ..*played_by.get(key.turn()) })?;
         }
         Ok(())
     }

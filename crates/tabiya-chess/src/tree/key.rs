@@ -5,7 +5,7 @@
 //! `polyglot make-book`'s). No hash: a Zobrist key (Polyglot's 64 bits) has collisions in large collections, and a 128-bit hash
 //! could not give the position back for a FEN, a book or the explorer.
 
-use shakmaty::{Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, FromSetup, Move, Piece};
+use shakmaty::{Bitboard, Board, Castles, CastlingMode, CastlingSide, Chess, Color, FromSetup, Move, Piece};
 use shakmaty::{Role, Setup, Square};
 
 use crate::nibbles::{self, SPREAD};
@@ -61,6 +61,24 @@ static COMPRESS: [[u8; 256]; 256] = {
     table
 };
 
+/// Bits 1–4 of a key's state byte: the castling rights of [`CASTLING`], in its order.
+fn castling_bits(castles: &Castles) -> u8 {
+    if castles.mode() == CastlingMode::Standard {
+        // Standard chess's rights are rooks in the corners, a1, h1, a8 and h8: bits 0, 7, 56
+        // and 63 of the rights' squares, read off at once rather than asked for one by one.
+        let rights = castles.castling_rights().0;
+        let (white, black) = (rights as u8, (rights >> 56) as u8);
+        (white >> 7) << 1 | (white & 1) << 2 | (black >> 7) << 3 | (black & 1) << 4
+    } else {
+        // A Chess960 position's rooks may stand anywhere on the back rank.
+        let mut bits = 0;
+        for (bit, (color, side)) in CASTLING.into_iter().enumerate() {
+            bits |= u8::from(castles.has(color, side)) << (bit + 1);
+        }
+        bits
+    }
+}
+
 /// The 32 nibbles of `x` in the opposite order.
 fn reverse_nibbles(x: u128) -> u128 {
     let bytes = x.swap_bytes();
@@ -83,14 +101,29 @@ pub(crate) struct PackedPieces {
     pieces: u128,
 }
 
-/// Bits of a nibble sequence from nibble `index` (below 32) on: the first `index` cleared.
-fn from_nibble(index: u32) -> u128 {
-    u128::MAX >> (4 * index)
+/// `FROM_NIBBLE[i]`: the bits of a nibble sequence from nibble `i` (up to 32) on, the first `i`
+/// cleared. Read from a table: a shift of a `u128` by a variable amount takes several
+/// instructions, and a move makes a few.
+static FROM_NIBBLE: [u128; 33] = {
+    let mut table = [0; 33];
+    let mut index = 0;
+    while index < 32 {
+        table[index] = u128::MAX >> (4 * index);
+        index += 1;
+    }
+    table
+};
+
+/// The bits of nibble `index` (below 32).
+fn nibble_bits(index: usize) -> u128 {
+    FROM_NIBBLE[index] ^ FROM_NIBBLE[index + 1]
 }
 
-/// The nibble of `piece`: its role (1–6), plus 8 for Black.
+/// The nibble of `piece` (its role, 1–6, plus 8 for Black) in every place: masked with
+/// [`nibble_bits`], in one.
 fn piece_code(piece: Piece) -> u128 {
-    u128::from(piece.role as u8 | if piece.color == Color::Black { 8 } else { 0 })
+    let code = piece.role as u8 | if piece.color == Color::Black { 8 } else { 0 };
+    u128::from(code) * (u128::MAX / 0xf)
 }
 
 impl PackedPieces {
@@ -122,13 +155,13 @@ impl PackedPieces {
     }
 
     /// The nibble's place of `square`: the pieces on the squares below it.
-    fn index(&self, square: Square) -> u32 {
-        (self.occupied & ((1u64 << square as u32) - 1)).count_ones()
+    fn index(&self, square: Square) -> usize {
+        (self.occupied & ((1u64 << square as u32) - 1)).count_ones() as usize
     }
 
     /// Takes the piece off `square` (occupied): the nibbles after it move up one.
     fn remove(&mut self, square: Square) {
-        let from = from_nibble(self.index(square));
+        let from = FROM_NIBBLE[self.index(square)];
         self.pieces = (self.pieces & !from) | (self.pieces << 4 & from);
         self.occupied &= !(1u64 << square as u32);
     }
@@ -137,15 +170,15 @@ impl PackedPieces {
     /// it move down one.
     fn put(&mut self, square: Square, piece: Piece) {
         let index = self.index(square);
-        let from = from_nibble(index);
-        self.pieces = (self.pieces & !from) | (self.pieces & from) >> 4 | piece_code(piece) << (124 - 4 * index);
+        let from = FROM_NIBBLE[index];
+        self.pieces = (self.pieces & !from) | (self.pieces & from) >> 4 | piece_code(piece) & nibble_bits(index);
         self.occupied |= 1u64 << square as u32;
     }
 
     /// Puts `piece` on `square` in place of the piece there: no other nibble moves.
     fn replace(&mut self, square: Square, piece: Piece) {
-        let shift = 124 - 4 * self.index(square);
-        self.pieces = (self.pieces & !(0xf << shift)) | piece_code(piece) << shift;
+        let at = nibble_bits(self.index(square));
+        self.pieces = (self.pieces & !at) | piece_code(piece) & at;
     }
 
     /// Plays `mv` (legal, by `turn`).
@@ -183,12 +216,7 @@ impl PackedPieces {
     /// The key of `pos`, whose pieces these are.
     pub(crate) fn key(&self, pos: &impl PositionView) -> PositionKey {
         debug_assert_eq!(PackedPieces::new(pos), Ok(*self), "the pieces follow the position");
-        let mut state = u8::from(pos.turn() == Color::Black);
-        for (bit, (color, side)) in CASTLING.into_iter().enumerate() {
-            if pos.castles().has(color, side) {
-                state |= 2 << bit;
-            }
-        }
+        let state = u8::from(pos.turn() == Color::Black) | castling_bits(pos.castles());
         let ep = pos.pseudo_legal_ep_square().map_or(0, |sq| sq.file() as u8 + 1);
         let mut key = [0; KEY_BYTES];
         key[..8].copy_from_slice(&self.occupied.to_be_bytes());
@@ -324,6 +352,12 @@ mod tests {
                 castles += usize::from(mv.is_castle());
                 en_passant += usize::from(mv.is_en_passant());
                 promotions += usize::from(mv.is_promotion());
+                // The move's code is shakmaty's UCI of it (castling the king's two-square step).
+                let shakmaty::uci::UciMove::Normal { from, to, promotion } = mv.to_uci(CastlingMode::Standard) else {
+                    unreachable!("a move of standard chess")
+                };
+                let uci = from as u16 | (to as u16) << 6 | promotion.map_or(0, |r| r as u16) << 12;
+                assert_eq!(crate::tree::move_code(mv), uci, "game {game}: {mv:?}");
                 pieces.play(mv, Position::turn(&p));
                 p.play_unchecked(mv);
                 play.play(mv);
@@ -332,9 +366,35 @@ mod tests {
                 assert_eq!(key, PositionKey::new(&p).unwrap(), "game {game}: after {mv:?}");
                 let ep = p.ep_square(EnPassantMode::PseudoLegal).map_or(0, |sq| sq.file() as u8 + 1);
                 assert_eq!(key.0[25], ep, "game {game}: after {mv:?}");
+                assert_eq!(key.0[24], state_of(&p), "game {game}: after {mv:?}");
             }
         }
         assert!(castles > 10 && en_passant > 10 && promotions > 10, "{castles} {en_passant} {promotions}");
+    }
+
+    /// The state byte as the key's documentation has it, from shakmaty's own answers.
+    fn state_of(p: &Chess) -> u8 {
+        let rights = [
+            (Color::White, CastlingSide::KingSide),
+            (Color::White, CastlingSide::QueenSide),
+            (Color::Black, CastlingSide::KingSide),
+            (Color::Black, CastlingSide::QueenSide),
+        ];
+        let castling = rights
+            .iter()
+            .enumerate()
+            .map(|(bit, &(color, side))| u8::from(Position::castles(p).has(color, side)) << (bit + 1));
+        castling.fold(u8::from(Position::turn(p) == Color::Black), |state, right| state | right)
+    }
+
+    #[test]
+    fn castling_rights_in_chess960_positions() {
+        // Rooks off the corners: each right found where it is.
+        for fen in ["1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1", "1r2k1r1/8/8/8/8/8/8/1R2K1R1 b Bg - 0 1"]
+        {
+            let p = fen.parse::<Fen>().unwrap().into_position::<Chess>(CastlingMode::Chess960).unwrap();
+            assert_eq!(PositionKey::new(&p).unwrap().0[24], state_of(&p), "{fen}");
+        }
     }
 
     #[test]
