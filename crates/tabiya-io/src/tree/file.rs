@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
-use super::record::{Decoder, Played, TreeMove, encode_played_once, encode_position, write_varint};
+use super::record::{Decoder, MoveBytes, Played, TreeMove, write_varint};
 
 /// The first bytes of a tree file.
 pub const MAGIC: &[u8; 12] = b"tabiya-tree\0";
@@ -151,6 +151,8 @@ pub(crate) struct Encoded<const K: usize> {
     starts: Vec<u32>,
     moves: u64,
     occurrences: u64,
+    /// Where each move's record is gathered, kept from record to record.
+    scratch: MoveBytes,
 }
 
 impl<const K: usize> Encoded<K> {
@@ -159,7 +161,7 @@ impl<const K: usize> Encoded<K> {
         debug_assert!(self.starts.last().is_none_or(|&at| self.bytes[at as usize..][..K] < key[..]), "keys ascend");
         // A range's bytes stay far below 4 GB: the builder encodes a few megabytes at a time.
         self.starts.push(self.bytes.len() as u32);
-        encode_position(&mut self.bytes, key, moves);
+        self.scratch.position(&mut self.bytes, key, moves);
         self.moves += moves.len() as u64;
         self.occurrences += moves.iter().map(|m| m.games).sum::<u64>();
     }
@@ -169,7 +171,7 @@ impl<const K: usize> Encoded<K> {
     pub(crate) fn push_played_once(&mut self, key: &[u8; K], played: &Played) {
         debug_assert!(self.starts.last().is_none_or(|&at| self.bytes[at as usize..][..K] < key[..]), "keys ascend");
         self.starts.push(self.bytes.len() as u32);
-        encode_played_once(&mut self.bytes, key, played);
+        self.scratch.position_played_once(&mut self.bytes, key, played);
         self.moves += 1;
         self.occurrences += 1;
     }

@@ -7,7 +7,6 @@
 //! merge of the trees of A and B, whatever the order the counts meet in.
 
 use std::io::{self, Read, Write};
-use std::mem::MaybeUninit;
 
 /// Best-rated games kept per move.
 pub const TOP_GAMES: usize = 5;
@@ -466,41 +465,7 @@ impl<R: Read> Decoder<R> {
 /// Appends a position and its moves (in the order first played) to `out`, as
 /// [`Decoder::position`] reads them: a record is encoded whole in memory, then written at once.
 pub fn encode_position<const K: usize>(out: &mut Vec<u8>, key: &[u8; K], moves: &[TreeMove]) {
-    out.extend_from_slice(key);
-    push_varint(out, moves.len() as u64);
-    let mut bytes = MoveBytes::default();
-    for m in moves {
-        let sums = [
-            m.games,
-            m.wins,
-            m.draws,
-            m.losses,
-            m.mover_rating_sum,
-            m.mover_rated,
-            m.opponent_rating_sum,
-            m.opponent_rated,
-        ];
-        match m.played_once() {
-            Some(played) => bytes.played_once(&played),
-            None => {
-                // The first [`TOP_GAMES`]: all a move keeps (TreeMove::add_top) and a reader takes.
-                let top = &m.top[..m.top.len().min(TOP_GAMES)];
-                bytes.move_record(m.code, sums, [m.first_year, m.last_year], top, m.exact);
-            }
-        }
-        out.extend_from_slice(bytes.written());
-    }
-}
-
-/// Appends a position whose one move was played once, by `played`: the bytes
-/// [`encode_position`] gives `[TreeMove::of(played)]` (most of a tree's positions), without
-/// counting the move first.
-pub(crate) fn encode_played_once<const K: usize>(out: &mut Vec<u8>, key: &[u8; K], played: &Played) {
-    out.extend_from_slice(key);
-    out.push(1);
-    let mut bytes = MoveBytes::default();
-    bytes.played_once(played);
-    out.extend_from_slice(bytes.written());
+    MoveBytes::default().position(out, key, moves);
 }
 
 /// The most bytes a move's record takes: its code (3), ten numbers (10 each), the top games'
@@ -510,11 +475,13 @@ const MOVE_BYTES: usize = 3 + 10 * 10 + 2 + TOP_GAMES * 13;
 /// A move's record gathered on the stack and appended to the position's at once: a byte
 /// written here is a store, where a push onto the vector checks its room each time. Its 256
 /// bytes are more than a record takes, so that a `u8` length is always a place in it: no bounds
-/// check either. They are left unwritten until used: zeroing them was a `memset` call for every
-/// position played once (1.9 % of a tree build's instructions).
-struct MoveBytes {
-    bytes: [MaybeUninit<u8>; 256],
-    /// The first `len` bytes are written.
+/// check either. The builder keeps one for every record it encodes ([`Encoded`]): zeroing a new
+/// one for each position played once was a `memset` call each, 2 % of a tree build's
+/// instructions.
+///
+/// [`Encoded`]: super::file::Encoded
+pub(crate) struct MoveBytes {
+    bytes: [u8; 256],
     len: u8,
 }
 
@@ -522,18 +489,52 @@ const _: () = assert!(MOVE_BYTES < 256, "a move's record fits in MoveBytes, its 
 
 impl Default for MoveBytes {
     fn default() -> MoveBytes {
-        // Not `[MaybeUninit::uninit(); 256]`: that repeat is still a `memset` (of the bytes and
-        // the length together) in the release build.
-        // SAFETY: an array of `MaybeUninit` is valid unwritten.
-        let bytes = unsafe { MaybeUninit::<[MaybeUninit<u8>; 256]>::uninit().assume_init() };
-        MoveBytes { bytes, len: 0 }
+        MoveBytes { bytes: [0; 256], len: 0 }
     }
 }
 
 impl MoveBytes {
+    /// Appends a position and its moves to `out` ([`encode_position`]).
+    pub(crate) fn position<const K: usize>(&mut self, out: &mut Vec<u8>, key: &[u8; K], moves: &[TreeMove]) {
+        out.extend_from_slice(key);
+        push_varint(out, moves.len() as u64);
+        for m in moves {
+            let sums = [
+                m.games,
+                m.wins,
+                m.draws,
+                m.losses,
+                m.mover_rating_sum,
+                m.mover_rated,
+                m.opponent_rating_sum,
+                m.opponent_rated,
+            ];
+            match m.played_once() {
+                Some(played) => self.played_once(&played),
+                None => {
+                    // The first [`TOP_GAMES`]: all a move keeps (TreeMove::add_top) and a reader
+                    // takes.
+                    let top = &m.top[..m.top.len().min(TOP_GAMES)];
+                    self.move_record(m.code, sums, [m.first_year, m.last_year], top, m.exact);
+                }
+            }
+            out.extend_from_slice(self.written());
+        }
+    }
+
+    /// Appends a position whose one move was played once, by `played`: the bytes
+    /// [`encode_position`] gives `[TreeMove::of(played)]` (most of a tree's positions), without
+    /// counting the move first.
+    pub(crate) fn position_played_once<const K: usize>(&mut self, out: &mut Vec<u8>, key: &[u8; K], played: &Played) {
+        out.extend_from_slice(key);
+        out.push(1);
+        self.played_once(played);
+        out.extend_from_slice(self.written());
+    }
+
     #[inline(always)]
     fn byte(&mut self, byte: u8) {
-        self.bytes[usize::from(self.len)].write(byte);
+        self.bytes[usize::from(self.len)] = byte;
         self.len += 1;
     }
 
@@ -585,9 +586,7 @@ impl MoveBytes {
     }
 
     fn written(&self) -> &[u8] {
-        let written = &self.bytes[..usize::from(self.len)];
-        // SAFETY: `len` is 0 or counts the bytes `byte` wrote, each before it counted it.
-        unsafe { &*(std::ptr::from_ref(written) as *const [u8]) }
+        &self.bytes[..usize::from(self.len)]
     }
 }
 
@@ -675,7 +674,7 @@ mod tests {
         ];
         for (number, played) in cases.into_iter().enumerate() {
             let mut bytes = Vec::new();
-            encode_played_once(&mut bytes, &[7; 4], &played);
+            MoveBytes::default().position_played_once(&mut bytes, &[7; 4], &played);
             let mut expected = vec![7, 7, 7, 7, 1];
             let (mover, opponent) = (u64::from(played.mover_rating), u64::from(played.opponent_rating));
             let numbers = if number < 4 {
@@ -713,7 +712,7 @@ mod tests {
             game: 0,
         };
         let mut bytes = Vec::new();
-        encode_played_once(&mut bytes, &[7; 4], &played);
+        MoveBytes::default().position_played_once(&mut bytes, &[7; 4], &played);
         assert_eq!(bytes, [7, 7, 7, 7, 1, 0xb9, 0x30, 0xf5, 0x15, 0xb4, 0x15, 0xde, 0x0f, 0]);
         let version_2 = [
             7, 7, 7, 7, 1, 0x9c, 0x18, 1, 1, 0, 0, 0xf5, 0x15, 1, 0xb4, 0x15, 1, 0xde, 0x0f, 0xde, 0x0f, 1, 0xd4, 0x15,

@@ -12,7 +12,7 @@ use rayon::iter::{IndexedParallelIterator, IntoParallelRefMutIterator, ParallelI
 
 use super::file::{Encoded, Footer, TreeSource, TreeWriter};
 use super::merge::{Stream, merge};
-use super::record::{Decoder, Played, TreeMove, encode_position};
+use super::record::{Decoder, MoveBytes, Played, TreeMove};
 use super::sort::{Buckets, Facts, Occurrence, OccurrenceChunk};
 
 /// Bytes of the memory budget a [`Facts`] takes.
@@ -36,16 +36,18 @@ impl<const K: usize> Occurrence<K> {
 struct RunWriter {
     out: BufWriter<File>,
     record: Vec<u8>,
+    scratch: MoveBytes,
 }
 
 impl RunWriter {
     fn new(temp_dir: &Path) -> io::Result<RunWriter> {
-        Ok(RunWriter { out: BufWriter::with_capacity(1 << 16, tempfile::tempfile_in(temp_dir)?), record: Vec::new() })
+        let out = BufWriter::with_capacity(1 << 16, tempfile::tempfile_in(temp_dir)?);
+        Ok(RunWriter { out, record: Vec::new(), scratch: MoveBytes::default() })
     }
 
     fn position<const K: usize>(&mut self, key: &[u8; K], moves: &mut [TreeMove]) -> io::Result<()> {
         self.record.clear();
-        encode_position(&mut self.record, key, moves);
+        self.scratch.position(&mut self.record, key, moves);
         self.out.write_all(&self.record)
     }
 
