@@ -151,8 +151,9 @@ pub(crate) struct Encoded<const K: usize> {
     starts: Vec<u32>,
     moves: u64,
     occurrences: u64,
-    /// Where each move's record is gathered, kept from record to record.
-    scratch: MoveBytes,
+    /// Where each move's record is gathered, kept from record to record (boxed: an `Encoded`
+    /// is moved for every position a merge writes).
+    scratch: Box<MoveBytes>,
 }
 
 impl<const K: usize> Encoded<K> {
@@ -205,8 +206,9 @@ pub struct TreeWriter<W: Write, const K: usize> {
     footer: Footer,
     index: Vec<u64>,
     last: Option<[u8; K]>,
-    /// The record being written, encoded whole before it goes out in one write.
-    record: Encoded<K>,
+    /// The record being written, encoded whole before it goes out in one write (`None` while
+    /// it is written, or before the first).
+    record: Option<Encoded<K>>,
 }
 
 impl<W: Write, const K: usize> TreeWriter<W, K> {
@@ -222,17 +224,19 @@ impl<W: Write, const K: usize> TreeWriter<W, K> {
             footer: Footer { block: BLOCK, ..Footer::default() },
             index: Vec::new(),
             last: None,
-            record: Encoded::default(),
+            record: None,
         })
     }
 
     /// Adds a position with its moves (in the order first played); keys must ascend.
     pub fn position(&mut self, key: &[u8; K], moves: &[TreeMove]) -> io::Result<()> {
-        let mut record = std::mem::take(&mut self.record);
+        // Taken out and put back, never swapped for a new one: a new `Encoded` zeroes its
+        // move's scratch, a `memset` for every position of a merge.
+        let mut record = self.record.take().unwrap_or_default();
         record.clear();
         record.push(key, moves);
         let written = self.encoded(&record);
-        self.record = record;
+        self.record = Some(record);
         written
     }
 
