@@ -89,13 +89,9 @@ fn tree_counts<'py>(
     Ok(dict)
 }
 
-/// The names of [`TreeMove`]'s sums, in the order [`sums`] gives them.
+/// The names of [`TreeMove`]'s sums, in the order [`TreeMove::sums`] gives them.
 const SUMS: [&str; 8] =
     ["games", "wins", "draws", "losses", "mover_rating_sum", "mover_rated", "opponent_rating_sum", "opponent_rated"];
-
-fn sums(m: &TreeMove) -> [u64; 8] {
-    [m.games, m.wins, m.draws, m.losses, m.mover_rating_sum, m.mover_rated, m.opponent_rating_sum, m.opponent_rated]
-}
 
 /// A tree's records as columns.
 #[derive(Default)]
@@ -139,7 +135,7 @@ fn count(path: &std::path::Path, shard: u32, options: TreeOptions) -> PyResult<(
             counts.key.extend_from_slice(&key);
             counts.code.push(m.code);
             counts.first_played.push(u64::from(shard) << SHARD_SHIFT | place as u64);
-            for ((_, column), value) in counts.sums.iter_mut().zip(sums(m)) {
+            for ((_, column), value) in counts.sums.iter_mut().zip(m.sums()) {
                 column.push(value);
             }
             counts.first_year.push(m.first_year);

@@ -185,6 +185,21 @@ impl TreeMove {
         self.count(played);
     }
 
+    /// Its sums in the order of its fields: games, wins, draws, losses, the mover's rating sum
+    /// and rated games, the opponent's ([`Played`]'s for one game).
+    pub fn sums(&self) -> [u64; 8] {
+        [
+            self.games,
+            self.wins,
+            self.draws,
+            self.losses,
+            self.mover_rating_sum,
+            self.mover_rated,
+            self.opponent_rating_sum,
+            self.opponent_rated,
+        ]
+    }
+
     /// The one game whose move this is, when its counts are exactly one game's (most moves of a
     /// tree): [`TreeMove::of`] of it gives the move back.
     fn played_once(&self) -> Option<Played> {
@@ -204,17 +219,7 @@ impl TreeMove {
             year: self.last_year,
             game: top.game,
         };
-        let sums = [
-            self.games,
-            self.wins,
-            self.draws,
-            self.losses,
-            self.mover_rating_sum,
-            self.mover_rated,
-            self.opponent_rating_sum,
-            self.opponent_rated,
-        ];
-        let once = played.sums() == sums
+        let once = played.sums() == self.sums()
             && self.first_year == self.last_year
             && played.top_game() == *top
             && self.exact.is_none();
@@ -499,23 +504,13 @@ impl MoveBytes {
         out.extend_from_slice(key);
         push_varint(out, moves.len() as u64);
         for m in moves {
-            let sums = [
-                m.games,
-                m.wins,
-                m.draws,
-                m.losses,
-                m.mover_rating_sum,
-                m.mover_rated,
-                m.opponent_rating_sum,
-                m.opponent_rated,
-            ];
             match m.played_once() {
                 Some(played) => self.played_once(&played),
                 None => {
                     // The first [`TOP_GAMES`]: all a move keeps (TreeMove::add_top) and a reader
                     // takes.
                     let top = &m.top[..m.top.len().min(TOP_GAMES)];
-                    self.move_record(m.code, sums, [m.first_year, m.last_year], top, m.exact);
+                    self.move_record(m.code, m.sums(), [m.first_year, m.last_year], top, m.exact);
                 }
             }
             out.extend_from_slice(self.written());
